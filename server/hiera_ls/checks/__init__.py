@@ -1,0 +1,1 @@
+"""Diagnostics over loaded data and configuration; each rule has a stable code."""

@@ -1,0 +1,1 @@
+"""The Hiera 5 lookup algorithm: layers, locations, lookup_options, merges, interpolation."""

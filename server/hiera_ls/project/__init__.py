@@ -1,0 +1,1 @@
+"""Environments, modules, the global layer, hiera.yaml files and facts, as found on disk."""
