@@ -1,0 +1,136 @@
+"""A large, realistic control repository for benchmarks (deterministic for a seed).
+
+Layout: environment hiera.yaml with node / role / os / datacenter / common levels,
+``nodes/`` with one file per node, a few modules with data, and facts for one node.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+HIERA = """\
+version: 5
+defaults:
+  datadir: data
+  data_hash: yaml_data
+hierarchy:
+  - name: "Per node"
+    path: "nodes/%{trusted.certname}.yaml"
+  - name: "Per role"
+    path: "roles/%{facts.role}.yaml"
+  - name: "Per datacenter"
+    path: "datacenter/%{facts.datacenter}.yaml"
+  - name: "Per OS"
+    path: "os/%{facts.os.family}/%{facts.os.release.major}.yaml"
+  - name: "OS family"
+    path: "os/%{facts.os.family}.yaml"
+  - name: "Common"
+    path: "common.yaml"
+"""
+
+MODULE_HIERA = """\
+version: 5
+hierarchy:
+  - name: "OS family"
+    path: "os/%{facts.os.family}.yaml"
+  - name: "common"
+    path: "common.yaml"
+"""
+
+
+def _profile_block(rng: random.Random, name: str, depth: int = 0) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for i in range(rng.randint(2, 6)):
+        k = f"{name}_{i}"
+        r = rng.random()
+        if r < 0.3 and depth < 2:
+            out[k] = _profile_block(rng, k, depth + 1)
+        elif r < 0.5:
+            out[k] = [f"item{rng.randint(0, 9)}" for _ in range(rng.randint(1, 4))]
+        elif r < 0.7:
+            out[k] = rng.randint(0, 10000)
+        else:
+            out[k] = (
+                f"value-{rng.randint(0, 999)}-%{{facts.role}}"
+                if rng.random() < 0.2
+                else f"value-{rng.randint(0, 999)}"
+            )
+    return out
+
+
+def _yaml(data: dict[str, object]) -> str:
+    # JSON is valid YAML 1.1 for these values and keeps the generator dependency-free.
+    lines = []
+    for k, v in data.items():
+        lines.append(f"{json.dumps(k)}: {json.dumps(v)}")
+    return "\n".join(lines) + "\n"
+
+
+def generate(
+    root: Path, nodes: int = 1000, keys_per_file: int = 20, seed: int = 1
+) -> dict[str, object]:
+    rng = random.Random(seed)
+    env = root / "production"
+    data = env / "data"
+    (data / "nodes").mkdir(parents=True, exist_ok=True)
+    (env / "hiera.yaml").write_text(HIERA)
+    profiles = [f"profile::p{i}::setting{j}" for i in range(40) for j in range(5)]
+    roles = [f"role{i}" for i in range(30)]
+    common: dict[str, object] = {p: _profile_block(rng, "c") for p in profiles}
+    common["lookup_options"] = {
+        "^profile::p1\\d::": {"merge": "deep"},
+        "profile::p2::setting0": {"merge": {"strategy": "deep", "knockout_prefix": "--"}},
+        "classes": {"merge": "unique"},
+    }
+    common["classes"] = ["base", "ntp"]
+    (data / "common.yaml").write_text(_yaml(common))
+    for r in roles:
+        (data / "roles").mkdir(exist_ok=True)
+        d = {p: _profile_block(rng, "r") for p in rng.sample(profiles, keys_per_file)}
+        d["classes"] = [f"role::{r}"]
+        (data / "roles" / f"{r}.yaml").write_text(_yaml(d))
+    for dc in ("dc1", "dc2", "dc3"):
+        (data / "datacenter").mkdir(exist_ok=True)
+        (data / "datacenter" / f"{dc}.yaml").write_text(
+            _yaml({p: _profile_block(rng, "d") for p in rng.sample(profiles, keys_per_file)})
+        )
+    (data / "os" / "Debian").mkdir(parents=True, exist_ok=True)
+    (data / "os" / "Debian.yaml").write_text(
+        _yaml({p: _profile_block(rng, "o") for p in rng.sample(profiles, 10)})
+    )
+    (data / "os" / "Debian" / "12.yaml").write_text(
+        _yaml({p: _profile_block(rng, "o") for p in rng.sample(profiles, 10)})
+    )
+    for n in range(nodes):
+        d = {p: _profile_block(rng, "n") for p in rng.sample(profiles, keys_per_file)}
+        (data / "nodes" / f"node{n:04d}.example.com.yaml").write_text(_yaml(d))
+    for m in ("ntp", "apache", "mysql"):
+        mdir = env / "modules" / m
+        (mdir / "data" / "os").mkdir(parents=True, exist_ok=True)
+        (mdir / "hiera.yaml").write_text(MODULE_HIERA)
+        (mdir / "data" / "common.yaml").write_text(
+            _yaml({f"{m}::k{i}": _profile_block(rng, "m") for i in range(20)})
+        )
+        (mdir / "data" / "os" / "Debian.yaml").write_text(
+            _yaml({f"{m}::k{i}": i for i in range(5)})
+        )
+    node = "node0042.example.com"
+    facts = {
+        "role": "role7",
+        "datacenter": "dc2",
+        "os": {"family": "Debian", "name": "Debian", "release": {"major": "12", "full": "12.5"}},
+        "networking": {"fqdn": node, "hostname": "node0042", "domain": "example.com"},
+        "hostname": "node0042",
+        "domain": "example.com",
+        "fqdn": node,
+        "clientcert": node,
+    }
+    (root / "facts.json").write_text(json.dumps(facts))
+    keys = [
+        *profiles,
+        "classes",
+        *[f"{m}::k{i}" for m in ("ntp", "apache", "mysql") for i in range(20)],
+    ]
+    return {"env": str(env), "facts": str(root / "facts.json"), "node": node, "keys": keys}

@@ -1,0 +1,237 @@
+"""The ``hiera-ls`` command: ``lookup`` (puppet lookup's flags and meaning), and the server.
+
+Every failure a user can cause ends as one line on stderr and exit status 1; a Python
+traceback here is a bug.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from hiera_ls import __version__
+from hiera_ls.engine.convert import Sensitive
+from hiera_ls.engine.explain import render_text, render_value, to_data
+from hiera_ls.engine.files import FileAccess
+from hiera_ls.engine.lookup import LookupOutcome, LookupSession
+from hiera_ls.engine.merge import MergeError, parse_merge
+from hiera_ls.engine.ruby import to_s
+from hiera_ls.project.environment import load_environment
+from hiera_ls.project.facts import load_facts, node_scope
+
+STRATEGIES = ("first", "unique", "hash", "deep")
+
+
+class UsageError(Exception):
+    pass
+
+
+def _lookup_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "lookup",
+        help="look up keys as `puppet lookup` does",
+        description="Look up Hiera keys for a node, as `puppet lookup` does (Puppet 8 semantics).",
+    )
+    p.add_argument("keys", nargs="*", metavar="KEY", help="keys to look up; the first one found wins")
+    p.add_argument("--environmentpath", help="directory of environments (default: the current directory is the environment)")
+    p.add_argument("--environment", default="production", help="environment name (default: production)")
+    p.add_argument("--node", help="the node's certname (sets trusted.certname)")
+    p.add_argument("--facts", help="YAML or JSON file of facts (plain hash or a factset export)")
+    p.add_argument("--hiera-config", "--hiera_config", dest="hiera_config", help="global layer hiera.yaml")
+    p.add_argument("--merge", help="first, unique, hash or deep")
+    p.add_argument("--knock-out-prefix", "--knock_out_prefix", dest="knockout_prefix", help="deep merge knockout prefix")
+    p.add_argument("--sort-merged-arrays", "--sort_merged_arrays", action="store_true", dest="sort_merged_arrays")
+    p.add_argument("--merge-hash-arrays", "--merge_hash_arrays", action="store_true", dest="merge_hash_arrays")
+    p.add_argument("--default", dest="default", help="value when nothing is found")
+    p.add_argument("--explain", action="store_true", help="print how the value was found")
+    p.add_argument("--render-as", "--render_as", dest="render_as", choices=("s", "json", "yaml"))
+    p.add_argument("--batch", action="store_true", help="read JSON lines {key, merge} on stdin; answer JSON lines")
+    strict = p.add_mutually_exclusive_group()
+    strict.add_argument("--strict-variables", "--strict_variables", dest="strict_variables", action="store_true", default=True,
+                        help="an undefined variable in data is an error (Puppet 8, the default)")
+    strict.add_argument("--no-strict-variables", "--no-strict_variables", dest="strict_variables", action="store_false",
+                        help="an undefined variable interpolates as '' (Puppet 7's default)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="hiera-ls", description="Hiera 5 language server and lookup tool")
+    parser.add_argument("--version", action="version", version=f"hiera-ls {__version__}")
+    sub = parser.add_subparsers(dest="command")
+    _lookup_parser(sub)
+    serve = sub.add_parser("serve", help="run the language server on stdio (what editors start)")
+    serve.add_argument("--stdio", action="store_true", help="accepted for editors that pass it; stdio is the only transport")
+    return parser
+
+
+def _merge_from_args(args: argparse.Namespace) -> object:
+    deep_only = args.sort_merged_arrays or args.merge_hash_arrays or args.knockout_prefix
+    if deep_only and args.merge != "deep":
+        raise UsageError(
+            "The options --knock-out-prefix, --sort-merged-arrays, and --merge-hash-arrays "
+            "are only available with '--merge deep'"
+        )
+    if args.merge is None:
+        return None
+    if args.merge not in STRATEGIES:
+        raise UsageError("The --merge option only accepts 'first', 'hash', 'unique', or 'deep'")
+    if args.merge != "deep":
+        return {"strategy": args.merge}
+    merge: dict[str, object] = {
+        "strategy": "deep",
+        "sort_merged_arrays": bool(args.sort_merged_arrays),
+        "merge_hash_arrays": bool(args.merge_hash_arrays),
+    }
+    if args.knockout_prefix:
+        merge["knockout_prefix"] = args.knockout_prefix
+    return merge
+
+
+def _session(args: argparse.Namespace) -> LookupSession:
+    files = FileAccess()
+    if args.environmentpath:
+        env_root = os.path.join(args.environmentpath, args.environment)
+        if not os.path.isdir(env_root):
+            raise UsageError(f"Could not find a directory environment named '{args.environment}' anywhere in the path: {args.environmentpath}")
+    else:
+        env_root = os.getcwd()
+    facts: dict[str, object] = {}
+    certname = args.node
+    if args.facts:
+        text = files.read_text(args.facts)
+        if text is None:
+            raise UsageError(f"Could not read facts file {args.facts}")
+        profile = load_facts(os.path.abspath(args.facts), text)
+        if profile.error:
+            raise UsageError(
+                f"Incorrectly formatted data in {args.facts} given via the --facts flag "
+                f"(only accepts yaml and json files): {profile.error}"
+            )
+        facts = dict(profile.facts)
+        certname = certname or profile.name
+    certname = certname or "localhost"
+    env = load_environment(env_root, args.environment, args.hiera_config, files)
+    scope = node_scope(facts, certname, args.environment, args.strict_variables)
+    return LookupSession(env, scope, files)
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, Sensitive):
+        return "Sensitive [value redacted]"
+    if isinstance(value, dict):
+        return {(k if isinstance(k, str) else to_s(k)): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _render(value: object, render_as: str | None) -> str:
+    if render_as == "json":
+        return json.dumps(_plain(value), ensure_ascii=False)
+    if render_as == "s":
+        return value if isinstance(value, str) else render_value(value)
+    return _yaml(value)
+
+
+def _yaml(value: object) -> str:
+    import io
+
+    from ruamel.yaml import YAML
+
+    y = YAML(typ="safe", pure=True)
+    y.default_flow_style = False
+    y.explicit_start = True
+    y.representer.sort_base_mapping_type_on_output = False  # keep Puppet's merge order
+    buf = io.StringIO()
+    y.dump(_plain(value), buf)
+    return buf.getvalue().rstrip("\n")
+
+
+def _batch(session: LookupSession, stdin: TextIO, stdout: TextIO) -> int:
+    for number, line in enumerate(stdin, start=1):
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+            if not isinstance(request, dict) or not isinstance(request.get("key"), str):
+                raise ValueError('expected {"key": "...", "merge": ...}')
+            merge = request.get("merge")
+            parse_merge(merge) if merge is not None else None
+        except (ValueError, MergeError) as e:
+            stdout.write(json.dumps({"error": f"stdin line {number}: {e}"}) + "\n")
+            stdout.flush()
+            continue
+        outcome = session.lookup(request["key"], merge)
+        stdout.write(json.dumps(_batch_answer(outcome), ensure_ascii=False) + "\n")
+        stdout.flush()
+    return 0
+
+
+def _batch_answer(outcome: LookupOutcome) -> dict[str, object]:
+    if outcome.error is not None:
+        return {"error": outcome.error}
+    if not outcome.found:
+        return {"found": False}
+    answer: dict[str, object] = {"found": True, "value": _plain(outcome.value)}
+    if outcome.notes:
+        answer["notes"] = list(outcome.notes)
+    return answer
+
+
+def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    merge = _merge_from_args(args)
+    session = _session(args)
+    if args.batch:
+        return _batch(session, stdin, stdout)
+    if not args.keys:
+        raise UsageError("No keys were given to lookup.")
+    default = args.default if args.default is not None else _NO_DEFAULT
+    kwargs = {} if default is _NO_DEFAULT else {"default": default}
+    outcome = session.lookup(args.keys, merge, explain=args.explain, **kwargs)
+    for note in outcome.notes:
+        stderr.write(f"Notice: {note}\n")
+    if args.explain:
+        assert outcome.trace is not None
+        if args.render_as == "json":
+            stdout.write(json.dumps(to_data(outcome.trace), indent=2, ensure_ascii=False) + "\n")
+        else:
+            stdout.write(render_text(outcome.trace))
+        return 0
+    if outcome.error is not None:
+        stderr.write(f"Error: {outcome.error}\n")
+        return 1
+    if not outcome.found:
+        return 1
+    stdout.write(_render(outcome.value, args.render_as) + "\n")
+    return 0
+
+
+_NO_DEFAULT = object()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "lookup":
+            return run_lookup(args, sys.stdin, sys.stdout, sys.stderr)
+        if args.command == "serve":
+            from hiera_ls.server import serve
+
+            return serve()
+        parser.print_help()
+        return 2
+    except UsageError as e:
+        sys.stderr.write(f"Error: {e}\n")
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

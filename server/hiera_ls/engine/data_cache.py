@@ -1,0 +1,36 @@
+"""Loaded data files keyed by content, so an edit costs one re-parse, not a project's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hiera_ls.engine.files import FileAccess, Stamp
+from hiera_ls.source.data_file import DataFile, load_json_data, load_yaml_data
+
+LOADERS = {"yaml_data": load_yaml_data, "json_data": load_json_data}
+
+
+@dataclass(slots=True)
+class DataCache:
+    """path -> (stamp, DataFile); owned by one CLI run or one language-server workspace."""
+
+    _entries: dict[tuple[str, str], tuple[Stamp, DataFile]] = field(default_factory=dict)
+
+    def get(self, files: FileAccess, path: str, function: str) -> DataFile | None:
+        """The file as ``function`` (yaml_data or json_data) reads it; None when absent."""
+        stamp = files.stamp(path)
+        if stamp is None:
+            return None
+        entry = self._entries.get((path, function))
+        if entry is not None and entry[0] == stamp:
+            return entry[1]
+        text = files.read_text(path)
+        if text is None:
+            return None
+        data = LOADERS[function](path, text)
+        self._entries[(path, function)] = (stamp, data)
+        return data
+
+    def forget(self, path: str) -> None:
+        for key in [k for k in self._entries if k[0] == path]:
+            del self._entries[key]

@@ -1,0 +1,42 @@
+"""Errors the engine raises, carrying Puppet's message text."""
+
+from __future__ import annotations
+
+
+class LookupError_(Exception):
+    """A failed lookup, as Puppet::DataBinding::LookupError: ``str(e)`` is Puppet's text.
+
+    ``issue_code`` mirrors Puppet: errors without one that escape the global layer get
+    wrapped as ``Lookup of key 'K' failed: ...``.
+    """
+
+    def __init__(self, message: str, issue_code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.issue_code = issue_code
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class PuppetError(Exception):
+    """Puppet::Error and other non-lookup errors (e.g. the global-layer wrapping)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class UndefinedVariable(Exception):
+    """Undefined variable under strict_variables (an ArgumentError in Puppet)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"Undefined variable '{name}'; ")
+        self.name = name
+        self.message = f"Undefined variable '{name}'; "
+
+    def __str__(self) -> str:
+        return self.message

@@ -1,0 +1,52 @@
+"""What a lookup searches: the three layers of one environment, as found on disk.
+
+The project layer builds these; the engine only reads them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hiera_ls.project.hiera_config import HieraConfig
+
+
+class LayerKind(Enum):
+    GLOBAL = "global"
+    ENVIRONMENT = "environment"
+    MODULE = "module"
+
+
+@dataclass(frozen=True, slots=True)
+class Layer:
+    """One data provider: a directory that may hold a hiera.yaml.
+
+    ``config`` is None when there is no hiera.yaml: the environment then has no data,
+    a module has no data provider, and the global layer uses Puppet's built-in default.
+    """
+
+    kind: LayerKind
+    root: str
+    config: HieraConfig | None
+    module_name: str | None = None
+
+    @property
+    def title(self) -> str:
+        """The provider name ``--explain`` prints (without the version suffix)."""
+        if self.kind is LayerKind.GLOBAL:
+            return "Global Data Provider"
+        if self.kind is LayerKind.ENVIRONMENT:
+            return "Environment Data Provider"
+        return f'Module "{self.module_name}" Data Provider'
+
+
+@dataclass(frozen=True, slots=True)
+class Environment:
+    name: str
+    root: str
+    global_layer: Layer
+    environment_layer: Layer
+    modules: Mapping[str, Layer] = field(default_factory=dict)

@@ -1,0 +1,44 @@
+"""The variables a lookup can interpolate: Puppet's top scope as ``puppet lookup`` builds it.
+
+Facts are top-scope variables; ``facts``, ``trusted`` and friends are variables too.
+``locals`` carries the binding a ``mapped_paths`` entry makes for one location only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from hiera_ls.engine.errors import UndefinedVariable
+
+_EMPTY: Mapping[str, object] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    variables: Mapping[str, object]
+    strict_variables: bool = True
+    locals: Mapping[str, object] = field(default_factory=lambda: _EMPTY)
+
+    def with_local(self, name: str, value: object) -> Scope:
+        return replace(self, locals={**self.locals, name: value})
+
+    def is_defined(self, name: str) -> bool:
+        if name in self.locals:
+            return True
+        return _top_name(name) in self.variables
+
+    def value(self, name: str) -> object:
+        """The variable's value; None when undefined (and strict_variables is off)."""
+        if name in self.locals:
+            return self.locals[name]
+        top = _top_name(name)
+        if top in self.variables:
+            return self.variables[top]
+        if self.strict_variables:
+            raise UndefinedVariable(name)
+        return None
+
+
+def _top_name(name: str) -> str:
+    return name[2:] if name.startswith("::") else name

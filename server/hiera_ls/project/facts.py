@@ -1,0 +1,96 @@
+"""Facts profiles: the facts of one node, from the formats operators already have.
+
+Accepted: a plain facts hash (what ``puppet lookup --facts`` takes, ``facter -y``,
+``puppet facts show``), PuppetDB factset exports and onceover factsets
+(``{"certname"|"name": ..., "values": {...}}``), and ``puppet facts find`` YAML with its
+``!ruby/object:Puppet::Node::Facts`` tag.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from hiera_ls.engine.scope import Scope
+from hiera_ls.source.data_file import DataFile, load_json_data, load_yaml_data
+from hiera_ls.source.spans import Problem
+
+_RUBY_FACTS_TAG = re.compile(r"^(---\s*)!ruby/object:Puppet::Node::Facts\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True, slots=True)
+class FactsProfile:
+    name: str
+    path: str
+    facts: Mapping[str, object]
+    source: DataFile  # positions of the facts in their file (go to definition)
+    key_prefix: tuple[object, ...]  # node path of the facts hash inside ``source`` (() or ('values',))
+    error: str | None = None
+
+    @property
+    def problems(self) -> tuple[Problem, ...]:
+        return self.source.problems
+
+
+def load_facts(path: str, text: str) -> FactsProfile:
+    if path.endswith(".json"):
+        data = load_json_data(path, text)
+    else:
+        data = load_yaml_data(path, _RUBY_FACTS_TAG.sub(r"\1", text, count=1))
+    raw: Mapping[object, object] = data.data
+    prefix: tuple[object, ...] = ()
+    wrapped_name: str | None = None
+    values = raw.get("values")
+    if isinstance(values, dict) and ("name" in raw or "certname" in raw):
+        wrapped_name = str(raw.get("certname") or raw.get("name"))
+        raw = values
+        prefix = ("values",)
+    facts = {str(k): v for k, v in raw.items()}
+    name = _profile_name(facts, wrapped_name, path)
+    error = data.error
+    if error is None and not facts:
+        error = f"{path}: no facts found"
+    return FactsProfile(name, path, facts, data, prefix, error)
+
+
+def _profile_name(facts: Mapping[str, object], wrapped: str | None, path: str) -> str:
+    trusted = facts.get("trusted")
+    if isinstance(trusted, dict) and isinstance(trusted.get("certname"), str):
+        return str(trusted["certname"])
+    for key in ("clientcert", "fqdn"):
+        if isinstance(facts.get(key), str):
+            return str(facts[key])
+    if wrapped:
+        return wrapped
+    base = os.path.basename(path)
+    return base.rsplit(".", 1)[0] if "." in base else base
+
+
+def node_scope(
+    facts: Mapping[str, object],
+    certname: str,
+    environment: str,
+    strict_variables: bool = True,
+) -> Scope:
+    """The top scope ``puppet lookup --node CERTNAME --facts FILE`` gives (docs/puppet-lookup-scope.md)."""
+    facts = dict(facts)
+    hostname, _, domain = certname.partition(".")
+    trusted = {
+        "authenticated": "remote",
+        "certname": certname,
+        "extensions": {},
+        "hostname": hostname,
+        "domain": domain,
+    }
+    variables: dict[str, object] = dict(facts)
+    variables.update(
+        {
+            "facts": facts,
+            "trusted": trusted,
+            "environment": environment,
+            "clientcert": facts.get("clientcert", certname),
+        }
+    )
+    return Scope(variables, strict_variables)
