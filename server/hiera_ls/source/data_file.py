@@ -1,0 +1,278 @@
+"""A data file as Puppet's ``yaml_data`` / ``json_data`` hand it to a lookup.
+
+Loading can succeed while single keys are poisoned: Puppet validates a value only when its
+top-level key is looked up, so a Ruby Symbol deep inside ``a`` breaks ``lookup('a')`` and
+nothing else.  ``key_errors`` holds those per-key failures with Puppet's message; ``error``
+holds what breaks every lookup that reads the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from hiera_ls.codes import CODES
+from hiera_ls.source.json_loader import load_json
+from hiera_ls.source.puppet_types import infer, mismatch_name, type_text
+from hiera_ls.source.spans import FileSpan, Problem, Span
+from hiera_ls.source.values import RubySymbol
+from hiera_ls.source.yaml_loader import (
+    EMPTY_NODES,
+    CompositeKey,
+    NodeSpans,
+    NodeTable,
+    Path,
+    RubyObject,
+    load_yaml,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DataFile:
+    path: str
+    data: Mapping[object, object]  # the top-level hash the lookup sees; {} when unusable
+    error: str | None  # what Puppet raises when a lookup reads this file
+    key_errors: Mapping[object, str]  # top-level key -> what Puppet raises when it is looked up
+    nodes: Mapping[Path, NodeSpans]
+    problems: tuple[Problem, ...]
+
+
+def load_yaml_data(path: str, text: str) -> DataFile:
+    doc = load_yaml(path, text)
+    if doc.fatal is not None:
+        return DataFile(path, {}, doc.fatal.message, {}, EMPTY_NODES, (doc.fatal,))
+    value = doc.value
+    problems = list(doc.problems)
+    if not isinstance(value, dict):
+        message = f"{path}: file does not contain a valid yaml hash"
+        root = doc.nodes.get(())
+        span = root.value if root is not None else Span.of(0, 0, 0, 0)
+        if value is None or value is False:
+            # Psych gives false for an empty stream; Puppet only warns, even under strict=error.
+            problems.append(_problem("data-empty-file", message, path, span))
+            return DataFile(path, {}, None, {}, doc.nodes, tuple(problems))
+        problems.append(_problem("data-not-a-hash", message, path, span))
+        return DataFile(path, {}, message, {}, doc.nodes, tuple(problems))
+    nodes = doc.nodes
+    data: dict[object, object] = value
+    if isinstance(nodes, NodeTable) and nodes.symbol_keys:
+        problems.extend(_symbol_key_notes(path, nodes))
+        data = _symkeys_to_string(value, {})  # type: ignore[assignment]
+        nodes = _string_paths(nodes)
+    key_errors: dict[object, str] = {}
+    if not isinstance(nodes, NodeTable) or nodes.suspect:
+        key_errors = _validate(path, "yaml_data", data, nodes, problems)
+    else:
+        _note_unreachable(path, data, nodes, problems)
+    return DataFile(path, data, None, key_errors, nodes, tuple(problems))
+
+
+def load_json_data(path: str, text: str) -> DataFile:
+    doc = load_json(path, text)
+    if doc.fatal is not None:
+        return DataFile(path, {}, doc.fatal.message, {}, EMPTY_NODES, (doc.fatal, *doc.problems))
+    problems = list(doc.problems)
+    if not isinstance(doc.value, dict):
+        message = (
+            f"Value returned from data_hash function 'json_data', when using location '{path}', "
+            f"has wrong type, expects a Hash value, got {mismatch_name(doc.value)}"
+        )
+        root = doc.nodes.get(())
+        span = root.value if root is not None else Span.of(0, 0, 0, 0)
+        problems.append(_problem("data-not-a-hash", message, path, span))
+        return DataFile(path, {}, message, {}, doc.nodes, tuple(problems))
+    key_errors = _validate(path, "json_data", doc.value, doc.nodes, problems)
+    return DataFile(path, doc.value, None, key_errors, doc.nodes, tuple(problems))
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _validate(
+    path: str,
+    function: str,
+    data: Mapping[object, object],
+    nodes: Mapping[Path, NodeSpans],
+    problems: list[Problem],
+) -> dict[object, str]:
+    """Puppet's validate_data_value for every top-level key, done once per file."""
+    key_errors: dict[object, str] = {}
+    checked: set[int] = set()  # containers already found valid (aliases share them)
+    _note_unreachable(path, data, nodes, problems)
+    for key, value in data.items():
+        if not isinstance(key, str):
+            continue
+        offenders: list[tuple[Path, bool]] = []
+        _find_invalid(value, (key,), checked, offenders)
+        if not offenders:
+            continue
+        message = (
+            f"Value for key '{key}', in hash returned from data_hash function '{function}', "
+            f"when using location '{path}', has wrong type, expects Puppet::LookupValue, "
+            f"got {_safe_type_text(value)}"
+        )
+        key_errors[key] = message
+        for node_path, is_key in offenders:
+            spans = nodes.get(node_path)
+            if spans is None:
+                continue
+            if is_key:
+                code_id = "data-bad-key-type"
+                what = f"the hash key {_key_words(node_path[-1])}"
+                span = spans.key or spans.value
+            else:
+                code_id = "yaml-symbol-value"
+                what = _value_words(_value_at(data, node_path))
+                span = spans.value
+            problems.append(
+                _problem(
+                    code_id, f"Puppet reads {what}; looking up '{key}' fails: {message}", path, span
+                )
+            )
+    return key_errors
+
+
+def _note_unreachable(
+    path: str,
+    data: Mapping[object, object],
+    nodes: Mapping[Path, NodeSpans],
+    problems: list[Problem],
+) -> None:
+    for key in data:
+        if isinstance(key, str):
+            continue
+        spans = nodes.get((key,))
+        if spans is not None:
+            problems.append(
+                _problem(
+                    "data-unreachable-key",
+                    f"Puppet reads the top-level key as {_key_words(key)}, not a String: no lookup can find it",
+                    path,
+                    spans.key or spans.value,
+                )
+            )
+
+
+def _find_invalid(value: object, at: Path, checked: set[int], out: list[tuple[Path, bool]]) -> bool:
+    """Collect the paths Puppet's RichData check rejects; True when ``value`` is valid."""
+    if value is None or isinstance(value, (str, int, float)):
+        return True
+    if isinstance(value, RubySymbol):
+        if value.name in ("default", "undef"):  # Puppet's Default and Undef accept them
+            return True
+        out.append((at, False))
+        return False
+    if isinstance(value, (list, dict)):
+        if id(value) in checked:
+            return True
+        ok = True
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                ok = _find_invalid(item, (*at, i), checked, out) and ok
+        else:
+            for k, item in value.items():
+                if k is None or isinstance(k, (bool, CompositeKey, RubySymbol, RubyObject)):
+                    out.append(((*at, k), True))
+                    ok = False
+                ok = _find_invalid(item, (*at, k), checked, out) and ok
+        if ok:
+            checked.add(id(value))
+        return ok
+    out.append((at, False))  # a RubyObject (Encoding, Class)
+    return False
+
+
+def _safe_type_text(value: object) -> str:
+    try:
+        return type_text(infer(value))
+    except (TypeError, ValueError, RecursionError):
+        return "Any"
+
+
+def _value_at(data: Mapping[object, object], node_path: Path) -> object:
+    current: object = data
+    for step in node_path:
+        if isinstance(current, dict):
+            current = current.get(step)
+        elif isinstance(current, list) and isinstance(step, int) and 0 <= step < len(current):
+            current = current[step]
+        else:
+            return None
+    return current
+
+
+def _value_words(value: object) -> str:
+    if isinstance(value, RubySymbol):
+        return f"the Ruby Symbol :{value.name}"
+    if isinstance(value, RubyObject):
+        return f"a Ruby {value.class_name} object"
+    return "a value no Hiera data can hold"
+
+
+def _key_words(key: object) -> str:
+    if key is None:
+        return "null"
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if isinstance(key, CompositeKey):
+        return "that is a collection"
+    if isinstance(key, RubySymbol):
+        return f":{key.name}"
+    return repr(key)
+
+
+# --------------------------------------------------------------------------- symbol keys
+
+
+def _symkeys_to_string(value: object, memo: dict[int, object]) -> object:
+    """Puppet's HieraConfig.symkeys_to_string: Symbol keys become Strings at every depth.
+
+    Ruby rebuilds every hash and array; shared (aliased) collections are converted once
+    here so an alias bomb stays a small graph.
+    """
+    if isinstance(value, dict):
+        done = memo.get(id(value))
+        if done is not None:
+            return done
+        out: dict[object, object] = {}
+        memo[id(value)] = out
+        for k, v in value.items():
+            out[k.name if isinstance(k, RubySymbol) else k] = _symkeys_to_string(v, memo)
+        return out
+    if isinstance(value, list):
+        done = memo.get(id(value))
+        if done is not None:
+            return done
+        items: list[object] = []
+        memo[id(value)] = items
+        items.extend(_symkeys_to_string(v, memo) for v in value)
+        return items
+    return value
+
+
+def _string_paths(nodes: NodeTable) -> NodeTable:
+    raw = {}
+    for node_path, data in nodes.raw_items():
+        raw[tuple(p.name if isinstance(p, RubySymbol) else p for p in node_path)] = data
+    return NodeTable(raw, False)
+
+
+def _symbol_key_notes(path: str, nodes: NodeTable) -> list[Problem]:
+    notes: list[Problem] = []
+    for node_path in nodes:
+        if node_path and isinstance(node_path[-1], RubySymbol):
+            spans = nodes[node_path]
+            name = node_path[-1].name
+            notes.append(
+                _problem(
+                    "yaml-symbol-key",
+                    f"Puppet reads the key `:{name}` as the Ruby Symbol :{name} and turns it into the String '{name}'",
+                    path,
+                    spans.key or spans.value,
+                )
+            )
+    return notes
+
+
+def _problem(code_id: str, message: str, path: str, span: Span) -> Problem:
+    return Problem(code_id, message, CODES[code_id].severity, FileSpan(path, span))
