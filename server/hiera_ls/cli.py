@@ -17,8 +17,7 @@ from hiera_ls import __version__
 from hiera_ls.engine.convert import Sensitive
 from hiera_ls.engine.explain import render_text, render_value, to_data
 from hiera_ls.engine.files import FileAccess
-from hiera_ls.engine.lookup import LookupOutcome, LookupSession
-from hiera_ls.engine.merge import MergeError, parse_merge
+from hiera_ls.engine.lookup import NO_DEFAULT, LookupOutcome, LookupSession
 from hiera_ls.engine.ruby import to_s
 from hiera_ls.project.environment import load_environment
 from hiera_ls.project.facts import load_facts, node_scope
@@ -111,8 +110,6 @@ def _session(args: argparse.Namespace) -> LookupSession:
                 f"(only accepts yaml and json files): {profile.error}"
             )
         facts = dict(profile.facts)
-        certname = certname or profile.name
-    certname = certname or "localhost"
     env = load_environment(env_root, args.environment, args.hiera_config, files)
     scope = node_scope(facts, certname, args.environment, args.strict_variables)
     return LookupSession(env, scope, files)
@@ -159,8 +156,7 @@ def _batch(session: LookupSession, stdin: TextIO, stdout: TextIO) -> int:
             if not isinstance(request, dict) or not isinstance(request.get("key"), str):
                 raise ValueError('expected {"key": "...", "merge": ...}')
             merge = request.get("merge")
-            parse_merge(merge) if merge is not None else None
-        except (ValueError, MergeError) as e:
+        except ValueError as e:
             stdout.write(json.dumps({"error": f"stdin line {number}: {e}"}) + "\n")
             stdout.flush()
             continue
@@ -188,9 +184,8 @@ def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
         return _batch(session, stdin, stdout)
     if not args.keys:
         raise UsageError("No keys were given to lookup.")
-    default = args.default if args.default is not None else _NO_DEFAULT
-    kwargs = {} if default is _NO_DEFAULT else {"default": default}
-    outcome = session.lookup(args.keys, merge, explain=args.explain, **kwargs)
+    default: object = args.default if args.default is not None else NO_DEFAULT
+    outcome = session.lookup(args.keys, merge, default, explain=args.explain)
     for note in outcome.notes:
         stderr.write(f"Notice: {note}\n")
     if args.explain:
@@ -208,8 +203,6 @@ def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
     stdout.write(_render(outcome.value, args.render_as) + "\n")
     return 0
 
-
-_NO_DEFAULT = object()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

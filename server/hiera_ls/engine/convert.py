@@ -9,10 +9,12 @@ preview never shows a made-up value silently.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hiera_ls.engine.errors import LookupError_
-from hiera_ls.engine.ruby import inspect
+from hiera_ls.engine.ruby import inspect, to_s
+from hiera_ls.engine.ruby import puppet_quote as pt_quote
+from hiera_ls.source import puppet_types as pt
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +63,46 @@ class _Unsupported(Exception):
     pass
 
 
+def type_of(value: object) -> str:
+    """Puppet's generalized inferred type, as ``new`` error messages print it."""
+    return _text(_generalize(pt.infer(value)))
+
+
+def _text(t: pt.T) -> str:
+    if t.kind == "String" and t.size is not None:
+        return f"String[{t.size[0]}, {t.size[1]}]"
+    if t.kind == "Array" and t.elem is not None and t.size is None:
+        return f"Array[{_text(t.elem)}]"
+    if t.kind == "Hash" and t.key is not None and t.elem is not None and t.size is None:
+        return f"Hash[{_text(t.key)}, {_text(t.elem)}]"
+    return pt.type_text(t)
+
+
+def _generalize(t: pt.T) -> pt.T:
+    kind = t.kind
+    if kind == "Enum" and len(t.values) > 1:
+        lengths = [len(v) for v in t.values]
+        return replace(t, kind="String", values=(), size=(min(lengths), max(lengths)), value=None)
+    if kind in ("Enum", "String"):
+        return replace(t, kind="String", values=(), size=None, value=None, lo=None, hi=None)
+    if kind in ("Integer", "Float"):
+        return replace(t, lo=None, hi=None, value=None)
+    if kind == "Array":
+        return replace(t, elem=_generalize(t.elem) if t.elem else None, size=None)
+    if kind == "Hash":
+        return replace(
+            t,
+            key=_generalize(t.key) if t.key else None,
+            elem=_generalize(t.elem) if t.elem else None,
+            size=None,
+        )
+    return t
+
+
+def _cannot(fn: str, value: object, target: str) -> ValueError:
+    return ValueError(f"'{fn}' Value of type {type_of(value)} cannot be converted to {target}")
+
+
 def _convert(type_name: str, value: object, rest: list[object]) -> object:
     if type_name == "Sensitive":
         return Sensitive(value)
@@ -74,36 +116,83 @@ def _convert(type_name: str, value: object, rest: list[object]) -> object:
             return list(value)
         if isinstance(value, dict):
             return [[k, v] for k, v in value.items()]
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return list(range(value))  # Puppet's Integer is Iterable
+        if value is None or isinstance(value, (bool, float, int)):
+            raise _cannot("new_array", value, "Array")
         raise _Unsupported
-    if type_name == "Integer" and not rest:
-        if isinstance(value, bool):
-            return 1 if value else 0
-        if isinstance(value, int):
-            return value
-        if isinstance(value, float):
-            return int(value)
-        if isinstance(value, str) and _INT.match(value):
-            return int(value.strip(), 0) if not re.match(r"^\s*[+-]?0[0-7]+\s*$", value) else int(value.strip(), 8)
-        if isinstance(value, str):
-            raise ValueError(f"'new' The string '{value}' cannot be converted to Integer")
+    if rest:
         raise _Unsupported
-    if type_name == "Float" and not rest:
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
-        if isinstance(value, str) and _FLOAT.match(value):
-            return float(value)
-        raise _Unsupported
-    if type_name == "Boolean" and not rest:
+    if type_name == "Boolean":
         if isinstance(value, bool):
             return value
+        if isinstance(value, (int, float)):
+            return value != 0
         if isinstance(value, str):
             low = value.lower()
             if low in ("true", "yes", "y"):
                 return True
             if low in ("false", "no", "n"):
                 return False
-            raise ValueError(f"'new' The string '{value}' cannot be converted to Boolean")
-        raise _Unsupported
-    if type_name == "String" and not rest and isinstance(value, str):
-        return value
+            raise ValueError(f"'new_boolean' The string '{value}' cannot be converted to Boolean")
+        raise _cannot("new_boolean", value, "Boolean")
+    if type_name in ("Integer", "Float", "Numeric"):
+        if isinstance(value, dict):
+            keys = "\n".join(f"  {type_name}.new has wrong type, unrecognized key '{k}'" for k in value if k != "from")
+            raise ValueError(f" {type_name}.new has wrong type, expects a value for key 'from'" + ("\n" + keys if keys else ""))
+        if isinstance(value, bool):
+            return (1 if value else 0) if type_name != "Float" else (1.0 if value else 0.0)
+        if isinstance(value, (int, float)):
+            if type_name == "Integer":
+                if value != value or value in (float("inf"), float("-inf")):
+                    raise ValueError(to_s(value))  # Ruby's FloatDomainError text
+                return int(value)
+            return float(value) if type_name == "Float" else value
+        if isinstance(value, str):
+            number = _parse_number(value, integer=type_name == "Integer")
+            if number is None:
+                raise ValueError(f"The string '{value}' cannot be converted to {type_name}")
+            return number if type_name != "Float" else float(number)
+        raise _cannot("new", value, type_name)
+    if type_name == "String":
+        if isinstance(value, str):
+            return value
+        return puppet_string(value)
     raise _Unsupported
+
+
+def _parse_number(text: str, integer: bool) -> int | float | None:
+    t = text.strip()
+    m = _INT.match(t)
+    if m:
+        body = t.lstrip("+-")
+        sign = -1 if t.startswith("-") else 1
+        if body[:2] in ("0x", "0X"):
+            return sign * int(body[2:], 16)
+        if body[:2] in ("0b", "0B"):
+            return sign * int(body[2:], 2)
+        if len(body) > 1 and body.startswith("0"):
+            return sign * int(body, 8)
+        return sign * int(body)
+    if not integer and _FLOAT.match(t):
+        return float(t)
+    return None
+
+
+def puppet_string(value: object, nested: bool = False) -> str:
+    """Puppet's default String conversion (``String.new``): ``[1, 'a']``, ``{'k' => undef}``."""
+    if value is None:
+        return "undef" if nested else ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return to_s(value)
+    if isinstance(value, str):
+        return pt_quote(value) if nested else value
+    if isinstance(value, list):
+        return "[" + ", ".join(puppet_string(v, True) for v in value) + "]"
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        return "{" + ", ".join(f"{puppet_string(k, True)} => {puppet_string(v, True)}" for k, v in value.items()) + "}"
+    return to_s(value)

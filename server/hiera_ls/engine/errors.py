@@ -30,6 +30,13 @@ class PuppetError(Exception):
         return self.message
 
 
+class RegexpError(PuppetError):
+    """A Ruby error (RegexpError, NoMethodError): not a Puppet::Error, so Puppet never
+    wraps it or turns it into a lookup error."""
+
+    puppet_error = False
+
+
 class UndefinedVariable(Exception):
     """Undefined variable under strict_variables (an ArgumentError in Puppet)."""
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from hiera_ls.engine.errors import LookupError_
+from hiera_ls.engine.errors import LookupError_, RegexpError
 
 _SPECIAL = re.compile(r"['\".]")
 # A segment: a quoted run (with surrounding blanks) or a run of other characters.
@@ -17,6 +17,10 @@ _SEGMENT_SPLIT = re.compile(r"(\s*\"[^\"]+\"\s*|\s*'[^']+'\s*|[^'\".]+)")
 _INTEGER = re.compile(r"^:?[+-]?[0-9]+$")
 
 Segment = str | int
+
+
+class RubyNoMethodError(RegexpError):
+    """A Ruby NoMethodError: like RegexpError, never converted into a lookup error."""
 
 
 class KeySyntaxError(LookupError_):
@@ -91,6 +95,9 @@ def dig(key_text: str, value: object, segments: tuple[Segment, ...]) -> object:
                 raise NotFound
             value = value[seg]
             continue
+        if isinstance(value, int) and not isinstance(value, bool):
+            # Ruby's Integer#[] exists, so Puppet reaches `include?` and fails there.
+            raise RubyNoMethodError(f"undefined method `include?' for {value}:Integer")
         if not isinstance(value, dict):
             raise LookupError_(
                 "Data Provider type mismatch: Got "

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from hiera_ls.engine import convert
 from hiera_ls.engine.data_cache import DataCache
-from hiera_ls.engine.errors import LookupError_, PuppetError, UndefinedVariable
+from hiera_ls.engine.errors import LookupError_, PuppetError, RegexpError, UndefinedVariable
 from hiera_ls.engine.files import FileAccess
 from hiera_ls.engine.keys import LookupKey, NotFound, Segment, dig, ruby_hash_get, split_key
 from hiera_ls.engine.merge import (
@@ -27,7 +27,7 @@ from hiera_ls.engine.merge import (
     merge_single,
     parse_merge,
 )
-from hiera_ls.engine.model import Environment, Layer
+from hiera_ls.engine.model import Environment, Layer, LayerKind
 from hiera_ls.engine.options import CompiledOptions, compile_options, validate_options
 from hiera_ls.engine.ruby import to_s
 from hiera_ls.engine.scope import Scope
@@ -49,6 +49,7 @@ T = TypeVar("T")
 
 LOOKUP_OPTIONS = "lookup_options"
 BUILTIN_DATA_HASH = frozenset({"yaml_data", "json_data"})
+NOT_A_HASH = "file does not contain a valid yaml hash"
 FIRST = MergeStrategy("first")
 HASH = MergeStrategy("hash")
 MISSING_PATH = (
@@ -100,7 +101,7 @@ class _Invocation:
     module_name: str | None = None
 
 
-_NO_DEFAULT = object()
+NO_DEFAULT = object()
 
 
 @dataclass(slots=True)
@@ -126,7 +127,7 @@ class LookupSession:
         self,
         names: str | Sequence[str],
         merge: object = None,
-        default: object = _NO_DEFAULT,
+        default: object = NO_DEFAULT,
         *,
         explain: bool = False,
         override: Mapping[str, object] | None = None,
@@ -140,6 +141,8 @@ class LookupSession:
         override = override or {}
         default_values = default_values or {}
         key = name_list[0] if name_list else ""
+        if self.scope.error is not None:
+            return self._outcome(key, False, None, error=self.scope.error)
         try:
             strategy = parse_merge(merge) if merge is not None else None
             for name in name_list:
@@ -155,7 +158,7 @@ class LookupSession:
                 if name in default_values:
                     self.trace.event(Event.FOUND_IN_DEFAULTS, name, default_values[name])
                     return self._outcome(name, True, default_values[name])
-            if default is not _NO_DEFAULT:
+            if default is not NO_DEFAULT:
                 return self._outcome(key, True, default)
             if len(name_list) == 1:
                 msg = f"Function lookup() did not find a value for the name '{key}'"
@@ -164,9 +167,23 @@ class LookupSession:
                 msg = f"Function lookup() did not find a value for any of the names [{joined}]"
             return self._outcome(key, False, None, not_found_message=msg)
         except (LookupError_, PuppetError, MergeError, UndefinedVariable) as e:
+            # Puppet would remember a half-done lookup_options read for the rest of the
+            # compilation; each answer here must be what Puppet gives for that key alone.
+            self._forget_compilation()
             return self._outcome(key, False, None, error=str(e))
         except RecursionError:
+            self._forget_compilation()
             return self._outcome(key, False, None, error="hiera-ls: lookup nested too deeply")
+        except Exception as e:
+            self._forget_compilation()
+            return self._outcome(key, False, None, error=f"hiera-ls internal error ({type(e).__name__}: {e})")
+
+    def _forget_compilation(self) -> None:
+        self._options.clear()
+        self._global_options = NO_VALUE
+        self._env_options = NO_VALUE
+        self._default_options.clear()
+        self._entries.clear()
 
     def _outcome(
         self, key: str, found: bool, value: object, error: str | None = None,
@@ -277,7 +294,13 @@ class LookupSession:
             return fn()
         except LookupError_:
             raise
-        except (PuppetError, MergeError) as e:
+        except MergeError as e:
+            if not e.puppet_error:
+                raise
+            raise LookupError_(str(e)) from e
+        except PuppetError as e:
+            if isinstance(e, RegexpError):
+                raise
             raise LookupError_(str(e)) from e
         finally:
             stack.pop()
@@ -344,7 +367,7 @@ class LookupSession:
                 self.trace.text(note)
                 raise NotFound
             if rentry.locations is None or any(loc.is_uri for loc in rentry.locations):
-                raise LookupError_(MISSING_PATH)
+                raise LookupError_(f"'{entry.function_name}' {MISSING_PATH}")
             return self._run(strategy, rentry.locations, lambda loc: self._location_lookup(rentry, loc, lk))
 
     def _location_lookup(self, rentry: ResolvedEntry, loc: ResolvedLocation, lk: LookupKey) -> object:
@@ -357,7 +380,9 @@ class LookupSession:
                 self.trace.event(Event.LOCATION_NOT_FOUND, lk.root)
                 raise NotFound
             if df.error is not None:
-                raise LookupError_(df.error)
+                if not (self.scope.strict_variables is False and df.error.endswith(NOT_A_HASH)):
+                    raise LookupError_(df.error)
+                self.trace.text(f"Warning: {df.error}")
             root = lk.root
             if root not in df.data:
                 self.trace.event(Event.NOT_FOUND, root)
@@ -421,13 +446,14 @@ class LookupSession:
             if module_name is not None:
                 if None not in self._options:
                     self._options[None] = compile_options(opts)
+                module_opts: object
                 try:
                     module_opts = validate_options(self._lookup_in_module(key, HASH), module_name)
                 except NotFound:
                     module_opts = NO_VALUE
-                if module_opts is not NO_VALUE:
+                if isinstance(module_opts, dict) or module_opts is None:
                     if opts is None:
-                        opts = module_opts  # type: ignore[assignment]
+                        opts = module_opts
                     elif module_opts is not None:
                         branches: list[tuple[str, object]] = [
                             ("Global and Environment", opts),
@@ -471,6 +497,10 @@ class LookupSession:
             return self._entries[cache_key]
         cfg = layer.config
         if cfg is None:
+            return []
+        if cfg.version == 3 and layer.kind is not LayerKind.GLOBAL and not self.scope.strict_variables:
+            self.trace.text(f"Warning: {cfg.path}: hiera.yaml version 3 found and ignored")
+            self._entries[cache_key] = []
             return []
         if cfg.error is not None:
             raise LookupError_(cfg.error, issue_code="HIERA_CONFIG")
@@ -717,4 +747,4 @@ def _find_line(files: FileAccess, config_path: str, var: str) -> int | None:
     return None
 
 
-__all__ = ["LookupOutcome", "LookupSession", "ResolvedEntry", "ResolvedLocation", "ruby_hash_get"]
+__all__ = ["NO_DEFAULT", "LookupOutcome", "LookupSession", "ResolvedEntry", "ResolvedLocation", "ruby_hash_get"]

@@ -61,7 +61,14 @@ KNOCKOUT_TIMEOUT_S = 0.05
 
 
 class MergeError(Exception):
-    """A failed merge or a bad merge specification; ``str(e)`` is Puppet's message."""
+    """A failed merge or a bad merge specification; ``str(e)`` is Puppet's message.
+
+    ``puppet_error`` is False for Ruby's own errors (ArgumentError, TypeError,
+    RegexpError): Puppet's recursion guard converts only Puppet::Error into a lookup
+    error, so only those get the ``Lookup of key ... failed`` wrapper.
+    """
+
+    puppet_error = True
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -69,6 +76,12 @@ class MergeError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+class RubyError(MergeError):
+    """A Ruby error raised while merging (not a Puppet::Error)."""
+
+    puppet_error = False
 
 
 def _no_options() -> Mapping[str, object]:
@@ -141,7 +154,7 @@ def parse_merge(spec: object) -> MergeStrategy | None:
         options = {}
     name = strategy if isinstance(strategy, str) else strategy.name if isinstance(strategy, RubySymbol) else None
     if name is None or name not in _INSTANCES:
-        raise MergeError(f"Unknown merge strategy: '{to_s(strategy)}'")
+        raise RubyError(f"Unknown merge strategy: '{to_s(strategy)}'")
     if not options:
         return _INSTANCES[name]
     _validate_options(name, options)
@@ -490,7 +503,7 @@ class _Knockout:
             try:
                 self._pattern = regex.compile(ruby_regex_source(self.source), regex.MULTILINE | regex.VERSION0)
             except (regex.error, ValueError) as e:
-                raise MergeError(_ruby_regexp_message(str(e), self.source)) from e
+                raise RubyError(_ruby_regexp_message(str(e), self.source)) from e
         return self._pattern
 
     def strip(self, text: str) -> str:
@@ -498,13 +511,13 @@ class _Knockout:
         try:
             return str(self._compiled().sub("", text, timeout=KNOCKOUT_TIMEOUT_S))
         except TimeoutError as e:
-            raise MergeError(f"hiera-ls: knockout_prefix /{self.source}/ took too long to match") from e
+            raise RubyError(f"hiera-ls: knockout_prefix /{self.source}/ took too long to match") from e
 
     def matches(self, text: str) -> bool:
         try:
             return self._compiled().search(text, timeout=KNOCKOUT_TIMEOUT_S) is not None
         except TimeoutError as e:
-            raise MergeError(f"hiera-ls: knockout_prefix /{self.source}/ took too long to match") from e
+            raise RubyError(f"hiera-ls: knockout_prefix /{self.source}/ took too long to match") from e
 
 
 _REGEXP_MESSAGES = (
@@ -536,9 +549,9 @@ class _DeepMerge:
     def merge(self, source: object, dest: object) -> object:
         o = self.o
         if isinstance(o.knockout, str) and o.knockout == "":
-            raise MergeError("knockout_prefix cannot be an empty string in deep_merge!")
+            raise RubyError("knockout_prefix cannot be an empty string in deep_merge!")
         if self.knockout is not None and not o.overwrite_unmergeable:
-            raise MergeError("overwrite_unmergeable must be true if knockout_prefix is specified in deep_merge!")
+            raise RubyError("overwrite_unmergeable must be true if knockout_prefix is specified in deep_merge!")
         if source is None:
             return dest
         if not truthy(dest) and o.overwrite_unmergeable:
@@ -607,7 +620,7 @@ class _DeepMerge:
                 try:
                     dest[:] = ruby_sort(dest)
                 except ComparisonFailed as e:
-                    raise MergeError(str(e)) from e
+                    raise RubyError(str(e)) from e
             return dest
         if o.overwrite_unmergeable:
             return self.overwrite_unmergeables(source, dest)
@@ -692,8 +705,8 @@ def _unpack(values: list[object], separator: object) -> list[object]:
     if not isinstance(separator, str):
         # Array#join only converts the separator when there is something to join
         if values:
-            raise MergeError(f"no implicit conversion of {_type_error_name(separator)} into String")
-        raise MergeError(f"wrong argument type {_type_error_name(separator)} (expected Regexp)")
+            raise RubyError(f"no implicit conversion of {_type_error_name(separator)} into String")
+        raise RubyError(f"wrong argument type {_type_error_name(separator)} (expected Regexp)")
     parts: list[object] = list(_split(_join(values, separator), separator))
     return parts
 

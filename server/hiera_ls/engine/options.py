@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import regex
 
-from hiera_ls.engine.errors import LookupError_, PuppetError
+from hiera_ls.engine.errors import LookupError_, RegexpError
 
 MATCH_TIMEOUT_S = 0.05
 PATTERN_START = "^"
@@ -49,11 +50,11 @@ def ruby_regex_source(source: str) -> str:
 
 
 def compile_ruby_regex(source: str) -> regex.Pattern[str]:
-    """Compile a Ruby pattern; raises PuppetError with a message naming the pattern."""
+    """Compile a Ruby pattern; raises RegexpError with a message naming the pattern."""
     try:
         return regex.compile(ruby_regex_source(source), regex.MULTILINE | regex.VERSION0)
     except (regex.error, ValueError) as e:
-        raise PuppetError(f"{e}: /{source}/") from e
+        raise RegexpError(f"{e}: /{source}/") from e
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +110,7 @@ def validate_options(options: object, module_name: str | None) -> dict[str, obje
     return options
 
 
-def compile_options(options: Mapping[object, object] | None) -> CompiledOptions | None:
+def compile_options(options: Mapping[Any, object] | None) -> CompiledOptions | None:
     if options is None:
         return None
     literal: dict[str, object] = {}

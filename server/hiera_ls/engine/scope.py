@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, replace
 from hiera_ls.engine.errors import UndefinedVariable
 
 _EMPTY: Mapping[str, object] = {}
+# Puppet's built-in variables and regex match variables never raise when unset.
+NEVER_UNDEFINED = frozenset({"module_name", "caller_module_name"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +21,7 @@ class Scope:
     variables: Mapping[str, object]
     strict_variables: bool = True
     locals: Mapping[str, object] = field(default_factory=lambda: _EMPTY)
+    error: str | None = None  # a fact set Puppet refuses: every lookup fails with this
 
     def with_local(self, name: str, value: object) -> Scope:
         return replace(self, locals={**self.locals, name: value})
@@ -35,6 +38,8 @@ class Scope:
         top = _top_name(name)
         if top in self.variables:
             return self.variables[top]
+        if top in NEVER_UNDEFINED or top.isdigit():
+            return None
         if self.strict_variables:
             raise UndefinedVariable(name)
         return None

@@ -68,29 +68,59 @@ def _profile_name(facts: Mapping[str, object], wrapped: str | None, path: str) -
     return base.rsplit(".", 1)[0] if "." in base else base
 
 
+RESERVED_FACTS = {"facts": "reserved", "server_facts": "reserved", "title": "reassign", "name": "reassign", "module_name": "reassign"}
+
+
 def node_scope(
     facts: Mapping[str, object],
-    certname: str,
+    certname: str | None,
     environment: str,
     strict_variables: bool = True,
+    authenticated: str = "local",
 ) -> Scope:
-    """The top scope ``puppet lookup --node CERTNAME --facts FILE`` gives (docs/puppet-lookup-scope.md)."""
+    """The top scope a compilation gives Hiera (docs/puppet-lookup-scope.md).
+
+    ``trusted`` follows an agent run: its certname is the node's name (``puppet lookup``
+    itself takes it from the ``clientcert`` fact; tools pass both the same).
+    ``authenticated`` is ``local`` as in ``puppet lookup``; the language server passes
+    ``remote``, as a real agent run has.
+    """
     facts = dict(facts)
-    hostname, _, domain = certname.partition(".")
-    trusted = {
-        "authenticated": "remote",
-        "certname": certname,
+    for name, how in RESERVED_FACTS.items():
+        if name in facts:
+            error = (
+                f"Attempt to assign to a reserved variable name: '{name}'"
+                if how == "reserved"
+                else f"Cannot reassign variable '${name}'"
+            )
+            return Scope({}, strict_variables, error=error)
+    cert = certname if certname is not None else facts.get("clientcert")
+    hostname: object = None
+    domain: object = None
+    if isinstance(cert, str):
+        hostname, dot, rest = cert.partition(".")
+        domain = rest if dot else None
+    trusted: object = {
+        "authenticated": authenticated,
+        "certname": cert,
         "extensions": {},
         "hostname": hostname,
         "domain": domain,
+        "external": {},
     }
-    variables: dict[str, object] = dict(facts)
+    given = facts.get("trusted")
+    if isinstance(given, dict) and {"authenticated", "certname", "extensions"} <= set(given):
+        trusted = given
+    variables: dict[str, object] = {k: v for k, v in facts.items() if k not in ("environment", "trusted")}
     variables.update(
         {
-            "facts": facts,
-            "trusted": trusted,
             "environment": environment,
-            "clientcert": facts.get("clientcert", certname),
+            "trusted": trusted,
+            "server_facts": {},
+            "facts": facts,
+            "module_name": "",
+            "title": "main",
+            "name": "main",
         }
     )
     return Scope(variables, strict_variables)

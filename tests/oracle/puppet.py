@@ -1,0 +1,144 @@
+"""Python side of the Puppet oracle: one long-lived Ruby process running Puppet's Hiera engine.
+
+Starting Puppet costs about a second, so one process answers every request of a test session
+(``puppet_oracle.rb`` next to this file; its header documents the protocol).  Requests are
+serialised through a lock because the Ruby side answers strictly in order.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import queue
+import shutil
+import subprocess
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+ORACLE_SCRIPT = Path(__file__).with_name("puppet_oracle.rb")
+DEFAULT_TIMEOUT = 300.0
+
+
+class OracleError(RuntimeError):
+    """The oracle process died, timed out, or could not serve a request at all."""
+
+
+def puppet_available() -> bool:
+    """True when both ``puppet`` and the ``ruby`` that runs it are on PATH."""
+    return shutil.which("puppet") is not None and shutil.which("ruby") is not None
+
+
+def _pump_lines(stream: IO[str], sink: queue.Queue[str | None]) -> None:
+    for line in stream:
+        sink.put(line)
+    sink.put(None)
+
+
+def _keep_tail(stream: IO[str], tail: collections.deque[str]) -> None:
+    for line in stream:
+        tail.append(line)
+
+
+class PuppetOracle:
+    """Puppet 7.23's own lookup, one JSON request per environment.
+
+    ``lookup_batch({"environmentpath": ..., "environment": ..., "node": ..., "facts": {...},
+    "hiera_config": None, "strict_variables": True, "lookups": [{"key": k, "merge": m}]})``
+    returns one dict per lookup: ``{"found": True, "value": v}``, ``{"found": False}`` or
+    ``{"error": message}`` (plus ``error_class`` / ``lookup_error`` that comparisons ignore).
+    """
+
+    def __init__(self, ruby: str = "ruby", script: Path = ORACLE_SCRIPT, timeout: float = DEFAULT_TIMEOUT) -> None:
+        self._cmd = [ruby, str(script)]
+        self._timeout = timeout
+        self._proc: subprocess.Popen[str] | None = None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._stderr: collections.deque[str] = collections.deque(maxlen=200)
+        self._lock = threading.Lock()
+        self.puppet_version = ""
+        self.last_warnings: list[str] = []
+
+    def __enter__(self) -> PuppetOracle:
+        self.start()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def start(self) -> None:
+        if self._proc is not None:
+            return
+        env = dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8")
+        self._proc = subprocess.Popen(
+            self._cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            bufsize=1,
+            env=env,
+        )
+        assert self._proc.stdout is not None and self._proc.stderr is not None
+        threading.Thread(target=_pump_lines, args=(self._proc.stdout, self._lines), daemon=True).start()
+        threading.Thread(target=_keep_tail, args=(self._proc.stderr, self._stderr), daemon=True).start()
+        ready = self._read_answer()
+        if not ready.get("ready"):
+            raise OracleError(f"unexpected greeting from the oracle: {ready!r}")
+        self.puppet_version = str(ready.get("puppet", ""))
+
+    def close(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        assert proc.stdin is not None
+        try:
+            proc.stdin.close()
+            proc.wait(timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            proc.kill()
+            proc.wait()
+
+    def request(self, env_request: Mapping[str, Any]) -> dict[str, Any]:
+        """Send one request; return the whole answer (``results`` and ``warnings``)."""
+        with self._lock:
+            if self._proc is None:
+                self.start()
+            assert self._proc is not None and self._proc.stdin is not None
+            try:
+                self._proc.stdin.write(json.dumps(env_request) + "\n")
+                self._proc.stdin.flush()
+            except OSError as e:
+                raise OracleError(f"the oracle process is gone: {e}{self._stderr_tail()}") from e
+            answer = self._read_answer()
+        if "fatal" in answer:
+            raise OracleError(f"the oracle could not serve the request: {answer['fatal']}")
+        self.last_warnings = list(answer.get("warnings", []))
+        return answer
+
+    def lookup_batch(self, env_request: Mapping[str, Any]) -> list[dict[str, Any]]:
+        results = self.request(env_request)["results"]
+        assert isinstance(results, list)
+        return results
+
+    def _read_answer(self) -> dict[str, Any]:
+        try:
+            line = self._lines.get(timeout=self._timeout)
+        except queue.Empty:
+            raise OracleError(f"the oracle did not answer within {self._timeout}s{self._stderr_tail()}") from None
+        if line is None:
+            raise OracleError(f"the oracle process exited{self._stderr_tail()}")
+        answer = json.loads(line)
+        if not isinstance(answer, dict):
+            raise OracleError(f"the oracle answered {line!r}")
+        return answer
+
+    def _stderr_tail(self) -> str:
+        tail = "".join(self._stderr).strip()
+        return f"\n--- oracle stderr ---\n{tail}" if tail else ""
