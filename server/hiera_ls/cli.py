@@ -14,8 +14,6 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from hiera_ls import __version__
-from hiera_ls.engine.convert import Sensitive
-from hiera_ls.engine.explain import render_text, render_value, to_data
 from hiera_ls.engine.files import FileAccess
 from hiera_ls.engine.lookup import NO_DEFAULT, LookupOutcome, LookupSession
 from hiera_ls.engine.ruby import to_s
@@ -116,6 +114,8 @@ def _session(args: argparse.Namespace) -> LookupSession:
 
 
 def _plain(value: object) -> object:
+    from hiera_ls.engine.convert import Sensitive
+
     if isinstance(value, Sensitive):
         return "Sensitive [value redacted]"
     if isinstance(value, dict):
@@ -129,22 +129,18 @@ def _render(value: object, render_as: str | None) -> str:
     if render_as == "json":
         return json.dumps(_plain(value), ensure_ascii=False)
     if render_as == "s":
+        from hiera_ls.engine.explain import render_value
+
         return value if isinstance(value, str) else render_value(value)
     return _yaml(value)
 
 
 def _yaml(value: object) -> str:
-    import io
+    import yaml
 
-    from ruamel.yaml import YAML
-
-    y = YAML(typ="safe", pure=True)
-    y.default_flow_style = False
-    y.explicit_start = True
-    y.representer.sort_base_mapping_type_on_output = False  # keep Puppet's merge order
-    buf = io.StringIO()
-    y.dump(_plain(value), buf)
-    return buf.getvalue().rstrip("\n")
+    text = yaml.safe_dump(_plain(value), explicit_start=True, sort_keys=False, allow_unicode=True,
+                          default_flow_style=False)
+    return text.removesuffix("\n...\n").rstrip("\n")
 
 
 def _batch(session: LookupSession, stdin: TextIO, stdout: TextIO) -> int:
@@ -189,6 +185,8 @@ def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
     for note in outcome.notes:
         stderr.write(f"Notice: {note}\n")
     if args.explain:
+        from hiera_ls.engine.explain import render_text, to_data
+
         assert outcome.trace is not None
         if args.render_as == "json":
             stdout.write(json.dumps(to_data(outcome.trace), indent=2, ensure_ascii=False) + "\n")

@@ -14,7 +14,6 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
-from hiera_ls.engine import convert
 from hiera_ls.engine.data_cache import DataCache
 from hiera_ls.engine.errors import LookupError_, PuppetError, RegexpError, UndefinedVariable
 from hiera_ls.engine.files import FileAccess
@@ -229,6 +228,8 @@ class LookupSession:
         spec = options.get("convert_to")
         if spec is None:
             return value
+        from hiera_ls.engine import convert  # rare: most keys have no convert_to
+
         result = convert.convert_to(lk.text, spec, value)
         if result.note:
             self.notes.append(result.note)

@@ -1,0 +1,123 @@
+"""Per-lookup cost of hiera-ls against Puppet's engine, and cold start of `hiera-ls lookup`.
+
+Run: python bench/bench_lookup.py [--nodes 1000] [--rounds 3]
+Both engines run in one warm process over the same generated environment (1,000+ data
+files); each reads and parses files once (warm-up), then every key is timed separately.
+Reported: medians and p95 per lookup, their ratio, and cold-start medians of the CLIs
+(hiera-ls, hyera, puppet lookup). Numbers vary with machine load: compare ratios taken
+in the same run, not absolute times across runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from gen_repo import generate  # noqa: E402
+
+from hiera_ls.engine.files import FileAccess  # noqa: E402
+from hiera_ls.engine.lookup import LookupSession  # noqa: E402
+from hiera_ls.project.environment import load_environment  # noqa: E402
+from hiera_ls.project.facts import node_scope  # noqa: E402
+
+
+def pct(values: list[float], p: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+
+
+def bench_hiera_ls(repo: dict[str, object], rounds: int) -> list[float]:
+    files = FileAccess()
+    facts = json.loads(Path(str(repo["facts"])).read_text())
+    env = load_environment(str(repo["env"]), "production", None, files)
+    session = LookupSession(env, node_scope(facts, str(repo["node"]), "production"), files)
+    keys = list(repo["keys"])  # type: ignore[call-overload]
+    for k in keys:
+        session.lookup(k)
+    times = []
+    for _ in range(rounds):
+        for k in keys:
+            t0 = time.perf_counter()
+            session.lookup(k)
+            times.append(time.perf_counter() - t0)
+    return times
+
+
+def bench_puppet(repo: dict[str, object], rounds: int, tmp: Path) -> list[float] | None:
+    if shutil.which("ruby") is None or shutil.which("puppet") is None:
+        return None
+    keys_path = tmp / "keys.json"
+    keys_path.write_text(json.dumps(repo["keys"]))
+    envpath = str(Path(str(repo["env"])).parent)
+    out = subprocess.run(
+        ["ruby", str(Path(__file__).with_name("puppet_bench.rb")), envpath, "production",
+         str(repo["node"]), str(repo["facts"]), str(keys_path), str(rounds)],
+        capture_output=True, text=True, check=True,
+    )
+    return list(json.loads(out.stdout.strip().splitlines()[-1])["per_lookup_s"])
+
+
+def cold_start(cmd: list[str], cwd: str, runs: int) -> float | None:
+    if shutil.which(cmd[0]) is None and not os.path.exists(cmd[0]):
+        return None
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, cwd=cwd, capture_output=True, check=False)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--nodes", type=int, default=1000)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--cold-runs", type=int, default=7)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        repo = generate(tmp / "envs", nodes=args.nodes)
+        nfiles = sum(1 for _ in Path(str(repo["env"])).rglob("*.yaml"))
+        print(f"environment: {nfiles} YAML files, {len(repo['keys'])} keys, node {repo['node']}")  # type: ignore[arg-type]
+        ours = bench_hiera_ls(repo, args.rounds)
+        print(f"hiera-ls per lookup: median {statistics.median(ours)*1e3:.3f} ms, p95 {pct(ours, 95)*1e3:.3f} ms ({len(ours)} lookups)")
+        theirs = bench_puppet(repo, args.rounds, tmp)
+        if theirs:
+            print(f"Puppet   per lookup: median {statistics.median(theirs)*1e3:.3f} ms, p95 {pct(theirs, 95)*1e3:.3f} ms ({len(theirs)} lookups)")
+            print(f"ratio Puppet/hiera-ls (median): {statistics.median(theirs)/statistics.median(ours):.2f}x")
+        # An installed package has its bytecode compiled; an editable checkout on a machine
+        # with PYTHONDONTWRITEBYTECODE would otherwise compile every module on every start.
+        import compileall
+
+        import hiera_ls
+
+        compileall.compile_dir(str(Path(hiera_ls.__file__).parent), quiet=1)
+        key = "profile::p3::setting1"
+        hl = str(Path(sys.executable).with_name("hiera-ls"))
+        env_dir = str(repo["env"])
+        facts = str(repo["facts"])
+        node = str(repo["node"])
+        results = {
+            "hiera-ls lookup": cold_start([hl, "lookup", key, "--node", node, "--facts", facts], env_dir, args.cold_runs),
+            "hyera": cold_start([str(Path(sys.executable).with_name("hyera")), key, "--node", node, "--facts", facts,
+                                 "--hiera_config", os.path.join(env_dir, "hiera.yaml")], env_dir, args.cold_runs),
+            "puppet lookup": cold_start(["puppet", "lookup", key, "--node", node, "--facts", facts,
+                                         "--environmentpath", str(Path(env_dir).parent), "--environment", "production"],
+                                        env_dir, max(3, args.cold_runs // 2)),
+        }
+        for name, t in results.items():
+            print(f"cold start {name}: " + (f"median {t:.3f} s" if t is not None else "not installed"))
+
+
+if __name__ == "__main__":
+    main()
