@@ -23,17 +23,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gen_repo import generate  # noqa: E402
+from gen_repo import generate
 
-from hiera_ls.engine.files import FileAccess  # noqa: E402
-from hiera_ls.engine.lookup import LookupSession  # noqa: E402
-from hiera_ls.project.environment import load_environment  # noqa: E402
-from hiera_ls.project.facts import node_scope  # noqa: E402
+from hiera_ls.engine.files import FileAccess
+from hiera_ls.engine.lookup import LookupSession
+from hiera_ls.project.environment import load_environment
+from hiera_ls.project.facts import node_scope
 
 
 def pct(values: list[float], p: float) -> float:
     s = sorted(values)
-    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+    return s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))]
 
 
 def bench_hiera_ls(repo: dict[str, object], rounds: int) -> list[float]:
