@@ -1,0 +1,169 @@
+"""hiera.yaml beyond what Puppet validates: variables in locations, and levels that find no file.
+
+Puppet's own validation (structure, semantic rules, method calls in locations) is done when
+the file is loaded (project/hiera_config.py); those problems are forwarded unchanged.  Added
+here: the variable checks of interpolation tokens in datadir and location templates, a
+datadir that does not exist, and location templates that match no file for any value of
+their variables (a missing file is not an error for Puppet: the level simply finds nothing).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection
+
+from hiera_ls.checks.interpolation import token_problems
+from hiera_ls.checks.locations import LevelTemplate, is_data_file, level_templates, static_datadirs
+from hiera_ls.checks.problems import problem
+from hiera_ls.checks.scalars import Locator, StringSite
+from hiera_ls.checks.workspace import WorkspaceIndex
+from hiera_ls.engine.files import FileAccess
+from hiera_ls.engine.model import Layer
+from hiera_ls.project.hiera_config import HierarchyEntry
+from hiera_ls.source.spans import Problem, Span
+
+NO_SPAN = Span.of(0, 0, 0, 0)
+
+
+def check_config_tokens(layer: Layer, text: str) -> list[Problem]:
+    """Variable problems in each level's datadir and location templates."""
+    config = layer.config
+    if config is None or config.path is None:
+        return []
+    locator = Locator.of(text)
+    out: list[Problem] = []
+    seen_datadirs: set[Span] = set()
+    for entry in (*config.hierarchy, *config.default_hierarchy):
+        if entry.datadir_span is not None and entry.datadir_span not in seen_datadirs:
+            seen_datadirs.add(entry.datadir_span)
+            out.extend(_string_tokens(config.path, locator, entry.datadir, entry.datadir_span, None))
+        location = entry.location
+        local = None
+        slots = range(len(location.values))
+        if location.kind == "mapped_paths":
+            slots = range(2, min(3, len(location.values)))
+            local = location.values[1] if len(location.values) > 1 else None
+        for slot in slots:
+            if slot < len(location.spans) and location.spans[slot] != NO_SPAN:
+                out.extend(_string_tokens(config.path, locator, location.values[slot], location.spans[slot], local))
+    return out
+
+
+def _string_tokens(path: str, locator: Locator, value: str, span: Span, local: str | None) -> list[Problem]:
+    if "%{" not in value:
+        return []
+    site = StringSite((), value, False, span, None, False)
+
+    def span_of(start: int, end: int) -> Span:
+        return locator.span(site, start, end)
+
+    return token_problems(value, span_of, path, config=True, local_variable=local)
+
+
+def check_datadirs(layer: Layer, files: FileAccess) -> list[Problem]:
+    """Each datadir (without variables) that levels read from but that does not exist."""
+    config = layer.config
+    if config is None or config.path is None or config.version < 4:
+        return []
+    out: list[Problem] = []
+    reported: set[str] = set()
+    for entry in (*config.hierarchy, *config.default_hierarchy):
+        if entry.location.kind in (None, "uri", "uris") or "%{" in entry.datadir:
+            continue
+        datadir = os.path.normpath(os.path.join(layer.root, entry.datadir))
+        if datadir in reported or files.is_dir(datadir) or _has_buffer_under(files, datadir):
+            continue
+        reported.add(datadir)
+        out.append(
+            problem(
+                "hiera-datadir-missing",
+                f"The datadir '{entry.datadir}' ({datadir}) does not exist: hierarchy level "
+                f"'{entry.name}' and every level sharing it find no data",
+                config.path,
+                _datadir_span(entry),
+            )
+        )
+    return out
+
+
+def _datadir_span(entry: HierarchyEntry) -> Span:
+    """Where the datadir is written; the level's name when it is Puppet's default ``data``.
+
+    A range over several lines is the enclosing mapping (the default was filled in), not a
+    written datadir.
+    """
+    span = entry.datadir_span
+    if span is not None and span != NO_SPAN and span.start.line == span.end.line:
+        return span
+    return entry.name_span
+
+
+def _has_buffer_under(files: FileAccess, directory: str) -> bool:
+    prefix = directory.rstrip(os.sep) + os.sep
+    return any(p.startswith(prefix) for p in files.overlay)
+
+
+def check_unmatched_templates(
+    layer: Layer, files: FileAccess, existing: Collection[str], templates: list[LevelTemplate] | None = None
+) -> list[Problem]:
+    """Location templates of built-in file functions that name no existing file at all.
+
+    ``existing``: absolute paths of the files under the templates' directories
+    (see :func:`hiera_ls.checks.locations.list_files`).
+    """
+    config = layer.config
+    if config is None or config.path is None:
+        return []
+    out: list[Problem] = []
+    for template in templates if templates is not None else level_templates(layer):
+        if not template.reads_files or template.span == NO_SPAN or not template.walkable:
+            continue
+        if not files.is_dir(template.datadir) and not _has_buffer_under(files, template.datadir):
+            continue  # hiera-datadir-missing says it once
+        if any(template.pattern.match(p) for p in _candidates(existing, template.walk_root)):
+            continue
+        if template.static:
+            message = (
+                f"{template.absolute} does not exist: hierarchy level '{template.entry.name}' finds nothing "
+                "here (Puppet skips a missing file without a word)"
+            )
+        else:
+            message = (
+                f"No file matches {template.absolute} for any value of its variables: hierarchy level "
+                f"'{template.entry.name}' finds nothing here for any node"
+            )
+        out.append(problem("hiera-path-matches-nothing", message, config.path, template.span))
+    return out
+
+
+def _candidates(existing: Collection[str], root: str) -> list[str]:
+    prefix = root.rstrip(os.sep) + os.sep
+    return [p for p in existing if p.startswith(prefix)]
+
+
+def check_unused_data_files(index: WorkspaceIndex) -> list[Problem]:
+    """Data files under a layer's datadir that no level of that layer can ever read."""
+    out: list[Problem] = []
+    for layer in index.layers():
+        config = layer.config
+        if config is None or config.path is None or config.error is not None:
+            continue
+        templates = index.templates.get(layer.root, [])
+        for datadir in static_datadirs(layer):
+            prefix = datadir.rstrip(os.sep) + os.sep
+            for path in sorted(index.existing):
+                if not path.startswith(prefix) or not is_data_file(path):
+                    continue
+                if index.role(path).layer is not layer or any(t.pattern.match(path) for t in templates):
+                    continue
+                source = index.sources.get(path)
+                first_line = source.text.split("\n", 1)[0].rstrip("\r") if source is not None else ""
+                out.append(
+                    problem(
+                        "hiera-data-file-unused",
+                        f"No hierarchy level of {config.path} reads this file: Puppet never looks at its keys",
+                        path,
+                        Span.of(0, 0, 0, len(first_line)),
+                    )
+                )
+    return out

@@ -1,0 +1,227 @@
+"""Interpolation tokens (``%{...}``) that Puppet refuses, ignores, or reads differently.
+
+Puppet's rules (hiera5-semantics.md §4, verified on Puppet 7.23): the stripped expression
+is a method call only if it matches ``name('arg')`` / ``name("arg")`` exactly; anything
+else is a variable path, split like a lookup key, and a split failure is ``Syntax error in
+string``.  A token ends at the first ``}``; an unclosed ``%{`` stays literal text.
+
+The checks here need nothing but the string itself; whether a looked-up key exists, or a
+variable is defined for a node, is for the reference and profile checks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from hiera_ls.checks.problems import problem
+from hiera_ls.checks.scalars import Locator, StringSite, iter_strings
+from hiera_ls.engine.keys import KeySyntaxError, LookupKey, split_key
+from hiera_ls.source.data_file import DataFile
+from hiera_ls.source.interpolation import (
+    CALL_LIKE_RE,
+    METHODS,
+    Token,
+    TokenKind,
+    scan,
+    unterminated_at,
+)
+from hiera_ls.source.spans import Problem, Span
+
+SpanOf = Callable[[int, int], Span]
+
+KEY_METHODS = frozenset({"lookup", "hiera", "alias"})
+# Variables that are meant to be read without ``::``: Puppet's own top-scope hashes, and the
+# names that are local to the scope running the lookup (module_name) or Hiera 3 leftovers.
+UNQUALIFIED_OK = frozenset(
+    {"facts", "trusted", "server_facts", "environment", "module_name", "calling_module", "calling_class", "calling_class_path"}
+)
+METHOD_LIST = "alias, hiera, literal, lookup and scope"
+
+
+def token_problems(
+    value: str, span_of: SpanOf, path: str, *, config: bool = False, local_variable: str | None = None
+) -> list[Problem]:
+    """Problems of one string's tokens; ``span_of(start, end)`` maps value offsets to source.
+
+    ``config`` is for hiera.yaml strings (method calls there are hiera_config's business);
+    ``local_variable`` is the name a mapped_paths entry binds for its own template.
+    """
+    out: list[Problem] = []
+    for token in scan(value):
+        found = _token_problem(value, token, path, span_of, config, local_variable)
+        if found is not None:
+            out.append(found)
+    start = unterminated_at(value)
+    if start is not None:
+        out.append(
+            problem(
+                "interpolation-unterminated",
+                "This `%{` has no closing `}`: Puppet does not interpolate it and keeps the text as it is "
+                "(to write a literal `%{`, use `%{literal('%')}{`)",
+                path,
+                span_of(start, len(value)),
+            )
+        )
+    return out
+
+
+def _token_problem(
+    value: str, token: Token, path: str, span_of: SpanOf, config: bool, local_variable: str | None
+) -> Problem | None:
+    def report(code_id: str, message: str) -> Problem:
+        return problem(code_id, message, path, span_of(token.start, token.end))
+
+    if token.kind is TokenKind.EMPTY:
+        return None
+    if token.kind is TokenKind.METHOD:
+        if config:
+            return None  # hiera_config reports every method call in hiera.yaml
+        method, argument = token.method or "", token.argument or ""
+        if method not in METHODS:
+            return report("interpolation-unknown-method", _unknown_method(method))
+        if method == "alias" and value != token.text:
+            return report(
+                "interpolation-alias-not-whole",
+                "Puppet fails the lookup with: 'alias' interpolation is only permitted if the expression "
+                "is equal to the entire string. Make the value exactly "
+                f"\"%{{alias('{argument}')}}\", or use %{{lookup('{argument}')}} to embed the value as text",
+            )
+        if method in KEY_METHODS:
+            try:
+                LookupKey.parse(argument)
+            except KeySyntaxError:
+                return report("interpolation-syntax-error", f"Puppet fails the lookup with: Syntax error in key: '{argument}'")
+            return None
+        if method == "literal":
+            if argument == "%":
+                return None
+            return report(
+                "interpolation-literal-argument",
+                f"%{{literal('{argument}')}} is just the text '{argument}': literal() is meant for a `%` "
+                f"that Puppet must not interpolate (%{{literal('%')}}); write '{argument}' directly",
+            )
+        # scope('var')
+        return _variable_problem(value, argument, token, report, local_variable, scope_call=True)
+    return _variable_problem(value, token.expression, token, report, local_variable, scope_call=False)
+
+
+def _variable_problem(
+    value: str,
+    expression: str,
+    token: Token,
+    report: Callable[[str, str], Problem],
+    local_variable: str | None,
+    scope_call: bool,
+) -> Problem | None:
+    segments = split_key(expression)
+    if segments is None:
+        return report(
+            "interpolation-syntax-error",
+            f"Puppet fails the lookup with: Syntax error in string: {value}. {_syntax_hint(expression)}",
+        )
+    call = CALL_LIKE_RE.match(expression)
+    if call is not None and not scope_call:
+        name = call.group(1)
+        argument = expression[call.end() :].rstrip()
+        argument = argument[:-1] if argument.endswith(")") else argument
+        return report(
+            "interpolation-unquoted-argument",
+            f"Puppet reads `{expression}` as the name of a variable, not as a call of {name}(): with "
+            f"strict_variables the lookup fails with Undefined variable '{segments[0]}', otherwise it gives ''. "
+            f"Quote the argument: %{{{name}('{argument.strip()}')}}",
+        )
+    root = str(segments[0])
+    if root.startswith("::") or root in UNQUALIFIED_OK or root == local_variable:
+        return None
+    rest = expression.strip()
+    return report(
+        "interpolation-top-scope-variable",
+        f"Puppet looks up '{root}' in the scope that runs the lookup, where a local variable of that "
+        f"name hides the top-scope one: write %{{::{rest}}} for the top-scope variable, or "
+        f"%{{facts.{rest}}} if it is a fact",
+    )
+
+
+def _unknown_method(method: str) -> str:
+    text = f"Puppet fails the lookup with: Unknown interpolation method '{method}' (the methods are {METHOD_LIST})"
+    near = [m for m in sorted(METHODS) if m.lower() == method.lower()]
+    if near:
+        text += f"; method names are case-sensitive: write {near[0]}"
+    return text
+
+
+_SPACED_CALL = re.compile(r"^\s*(\w+)\s*\(\s*(['\"])([^'\"]+)\2\s*\)\s*$")
+
+
+def _syntax_hint(expression: str) -> str:
+    spaced = _SPACED_CALL.match(expression)
+    if spaced is not None:
+        return (
+            "A call takes one quoted argument with no spaces inside the parentheses: "
+            f"%{{{spaced.group(1)}('{spaced.group(3)}')}}"
+        )
+    if CALL_LIKE_RE.match(expression):
+        return "A call takes exactly one non-empty quoted argument, with no spaces inside the parentheses, e.g. %{lookup('key')}"
+    if "[" in expression:
+        return "Dig into a variable with dots, not brackets: e.g. %{facts.os.family}"
+    return (
+        "A token holds a variable name (dots to dig in, quotes around a segment that contains dots) "
+        "or one call such as %{lookup('key')}"
+    )
+
+
+# --------------------------------------------------------------------------- data files
+
+
+def check_data_tokens(path: str, data_file: DataFile, locator: Locator) -> list[Problem]:
+    """Token problems of every string (values and keys) of one data file."""
+    out: list[Problem] = []
+    if not locator.may_have_tokens:
+        return out
+    for site in iter_strings(data_file, locator.lines):
+        if site.alias:
+            continue
+        out.extend(token_problems(site.value, _span_of(locator, site), path))
+    return out
+
+
+def _span_of(locator: Locator, site: StringSite) -> SpanOf:
+    return lambda start, end: locator.span(site, start, end)
+
+
+# --------------------------------------------------------------------------- YAML errors
+
+_VALUE_START = re.compile(r"(?:^|[:\-?,\[{])\s*$")
+
+
+def unquoted_token_problem(syntax: Problem, text: str) -> Problem | None:
+    """A clearer message for libyaml's error when a plain value starts with ``%{``.
+
+    ``%`` may not start a plain scalar (it is YAML's directive indicator), so ``key: %{x}``
+    makes the whole file unparsable; the error libyaml reports says nothing about quoting.
+    """
+    if syntax.code != "yaml-syntax":
+        return None
+    where = syntax.where.span.start
+    lines = text.splitlines()
+    if where.line >= len(lines):
+        return None
+    line = lines[where.line]
+    column = where.column
+    if line[column : column + 2] != "%{":
+        if column == 1 and line.startswith("%{"):  # at a line start libyaml reads a directive
+            column = 0
+        else:
+            return None
+    if not _VALUE_START.search(line[:column]):
+        return None
+    close = line.find("}", column)
+    end = len(line.rstrip()) if close < 0 else close + 1
+    return problem(
+        "interpolation-unquoted",
+        "A plain YAML value cannot start with `%`: put the whole value in quotes (key: \"%{...}\"). "
+        f"Puppet cannot load this file: {syntax.message}",
+        syntax.where.path,
+        Span.of(where.line, column, where.line, end),
+    )

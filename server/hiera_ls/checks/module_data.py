@@ -1,0 +1,45 @@
+"""Keys of a module's data files that Puppet drops because they do not belong to the module.
+
+A module data provider keeps only ``lookup_options`` and keys that start with
+``<module>::``; every other key is removed with a warning each time the file is read
+(module_data_provider.rb, validate_data_hash; verified on Puppet 7.23).
+"""
+
+from __future__ import annotations
+
+from hiera_ls.checks.problems import problem
+from hiera_ls.source.data_file import DataFile
+from hiera_ls.source.spans import Problem
+
+LOOKUP_OPTIONS = "lookup_options"
+
+
+def check_module_keys(path: str, data_file: DataFile, module_name: str, function_name: str = "yaml_data") -> list[Problem]:
+    prefix = f"{module_name}::"
+    out: list[Problem] = []
+    for key in data_file.data:
+        if not isinstance(key, str) or key == LOOKUP_OPTIONS or key.startswith(prefix):
+            continue
+        spans = data_file.nodes.get((key,))
+        if spans is None:
+            continue
+        out.append(
+            problem(
+                "module-data-unqualified-key",
+                f"Puppet ignores '{key}': module data keys must start with '{prefix}'. Puppet warns: "
+                f"Module '{module_name}': Value returned from data_hash function '{function_name}', when using "
+                f"location '{path}', must use keys qualified with the name of the module",
+                path,
+                spans.key or spans.value,
+            )
+        )
+    return out
+
+
+def kept_keys(data_file: DataFile, module_name: str | None) -> list[str]:
+    """The root keys a lookup can find in the file (a module's data: only its own keys)."""
+    keys = [k for k in data_file.data if isinstance(k, str) and k != LOOKUP_OPTIONS]
+    if module_name is None:
+        return keys
+    prefix = f"{module_name}::"
+    return [k for k in keys if k.startswith(prefix)]

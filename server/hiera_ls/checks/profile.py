@@ -1,0 +1,132 @@
+"""Lookups that fail for the active facts profile, reported on the keys of the file at hand.
+
+Only a real lookup knows whether a merge meets mismatched types, a variable is undefined
+for this node, or a chain of interpolations loops; the engine gives Puppet's message.  To
+stay cheap, only the root keys of the checked file are looked up (merge=None, as Puppet's
+automatic parameter lookup does), plus the keys its ``%{lookup()}`` tokens embed in text,
+to see whether they interpolate a collection.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from hiera_ls.checks.problems import problem
+from hiera_ls.checks.references import Reference
+from hiera_ls.engine.keys import split_key
+from hiera_ls.engine.lookup import LookupOutcome
+from hiera_ls.engine.ruby import to_s
+from hiera_ls.source.data_file import DataFile
+from hiera_ls.source.spans import Problem
+
+LOOKUP_OPTIONS = "lookup_options"
+MAX_EMBED_LOOKUPS = 50
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileLookup:
+    """The active profile: its name and ``lookup(key) -> LookupOutcome`` with merge=None."""
+
+    name: str
+    lookup: Callable[[str], LookupOutcome]
+
+
+def key_text(root: str) -> str | None:
+    """The lookup key that names exactly the root key ``root`` (quoted when it has dots)."""
+    if split_key(root) == [root]:
+        return root
+    for quote in ('"', "'"):
+        if quote not in root:
+            text = f"{quote}{root}{quote}"
+            if split_key(text) == [root]:
+                return text
+    return None
+
+
+def check_profile(
+    profile: ProfileLookup,
+    path: str,
+    data_file: DataFile,
+    *,
+    module_name: str | None = None,
+    references: Sequence[Reference] = (),
+) -> list[Problem]:
+    out: list[Problem] = []
+    prefix = f"{module_name}::" if module_name is not None else None
+    first_key_of: dict[str, tuple[str, int]] = {}  # error without key names -> (key, count)
+    failures: list[tuple[str, str]] = []
+    for key in data_file.data:
+        if not isinstance(key, str) or key == LOOKUP_OPTIONS:
+            continue
+        if prefix is not None and not key.startswith(prefix):
+            continue  # Puppet drops it from module data (module-data-unqualified-key)
+        text = key_text(key)
+        if text is None:
+            continue
+        outcome = profile.lookup(text)
+        if outcome.error is None:
+            continue
+        failures.append((key, outcome.error))
+        shape = _without_key(outcome.error, key)
+        first, count = first_key_of.get(shape, (key, 0))
+        first_key_of[shape] = (first, count + 1)
+    for key, error in failures:
+        first, count = first_key_of[_without_key(error, key)]
+        if first != key:
+            continue
+        spans = data_file.nodes.get((key,))
+        if spans is None:
+            continue
+        more = f" (the same error for {count - 1} more keys of this file)" if count > 1 else ""
+        out.append(
+            problem(
+                "lookup-fails-for-profile",
+                f"[{profile.name}] Looking up '{key}' fails: {error}{more}",
+                path,
+                spans.key or spans.value,
+            )
+        )
+    out.extend(_embedded_collections(profile, path, references))
+    return out
+
+
+def _without_key(error: str, key: str) -> str:
+    return re.sub(r"'" + re.escape(key) + r"'", "'…'", error)
+
+
+def _embedded_collections(profile: ProfileLookup, path: str, references: Sequence[Reference]) -> list[Problem]:
+    """``%{lookup('k')}`` where k is an Array or Hash: Puppet writes Ruby's text of it."""
+    out: list[Problem] = []
+    asked: dict[str, LookupOutcome] = {}
+    for ref in references:
+        if ref.path != path or ref.method == "alias" or ref.source == LOOKUP_OPTIONS:
+            continue
+        if ref.key_text not in asked:
+            if len(asked) >= MAX_EMBED_LOOKUPS:
+                break
+            asked[ref.key_text] = profile.lookup(ref.key_text)
+        outcome = asked[ref.key_text]
+        value = outcome.value
+        if not outcome.found or outcome.error is not None or not isinstance(value, (list, dict)):
+            continue
+        kind = "an Array" if isinstance(value, list) else "a Hash"
+        shown = to_s(value)
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        fix = (
+            f"make the whole value \"%{{alias('{ref.key_text}')}}\" to keep the {kind[kind.index(' ') + 1:]}"
+            if ref.whole
+            else "interpolate a single element or value instead"
+        )
+        out.append(
+            problem(
+                "interpolation-collection-in-string",
+                f"[{profile.name}] '{ref.key_text}' is {kind}: Puppet puts Ruby's text of it ({shown}) into "
+                f"this string; {fix}",
+                path,
+                ref.span,
+            )
+        )
+    return out

@@ -1,0 +1,211 @@
+"""Every Puppet-aware check, and the three entry points the language server and the CLI call.
+
+- :func:`check_data_file`: one data file (YAML or JSON): what its loader found, its tokens,
+  its lookup_options, module rules, references, and (with a profile) failing lookups.
+- :func:`check_hiera_config`: one hiera.yaml: Puppet's validation plus location checks.
+- :func:`check_workspace`: findings about files as members of the environment (data files
+  no hierarchy level reads), grouped by the file they are about.
+
+Each works without a :class:`WorkspaceIndex` (rules that need the whole environment are
+then skipped), so a file opened outside any environment still gets its local checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Literal
+
+from hiera_ls.checks.hiera_yaml import (
+    check_config_tokens,
+    check_datadirs,
+    check_unmatched_templates,
+    check_unused_data_files,
+)
+from hiera_ls.checks.interpolation import check_data_tokens, unquoted_token_problem
+from hiera_ls.checks.locations import level_templates, list_files
+from hiera_ls.checks.lookup_options import check_lookup_options
+from hiera_ls.checks.module_data import check_module_keys
+from hiera_ls.checks.problems import in_file_order, unique
+from hiera_ls.checks.profile import ProfileLookup, check_profile
+from hiera_ls.checks.references import Reference, check_references, references_in
+from hiera_ls.checks.scalars import Locator
+from hiera_ls.checks.workspace import DataSource, FileRole, WorkspaceIndex, build_index, role_of
+from hiera_ls.engine.files import FileAccess
+from hiera_ls.engine.model import Environment, Layer
+from hiera_ls.source.spans import Problem
+
+__all__ = [
+    "CHECKS",
+    "CheckInfo",
+    "DataSource",
+    "ProfileLookup",
+    "WorkspaceIndex",
+    "build_index",
+    "check_data_file",
+    "check_hiera_config",
+    "check_workspace",
+]
+
+Scope = Literal["data file", "hiera.yaml", "workspace", "profile"]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckInfo:
+    """One family of rules: the codes it may emit and what it needs to run."""
+
+    name: str
+    scope: Scope
+    codes: tuple[str, ...]
+    needs: str  # what must be given for the check to run ("" = the file alone)
+
+
+CHECKS: tuple[CheckInfo, ...] = (
+    CheckInfo("loader problems", "data file", ("yaml-*", "yaml11-*", "data-*", "json-*"), ""),
+    CheckInfo("unquoted token", "data file", ("interpolation-unquoted",), ""),
+    CheckInfo(
+        "interpolation tokens",
+        "data file",
+        (
+            "interpolation-syntax-error",
+            "interpolation-unknown-method",
+            "interpolation-alias-not-whole",
+            "interpolation-unterminated",
+            "interpolation-literal-argument",
+            "interpolation-unquoted-argument",
+            "interpolation-top-scope-variable",
+        ),
+        "",
+    ),
+    CheckInfo(
+        "lookup_options",
+        "data file",
+        (
+            "lookup-options-not-hash",
+            "lookup-options-entry-not-hash",
+            "lookup-options-entry-ignored",
+            "lookup-options-unknown-option",
+            "lookup-options-unknown-merge",
+            "lookup-options-merge-options",
+            "lookup-options-bad-regex",
+            "lookup-options-literal-pattern",
+            "lookup-options-module-namespace",
+        ),
+        "",
+    ),
+    CheckInfo("unused lookup_options pattern", "data file", ("lookup-options-unused-pattern",), "index"),
+    CheckInfo("module data keys", "data file", ("module-data-unqualified-key",), "index or env"),
+    CheckInfo("references", "data file", ("reference-undefined-key", "reference-cycle"), "index"),
+    CheckInfo("profile lookups", "profile", ("lookup-fails-for-profile", "interpolation-collection-in-string"), "profile"),
+    CheckInfo("hiera.yaml validation", "hiera.yaml", ("hiera-config-*",), ""),
+    CheckInfo("hiera.yaml tokens", "hiera.yaml", ("interpolation-syntax-error", "interpolation-unterminated", "interpolation-top-scope-variable"), ""),
+    CheckInfo("datadir", "hiera.yaml", ("hiera-datadir-missing",), "files"),
+    CheckInfo("location templates", "hiera.yaml", ("hiera-path-matches-nothing",), "files"),
+    CheckInfo("unused data files", "workspace", ("hiera-data-file-unused",), "index"),
+)
+
+
+def check_data_file(
+    index: WorkspaceIndex | None,
+    source: DataSource,
+    profile: ProfileLookup | None = None,
+    env: Environment | None = None,
+) -> list[Problem]:
+    """All problems of one data file, in file order.
+
+    ``index``: the environment's :class:`WorkspaceIndex` (None: only the file's own rules).
+    ``profile``: the active facts profile (None: no lookups are run).
+    ``env``: the environment when there is no index (tells module data from other data).
+    """
+    data = source.data
+    path = source.path
+    out: list[Problem] = []
+    for found in data.problems:
+        clearer = unquoted_token_problem(found, source.text) if found.code == "yaml-syntax" else None
+        out.append(clearer if clearer is not None else found)
+    if data.error is not None:
+        return in_file_order(unique(out))
+    role = _role(index, env, path)
+    module_name = role.module_name
+    locator = Locator.of(source.text, source.is_json)
+    out.extend(check_data_tokens(path, data, locator))
+    out.extend(
+        check_lookup_options(
+            path,
+            data,
+            module_name=module_name,
+            all_keys=index.defined_keys if index is not None else None,
+        )
+    )
+    if module_name is not None:
+        function = role.function_name or ("json_data" if source.is_json else "yaml_data")
+        out.extend(check_module_keys(path, data, module_name, function))
+    references = _fresh_references(index, source, locator, module_name)
+    if index is not None:
+        out.extend(
+            check_references(
+                path,
+                references,
+                defined_keys=index.defined_keys,
+                known_modules=index.module_names,
+                graph=index.graph,
+            )
+        )
+    if profile is not None:
+        out.extend(check_profile(profile, path, data, module_name=module_name, references=references))
+    return in_file_order(unique(out))
+
+
+def _role(index: WorkspaceIndex | None, env: Environment | None, path: str) -> FileRole:
+    if index is not None:
+        return index.role(path)
+    if env is not None:
+        return role_of(env, {}, path)
+    return FileRole(None)
+
+
+def _fresh_references(
+    index: WorkspaceIndex | None, source: DataSource, locator: Locator, module_name: str | None
+) -> list[Reference]:
+    """The file's references; the index's copy only if it indexed this very text."""
+    if index is not None:
+        indexed = index.sources.get(source.path)
+        if indexed is not None and indexed.text == source.text:
+            return list(index.references.get(source.path, ()))
+    return references_in(source.path, source.data, locator, module_name)
+
+
+def check_hiera_config(
+    layer: Layer,
+    text: str,
+    files: FileAccess | None = None,
+    index: WorkspaceIndex | None = None,
+) -> list[Problem]:
+    """Puppet's findings for the layer's hiera.yaml (from ``layer.config``) plus location checks.
+
+    ``files`` enables the checks that look at the disk (datadir, templates matching no file).
+    """
+    config = layer.config
+    if config is None or config.path is None:
+        return []
+    out: list[Problem] = list(config.problems)
+    out.extend(check_config_tokens(layer, text))
+    if files is not None:
+        out.extend(check_datadirs(layer, files))
+        templates = level_templates(layer)  # from this config: the index may hold an older one
+        existing: Collection[str]
+        if index is not None:
+            existing = index.existing
+        else:
+            existing = list_files([t.walk_root for t in templates if t.walkable], files)
+        out.extend(check_unmatched_templates(layer, files, existing, templates))
+    return in_file_order(unique(out))
+
+
+def check_workspace(index: WorkspaceIndex) -> dict[str, list[Problem]]:
+    """Problems about files as members of the environment, by the path they are about."""
+    grouped: dict[str, list[Problem]] = {}
+    for found in check_unused_data_files(index):
+        grouped.setdefault(found.where.path, []).append(found)
+    return grouped
+

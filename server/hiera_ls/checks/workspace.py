@@ -1,0 +1,226 @@
+"""What the checks need to know about the whole environment, computed once per change.
+
+Some rules look past the file at hand: whether a looked-up key is defined anywhere, whether
+a lookup_options pattern matches any key, whether interpolations form a cycle, which
+hierarchy level can read a file.  :func:`build_index` gathers that from every data file the
+server has loaded; the per-file checks then only read it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import regex
+
+from hiera_ls.checks.locations import (
+    LevelTemplate,
+    is_data_file,
+    level_templates,
+    list_files,
+    static_datadirs,
+)
+from hiera_ls.checks.module_data import kept_keys
+from hiera_ls.checks.references import FilePlace, Reference, ReferenceGraph, references_in
+from hiera_ls.checks.scalars import Locator
+from hiera_ls.engine.data_cache import DataCache
+from hiera_ls.engine.errors import PuppetError
+from hiera_ls.engine.files import FileAccess
+from hiera_ls.engine.model import Environment, Layer, LayerKind
+from hiera_ls.engine.options import compile_ruby_regex, regex_search
+from hiera_ls.source.data_file import DataFile
+
+LOOKUP_OPTIONS = "lookup_options"
+_NOT_MERGING = (None, "first", "default")
+
+
+@dataclass(frozen=True, slots=True)
+class DataSource:
+    """One data file as the server has it: its (buffer or disk) text and the parsed file."""
+
+    path: str
+    text: str
+    data: DataFile
+
+    @property
+    def is_json(self) -> bool:
+        return self.path.endswith(".json")
+
+
+@dataclass(frozen=True, slots=True)
+class FileRole:
+    """The layer a data file belongs to and the level templates that can name it."""
+
+    layer: Layer | None
+    templates: tuple[LevelTemplate, ...] = ()
+
+    @property
+    def module_name(self) -> str | None:
+        if self.layer is None or self.layer.kind is not LayerKind.MODULE:
+            return None
+        return self.layer.module_name
+
+    @property
+    def function_name(self) -> str | None:
+        return self.templates[0].entry.function_name if self.templates else None
+
+
+@dataclass(slots=True)
+class WorkspaceIndex:
+    env: Environment
+    sources: Mapping[str, DataSource]
+    templates: Mapping[str, list[LevelTemplate]]  # layer root -> its level templates
+    existing: frozenset[str]  # files under the directories the templates can name
+    defined_keys: frozenset[str]  # root keys a lookup can find somewhere
+    module_names: frozenset[str]
+    references: Mapping[str, tuple[Reference, ...]]
+    graph: ReferenceGraph
+    _roles: dict[str, FileRole] = field(default_factory=dict)
+
+    def layers(self) -> list[Layer]:
+        return layers_of(self.env)
+
+    def role(self, path: str) -> FileRole:
+        if path not in self._roles:
+            self._roles[path] = role_of(self.env, self.templates, path)
+        return self._roles[path]
+
+
+def layers_of(env: Environment) -> list[Layer]:
+    return [env.global_layer, env.environment_layer, *env.modules.values()]
+
+
+def layer_of(env: Environment, path: str) -> Layer | None:
+    """The layer whose directory holds ``path`` (the deepest one: modules sit inside the environment)."""
+    best: Layer | None = None
+    for layer in layers_of(env):
+        root = layer.root.rstrip(os.sep) + os.sep
+        if path.startswith(root) and (best is None or len(layer.root) > len(best.root)):
+            best = layer
+    return best
+
+
+def role_of(env: Environment, templates: Mapping[str, list[LevelTemplate]], path: str) -> FileRole:
+    layer = layer_of(env, path)
+    if layer is None:
+        return FileRole(None)
+    own = templates.get(layer.root)
+    if own is None:
+        own = level_templates(layer)
+    return FileRole(layer, tuple(t for t in own if t.pattern.match(path)))
+
+
+def build_index(
+    env: Environment,
+    sources: Iterable[DataSource],
+    files: FileAccess | None = None,
+    existing: Iterable[str] | None = None,
+) -> WorkspaceIndex:
+    """``existing``: files under the datadirs, if the caller lists them; else they are walked."""
+    files = files or FileAccess()
+    by_path = {s.path: s for s in sources}
+    templates = {layer.root: level_templates(layer) for layer in layers_of(env)}
+    if existing is None:
+        roots = [t.walk_root for ts in templates.values() for t in ts if t.walkable]
+        roots += [d for layer in layers_of(env) for d in static_datadirs(layer)]
+        existing = list_files(roots, files)
+    index = WorkspaceIndex(
+        env=env,
+        sources=by_path,
+        templates=templates,
+        existing=frozenset(existing) | frozenset(by_path),
+        defined_keys=frozenset(),
+        module_names=frozenset(env.modules),
+        references={},
+        graph=ReferenceGraph.build((), {}),
+    )
+    definitions: dict[str, list[str]] = {}
+    references: dict[str, tuple[Reference, ...]] = {}
+    places: dict[str, FilePlace] = {}
+    for path, source in by_path.items():
+        role = index.role(path)
+        module_name = role.module_name
+        for key in kept_keys(source.data, module_name):
+            definitions.setdefault(key, []).append(path)
+        locator = Locator.of(source.text, source.is_json)
+        references[path] = tuple(references_in(path, source.data, locator, module_name))
+        places[path] = _place(role)
+    index.defined_keys = frozenset(definitions)
+    index.references = references
+    index.graph = ReferenceGraph.build(
+        (r for refs in references.values() for r in refs), definitions, places, _merged_keys(index)
+    )
+    return index
+
+
+def _place(role: FileRole) -> FilePlace:
+    if not role.templates:
+        return FilePlace()
+    rank = min(t.rank for t in role.templates)
+    static = any(t.static for t in role.templates)
+    exclusive: object = None
+    if len(role.templates) == 1:
+        t = role.templates[0]
+        if t.single and not t.static:
+            exclusive = (t.layer.root, t.section, t.index, t.slot)
+    return FilePlace(rank, static, exclusive)
+
+
+def _merged_keys(index: WorkspaceIndex) -> _MergedKeys:
+    literal: dict[str | None, dict[str, bool]] = {}
+    patterns: dict[str | None, list[tuple[regex.Pattern[str], bool]]] = {}
+    for path, source in index.sources.items():
+        options = source.data.data.get(LOOKUP_OPTIONS)
+        if not isinstance(options, dict):
+            continue
+        scope = index.role(path).module_name
+        for key, value in options.items():
+            if not isinstance(key, str) or not isinstance(value, dict):
+                continue
+            merges = value.get("merge") not in _NOT_MERGING
+            if key.startswith("^"):
+                try:
+                    patterns.setdefault(scope, []).append((compile_ruby_regex(key), merges))
+                except PuppetError:
+                    continue
+            else:
+                literal.setdefault(scope, {})[key] = literal.get(scope, {}).get(key, False) or merges
+    return _MergedKeys(literal, patterns)
+
+
+@dataclass(frozen=True, slots=True)
+class _MergedKeys:
+    """Whether a key's lookup_options (any layer) give it a merge: then every definition is read."""
+
+    literal: Mapping[str | None, Mapping[str, bool]]
+    patterns: Mapping[str | None, Sequence[tuple[regex.Pattern[str], bool]]]
+
+    def __call__(self, key: str) -> bool:
+        module, sep, _ = key.partition("::")
+        scopes: list[str | None] = [None, module] if sep and module else [None]
+        for scope in scopes:
+            if self.literal.get(scope, {}).get(key):
+                return True
+            for pattern, merges in self.patterns.get(scope, ()):
+                if merges and regex_search(pattern, key):
+                    return True
+        return False
+
+
+def discover_sources(env: Environment, files: FileAccess, cache: DataCache | None = None) -> list[DataSource]:
+    """Every data file under the datadirs of the environment's layers, loaded."""
+    cache = cache or DataCache()
+    roots = [d for layer in layers_of(env) for d in static_datadirs(layer)]
+    roots += [t.walk_root for layer in layers_of(env) for t in level_templates(layer) if t.walkable]
+    out: list[DataSource] = []
+    for path in sorted(list_files(roots, files)):
+        if not is_data_file(path):
+            continue
+        function = "json_data" if path.endswith(".json") else "yaml_data"
+        data = cache.get(files, path, function)
+        text = files.read_text(path)
+        if data is None or text is None:
+            continue
+        out.append(DataSource(path, text, data))
+    return out

@@ -1,0 +1,246 @@
+"""Clean, realistic control repositories produce no error and no warning, with or without profiles.
+
+A false positive costs as much trust as a miss: these repositories use the idioms real
+ones do (facts and trusted variables, node/role/OS/datacenter levels, mapped_paths, globs,
+eyaml, module data with default_hierarchy, knockouts, anchors and merge keys, aliases,
+escapes) and must come out quiet.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+from pathlib import Path
+
+from hiera_ls.checks.registry import (
+    ProfileLookup,
+    build_index,
+    check_data_file,
+    check_hiera_config,
+    check_workspace,
+)
+from hiera_ls.checks.workspace import discover_sources, layers_of
+from hiera_ls.engine.data_cache import DataCache
+from hiera_ls.engine.files import FileAccess
+from hiera_ls.engine.lookup import LookupSession
+from hiera_ls.project.environment import load_environment
+from hiera_ls.project.facts import load_facts, node_scope
+from hiera_ls.source.spans import Problem, Severity
+from tests.checks.support import make_workspace
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "control-repo"
+SERIOUS = (Severity.ERROR, Severity.WARNING)
+
+
+def everything(root: Path, profiles: list[ProfileLookup | None]) -> list[Problem]:
+    files = FileAccess()
+    env = load_environment(str(root), "production", None, files)
+    sources = discover_sources(env, files)
+    assert sources, "the repository has data"
+    index = build_index(env, sources, files)
+    found: list[Problem] = []
+    for profile in profiles:
+        for source in sources:
+            found.extend(check_data_file(index, source, profile))
+    for layer in layers_of(env):
+        if layer.config is not None and layer.config.path is not None:
+            found.extend(check_hiera_config(layer, Path(layer.config.path).read_text(), files, index))
+    for problems in check_workspace(index).values():
+        found.extend(problems)
+    return found
+
+
+def fixture_profiles(root: Path) -> list[ProfileLookup | None]:
+    files = FileAccess()
+    env = load_environment(str(root), "production", None, files)
+    out: list[ProfileLookup | None] = [None]
+    for path in sorted(glob.glob(str(root / ".hiera-ls" / "facts" / "*"))):
+        profile = load_facts(path, Path(path).read_text())
+        session = LookupSession(env, node_scope(profile.facts, profile.name, "production"), files, DataCache())
+        out.append(ProfileLookup(profile.name, lambda key, s=session: s.lookup(key)))  # type: ignore[misc]
+    assert len(out) == 3
+    return out
+
+
+def test_the_fixture_control_repository_is_clean(tmp_path: Path) -> None:
+    root = tmp_path / "control-repo"
+    shutil.copytree(FIXTURE, root)
+    assert everything(root, fixture_profiles(root)) == []
+
+
+REALISTIC = {
+    "environment.conf": "modulepath = site-modules:modules:$basemodulepath\n",
+    "hiera.yaml": """\
+        ---
+        version: 5
+        defaults:
+          datadir: data
+          data_hash: yaml_data
+        hierarchy:
+          - name: "Secrets"
+            lookup_key: eyaml_lookup_key
+            paths:
+              - "secrets/nodes/%{trusted.certname}.eyaml"
+              - "secrets/common.eyaml"
+            options:
+              pkcs7_private_key: /etc/puppetlabs/puppet/eyaml/private_key.pkcs7.pem
+              pkcs7_public_key: /etc/puppetlabs/puppet/eyaml/public_key.pkcs7.pem
+          - name: "Per-node data"
+            path: "nodes/%{::trusted.certname}.yaml"
+          - name: "Per-role data"
+            path: "roles/%{facts.role}.yaml"
+          - name: "Datacenters"
+            mapped_paths: [facts.datacenters, dc, "datacenter/%{dc}.yaml"]
+          - name: "Per-OS"
+            paths:
+              - "os/%{facts.os.family}/%{facts.os.release.major}.yaml"
+              - "os/%{facts.os.family}.yaml"
+          - name: "Teams"
+            glob: "teams/*.yaml"
+          - name: "JSON overrides"
+            data_hash: json_data
+            path: "overrides.json"
+          - name: "Common"
+            path: "common.yaml"
+        """,
+    "data/secrets/common.eyaml": """\
+        ---
+        profile::db::password: >
+            ENC[PKCS7,MIIBiQYJKoZIhvcNAQcDoIIBejCCAXYCAQAxggEhMIIBHQIBADAFMAACAQEw
+            DQYJKoZIhvcNAQEBBQAEggEAk2Jk]
+        """,
+    "data/secrets/nodes/web01.example.com.eyaml": "---\nprofile::web::api_token: ENC[PKCS7,MIIBeQYJKoZIhvcNAQcDoIIBajCCAWY]\n",
+    "data/common.yaml": """\
+        ---
+        lookup_options:
+          "^profile::.*::packages$":
+            merge: unique
+          profile::base::users:
+            merge:
+              strategy: deep
+              knockout_prefix: "--"
+              merge_hash_arrays: true
+          profile::base::sysctl:
+            merge: deep
+          classes:
+            merge:
+              strategy: unique
+          profile::base::limits:
+            convert_to: Hash
+
+        classes:
+          - profile::base
+
+        defaults: &defaults
+          shell: /bin/bash
+          managehome: true
+
+        profile::base::domain: example.com
+        profile::base::fqdn: "%{facts.networking.fqdn}"
+        profile::base::admin: "root@%{lookup('profile::base::domain')}"
+        profile::base::motd: |
+          Welcome to %{::trusted.certname} (%{facts.os.name} %{facts.os.release.full}).
+          Managed by Puppet in %{environment}; 100%{literal('%')} automated.
+        profile::base::banner: >
+          This host is part of the
+          %{lookup('profile::base::domain')} estate.
+        profile::base::users:
+          alice:
+            <<: *defaults
+            uid: 1001
+          bob:
+            <<: *defaults
+            uid: 1002
+        profile::base::packages:
+          - vim
+          - curl
+        profile::base::sysctl:
+          net.ipv4.ip_forward: 0
+        profile::base::limits: {}
+        profile::base::printf_format: "%%{}{user} logged in"
+        profile::base::hosts:
+          "%{facts.networking.hostname}.example.com": "%{facts.networking.ip}"
+        profile::base::ntp_servers: "%{alias('ntp::servers')}"
+        profile::base::greeting: 'Hello, %{trusted.certname}'
+        profile::base::port: 22
+        profile::base::enabled: true
+        ntp::servers:
+          - 0.pool.ntp.org
+          - 1.pool.ntp.org
+        """,
+    "data/overrides.json": '{"profile::base::timeout": 30, "profile::base::label": "\\u00e9t\\u00e9 %{facts.os.family}"}\n',
+    "data/nodes/web01.example.com.yaml": """\
+        ---
+        profile::base::users:
+          bob: "--"
+          carol:
+            uid: 1003
+        profile::web::vhost: "www.%{lookup('profile::base::domain')}"
+        """,
+    "data/roles/web.yaml": """\
+        ---
+        classes:
+          - role::web
+        profile::web::packages:
+          - nginx
+        """,
+    "data/datacenter/ams1.yaml": "---\nprofile::base::dns: [10.1.0.53]\n",
+    "data/os/Debian.yaml": "---\nprofile::base::packages: [apt-transport-https]\n",
+    "data/os/Debian/12.yaml": "---\nntp::service_name: ntpsec\n",
+    "data/teams/ops.yaml": "---\nprofile::base::oncall: ops@example.com\n",
+    "site-modules/profile/hiera.yaml": """\
+        ---
+        version: 5
+        defaults:
+          datadir: data
+          data_hash: yaml_data
+        hierarchy:
+          - name: "OS family"
+            path: "os/%{facts.os.family}.yaml"
+          - name: "Common"
+            path: "common.yaml"
+        default_hierarchy:
+          - name: "Defaults"
+            path: "defaults.yaml"
+        """,
+    "site-modules/profile/data/common.yaml": """\
+        ---
+        lookup_options:
+          "^profile::base::":
+            merge: first
+        profile::base::timezone: UTC
+        """,
+    "site-modules/profile/data/os/Debian.yaml": "---\nprofile::base::pkg_provider: apt\n",
+    "site-modules/profile/data/defaults.yaml": "---\nprofile::web::port: 80\n",
+    "modules/ntp/hiera.yaml": """\
+        ---
+        version: 5
+        hierarchy:
+          - name: "common"
+            path: "common.yaml"
+        """,
+    "modules/ntp/data/common.yaml": "---\nntp::servers: [2.pool.ntp.org]\nntp::service_name: ntpd\n",
+}
+
+
+def test_a_realistic_repository_is_clean_with_and_without_a_profile(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path, REALISTIC)
+    facts: dict[str, object] = {
+        "role": "web",
+        "datacenters": ["ams1"],
+        "os": {"family": "Debian", "name": "Debian", "release": {"major": "12", "full": "12.5"}},
+        "networking": {"fqdn": "web01.example.com", "hostname": "web01", "ip": "10.1.2.11"},
+    }
+    found = everything(ws.root, [None, ws.profile(facts)])
+    assert [p for p in found if p.severity in SERIOUS] == []
+    # Hints are allowed, but this repository has nothing worth one either.
+    assert found == []
+
+
+def test_the_checks_never_write_user_files(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path, REALISTIC)
+    before = {p: os.path.getmtime(p) for p in glob.glob(str(ws.root / "**" / "*"), recursive=True)}
+    everything(ws.root, [None])
+    after = {p: os.path.getmtime(p) for p in glob.glob(str(ws.root / "**" / "*"), recursive=True)}
+    assert before == after
