@@ -1,0 +1,244 @@
+"""The problems to show for one file: its loader's findings plus the Puppet-aware checks.
+
+The checks (``hiera_ls.checks.registry``) read a :class:`WorkspaceIndex` of the whole
+environment (which keys exist, who references whom).  Building it touches every data file,
+so it is not rebuilt on each keystroke: an edit is diagnosed against the index as it was
+(the edited file's own references are always fresh), and the index is rebuilt when the
+server asks (after a pause in typing), which may change other files' problems.
+
+Typing in a big file must not wait for every check (the profile check looks up every key
+of the file).  :meth:`Diagnostics.quick_problems` runs the full checks when they were cheap
+last time for that file; otherwise it returns the loader's findings for the new text (one
+parse) plus the previous full result's other problems, moved with the lines around the
+edit (those inside the edited lines are dropped until the full checks run again).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from hiera_ls.checks.registry import (
+    DataSource,
+    ProfileLookup,
+    WorkspaceIndex,
+    build_index,
+    check_data_file,
+    check_hiera_config,
+    check_workspace,
+)
+from hiera_ls.engine.files import Stamp
+from hiera_ls.engine.lookup import LookupOutcome
+from hiera_ls.features.sessions import new_session
+from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
+from hiera_ls.source.spans import FileSpan, Problem, Span
+
+
+@dataclass(slots=True)
+class _Built:
+    index: WorkspaceIndex
+    by_file: dict[str, list[Problem]]  # check_workspace's findings
+    changes: int  # the data-change count the index includes
+
+
+Pause = Callable[[], None]
+SYNC_INDEX_FILES = 300  # environments with more data files get their index in the background
+FAST_BUDGET_S = 0.03  # full checks that took less than this last time run on every keystroke
+
+
+@dataclass(frozen=True, slots=True)
+class _Full:
+    """The last full result for one file, with what it was computed from."""
+
+    text: str
+    loader: frozenset[Problem]  # the loader's own findings at that time
+    problems: tuple[Problem, ...]
+    cost_s: float
+
+
+@dataclass(slots=True)
+class Diagnostics:
+    """Per-server cache of the checks' indexes (one per environment), not global state."""
+
+    _built: dict[str, _Built] = field(default_factory=dict)
+    changes: int = 0  # data changes seen (the server's thread counts; a worker reads)
+    _texts: dict[str, tuple[Stamp, str]] = field(default_factory=dict)
+    _full: dict[str, _Full] = field(default_factory=dict)
+
+    def data_changed(self) -> None:
+        """Some data file changed: the indexes are out of date (kept until rebuilt)."""
+        self.changes += 1
+
+    def rebuild_stale(self, snapshot: Snapshot, changes: int) -> None:
+        """Rebuild indexes older than ``changes`` (the count when ``snapshot`` was taken).
+
+        May run in a worker thread while the server thread keeps counting changes.
+        """
+        for view in snapshot.environments:
+            built = self._built.get(view.env.root)
+            if built is None or built.changes < changes or built.index.env is not view.env:
+                self._build(snapshot, view, changes)
+
+    def _text(self, snapshot: Snapshot, path: str) -> str | None:
+        stamp = snapshot.files.stamp(path)
+        if stamp is None:
+            return None
+        cached = self._texts.get(path)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        text = snapshot.files.read_text(path)
+        if text is not None:
+            self._texts[path] = (stamp, text)
+        return text
+
+    def source(self, snapshot: Snapshot, path: str) -> DataSource | None:
+        df = snapshot.data_file(path)
+        text = self._text(snapshot, path)
+        if df is None or text is None:
+            return None
+        return DataSource(path, text, df)
+
+    def _build(self, snapshot: Snapshot, view: EnvironmentView, changes: int | None = None) -> _Built:
+        sources = []
+        for path, info in snapshot.data_files.items():
+            if info.view is view:
+                src = self.source(snapshot, path)
+                if src is not None:
+                    sources.append(src)
+        index = build_index(view.env, sources, snapshot.files)
+        built = _Built(index, check_workspace(index), self.changes if changes is None else changes)
+        self._built[view.env.root] = built
+        return built
+
+    def built(self, snapshot: Snapshot, view: EnvironmentView) -> _Built | None:
+        """The environment's index, built at once when the environment is small enough.
+
+        A big environment (thousands of files to parse) would block the server for seconds:
+        its index is left to :meth:`rebuild_stale` (a worker thread); until then the checks
+        that need the whole environment are skipped.
+        """
+        built = self._built.get(view.env.root)
+        if built is not None and built.index.env is view.env:
+            return built
+        size = sum(1 for info in snapshot.data_files.values() if info.view is view)
+        return self._build(snapshot, view) if size <= SYNC_INDEX_FILES else None
+
+    def has_index(self, snapshot: Snapshot) -> bool:
+        return all(
+            (b := self._built.get(v.env.root)) is not None and b.index.env is v.env for v in snapshot.environments
+        )
+
+    def quick_problems(self, snapshot: Snapshot, path: str) -> list[Problem]:
+        """What to show right after an edit: full checks if cheap, else loader + moved problems."""
+        last = self._full.get(path)
+        if last is None or last.cost_s < FAST_BUDGET_S or snapshot.kind_of(path) is not FileKind.DATA:
+            return self.file_problems(snapshot, path)
+        source = self.source(snapshot, path)
+        if source is None:
+            return self.file_problems(snapshot, path)
+        if source.text == last.text:
+            return list(last.problems)
+        kept = [p for p in last.problems if p not in last.loader]
+        moved = move_with_lines(last.text, source.text, kept)
+        return _located_in(sorted([*source.data.problems, *moved], key=_order), path)
+
+    def file_problems(self, snapshot: Snapshot, path: str, pause: Pause | None = None) -> list[Problem]:
+        """Problems located in ``path``, in file order, without duplicates (every check).
+
+        ``pause`` is called before each lookup the profile check makes: a background caller
+        uses it to let the server's thread go first, or to give up (by raising).
+        """
+        started = time.perf_counter()
+        found = self._file_problems(snapshot, path, pause)
+        source = self.source(snapshot, path) if snapshot.kind_of(path) is FileKind.DATA else None
+        if source is not None:
+            cost = time.perf_counter() - started
+            self._full[path] = _Full(source.text, frozenset(source.data.problems), tuple(found), cost)
+        return found
+
+    def forget(self, path: str) -> None:
+        self._full.pop(path, None)
+
+    def _file_problems(self, snapshot: Snapshot, path: str, pause: Pause | None) -> list[Problem]:
+        view = snapshot.environment_for(path)
+        kind = snapshot.kind_of(path)
+        found: list[Problem] = []
+        if kind is FileKind.FACTS:
+            entry = snapshot.profile_at(path)
+            found = list(entry.profile.problems) if entry is not None else []
+        elif view is not None and kind is FileKind.HIERA_CONFIG:
+            layer = view.configs[path]
+            text = snapshot.text(path) or ""
+            built = self.built(snapshot, view)
+            found = check_hiera_config(layer, text, snapshot.files, built.index if built is not None else None)
+        elif view is not None and kind is FileKind.DATA:
+            source = self.source(snapshot, path)
+            if source is not None:
+                built = self.built(snapshot, view)
+                index = built.index if built is not None else None
+                found = check_data_file(index, source, _profile(snapshot, view, pause), view.env)
+                if built is not None:
+                    found.extend(built.by_file.get(path, ()))
+        return _located_in(found, path)
+
+
+def _order(p: Problem) -> tuple[object, ...]:
+    return (p.where.span.start, p.where.span.end, p.code)
+
+
+def move_with_lines(old: str, new: str, problems: list[Problem]) -> list[Problem]:
+    """Problems of ``old`` moved to ``new``: lines before and after the edited lines keep
+    their problems (shifted); problems touching the edited lines are dropped."""
+    old_lines = old.split("\n")
+    new_lines = new.split("\n")
+    limit = min(len(old_lines), len(new_lines))
+    prefix = 0
+    while prefix < limit and old_lines[prefix] == new_lines[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and old_lines[-1 - suffix] == new_lines[-1 - suffix]:
+        suffix += 1
+    tail_start = len(old_lines) - suffix
+    delta = len(new_lines) - len(old_lines)
+    out: list[Problem] = []
+    for p in problems:
+        span = p.where.span
+        if span.end.line < prefix:
+            out.append(p)
+        elif span.start.line >= tail_start:
+            moved = Span.of(span.start.line + delta, span.start.column, span.end.line + delta, span.end.column)
+            out.append(replace(p, where=FileSpan(p.where.path, moved)))
+    return out
+
+
+def _profile(snapshot: Snapshot, view: EnvironmentView, pause: Pause | None) -> ProfileLookup | None:
+    if snapshot.active is None:
+        return None
+    session = new_session(snapshot, view)  # its own: a worker thread may check another file
+
+    def lookup(key: str) -> LookupOutcome:
+        if pause is not None:
+            pause()
+        return session.lookup(key)
+
+    return ProfileLookup(snapshot.active.name, lookup)
+
+
+def _located_in(found: list[Problem], path: str) -> list[Problem]:
+    out: list[Problem] = []
+    seen: set[Problem] = set()
+    for p in found:
+        if p.where.path == path and p not in seen:
+            seen.add(p)
+            out.append(p)
+    return out
+
+
+def project_paths(snapshot: Snapshot) -> list[str]:
+    """Every file diagnostics can speak about: data files, hiera.yaml files, facts files."""
+    paths: list[str] = list(snapshot.data_files)
+    for view in snapshot.environments:
+        paths.extend(p for p in view.configs if p not in paths)
+    paths.extend(e.profile.path for e in snapshot.profiles if e.profile.path not in paths)
+    return paths

@@ -1,0 +1,449 @@
+"""Hover: what Puppet does with the thing under the cursor, for the active facts profile.
+
+- on a data key: the value the node gets (merged when lookup_options say so), the merge
+  strategy and where it was set, and every level that holds the key, marking what won and
+  what was overridden; without a profile, every definition in search order;
+- on an interpolation token: what it expands to (a fact's value, a looked-up key);
+- on a lookup_options key: the data keys it applies to;
+- on a hiera.yaml location: the files it reads for the node, or may read for any node.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hiera_ls.engine.errors import LookupError_, UndefinedVariable
+from hiera_ls.engine.keys import NotFound, dig, split_key
+from hiera_ls.engine.merge import MergeStrategy
+from hiera_ls.engine.ruby import to_s
+from hiera_ls.engine.scope import Scope
+from hiera_ls.engine.trace import Kind, TraceNode
+from hiera_ls.features.provenance import (
+    Contribution,
+    Resolution,
+    definitions,
+    keys_matching,
+    node_span,
+    option_entries,
+    resolve,
+    shown_path,
+)
+from hiera_ls.features.render import code, file_link, inline, link, yaml_block
+from hiera_ls.features.sessions import new_session, scope_for
+from hiera_ls.features.targets import (
+    MISSING,
+    DataKey,
+    KeyCall,
+    LocationAt,
+    OptionsKey,
+    TokenAt,
+    target_at,
+    value_at,
+)
+from hiera_ls.project.key_index import root_of
+from hiera_ls.project.levels import LevelRef, level_files
+from hiera_ls.project.workspace import EnvironmentView, Snapshot
+from hiera_ls.source.interpolation import Token, TokenKind
+from hiera_ls.source.spans import FileSpan, Position, Span
+
+MAX_LISTED = 30
+PROBE_KEY = "__hiera_ls_probe__"
+
+
+@dataclass(frozen=True, slots=True)
+class HoverResult:
+    markdown: str
+    span: Span
+
+
+def hover(snapshot: Snapshot, path: str, pos: Position) -> HoverResult | None:
+    target = target_at(snapshot, path, pos)
+    if target is None:
+        return None
+    view = snapshot.environment_for(path)
+    if view is None:
+        return None
+    text: str | None
+    if isinstance(target, DataKey):
+        text = key_hover(snapshot, view, target.key_text, target.node_path, here=path)
+    elif isinstance(target, KeyCall):
+        root = root_of(target.key)
+        text = key_hover(snapshot, view, target.key, (root,), here=None) if root else None
+    elif isinstance(target, OptionsKey):
+        text = options_hover(snapshot, view, target.pattern)
+    elif isinstance(target, TokenAt):
+        text = token_hover(snapshot, view, target.token, target.level)
+    else:
+        text = location_hover(snapshot, view, target)
+    return HoverResult(text, target.span) if text else None
+
+
+# ------------------------------------------------------------------ data keys
+
+
+def _layer_name(title: str) -> str:
+    return title.replace(" Data Provider", "")
+
+
+def _level_label(level: LevelRef) -> str:
+    default = " (default_hierarchy)" if level.default_hierarchy else ""
+    return f"{_layer_name(level.layer.title)} / {level.entry.name}{default}"
+
+
+def _strategy_text(strategy: MergeStrategy | None) -> str:
+    if strategy is None or strategy.name == "first":
+        return "`first` (the first value found wins)"
+    options = ", ".join(f"{k}: {inline(v) or '…'}" for k, v in strategy.options.items())
+    return f"`{strategy.name}`" + (f" ({options})" if options else "")
+
+
+def key_hover(
+    snapshot: Snapshot, view: EnvironmentView, key: str, node_path: tuple[object, ...], here: str | None
+) -> str:
+    if snapshot.active is None:
+        return _unresolved_key_hover(snapshot, view, key, node_path)
+    root = str(node_path[0])
+    res = resolve(snapshot, view, key, root)
+    node = snapshot.active.name
+    lines = [f"**{code(key)}** for {code(node)}", ""]
+    outcome = res.outcome
+    if outcome.error is not None:
+        lines += [f"**Puppet fails this lookup:** {outcome.error}", ""]
+    elif not outcome.found:
+        lines += [f"**Not found** for {code(node)}: `lookup('{key}')` fails unless it has a default.", ""]
+    else:
+        lines += [yaml_block(outcome.value), ""]
+    for note in outcome.notes:
+        lines += [f"_{note}_", ""]
+    lines.append(_merge_line(res, snapshot, view))
+    lines.append("")
+    lines += _contribution_lines(snapshot, view, res, node_path, here)
+    if here is not None and res.candidates and all(c.file != here for c in res.candidates):
+        lines += ["", f"_This file is not read for {code(node)}._"]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _merge_line(res: Resolution, snapshot: Snapshot, view: EnvironmentView) -> str:
+    text = f"**Merge:** {_strategy_text(res.strategy)}"
+    src = res.option_source
+    if src is not None:
+        where = f" in {link(src.where, view.env.root)}" if src.where is not None else ""
+        text += f", set by lookup_options {code(src.pattern)}{where}"
+    elif res.strategy is not None and res.strategy.name != "first":
+        text += ", as requested"
+    return text
+
+
+def _key_where(snapshot: Snapshot, c: Contribution, node_path: tuple[object, ...]) -> FileSpan | None:
+    span = node_span(snapshot, c.file, node_path) or node_span(snapshot, c.file, node_path[:1])
+    if span is not None:
+        return FileSpan(c.file, span)
+    return c.where
+
+
+def _contribution_lines(
+    snapshot: Snapshot, view: EnvironmentView, res: Resolution, node_path: tuple[object, ...], here: str | None
+) -> list[str]:
+    if not res.candidates:
+        return ["No level holds this key for this node."]
+    used = {(c.file, c.entry, c.layer) for c in res.contributions}
+    first = res.strategy is None or res.strategy.name == "first"
+    out = ["**Found at** (highest priority first):", ""]
+    higher_keys: set[object] = set()
+    winner_seen = False
+    for i, c in enumerate(res.candidates, start=1):
+        where = _key_where(snapshot, c, node_path)
+        place = link(where, view.env.root) if where is not None else code(shown_path(c.file, snapshot, view))
+        label = f"{_layer_name(c.layer)} / {c.entry}"
+        mark = ""
+        if first:
+            if (c.file, c.entry, c.layer) in used and not winner_seen:
+                mark = " — **wins**"
+                winner_seen = True
+            else:
+                shown = inline(c.value)
+                mark = " — overridden" + (f": {code(shown)}" if shown else "")
+        elif res.strategy is not None and res.strategy.name == "hash" and isinstance(c.value, dict):
+            hidden = [k for k in c.value if k in higher_keys]
+            higher_keys.update(c.value)
+            if hidden:
+                mark = " — overridden keys: " + ", ".join(code(to_s(k)) for k in hidden)
+            else:
+                mark = " — merged"
+        else:
+            mark = " — merged"
+        this = " (this file)" if here is not None and c.file == here else ""
+        out.append(f"{i}. {label} — {place}{this}{mark}")
+    return out
+
+
+def _unresolved_key_hover(snapshot: Snapshot, view: EnvironmentView, key: str, node_path: tuple[object, ...]) -> str:
+    root = str(node_path[0])
+    lines = [f"**{code(key)}**", "", "_No facts profile selected: every definition, in the order Puppet searches them._", ""]
+    for entry in option_entries(snapshot, view, root):
+        lines.append(
+            f"**lookup_options** {code(entry.pattern)}: {code(inline(entry.value) or '…')} in {link(entry.where, view.env.root)}"
+        )
+    defs = definitions(snapshot, view, node_path)
+    if not defs:
+        lines += ["", "No data file defines this key."]
+        return "\n".join(lines) + "\n"
+    lines.append("")
+    number = 0
+    current: LevelRef | None = None
+    for d in defs:
+        if d.level is not current:
+            current = d.level
+            number += 1
+            lines.append(f"{number}. {_level_label(d.level)} {code(d.level.template)}")
+        df = snapshot.data_file(d.where.path)
+        value = value_at(df.data if df is not None else {}, node_path)
+        shown = inline(value) if value is not MISSING else ""
+        lines.append(f"    - {link(d.where, view.env.root)}" + (f": {code(shown)}" if shown else ""))
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ lookup_options
+
+
+def options_hover(snapshot: Snapshot, view: EnvironmentView, pattern: str) -> str:
+    matched = keys_matching(snapshot, view, pattern)
+    kind = "Ruby regular expression, searched in each root key" if pattern.startswith("^") else "literal key"
+    lines = [f"**lookup_options** {code(pattern)} ({kind})", ""]
+    if not matched:
+        lines.append("Applies to no key defined in this environment's data.")
+        return "\n".join(lines) + "\n"
+    lines.append(f"Applies to {len(matched)} key{'s' if len(matched) != 1 else ''}:")
+    lines.append("")
+    for key in sorted(matched)[:MAX_LISTED]:
+        lines.append(f"- {code(key)}")
+    if len(matched) > MAX_LISTED:
+        lines.append(f"- … and {len(matched) - MAX_LISTED} more")
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ interpolation tokens
+
+
+@dataclass(frozen=True, slots=True)
+class VariableValue:
+    defined: bool
+    value: object = None
+    error: str | None = None
+
+
+def variable_value(scope: Scope, expression: str) -> VariableValue:
+    """A scope variable as interpolation reads it (semantics §4.3)."""
+    segments = split_key(expression)
+    if segments is None:
+        return VariableValue(False, error=f"Syntax error in string: %{{{expression}}}")
+    root = str(segments[0])
+    if not scope.is_defined(root):
+        return VariableValue(False)
+    try:
+        value = scope.value(root)
+    except UndefinedVariable:
+        return VariableValue(False)
+    rest = tuple(segments[1:])
+    if value is not None and rest:
+        try:
+            value = dig(expression, value, rest)
+        except NotFound:
+            value = None
+        except LookupError_ as e:
+            return VariableValue(True, error=str(e))
+    return VariableValue(True, value)
+
+
+def fact_path(snapshot: Snapshot, expression: str) -> tuple[object, ...] | None:
+    """The path of a fact inside the active profile's facts, for ``facts.x.y`` or ``::x.y``."""
+    if snapshot.active is None:
+        return None
+    segments = split_key(expression)
+    if not segments:
+        return None
+    facts = snapshot.active.profile.facts
+    first = str(segments[0])
+    if first.startswith("::"):
+        first = first[2:]
+    if first == "facts" and len(segments) > 1:
+        path = tuple(segments[1:])
+    elif first in facts and first not in ("trusted", "facts"):
+        path = (first, *segments[1:])
+    else:
+        return None
+    return path
+
+
+def fact_location(snapshot: Snapshot, expression: str) -> FileSpan | None:
+    path = fact_path(snapshot, expression)
+    if path is None or snapshot.active is None:
+        return None
+    profile = snapshot.active.profile
+    nodes = profile.source.nodes
+    for n in range(len(path), 0, -1):
+        spans = nodes.get((*profile.key_prefix, *path[:n]))
+        if spans is not None:
+            return FileSpan(profile.path, spans.key or spans.value)
+    return None
+
+
+def token_hover(snapshot: Snapshot, view: EnvironmentView, token: Token, level: LevelRef | None) -> str:
+    head = f"{code(token.text)}"
+    if token.kind is TokenKind.EMPTY:
+        return f"{head} expands to an empty string (the escape idiom `%%{{}}{{x}}` gives a literal `%{{x}}`).\n"
+    if token.kind is TokenKind.METHOD:
+        method = token.method or ""
+        if method == "literal":
+            return f"{head} expands to the text {code(token.argument or '')}.\n"
+        if method in ("lookup", "hiera", "alias"):
+            return _lookup_token_hover(snapshot, view, token)
+        if method != "scope":
+            return f"{head}: Puppet fails with `Unknown interpolation method '{method}'`.\n"
+    expression = (token.argument if token.kind is TokenKind.METHOD else token.expression) or ""
+    if level is not None and level.entry.location.kind == "mapped_paths" and len(level.entry.location.values) == 3:
+        var_expr, var_name, _template = level.entry.location.values
+        segments = split_key(expression) or []
+        if segments and str(segments[0]) == var_name:
+            return _mapped_hover(snapshot, view, head, var_expr, var_name)
+    if snapshot.active is None:
+        return f"{head}: the variable {code(expression)}.\n\n_Select a facts profile to see its value._\n"
+    found = variable_value(scope_for(snapshot, view), expression)
+    node = snapshot.active.name
+    lines = [f"{head} for {code(node)}", ""]
+    if found.error is not None:
+        lines.append(f"**Puppet fails:** {found.error}")
+    elif not found.defined:
+        if level is not None:
+            lines.append(f"Undefined variable {code(expression)}: Puppet warns and the location gets `''` here.")
+        else:
+            lines.append(
+                f"**Undefined variable** {code(expression)}: with `strict_variables` (Puppet 8's default) "
+                "every lookup that reads this value fails."
+            )
+    else:
+        lines.append(yaml_block(found.value))
+        if found.value is None:
+            lines += ["", "Expands to `''` (nothing there)."]
+        elif isinstance(found.value, (dict, list)):
+            lines += ["", f"Expands to Ruby's text for it: {code(to_s(found.value))}; interpolating a collection is rarely meant."]
+    where = fact_location(snapshot, expression)
+    if where is not None:
+        lines += ["", f"Fact in {link(where, snapshot.roots[0] if snapshot.roots else None)}"]
+    return "\n".join(lines) + "\n"
+
+
+def _mapped_hover(snapshot: Snapshot, view: EnvironmentView, head: str, var_expr: str, var_name: str) -> str:
+    lines = [f"{head}: bound by `mapped_paths` to each element of {code(var_expr)}", ""]
+    if snapshot.active is not None:
+        found = variable_value(scope_for(snapshot, view), var_expr)
+        if found.defined and found.error is None:
+            lines += [f"For {code(snapshot.active.name)}:", "", yaml_block(found.value)]
+        else:
+            lines.append(f"{code(var_expr)} is not set for {code(snapshot.active.name)}: this level reads no file.")
+    return "\n".join(lines) + "\n"
+
+
+def _lookup_token_hover(snapshot: Snapshot, view: EnvironmentView, token: Token) -> str:
+    key = token.argument or ""
+    root = root_of(key)
+    head = code(token.text)
+    if root is None:
+        return f"{head}: Puppet fails with `Syntax error in key: '{key}'`.\n"
+    if snapshot.active is None:
+        defs = definitions(snapshot, view, (root,))
+        lines = [f"{head} looks up {code(key)}", "", "_Select a facts profile to see its value._", ""]
+        if not defs:
+            lines.append("No data file defines this key: it expands to `''`.")
+        for d in defs[:MAX_LISTED]:
+            lines.append(f"- {_level_label(d.level)}: {link(d.where, view.env.root)}")
+        return "\n".join(lines) + "\n"
+    res = resolve(snapshot, view, key, root)
+    out = res.outcome
+    lines = [f"{head} for {code(snapshot.active.name)}", ""]
+    if out.error is not None:
+        lines.append(f"**Puppet fails:** {out.error}")
+    elif not out.found:
+        lines.append(f"{code(key)} is not found: it expands to `''`.")
+    else:
+        lines.append(yaml_block(out.value))
+        if token.method == "alias":
+            lines += ["", "`alias` keeps the value's type."]
+        elif isinstance(out.value, (dict, list)):
+            lines += ["", f"Expands to Ruby's text for it: {code(to_s(out.value))}; use `alias` to keep the type."]
+    if res.contributions:
+        lines.append("")
+        if res.strategy is not None and res.strategy.name != "first":
+            lines += [_merge_line(res, snapshot, view), ""]
+        for c in res.contributions[:MAX_LISTED]:
+            where = _key_where(snapshot, c, (root,))
+            place = link(where, view.env.root) if where else code(c.file)
+            lines.append(f"- {_layer_name(c.layer)} / {c.entry}: {place}")
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ hiera.yaml locations
+
+
+def resolved_locations(snapshot: Snapshot, view: EnvironmentView, level: LevelRef) -> list[tuple[str, bool]]:
+    """The files a level reads for the active profile: (path, exists), in the engine's order."""
+    module = level.layer.module_name
+    key = f"{module}::{PROBE_KEY}" if module else PROBE_KEY
+    trace = new_session(snapshot, view).lookup(key, None, explain=True).trace
+    if trace is None:
+        return []
+    out: list[tuple[str, bool]] = []
+    glob_like = level.entry.location.kind in ("glob", "globs")
+
+    def walk(node: TraceNode, provider: TraceNode | None, entry: TraceNode | None) -> None:
+        for child in node.children:
+            if child.kind in (Kind.META, Kind.INTERPOLATE):
+                continue
+            if child.kind is Kind.DATA_PROVIDER:
+                walk(child, child, None)
+            elif child.kind is Kind.HIERARCHY_ENTRY:
+                walk(child, provider, child)
+            elif child.kind is Kind.PATH:
+                if (
+                    provider is not None
+                    and entry is not None
+                    and provider.layer == level.layer.kind.value
+                    and provider.module == module
+                    and entry.label == level.entry.name
+                    and (glob_like or child.original == level.template)
+                ):
+                    out.append((child.label, bool(child.exists)))
+            else:
+                walk(child, provider, entry)
+
+    walk(trace, None, None)
+    return out
+
+
+def location_hover(snapshot: Snapshot, view: EnvironmentView, target: LocationAt) -> str:
+    level = target.level
+    lines = [f"**{_level_label(level)}** reads {code(level.template)}", ""]
+    if level.entry.function_kind != "data_hash" or level.entry.function_name not in ("yaml_data", "json_data"):
+        lines.append(
+            f"_hiera-ls does not run the {level.entry.function_kind} function "
+            f"{code(level.entry.function_name)}: lookups skip this level._"
+        )
+        return "\n".join(lines) + "\n"
+    if snapshot.active is not None:
+        lines.append(f"For {code(snapshot.active.name)}:")
+        lines.append("")
+        found = resolved_locations(snapshot, view, level)
+        if not found:
+            lines.append("- no file (the variable it maps is empty or unset)")
+        for path, exists in found:
+            shown = file_link(path, view.env.root) if exists else code(shown_path(path, snapshot, view))
+            lines.append(f"- {shown}" + ("" if exists else " — does not exist (Puppet skips it)"))
+        lines.append("")
+    files = level_files(level, snapshot.files)
+    lines.append(f"Files this level can read for some node: {len(files)}")
+    lines.append("")
+    for path in files[:MAX_LISTED]:
+        lines.append(f"- {file_link(path, view.env.root)}")
+    if len(files) > MAX_LISTED:
+        lines.append(f"- … and {len(files) - MAX_LISTED} more")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,112 @@
+"""The edge where our ranges (code points) become LSP's (UTF-16 units by default) and back.
+
+Everything below this module counts code points, as ruamel/libyaml marks do.  The client
+negotiates the unit (``general.positionEncodings``); without that, LSP says UTF-16, where
+an emoji counts two.  Converting needs the text of the file, which may be another file
+than the one being edited (definitions, references), so texts come from the snapshot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types
+
+from hiera_ls.features.render import file_uri
+from hiera_ls.project.key_index import LineMap
+from hiera_ls.source.spans import FileSpan, Position, Problem, Severity, Span
+
+UTF8 = types.PositionEncodingKind.Utf8.value
+UTF16 = types.PositionEncodingKind.Utf16.value
+UTF32 = types.PositionEncodingKind.Utf32.value
+SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.INFORMATION: types.DiagnosticSeverity.Information,
+    Severity.HINT: types.DiagnosticSeverity.Hint,
+}
+SOURCE = "hiera-ls"
+
+
+def encoding_name(encoding: object) -> str:
+    """'utf-8', 'utf-16' or 'utf-32' from whatever pygls negotiated (an enum or a string)."""
+    value = getattr(encoding, "value", encoding)
+    return value if value in (UTF8, UTF16, UTF32) else UTF16
+
+
+def _units(text: str, encoding: str) -> int:
+    if encoding == UTF32:
+        return len(text)
+    if encoding == UTF8:
+        return len(text.encode("utf-8", "surrogatepass"))
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def _code_points(line: str, units: int, encoding: str) -> int:
+    if encoding == UTF32:
+        return min(units, len(line))
+    count = 0
+    for i, ch in enumerate(line):
+        if count >= units:
+            return i
+        if encoding == UTF8:
+            count += len(ch.encode("utf-8", "surrogatepass"))
+        else:
+            count += 2 if ord(ch) > 0xFFFF else 1
+    return len(line)
+
+
+class Converter:
+    """Positions of one text in one encoding (a file's lines are split once)."""
+
+    def __init__(self, text: str, encoding: str = UTF16) -> None:
+        self.lines = LineMap(text)
+        self.encoding = encoding_name(encoding)
+
+    def to_lsp(self, pos: Position) -> types.Position:
+        line = self.lines.line_text(pos.line)
+        column = min(pos.column, len(line))
+        return types.Position(line=pos.line, character=_units(line[:column], self.encoding))
+
+    def to_lsp_range(self, span: Span) -> types.Range:
+        return types.Range(start=self.to_lsp(span.start), end=self.to_lsp(span.end))
+
+    def from_lsp(self, pos: types.Position) -> Position:
+        line = self.lines.line_text(pos.line)
+        return Position(pos.line, _code_points(line, pos.character, self.encoding))
+
+
+def path_of(uri: str) -> str | None:
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return None
+    return unquote(parsed.path)
+
+
+def uri_of(path: str) -> str:
+    return file_uri(path)
+
+
+def diagnostic(problem: Problem, conv: Converter) -> types.Diagnostic:
+    return types.Diagnostic(
+        range=conv.to_lsp_range(problem.where.span),
+        message=problem.message,
+        severity=SEVERITY[problem.severity],
+        code=problem.code,
+        source=SOURCE,
+    )
+
+
+def locations(
+    spans: Sequence[FileSpan], text_of: Callable[[str], str | None], encoding: str = UTF16
+) -> list[types.Location]:
+    converters: dict[str, Converter] = {}
+    out: list[types.Location] = []
+    for fs in spans:
+        conv = converters.get(fs.path)
+        if conv is None:
+            conv = Converter(text_of(fs.path) or "", encoding)
+            converters[fs.path] = conv
+        out.append(types.Location(uri=uri_of(fs.path), range=conv.to_lsp_range(fs.span)))
+    return out

@@ -1,0 +1,307 @@
+"""Where a key's value comes from: for one node (from the engine's trace) or for every node.
+
+With a facts profile the engine is the authority: its trace says which files were read,
+what each contributed, which merge ran and whether lookup_options chose it.  Without a
+profile nothing can be resolved, so every file a level can read is searched for the key,
+in the order Puppet would search them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from hiera_ls.engine.errors import PuppetError
+from hiera_ls.engine.lookup import LookupOutcome
+from hiera_ls.engine.merge import MergeStrategy
+from hiera_ls.engine.options import compile_ruby_regex, regex_search
+from hiera_ls.engine.trace import Event, Kind, TraceNode
+from hiera_ls.features.sessions import new_session
+from hiera_ls.project.key_index import LOOKUP_OPTIONS
+from hiera_ls.project.levels import LevelRef
+from hiera_ls.project.workspace import EnvironmentView, Snapshot
+from hiera_ls.source.spans import FileSpan, Span
+
+NodePath = tuple[object, ...]
+
+
+def module_of(root: str) -> str | None:
+    i = root.find("::")
+    return root[:i] if i > 0 else None
+
+
+# ------------------------------------------------------------------ without a node
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A file that defines the key, found through a level that can read it."""
+
+    where: FileSpan  # the key's own range (the nested key's when a sub key was asked)
+    level: LevelRef
+
+
+def levels_searched(view: EnvironmentView, root: str) -> list[LevelRef]:
+    """Levels a lookup of ``root`` can read, in search order (modules only for their keys)."""
+    module = module_of(root)
+    out: list[LevelRef] = []
+    for level in view.levels:
+        if level.layer.module_name is not None and level.layer.module_name != module:
+            continue
+        if level.reads_files:
+            out.append(level)
+    return out
+
+
+def files_by_level(snapshot: Snapshot, view: EnvironmentView) -> dict[int, list[str]]:
+    """id(level) -> data files it can read (from the snapshot's listing, no disk access)."""
+    out: dict[int, list[str]] = {}
+    for path, info in snapshot.data_files.items():
+        if info.view is not view:
+            continue
+        for level in info.levels:
+            out.setdefault(id(level), []).append(path)
+    return out
+
+
+def node_span(snapshot: Snapshot, path: str, node_path: NodePath) -> Span | None:
+    keys = snapshot.file_keys(path)
+    if keys is None:
+        return None
+    root = node_path[0]
+    if not isinstance(root, str) or root not in keys.keys:
+        return None
+    if len(node_path) == 1:
+        return keys.keys[root].key_span
+    df = snapshot.data_file(path)
+    spans = df.nodes.get(node_path) if df is not None else None
+    if spans is None:
+        return None
+    return spans.key or spans.value
+
+
+def definitions(snapshot: Snapshot, view: EnvironmentView, node_path: NodePath) -> list[Definition]:
+    """Every definition of the key (or nested key) in Puppet's search order."""
+    root = str(node_path[0])
+    by_level = files_by_level(snapshot, view)
+    out: list[Definition] = []
+    seen: set[tuple[str, int]] = set()
+    for level in levels_searched(view, root):
+        for path in by_level.get(id(level), []):
+            span = node_span(snapshot, path, node_path)
+            if span is None or (path, id(level)) in seen:
+                continue
+            seen.add((path, id(level)))
+            out.append(Definition(FileSpan(path, span), level))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class OptionEntry:
+    """A lookup_options entry that applies to a key: where it is and what it says."""
+
+    pattern: str
+    where: FileSpan
+    value: object
+
+
+def option_entries(snapshot: Snapshot, view: EnvironmentView, root: str) -> list[OptionEntry]:
+    """lookup_options entries in any readable file whose key names or matches ``root``."""
+    out: list[OptionEntry] = []
+    for d in definitions(snapshot, view, (LOOKUP_OPTIONS,)):
+        keys = snapshot.file_keys(d.where.path)
+        df = snapshot.data_file(d.where.path)
+        if keys is None or df is None:
+            continue
+        options = df.data.get(LOOKUP_OPTIONS)
+        if not isinstance(options, dict):
+            continue
+        for pattern, entry in keys.options.items():
+            if pattern_matches(pattern, root):
+                out.append(OptionEntry(pattern, FileSpan(d.where.path, entry.key_span), options.get(pattern)))
+    return out
+
+
+def pattern_matches(pattern: str, root: str) -> bool:
+    if pattern.startswith("^"):
+        try:
+            return regex_search(compile_ruby_regex(pattern), root)
+        except PuppetError:
+            return False
+    return pattern == root
+
+
+def keys_matching(snapshot: Snapshot, view: EnvironmentView, pattern: str) -> dict[str, list[FileSpan]]:
+    """Every data key (across the environment's files) a lookup_options key applies to."""
+    out: dict[str, list[FileSpan]] = {}
+    compiled = None
+    if pattern.startswith("^"):
+        try:
+            compiled = compile_ruby_regex(pattern)
+        except PuppetError:
+            return out
+    for keys in snapshot.all_file_keys(view):
+        for key, kd in keys.keys.items():
+            if key == LOOKUP_OPTIONS:
+                continue
+            hit = regex_search(compiled, key) if compiled is not None else key == pattern
+            if hit:
+                out.setdefault(key, []).append(FileSpan(keys.path, kd.key_span))
+    return out
+
+
+# ------------------------------------------------------------------ for one node
+
+
+@dataclass(frozen=True, slots=True)
+class Contribution:
+    """One value the engine read for the node: which layer, level and file, and the value."""
+
+    layer: str
+    entry: str
+    file: str
+    template: str
+    where: FileSpan | None
+    value: object
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSource:
+    """The lookup_options entry that chose the merge strategy."""
+
+    pattern: str
+    where: FileSpan | None
+    value: object
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    key: str
+    outcome: LookupOutcome
+    strategy: MergeStrategy | None  # None: Puppet's default, first found
+    option_source: OptionSource | None
+    contributions: tuple[Contribution, ...]  # what the real lookup read, highest priority first
+    candidates: tuple[Contribution, ...]  # every level that holds the root key for this node
+
+
+def _contributions(node: TraceNode, root: str, layer: str = "", entry: str = "") -> Iterator[Contribution]:
+    for child in node.children:
+        kind = child.kind
+        if kind in (Kind.INTERPOLATE, Kind.META, Kind.SUB_KEY):
+            continue
+        if kind is Kind.DATA_PROVIDER:
+            yield from _contributions(child, root, child.label, entry)
+        elif kind is Kind.HIERARCHY_ENTRY:
+            yield from _contributions(child, root, layer, child.label)
+        elif kind is Kind.PATH:
+            if child.event is Event.FOUND and child.key == root:
+                yield Contribution(layer, entry, child.label, child.original or "", child.where, child.value)
+        else:
+            yield from _contributions(child, root, layer, entry)
+
+
+def _root_node(trace: TraceNode, key: str) -> TraceNode | None:
+    for child in trace.children:
+        if child.kind is Kind.ROOT and child.label == key:
+            return child
+    return None
+
+
+def _strategy(root: TraceNode) -> MergeStrategy | None:
+    for child in root.children:
+        if child.kind is Kind.MERGE and isinstance(child.merge, MergeStrategy):
+            return child.merge
+    return None
+
+
+def _option_values(node: TraceNode) -> Iterator[tuple[FileSpan | None, str, object]]:
+    for child in node.children:
+        if child.kind is Kind.INTERPOLATE:
+            continue
+        if child.kind is Kind.PATH and child.event is Event.FOUND and child.key == LOOKUP_OPTIONS:
+            yield child.where, child.label, child.value
+        else:
+            yield from _option_values(child)
+
+
+def option_source(snapshot: Snapshot, trace: TraceNode, root: str) -> OptionSource | None:
+    """Which lookup_options entry applies to ``root``, following Puppet's hash-merge order."""
+    found: list[tuple[str, Mapping[object, object]]] = []
+    for child in trace.children:
+        if child.kind is Kind.META:
+            for _where, path, value in _option_values(child):
+                if isinstance(value, dict):
+                    found.append((path, value))
+    if not found:
+        return None
+    merged: dict[object, object] = {}
+    owner: dict[object, str] = {}
+    for path, value in found:  # highest priority first; lower-priority keys iterate first
+        for k in value:
+            owner.setdefault(k, path)
+        merged = {**value, **merged}
+    chosen: object = None
+    if merged.get(root) is not None:
+        chosen = root
+    else:
+        for k in merged:
+            if isinstance(k, str) and k.startswith("^") and pattern_matches(k, root):
+                chosen = k
+                break
+    if not isinstance(chosen, str):
+        return None
+    path = owner[chosen]
+    df = snapshot.data_file(path)
+    spans = df.nodes.get((LOOKUP_OPTIONS, chosen)) if df is not None else None
+    where = FileSpan(path, spans.key or spans.value) if spans is not None else None
+    return OptionSource(chosen, where, merged[chosen])
+
+
+def resolve(snapshot: Snapshot, view: EnvironmentView, key: str, root: str) -> Resolution:
+    """Look ``key`` up for the active profile and explain where its value came from."""
+    outcome = new_session(snapshot, view).lookup(key, None, explain=True)
+    trace = outcome.trace
+    strategy: MergeStrategy | None = None
+    contributions: tuple[Contribution, ...] = ()
+    source: OptionSource | None = None
+    if trace is not None:
+        root_node = _root_node(trace, key)
+        if root_node is not None:
+            strategy = _strategy(root_node)
+            contributions = tuple(_contributions(root_node, root))
+        if any(c.kind is Kind.MERGE_SOURCE for c in trace.children):
+            source = option_source(snapshot, trace, root)
+    candidates = contributions
+    if strategy is None or strategy.name == "first":
+        candidates = _every_level(snapshot, view, root) or contributions
+    return Resolution(key, outcome, strategy, source, contributions, candidates)
+
+
+def _every_level(snapshot: Snapshot, view: EnvironmentView, root: str) -> tuple[Contribution, ...]:
+    """Values of ``root`` at every level for this node: a deep merge visits them all."""
+    probe = new_session(snapshot, view).lookup(root, {"strategy": "deep"}, explain=True)
+    if probe.trace is None:
+        return ()
+    node = _root_node(probe.trace, root)
+    return tuple(_contributions(node, root)) if node is not None else ()
+
+
+def shown_path(path: str, snapshot: Snapshot, view: EnvironmentView | None) -> str:
+    base = view.env.root if view is not None else (snapshot.roots[0] if snapshot.roots else None)
+    if base:
+        rel = os.path.relpath(path, base)
+        if not rel.startswith(".."):
+            return rel
+    return path
+
+
+def distinct(items: Sequence[FileSpan]) -> list[FileSpan]:
+    seen: set[tuple[str, object]] = set()
+    out: list[FileSpan] = []
+    for item in items:
+        key = (item.path, item.span)
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out

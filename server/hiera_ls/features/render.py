@@ -1,0 +1,150 @@
+"""Values and places as a person reads them in a hover: YAML, short inline values, links.
+
+Values are dumped as YAML 1.1 so strings that Puppet would read as something else
+(``'no'``, ``'0755'``, ``'12:30'``) stay visibly quoted, exactly as they would need to be
+written in data.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import textwrap
+from urllib.parse import quote
+
+from ruamel.yaml import YAML
+
+from hiera_ls.engine.convert import Sensitive
+from hiera_ls.engine.ruby import inspect
+from hiera_ls.source.spans import FileSpan
+from hiera_ls.source.values import RubySymbol
+
+REDACTED = "Sensitive [value redacted]"
+MAX_INLINE = 60
+MAX_NODES = 500  # values bigger than this (aliases can multiply a file) are shown cut
+
+
+class _Budget:
+    __slots__ = ("left",)
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+
+def shrink(value: object, budget: int = MAX_NODES) -> object:
+    """The value with collections cut once ``budget`` nodes were shown ('… N more')."""
+    return _shrink(value, _Budget(budget), set())
+
+
+def _shrink(value: object, budget: _Budget, active: set[int]) -> object:
+    budget.left -= 1
+    if isinstance(value, (dict, list)):
+        if id(value) in active:
+            return "… (recursive)"
+        active.add(id(value))
+        try:
+            if isinstance(value, dict):
+                out: dict[object, object] = {}
+                for i, (k, v) in enumerate(value.items()):
+                    if budget.left <= 0:
+                        out["…"] = f"{len(value) - i} more"
+                        break
+                    out[k] = _shrink(v, budget, active)
+                return out
+            items: list[object] = []
+            for i, v in enumerate(value):
+                if budget.left <= 0:
+                    items.append(f"… {len(value) - i} more")
+                    break
+                items.append(_shrink(v, budget, active))
+            return items
+        finally:
+            active.discard(id(value))
+    return value
+
+
+def plain(value: object) -> object:
+    """Only what a YAML dumper knows: Sensitive is redacted, symbols become ':name'."""
+    if isinstance(value, Sensitive):
+        return REDACTED
+    if isinstance(value, RubySymbol):
+        return f":{value.name}"
+    if isinstance(value, dict):
+        return {_plain_key(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+def _plain_key(key: object) -> object:
+    if key is None or isinstance(key, (str, int, float, bool)):
+        return key
+    return str(plain(key))
+
+
+def to_yaml(value: object) -> str:
+    dumper = YAML(typ="safe", pure=True)
+    dumper.default_flow_style = False
+    dumper.version = (1, 1)
+    dumper.width = 4096
+    dumper.indent(mapping=2, sequence=4, offset=2)
+    buf = io.StringIO()
+    try:
+        dumper.dump(plain(shrink(value)), buf)
+    except Exception:  # a value no dumper can show must not break the hover
+        return inspect(value)
+    lines = buf.getvalue().splitlines()
+    while lines and lines[0].startswith("%YAML"):
+        lines.pop(0)
+    if lines and lines[0] == "---":
+        lines.pop(0)
+    if lines and lines[0].startswith("--- "):
+        lines[0] = lines[0][4:]
+    while lines and lines[-1] in ("...", ""):
+        lines.pop()
+    return textwrap.dedent("\n".join(lines))
+
+
+def yaml_block(value: object) -> str:
+    return "```yaml\n" + to_yaml(value) + "\n```"
+
+
+def inline(value: object) -> str:
+    """A short one-line rendering, or '' when the value is too long to show inline."""
+    text = inspect(plain(shrink(value, MAX_INLINE))) if not isinstance(value, Sensitive) else REDACTED
+    return text if len(text) <= MAX_INLINE and "\n" not in text else ""
+
+
+def file_uri(path: str) -> str:
+    return "file://" + quote(path)
+
+
+def link(where: FileSpan, base: str | None = None) -> str:
+    """``[data/common.yaml:12](file:///…/data/common.yaml#L12)``: the place people click."""
+    line = where.span.start.line + 1
+    shown = relative(where.path, base)
+    return f"[{shown}:{line}]({file_uri(where.path)}#L{line})"
+
+
+def file_link(path: str, base: str | None = None) -> str:
+    return f"[{relative(path, base)}]({file_uri(path)})"
+
+
+def relative(path: str, base: str | None) -> str:
+    if base:
+        try:
+            rel = os.path.relpath(path, base)
+        except ValueError:
+            return path
+        if not rel.startswith(".."):
+            return rel
+    return path
+
+
+def code(text: str) -> str:
+    """Inline code that survives backticks inside."""
+    fence = "``" if "`" in text else "`"
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"

@@ -1,0 +1,141 @@
+"""Facts profiles of a workspace: where they live, and one name per node.
+
+Operators already keep facts around: hiera-ls' own ``.hiera-ls/facts/``, onceover's
+``spec/factsets/``, and whatever the ``hiera.factsPaths`` setting names.  Loading is keyed
+by the file's content stamp, so rescanning after a change re-reads only changed files.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from hiera_ls.engine.files import FileAccess, Stamp
+from hiera_ls.project.facts import FactsProfile, load_facts
+
+DEFAULT_DIRS = (os.path.join(".hiera-ls", "facts"), os.path.join("spec", "factsets"))
+EXTENSIONS = (".yaml", ".yml", ".json")
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileEntry:
+    """A loaded profile under the unique name the user picks it by."""
+
+    name: str
+    profile: FactsProfile
+
+
+def _files_under(directory: str, files: FileAccess) -> list[str]:
+    out: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(directory):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        out.extend(os.path.join(dirpath, f) for f in sorted(filenames) if f.endswith(EXTENSIONS))
+    for path in files.overlay:
+        if path.startswith(directory.rstrip(os.sep) + os.sep) and path.endswith(EXTENSIONS) and path not in out:
+            out.append(path)
+    return out
+
+
+def profile_paths(roots: Sequence[str], extra: Sequence[str], files: FileAccess) -> list[str]:
+    """Facts files in discovery order: default directories of each root, then the setting's."""
+    found: list[str] = []
+    places: list[str] = []
+    for root in roots:
+        places.extend(os.path.join(root, d) for d in DEFAULT_DIRS)
+    for entry in extra:
+        expanded = os.path.expanduser(entry)
+        if os.path.isabs(expanded):
+            places.append(expanded)
+        else:
+            places.extend(os.path.join(root, expanded) for root in roots)
+    for place in places:
+        place = os.path.normpath(place)
+        if files.is_dir(place):
+            candidates = _files_under(place, files)
+        elif files.is_file(place):
+            candidates = [place]
+        else:
+            candidates = []
+        for path in candidates:
+            if path not in found:
+                found.append(path)
+    return found
+
+
+def is_profile_path(path: str, roots: Sequence[str], extra: Sequence[str]) -> bool:
+    """Whether a changed file can be a facts profile (decides when to rescan)."""
+    if not path.endswith(EXTENSIONS):
+        return False
+    places = [os.path.join(r, d) for r in roots for d in DEFAULT_DIRS]
+    for entry in extra:
+        expanded = os.path.expanduser(entry)
+        places.extend([expanded] if os.path.isabs(expanded) else [os.path.join(r, expanded) for r in roots])
+    for place in places:
+        place = os.path.normpath(place)
+        if path == place or path.startswith(place + os.sep):
+            return True
+    return False
+
+
+@dataclass(slots=True)
+class ProfileCache:
+    """path -> (stamp, profile): a rescan re-reads only files whose content changed."""
+
+    _entries: dict[str, tuple[Stamp, FactsProfile]] = field(default_factory=dict)
+
+    def load(self, paths: Iterable[str], files: FileAccess) -> list[ProfileEntry]:
+        profiles: list[FactsProfile] = []
+        seen: set[str] = set()
+        for path in paths:
+            seen.add(path)
+            stamp = files.stamp(path)
+            if stamp is None:
+                continue
+            cached = self._entries.get(path)
+            if cached is None or cached[0] != stamp:
+                text = files.read_text(path)
+                if text is None:
+                    continue
+                cached = (stamp, load_facts(path, text))
+                self._entries[path] = cached
+            profiles.append(cached[1])
+        for gone in [p for p in self._entries if p not in seen]:
+            del self._entries[gone]
+        return unique_names(profiles)
+
+
+def unique_names(profiles: Sequence[FactsProfile]) -> list[ProfileEntry]:
+    """The first profile keeps its certname; a later one with the same certname gets its file name added."""
+    taken: set[str] = set()
+    out: list[ProfileEntry] = []
+    for profile in profiles:
+        name = profile.name
+        if name in taken:
+            name = f"{profile.name} ({os.path.basename(profile.path)})"
+        n = 2
+        while name in taken:
+            name = f"{profile.name} ({os.path.basename(profile.path)} {n})"
+            n += 1
+        taken.add(name)
+        out.append(ProfileEntry(name, profile))
+    return out
+
+
+def find_profile(entries: Sequence[ProfileEntry], wanted: str | None) -> ProfileEntry | None:
+    """By name, else by file path or file name (what a user may type in settings)."""
+    if not wanted:
+        return None
+    for entry in entries:
+        if entry.name == wanted:
+            return entry
+    for entry in entries:
+        path = entry.profile.path
+        base = os.path.basename(path)
+        if wanted in (path, base, base.rsplit(".", 1)[0]):
+            return entry
+    return None
+
+
+def profile_facts(entry: ProfileEntry | None) -> Mapping[str, object]:
+    return entry.profile.facts if entry is not None else {}

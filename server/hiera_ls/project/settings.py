@@ -1,0 +1,89 @@
+"""The user's settings for one workspace, from whatever shape the editor sends them in.
+
+Editors disagree on the shape: VS Code sends the ``hiera`` section as a nested object
+(``{"factsProfile": ...}``), some clients send the whole configuration
+(``{"hiera": {...}}``) or flat dotted names (``{"hiera.factsProfile": ...}``).  All three
+are accepted; a value of the wrong type is dropped with a message rather than trusted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+SECTION = "hiera"
+_FIELDS = {
+    "factsProfile": "facts_profile",
+    "factsPaths": "facts_paths",
+    "hieraConfig": "hiera_config",
+    "environmentPath": "environment_path",
+    "environment": "environment",
+    "strictVariables": "strict_variables",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    facts_profile: str | None = None  # profile name (certname) whose node hovers describe
+    facts_paths: tuple[str, ...] = ()  # extra files or directories of facts profiles
+    hiera_config: str | None = None  # the global layer's hiera.yaml
+    environment_path: str | None = None  # a directory of environments (Puppet's environmentpath)
+    environment: str | None = None  # environment name for a workspace that is one environment
+    strict_variables: bool = True  # Puppet 8's default
+    given: frozenset[str] = field(default_factory=frozenset)  # which fields the user set
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedSettings:
+    settings: Settings
+    messages: tuple[str, ...]  # values that were ignored, and why
+
+
+def _section(raw: object) -> dict[str, object]:
+    """The ``hiera`` section's fields, from any of the accepted shapes."""
+    if not isinstance(raw, Mapping):
+        return {}
+    out: dict[str, object] = {}
+    nested = raw.get(SECTION)
+    if isinstance(nested, Mapping):
+        out.update({str(k): v for k, v in nested.items()})
+    for k, v in raw.items():
+        key = str(k)
+        if key.startswith(SECTION + "."):
+            out[key[len(SECTION) + 1 :]] = v
+        elif key in _FIELDS:
+            out[key] = v
+    return out
+
+
+def parse_settings(raw: object, base: Settings | None = None) -> ParsedSettings:
+    """Lay ``raw`` over ``base``; null and absent values keep the base value."""
+    current = base or Settings()
+    values = _section(raw)
+    messages: list[str] = []
+    changes: dict[str, object] = {}
+    for name, attr in _FIELDS.items():
+        if name not in values or values[name] is None:
+            continue
+        value = values[name]
+        if attr == "facts_paths":
+            if isinstance(value, str):
+                value = [value]
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                messages.append(f"hiera.{name} must be a list of paths; ignored")
+                continue
+            changes[attr] = tuple(v for v in value if v)
+        elif attr == "strict_variables":
+            if not isinstance(value, bool):
+                messages.append(f"hiera.{name} must be true or false; ignored")
+                continue
+            changes[attr] = value
+        else:
+            if not isinstance(value, str):
+                messages.append(f"hiera.{name} must be a string; ignored")
+                continue
+            changes[attr] = value or None
+    if not changes:
+        return ParsedSettings(current, tuple(messages))
+    given = current.given | frozenset(changes)
+    return ParsedSettings(replace(current, **changes, given=given), tuple(messages))  # type: ignore[arg-type]

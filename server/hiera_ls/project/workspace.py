@@ -1,0 +1,347 @@
+"""The project as the language server sees it: disk plus open buffers, settings, profiles.
+
+:class:`Workspace` is the one mutable object (owned by the server, never global): it takes
+buffer edits, disk changes and settings, and hands out immutable :class:`Snapshot`\\ s that
+features read.  Work is proportional to what changed:
+
+- a data-file edit only bumps the snapshot; the file is re-parsed on first use (the
+  DataCache and KeyIndex are keyed by content stamp) and no other file is touched;
+- a hiera.yaml / environment.conf change rebuilds the environments (other hiera.yaml
+  files come from the config cache);
+- a facts file change reloads profiles (unchanged files come from the profile cache);
+- a file created or deleted re-lists the data files.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from hiera_ls.engine.data_cache import DataCache
+from hiera_ls.engine.files import FileAccess
+from hiera_ls.engine.model import Environment, Layer
+from hiera_ls.project.discovery import (
+    CONFIG_FILE,
+    ENVIRONMENT_CONF,
+    ConfigCache,
+    build_environment,
+    find_environment_roots,
+    global_layer,
+)
+from hiera_ls.project.key_index import FileKeys, KeyIndex, TokenSpans
+from hiera_ls.project.levels import (
+    LevelRef,
+    environment_layers,
+    environment_levels,
+    level_files,
+    levels_for,
+)
+from hiera_ls.project.profiles import (
+    ProfileCache,
+    ProfileEntry,
+    find_profile,
+    is_profile_path,
+    profile_paths,
+)
+from hiera_ls.project.settings import Settings
+from hiera_ls.source.data_file import DataFile
+
+DATA_EXTENSIONS = {".yaml": "yaml_data", ".yml": "yaml_data", ".json": "json_data"}
+NO_PROFILE_CERTNAME = "localhost"
+
+
+class FileKind(Enum):
+    DATA = "data"  # a file some hierarchy level can read (or a YAML/JSON file in a datadir)
+    HIERA_CONFIG = "hiera_config"
+    FACTS = "facts"
+    ENVIRONMENT_CONF = "environment_conf"
+    OTHER = "other"
+
+
+@dataclass(frozen=True, slots=True)
+class EnvironmentView:
+    """One environment with its level map: which template can read which file."""
+
+    env: Environment
+    levels: tuple[LevelRef, ...]
+    configs: Mapping[str, Layer]  # hiera.yaml path -> its layer
+
+    def levels_for(self, path: str) -> list[LevelRef]:
+        return levels_for(self.levels, path)
+
+    def contains(self, path: str) -> bool:
+        if path.startswith(self.env.root.rstrip(os.sep) + os.sep):
+            return True
+        return any(path.startswith(layer.root.rstrip(os.sep) + os.sep) for layer in environment_layers(self.env))
+
+    def datadirs(self) -> list[str]:
+        out: list[str] = []
+        for layer in environment_layers(self.env):
+            cfg = layer.config
+            if cfg is None or cfg.path is None:
+                continue
+            for entry in (*cfg.hierarchy, *cfg.default_hierarchy):
+                d = os.path.normpath(os.path.join(layer.root, entry.datadir))
+                if "%{" not in d and d not in out:
+                    out.append(d)
+        return out
+
+
+def build_view(env: Environment) -> EnvironmentView:
+    configs: dict[str, Layer] = {}
+    for layer in environment_layers(env):
+        if layer.config is not None and layer.config.path is not None:
+            configs[layer.config.path] = layer
+    return EnvironmentView(env, tuple(environment_levels(env)), configs)
+
+
+@dataclass(frozen=True, slots=True)
+class DataFileInfo:
+    """A data file of the project with every level that can read it."""
+
+    path: str
+    view: EnvironmentView
+    levels: tuple[LevelRef, ...]  # empty for a YAML/JSON file in a datadir that no level reads
+
+    @property
+    def function(self) -> str:
+        for level in self.levels:
+            if level.reads_files:
+                return level.function
+        return DATA_EXTENSIONS.get(os.path.splitext(self.path)[1], "yaml_data")
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """An immutable view of the project at one moment; what every feature reads."""
+
+    generation: int
+    roots: tuple[str, ...]
+    settings: Settings
+    environments: tuple[EnvironmentView, ...]
+    profiles: tuple[ProfileEntry, ...]
+    active: ProfileEntry | None
+    files: FileAccess
+    cache: DataCache
+    key_index: KeyIndex
+    data_files: Mapping[str, DataFileInfo]
+    messages: tuple[str, ...] = ()  # settings that could not be honoured (unknown profile ...)
+    # per-snapshot caches for the layers above (engine sessions ...): valid as long as it is
+    memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
+
+    # -------------------------------------------------------------- what a file is
+
+    def environment_for(self, path: str) -> EnvironmentView | None:
+        info = self.data_files.get(path)
+        if info is not None:
+            return info.view
+        for view in self.environments:
+            if path in view.configs:
+                return view
+        best: EnvironmentView | None = None
+        for view in self.environments:
+            if view.contains(path) and (best is None or len(view.env.root) > len(best.env.root)):
+                best = view
+        return best or (self.environments[0] if self.environments else None)
+
+    def kind_of(self, path: str) -> FileKind:
+        if any(path in view.configs for view in self.environments):
+            return FileKind.HIERA_CONFIG
+        if os.path.basename(path) == ENVIRONMENT_CONF:
+            return FileKind.ENVIRONMENT_CONF
+        if any(entry.profile.path == path for entry in self.profiles):
+            return FileKind.FACTS
+        if path in self.data_files:
+            return FileKind.DATA
+        return FileKind.OTHER
+
+    def profile_at(self, path: str) -> ProfileEntry | None:
+        for entry in self.profiles:
+            if entry.profile.path == path:
+                return entry
+        return None
+
+    # -------------------------------------------------------------- data
+
+    def text(self, path: str) -> str | None:
+        return self.files.read_text(path)
+
+    def data_file(self, path: str) -> DataFile | None:
+        info = self.data_files.get(path)
+        if info is None:
+            return None
+        return self.cache.get(self.files, path, info.function)
+
+    def file_keys(self, path: str) -> FileKeys | None:
+        df = self.data_file(path)
+        if df is None:
+            return None
+        return self.key_index.get(self.files, df)
+
+    def all_file_keys(self, view: EnvironmentView | None = None) -> Iterator[FileKeys]:
+        """Every data file's index (built on first use, then per changed file only)."""
+        for path, info in self.data_files.items():
+            if view is not None and info.view is not view:
+                continue
+            keys = self.file_keys(path)
+            if keys is not None:
+                yield keys
+
+
+class Workspace:
+    """Mutable project state; every change marks what must be rebuilt for the next snapshot."""
+
+    def __init__(
+        self, roots: Sequence[str], settings: Settings | None = None, token_spans: TokenSpans | None = None
+    ) -> None:
+        self.roots: tuple[str, ...] = tuple(os.path.normpath(os.path.abspath(r)) for r in roots)
+        self.settings = settings or Settings()
+        # Chosen by command; wins over the setting. ("",) means "no profile" was chosen.
+        self.selected_profile: tuple[str] | None = None
+        self._buffers: dict[str, str] = {}
+        self.cache = DataCache()
+        self.key_index = KeyIndex(token_spans)
+        self._configs = ConfigCache()
+        self._profile_cache = ProfileCache()
+        self._generation = 0
+        self._views: tuple[EnvironmentView, ...] | None = None
+        self._profiles: tuple[ProfileEntry, ...] | None = None
+        self._data_files: dict[str, DataFileInfo] | None = None
+        self._snapshot: Snapshot | None = None
+
+    # -------------------------------------------------------------- inputs
+
+    @property
+    def buffers(self) -> Mapping[str, str]:
+        return self._buffers
+
+    def open_buffer(self, path: str, text: str) -> None:
+        new = path not in self._buffers
+        self._buffers[path] = text
+        self._changed(path, structural=new)
+
+    def update_buffer(self, path: str, text: str) -> None:
+        if self._buffers.get(path) == text:
+            return
+        self._buffers[path] = text
+        self._changed(path, structural=False)
+
+    def close_buffer(self, path: str) -> None:
+        if self._buffers.pop(path, None) is not None:
+            self._changed(path, structural=not os.path.exists(path))
+
+    def disk_changed(self, path: str, created_or_deleted: bool) -> None:
+        """A watched file changed on disk; an open buffer still wins over it."""
+        if not os.path.exists(path):
+            self.cache.forget(path)
+            self.key_index.forget(path)
+        self._changed(path, structural=created_or_deleted)
+
+    def set_settings(self, settings: Settings) -> None:
+        if settings == self.settings:
+            return
+        old = self.settings
+        self.settings = settings
+        if (old.hiera_config, old.environment_path, old.environment) != (
+            settings.hiera_config,
+            settings.environment_path,
+            settings.environment,
+        ):
+            self._views = None
+            self._data_files = None
+        if old.facts_paths != settings.facts_paths:
+            self._profiles = None
+        if old.facts_profile != settings.facts_profile:
+            self.selected_profile = None  # the user changed the setting: it wins again
+        self._snapshot = None
+
+    def select_profile(self, name: str | None) -> None:
+        """Choose a profile by name; None or "" chooses none (hovers list every definition)."""
+        self.selected_profile = (name or "",)
+        self._snapshot = None
+
+    def _changed(self, path: str, structural: bool) -> None:
+        self._snapshot = None
+        base = os.path.basename(path)
+        if base in (CONFIG_FILE, ENVIRONMENT_CONF, "metadata.json") or self._is_global_config(path):
+            self._views = None
+            self._data_files = None
+        if structural:
+            self._data_files = None
+            if base == CONFIG_FILE or os.path.isdir(path) or not os.path.splitext(path)[1]:
+                self._views = None  # maybe a new module directory
+        if is_profile_path(path, self.roots, self.settings.facts_paths) or (
+            self._profiles is not None and any(e.profile.path == path for e in self._profiles)
+        ):
+            self._profiles = None
+
+    def _is_global_config(self, path: str) -> bool:
+        setting = self.settings.hiera_config
+        if not setting:
+            return False
+        full = setting if os.path.isabs(setting) else os.path.join(self.roots[0] if self.roots else "", setting)
+        return os.path.normpath(full) == path
+
+    # -------------------------------------------------------------- outputs
+
+    def files(self) -> FileAccess:
+        """Disk with a copy of the buffers laid over it (a snapshot never sees later edits)."""
+        return FileAccess(dict(self._buffers))
+
+    def snapshot(self) -> Snapshot:
+        if self._snapshot is not None:
+            return self._snapshot
+        self._generation += 1
+        files = self.files()
+        messages: list[str] = []
+        if self._views is None:
+            glob = global_layer(self.settings.hiera_config, self.roots, files, self._configs)
+            items = find_environment_roots(self.roots, self.settings.environment_path, self.settings.environment, files)
+            self._views = tuple(build_view(build_environment(item, glob, files, self._configs)) for item in items)
+        if self._data_files is None:
+            self._data_files = _list_data_files(self._views, files)
+        if self._profiles is None:
+            paths = profile_paths(self.roots, self.settings.facts_paths, files)
+            self._profiles = tuple(self._profile_cache.load(paths, files))
+        wanted = self.selected_profile[0] if self.selected_profile is not None else self.settings.facts_profile
+        active = find_profile(self._profiles, wanted)
+        if wanted and active is None:
+            messages.append(f"No facts profile named '{wanted}': hovers show every definition instead")
+        self._snapshot = Snapshot(
+            generation=self._generation,
+            roots=self.roots,
+            settings=self.settings,
+            environments=self._views,
+            profiles=self._profiles,
+            active=active,
+            files=files,
+            cache=self.cache,
+            key_index=self.key_index,
+            data_files=self._data_files,
+            messages=tuple(messages),
+        )
+        return self._snapshot
+
+
+def _list_data_files(views: Sequence[EnvironmentView], files: FileAccess) -> dict[str, DataFileInfo]:
+    """Every file a level can read, plus YAML/JSON files lying in a datadir (for diagnostics)."""
+    found: dict[str, tuple[EnvironmentView, list[LevelRef]]] = {}
+    for view in views:
+        for level in view.levels:
+            for path in level_files(level, files):
+                slot = found.setdefault(path, (view, []))
+                if slot[0] is view:
+                    slot[1].append(level)
+        for datadir in view.datadirs():
+            for dirpath, dirnames, filenames in os.walk(datadir):
+                dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+                for name in filenames:
+                    if os.path.splitext(name)[1] in DATA_EXTENSIONS and not name.startswith("."):
+                        found.setdefault(os.path.join(dirpath, name), (view, []))
+            prefix = datadir.rstrip(os.sep) + os.sep
+            for path in files.overlay:
+                if path.startswith(prefix) and os.path.splitext(path)[1] in DATA_EXTENSIONS:
+                    found.setdefault(path, (view, []))
+    return {path: DataFileInfo(path, view, tuple(levels)) for path, (view, levels) in sorted(found.items())}

@@ -1,0 +1,153 @@
+"""Measure edit -> publishDiagnostics latency of `hiera-ls serve` on a 10,000-line data file.
+
+Not a test (no timed assertions in tests): run it by hand and read the numbers.
+
+    python tests/e2e/measure_edit_latency.py [--profile web01.example.com] [--edits 60]
+
+It copies the control repository fixture, grows data/common.yaml to 10,000 lines of
+realistic keys (nested hashes, arrays, interpolations), starts the server over stdio,
+opens the file, then changes one value per edit (an incremental change, as editors send
+them) and times until the server publishes diagnostics for that version.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "control-repo"
+
+
+def grow(common: Path, lines_wanted: int, seed: int = 7) -> None:
+    rng = random.Random(seed)
+    lines = common.read_text(encoding="utf-8").splitlines()
+    i = 0
+    while len(lines) < lines_wanted:
+        lines.append(f"profile::app{i}::settings:")
+        for j in range(rng.randint(2, 6)):
+            r = rng.random()
+            if r < 0.3:
+                lines.append(f"  option{j}:")
+                lines.extend(f"    - item{k}-{rng.randint(0, 999)}" for k in range(rng.randint(1, 3)))
+            elif r < 0.4:
+                lines.append(f'  host{j}: "%{{facts.networking.hostname}}.app{i}"')
+            elif r < 0.45:
+                lines.append(f"  domain{j}: \"%{{lookup('profile::base::domain')}}\"")
+            else:
+                lines.append(f"  value{j}: {rng.randint(0, 10000)}")
+        lines.append(f"profile::app{i}::port: {8000 + i}")
+        i += 1
+    common.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+async def run(profile: str | None, edits: int, size: int, server: list[str]) -> list[float]:
+    work = Path(tempfile.mkdtemp(prefix="hiera-ls-latency-"))
+    try:
+        repo = work / "control-repo"
+        shutil.copytree(FIXTURE, repo)
+        common = repo / "data" / "common.yaml"
+        grow(common, size)
+        text = common.read_text(encoding="utf-8")
+        target = next(n for n, line in enumerate(text.splitlines()) if line.startswith("profile::app5::port:"))
+        client = LanguageClient("latency", "1")
+
+        @client.feature(types.WINDOW_LOG_MESSAGE)
+        def log_message(params: types.LogMessageParams) -> None:
+            if params.type == types.MessageType.Error:
+                print(params.message, file=sys.stderr)
+
+        @client.feature("hiera/activeFactsProfile")
+        def active_profile(params: object) -> None:
+            return None
+        waiting: dict[int, asyncio.Future[None]] = {}
+
+        @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def published(params: types.PublishDiagnosticsParams) -> None:
+            fut = waiting.pop(params.version or -1, None)
+            if fut is not None and not fut.done():
+                fut.set_result(None)
+
+        @client.feature(types.WORKSPACE_CONFIGURATION)
+        def configuration(params: types.ConfigurationParams) -> list[object]:
+            return [None for _ in params.items]
+
+        await client.start_io(*server)
+        await client.initialize_async(
+            types.InitializeParams(
+                capabilities=types.ClientCapabilities(),
+                root_uri=repo.as_uri(),
+                initialization_options={"hiera": {"factsProfile": profile}} if profile else {},
+            )
+        )
+        client.initialized(types.InitializedParams())
+        uri = common.as_uri()
+        loop = asyncio.get_running_loop()
+        first: asyncio.Future[None] = loop.create_future()
+        waiting[1] = first
+        client.text_document_did_open(
+            types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text))
+        )
+        await first
+        times: list[float] = []
+        for n in range(edits):
+            version = n + 2
+            fut = loop.create_future()
+            waiting[version] = fut
+            value = str(9000 + n)
+            start = time.perf_counter()
+            client.text_document_did_change(
+                types.DidChangeTextDocumentParams(
+                    text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                    content_changes=[
+                        types.TextDocumentContentChangePartial(
+                            range=types.Range(
+                                start=types.Position(line=target, character=len("profile::app5::port: ")),
+                                end=types.Position(line=target, character=len("profile::app5::port: ") + 4),
+                            ),
+                            text=value,
+                        )
+                    ],
+                )
+            )
+            await fut
+            times.append(time.perf_counter() - start)
+            if n % 10 == 9:
+                await asyncio.sleep(0.5)  # a pause in typing: the full checks run in it
+        await client.shutdown_async(None)
+        client.exit(None)
+        await client.stop()
+        return times
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--profile", default=None)
+    parser.add_argument("--edits", type=int, default=60)
+    parser.add_argument("--lines", type=int, default=10_000)
+    parser.add_argument("--cprofile", help="write the server's cProfile data to this file")
+    args = parser.parse_args()
+    server = [sys.executable, "-m", "hiera_ls", "serve"]
+    if args.cprofile:
+        server = [sys.executable, "-m", "cProfile", "-o", args.cprofile, "-m", "hiera_ls", "serve"]
+    times = sorted(asyncio.run(run(args.profile, args.edits, args.lines, server)))
+    p95 = times[min(len(times) - 1, round(0.95 * len(times)) - 1)]
+    print(
+        f"{len(times)} edits of a {args.lines}-line file, profile={args.profile}: "
+        f"p50 {statistics.median(times) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()

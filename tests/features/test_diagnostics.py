@@ -1,0 +1,67 @@
+"""Diagnostics for one file: full checks, and the quick answer right after an edit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import hiera_ls.features.diagnostics as diagnostics
+from hiera_ls.features.diagnostics import Diagnostics, move_with_lines, project_paths
+from hiera_ls.project.settings import Settings
+from hiera_ls.project.workspace import Workspace
+from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+HIERA = 'version: 5\nhierarchy:\n  - name: Common\n    path: common.yaml\n'
+
+
+def p(line: int, col: int = 0) -> Problem:
+    return Problem("x", f"at {line}", Severity.WARNING, FileSpan("/f", Span.of(line, col, line, col + 1)))
+
+
+def test_problems_move_with_the_lines_around_an_edit() -> None:
+    old = "a\nb\nc\nd\ne\n"
+    new = "a\nb\nX\nY\nc\nd\ne\n"  # two lines inserted after b
+    moved = move_with_lines(old, new, [p(0), p(1), p(2), p(4, 3)])
+    assert [(m.where.span.start.line, m.where.span.start.column) for m in moved] == [(0, 0), (1, 0), (4, 0), (6, 3)]
+    edited = "a\nB\nc\nd\ne\n"
+    assert [m.message for m in move_with_lines(old, edited, [p(0), p(1), p(2)])] == ["at 0", "at 2"]
+
+
+def test_clean_fixture_has_no_problems_and_broken_one_has_them() -> None:
+    clean = Workspace([str(FIXTURES / "control-repo")], Settings(facts_profile="web01.example.com")).snapshot()
+    d = Diagnostics()
+    found = {path: d.file_problems(clean, path) for path in project_paths(clean)}
+    assert len(found) >= 20 and all(problems == [] for problems in found.values())
+    broken = Workspace([str(FIXTURES / "broken-repo")]).snapshot()
+    common = str(FIXTURES / "broken-repo/data/common.yaml")
+    assert [x.code for x in d.file_problems(broken, common)] == [
+        "reference-undefined-key",
+        "interpolation-unknown-method",
+        "yaml11-boolean",
+        "yaml-duplicate-key",
+    ]
+
+
+def test_quick_answer_for_an_expensive_file_keeps_check_problems_outside_the_edit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "hiera.yaml").write_text(HIERA)
+    text = "a: '%{lookup(\"nope\")}'\nb: 1\nc: yes\n"
+    (tmp_path / "data/common.yaml").write_text(text)
+    ws = Workspace([str(tmp_path)])
+    path = str(tmp_path / "data/common.yaml")
+    d = Diagnostics()
+    full = d.file_problems(ws.snapshot(), path)
+    assert [x.code for x in full] == ["reference-undefined-key", "yaml11-boolean"]
+    monkeypatch.setattr(diagnostics, "FAST_BUDGET_S", 0.0)  # every file counts as expensive
+    ws.update_buffer(path, "a: '%{lookup(\"nope\")}'\nb: 2\nnew: 1\nc: yes\n")
+    quick = d.quick_problems(ws.snapshot(), path)
+    # the check's finding on line 0 is kept; the loader's finding is fresh (moved down a line)
+    assert [(x.code, x.where.span.start.line) for x in quick] == [("reference-undefined-key", 0), ("yaml11-boolean", 3)]
+    ws.update_buffer(path, "a: '%{lookup(\"b\")}'\nb: 2\nnew: 1\nc: yes\n")
+    quick = d.quick_problems(ws.snapshot(), path)
+    assert [x.code for x in quick] == ["yaml11-boolean"]  # the edited line's check result waits
+    assert [x.code for x in d.file_problems(ws.snapshot(), path)] == ["yaml11-boolean"]

@@ -1,0 +1,33 @@
+"""Values in hovers: YAML as Puppet would need it written, cut when aliases make them huge."""
+
+from __future__ import annotations
+
+from hiera_ls.engine.convert import Sensitive
+from hiera_ls.features.render import code, inline, link, shrink, to_yaml
+from hiera_ls.source.spans import FileSpan, Span
+from hiera_ls.source.values import RubySymbol
+
+
+def test_strings_puppet_would_read_as_something_else_stay_quoted() -> None:
+    assert to_yaml({"a": "no", "b": "0755", "c": "12:30", "d": True, "e": None}) == (
+        "a: 'no'\nb: '0755'\nc: '12:30'\nd: true\ne: null"
+    )
+    assert to_yaml(["x", 1]) == "- x\n- 1"
+    assert to_yaml("plain") == "plain"
+    assert to_yaml({1: Sensitive("secret"), "s": RubySymbol("sym")}) == "1: Sensitive [value redacted]\ns: :sym"
+
+
+def test_alias_bombs_are_cut() -> None:
+    value: object = ["x"] * 9
+    for _ in range(8):
+        value = [value] * 4  # 589,824 leaves when expanded
+    shown = shrink(value, 50)
+    assert "… 3 more" in repr(shown)
+    assert len(to_yaml(value).splitlines()) < 2000
+    assert inline(list(range(100))) == ""  # too long to show inline
+
+
+def test_links_and_code() -> None:
+    where = FileSpan("/repo/data/common yaml.yaml", Span.of(11, 0, 11, 3))
+    assert link(where, "/repo") == "[data/common yaml.yaml:12](file:///repo/data/common%20yaml.yaml#L12)"
+    assert code("a`b") == "``a`b``"
