@@ -58,6 +58,24 @@ ACTIVE_PROFILE = "hiera/activeFactsProfile"  # notification: {name} whenever it 
 CMD_SELECT_PROFILE = "hiera.selectFactsProfile"
 CMD_LIST_PROFILES = "hiera.listFactsProfiles"
 CMD_EXPLAIN = "hiera.explain"
+
+# Problems another extension already reports for the same YAML file (Red Hat's YAML
+# extension, which VS Code users usually have): clients that run it beside us say so in
+# initializationOptions, and we do not show the same problem twice.
+PLAIN_YAML_CODES = frozenset({"yaml-syntax", "yaml-duplicate-key", "yaml-unknown-alias", "yaml-recursive-alias"})
+SCHEMA_CODES = frozenset({"hiera-config-wrong-type"})
+
+
+def hidden_codes(options: object) -> frozenset[str]:
+    """Codes not to publish, from ``yamlSyntaxDiagnostics`` / ``hieraConfigSchemaDiagnostics``."""
+    if not isinstance(options, Mapping):
+        return frozenset()
+    hidden: set[str] = set()
+    if options.get("yamlSyntaxDiagnostics") is False:
+        hidden |= PLAIN_YAML_CODES
+    if options.get("hieraConfigSchemaDiagnostics") is False:
+        hidden |= SCHEMA_CODES
+    return frozenset(hidden)
 DIAGNOSTIC_ID = "hiera-ls"
 REBUILD_DELAY_S = 0.3  # pause in typing before cross-file problems are recomputed
 WATCH_GLOBS = ("**/*.{yaml,yml,json}", "**/environment.conf")
@@ -72,6 +90,7 @@ class HieraLanguageServer(LanguageServer):
         super().__init__("hiera-ls", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.project = Workspace([])
         self.init_settings = Settings()
+        self.hidden_codes: frozenset[str] = frozenset()  # see hidden_codes()
         self.uris: dict[str, str] = {}  # path -> uri of each open document, as the client wrote it
         self.published: dict[str, tuple[Any, ...]] = {}  # uri -> last pushed diagnostics
         self.pull_diagnostics = False
@@ -139,7 +158,8 @@ class HieraLanguageServer(LanguageServer):
         conv = lsp.Converter(snapshot.text(path) or "", self.encoding)  # the snapshot's text, not the latest
         d = self.diagnostics
         problems = d.quick_problems(snapshot, path) if quick else d.file_problems(snapshot, path, pause)
-        return [lsp.diagnostic(p, conv) for p in problems]
+        hidden = self.hidden_codes if path.endswith((".yaml", ".yml")) else frozenset()
+        return [lsp.diagnostic(p, conv) for p in problems if p.code not in hidden]
 
     @property
     def changes_seen(self) -> int:
@@ -383,7 +403,9 @@ def create_server() -> HieraLanguageServer:
         ls.refresh_supported = bool(
             caps.workspace and caps.workspace.diagnostics and caps.workspace.diagnostics.refresh_support
         )
-        parsed = parse_settings(_plain(params.initialization_options))
+        options = _plain(params.initialization_options)
+        ls.hidden_codes = hidden_codes(options)
+        parsed = parse_settings(options)
         for message in parsed.messages:
             ls.log(message, types.MessageType.Warning)
         ls.init_settings = parsed.settings
