@@ -1,0 +1,26 @@
+// Bundles the extension into one file (dist/extension.js) and copies the hiera.yaml
+// schema from the repository's schemas/ (the single source the server reads too) into
+// the extension, where `yamlValidation` points. `--production` minifies, for the .vsix.
+import { build } from 'esbuild';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const production = process.argv.includes('--production');
+
+mkdirSync(join(here, 'schemas'), { recursive: true });
+copyFileSync(join(here, '..', 'schemas', 'hiera.v5.schema.json'), join(here, 'schemas', 'hiera.v5.schema.json'));
+
+await build({
+    entryPoints: [join(here, 'src', 'extension.ts')],
+    outfile: join(here, 'dist', 'extension.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18',
+    external: ['vscode'],
+    minify: production,
+    sourcemap: !production,
+    logLevel: 'warning',
+});

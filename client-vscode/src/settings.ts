@@ -1,0 +1,118 @@
+/**
+ * The `hiera` settings, as the server reads them.
+ *
+ * The same shape travels twice: once as initializationOptions (so the very first
+ * diagnostics already use the user's facts profile and paths) and again whenever the
+ * server asks with workspace/configuration. Both go through {@link normalizeSettings}, so
+ * `~` and `${workspaceFolder}` mean the same thing on both paths and a wrongly typed
+ * value is dropped here rather than sent.
+ */
+
+import { expandPath } from './serverCommand';
+
+export const SECTION = 'hiera';
+
+export interface HieraSettings {
+    factsProfile: string | null;
+    factsPaths: string[];
+    hieraConfig: string | null;
+    environmentPath: string | null;
+    environment: string | null;
+    strictVariables: boolean;
+}
+
+/** Every setting the server understands (in the `hiera` section), for `getConfiguration`. */
+export const SERVER_SETTING_KEYS: readonly (keyof HieraSettings)[] = [
+    'factsProfile',
+    'factsPaths',
+    'hieraConfig',
+    'environmentPath',
+    'environment',
+    'strictVariables',
+];
+
+export interface InitializationOptions extends HieraSettings {
+    /**
+     * False when another extension (Red Hat's YAML) already reports plain YAML syntax
+     * errors for the same files, so a user does not see each one twice.
+     */
+    yamlSyntaxDiagnostics: boolean;
+    /** Whether hiera.yaml is also validated against the JSON schema by the YAML extension. */
+    hieraConfigSchemaDiagnostics: boolean;
+    client: { name: string; version: string };
+}
+
+function text(value: unknown): string | null {
+    if (typeof value !== 'string') {
+        return null;
+    }
+    const trimmed = value.trim();
+    return trimmed === '' ? null : trimmed;
+}
+
+function path(value: unknown, home: string, folder: string | undefined): string | null {
+    const t = text(value);
+    return t === null ? null : expandPath(t, home, folder);
+}
+
+/** Settings as read from VS Code (any JSON) -> the typed shape the server expects. */
+export function normalizeSettings(raw: unknown, home: string, folder?: string): HieraSettings {
+    const get = (key: string): unknown =>
+        raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>)[key] : undefined;
+    const paths = get('factsPaths');
+    const list = typeof paths === 'string' ? [paths] : Array.isArray(paths) ? paths : [];
+    const strict = get('strictVariables');
+    return {
+        factsProfile: text(get('factsProfile')),
+        factsPaths: list
+            .filter((p): p is string => typeof p === 'string' && p.trim() !== '')
+            .map((p) => expandPath(p, home, folder)),
+        hieraConfig: path(get('hieraConfig'), home, folder),
+        environmentPath: path(get('environmentPath'), home, folder),
+        environment: text(get('environment')),
+        strictVariables: typeof strict === 'boolean' ? strict : true,
+    };
+}
+
+export interface ClientFacts {
+    /** Red Hat's YAML extension (redhat.vscode-yaml) is installed and enabled. */
+    yamlExtensionPresent: boolean;
+    clientName: string;
+    clientVersion: string;
+}
+
+export function initializationOptions(settings: HieraSettings, facts: ClientFacts): InitializationOptions {
+    return {
+        ...settings,
+        yamlSyntaxDiagnostics: !facts.yamlExtensionPresent,
+        hieraConfigSchemaDiagnostics: !facts.yamlExtensionPresent,
+        client: { name: facts.clientName, version: facts.clientVersion },
+    };
+}
+
+/**
+ * The answer to one workspace/configuration item: the `hiera` section normalized, other
+ * sections passed through untouched.
+ */
+export function configurationAnswer(
+    section: string | undefined,
+    value: unknown,
+    home: string,
+    folder?: string,
+): unknown {
+    if (section === SECTION) {
+        return normalizeSettings(value, home, folder);
+    }
+    if (section !== undefined && section.startsWith(SECTION + '.')) {
+        const key = section.slice(SECTION.length + 1);
+        if ((SERVER_SETTING_KEYS as readonly string[]).includes(key)) {
+            return (normalizeSettings({ [key]: value }, home, folder) as unknown as Record<string, unknown>)[key];
+        }
+    }
+    return value;
+}
+
+/** Settings whose change needs a new server process rather than didChangeConfiguration. */
+export function needsRestart(changed: (section: string) => boolean): boolean {
+    return changed('hiera.server.path');
+}

@@ -1,0 +1,50 @@
+/**
+ * The manifest against the code: every setting the server reads is contributed with a
+ * description, and every command the code registers is in the palette with a title.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { PICK_PROFILE_COMMAND, RESTART_COMMAND, SHOW_OUTPUT_COMMAND } from '../src/profiles';
+import { SERVER_SETTING_KEYS } from '../src/settings';
+
+// Compiled to out/test/, run from the package root by `npm test`.
+const manifest = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8'));
+
+describe('package.json', () => {
+    const props: Record<string, { markdownDescription?: string; description?: string }> =
+        manifest.contributes.configuration.properties;
+
+    it('contributes every server setting, the server path and the trace setting, each described', () => {
+        const expected = [...SERVER_SETTING_KEYS.map((k) => `hiera.${k}`), 'hiera.server.path', 'hiera.trace.server'];
+        assert.deepEqual(Object.keys(props).sort(), [...expected].sort());
+        for (const [key, prop] of Object.entries(props)) {
+            assert.ok((prop.markdownDescription ?? prop.description ?? '').length > 40, `${key} needs a description`);
+        }
+    });
+
+    it('contributes the commands the extension registers', () => {
+        const commands: { command: string; title: string; category: string }[] = manifest.contributes.commands;
+        const ids = commands.map((c) => c.command).sort();
+        assert.deepEqual(ids, [PICK_PROFILE_COMMAND, 'hiera.explainLookup', RESTART_COMMAND, SHOW_OUTPUT_COMMAND].sort());
+        const titles = commands.map((c) => `${c.category}: ${c.title}`);
+        for (const t of ['Hiera: Select Facts Profile', 'Hiera: Explain Lookup', 'Hiera: Restart Server']) {
+            assert.ok(titles.includes(t), t);
+        }
+    });
+
+    it('never reuses a command id the server announces (the client registers those itself)', () => {
+        const serverCommands = ['hiera.selectFactsProfile', 'hiera.listFactsProfiles', 'hiera.explain'];
+        for (const c of manifest.contributes.commands) {
+            assert.ok(!serverCommands.includes(c.command), c.command);
+        }
+    });
+
+    it('activates on hiera.yaml and gives the YAML extension the hiera.yaml schema', () => {
+        assert.deepEqual(manifest.activationEvents, ['workspaceContains:**/hiera.yaml']);
+        assert.deepEqual(manifest.contributes.yamlValidation, [
+            { fileMatch: 'hiera.yaml', url: './schemas/hiera.v5.schema.json' },
+        ]);
+    });
+});

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { configurationAnswer, initializationOptions, needsRestart, normalizeSettings } from '../src/settings';
+
+const HOME = '/home/u';
+const facts = { yamlExtensionPresent: false, clientName: 'Visual Studio Code', clientVersion: '1.99.0' };
+
+describe('settings -> initializationOptions', () => {
+    it('sends every server setting with its defaults', () => {
+        assert.deepEqual(initializationOptions(normalizeSettings({}, HOME), facts), {
+            factsProfile: null,
+            factsPaths: [],
+            hieraConfig: null,
+            environmentPath: null,
+            environment: null,
+            strictVariables: true,
+            yamlSyntaxDiagnostics: true,
+            hieraConfigSchemaDiagnostics: true,
+            client: { name: 'Visual Studio Code', version: '1.99.0' },
+        });
+    });
+
+    it('passes what the user set, with ~ and ${workspaceFolder} expanded in paths', () => {
+        const raw = {
+            factsProfile: ' web01.example.com ',
+            factsPaths: ['~/facts', '${workspaceFolder}/spec/factsets', 'relative/dir'],
+            hieraConfig: '~/puppet/hiera.yaml',
+            environmentPath: '${workspaceFolder}/..',
+            environment: 'staging',
+            strictVariables: false,
+            server: { path: '/x/hiera-ls' },
+            trace: { server: 'verbose' },
+        };
+        const s = normalizeSettings(raw, HOME, '/ws/prod');
+        assert.deepEqual(s, {
+            factsProfile: 'web01.example.com',
+            factsPaths: ['/home/u/facts', '/ws/prod/spec/factsets', 'relative/dir'],
+            hieraConfig: '/home/u/puppet/hiera.yaml',
+            environmentPath: '/ws/prod/..',
+            environment: 'staging',
+            strictVariables: false,
+        });
+    });
+
+    it('drops wrongly typed values instead of sending them', () => {
+        const s = normalizeSettings(
+            { factsProfile: 42, factsPaths: ['ok', 7, '', null], hieraConfig: {}, strictVariables: 'no' },
+            HOME,
+        );
+        assert.equal(s.factsProfile, null);
+        assert.deepEqual(s.factsPaths, ['ok']);
+        assert.equal(s.hieraConfig, null);
+        assert.equal(s.strictVariables, true);
+        assert.deepEqual(normalizeSettings({ factsPaths: 'one/file.yaml' }, HOME).factsPaths, ['one/file.yaml']);
+        assert.deepEqual(normalizeSettings(null, HOME).factsPaths, []);
+    });
+
+    it("leaves YAML syntax errors to Red Hat's YAML extension when it is installed", () => {
+        const opts = initializationOptions(normalizeSettings({}, HOME), { ...facts, yamlExtensionPresent: true });
+        assert.equal(opts.yamlSyntaxDiagnostics, false);
+        assert.equal(opts.hieraConfigSchemaDiagnostics, false);
+    });
+});
+
+describe('workspace/configuration answers', () => {
+    it('normalizes the hiera section like the initialization options', () => {
+        const answer = configurationAnswer('hiera', { factsPaths: ['~/f'], factsProfile: '' }, HOME, '/ws');
+        assert.deepEqual(answer, normalizeSettings({ factsPaths: ['~/f'] }, HOME, '/ws'));
+    });
+
+    it('answers a single hiera.* item and passes other sections through', () => {
+        assert.deepEqual(configurationAnswer('hiera.factsPaths', ['~/f'], HOME), ['/home/u/f']);
+        assert.deepEqual(configurationAnswer('editor', { tabSize: 2 }, HOME), { tabSize: 2 });
+        assert.equal(configurationAnswer('hiera.server.path', '~/x', HOME), '~/x');
+    });
+
+    it('restarts the server only for a new server path', () => {
+        assert.equal(needsRestart((s) => s === 'hiera.server.path'), true);
+        assert.equal(needsRestart((s) => s === 'hiera.factsProfile'), false);
+    });
+});
