@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 
 from hiera_ls.engine.errors import LookupError_, RegexpError
+from hiera_ls.engine.ruby import ruby_class
 
 _SPECIAL = re.compile(r"['\".]")
 # A segment: a quoted run (with surrounding blanks) or a run of other characters.
@@ -101,7 +102,7 @@ def dig(key_text: str, value: object, segments: tuple[Segment, ...]) -> object:
         if not isinstance(value, dict):
             raise LookupError_(
                 "Data Provider type mismatch: Got "
-                f"{ruby_class_name(value)} when a hash-like object was expected to access "
+                f"{ruby_class(value)} when a hash-like object was expected to access "
                 f"value using '{seg}' from key '{key_text}'"
             )
         value = ruby_hash_get(value, seg)
@@ -118,23 +119,3 @@ def ruby_hash_get(d: dict[object, object], key: object) -> object:
         if k == key and type(k) is type(key):
             return v
     raise NotFound
-
-
-def ruby_class_name(value: object) -> str:
-    if value is None:
-        return "NilClass"
-    if value is True:
-        return "TrueClass"
-    if value is False:
-        return "FalseClass"
-    if isinstance(value, int):
-        return "Integer"
-    if isinstance(value, float):
-        return "Float"
-    if isinstance(value, str):
-        return "String"
-    if isinstance(value, list):
-        return "Array"
-    if isinstance(value, dict):
-        return "Hash"
-    return type(value).__name__

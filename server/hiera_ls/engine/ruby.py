@@ -20,6 +20,7 @@ import unicodedata
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
+from hiera_ls.source.puppet_text import puppet_quote
 from hiera_ls.source.values import RubySymbol
 
 # Ruby's Integer is a tagged immediate ("fixnum") in this range; error texts treat it specially.
@@ -609,42 +610,6 @@ def _merge_range(a: PInteger | PFloat, b: PInteger | PFloat) -> PInteger | PFloa
     lo = a.lo if a.lo <= b.lo else b.lo
     hi = a.hi if a.hi >= b.hi else b.hi
     return PInteger(lo, hi) if isinstance(a, PInteger) else PFloat(float(lo), float(hi))
-
-
-def puppet_quote(text: str) -> str:
-    """StringConverter#puppet_quote: single quotes unless control characters force double."""
-    if any(ord(c) < 0x20 for c in text):
-        return _puppet_double_quote(text)
-    out = ["'"]
-    escaped = False
-    for c in text:
-        if escaped:
-            out.append("\\" + c)
-            escaped = False
-        elif c == "'":
-            out.append("\\'")
-        elif c == "\\":
-            escaped = True
-        else:
-            out.append(c)
-    if escaped:
-        out.append("\\")
-    out.append("'")
-    return "".join(out)
-
-
-def _puppet_double_quote(text: str) -> str:
-    table = {"\t": "\\t", "\n": "\\n", "\r": "\\r", '"': '\\"', "$": "\\$", "\\": "\\\\"}
-    out = ['"']
-    for c in text:
-        if c in table:
-            out.append(table[c])
-        elif ord(c) < 0x20:
-            out.append(f"\\u{{{ord(c):X}}}")
-        else:
-            out.append(c)
-    out.append('"')
-    return "".join(out)
 
 
 def _range_part(lo: float, hi: float) -> list[str]:

@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from hiera_ls.source.puppet_text import puppet_quote
 from hiera_ls.source.values import RubySymbol
 from hiera_ls.source.yaml_loader import CompositeKey
 
@@ -601,44 +602,6 @@ def ruby_float(value: float) -> str:
         digits = exponent.lstrip("+-").rjust(2, "0")
         return f"{mantissa}e{sign}{digits}"
     return text
-
-
-def puppet_quote(text: str) -> str:
-    """How Puppet's formatter quotes a string: single quotes, backslash-escaping quotes
-    (a backslash escapes the next character), or double quotes when a control character
-    is present."""
-    if any(ord(c) < 0x20 for c in text):
-        return _double_quote(text)
-    out = ["'"]
-    escaped = False
-    for c in text:
-        if escaped:
-            out.append("\\" + c)
-            escaped = False
-        elif c == "'":
-            out.append("\\'")
-        elif c == "\\":
-            escaped = True
-        else:
-            out.append(c)
-    if escaped:
-        out.append("\\")
-    out.append("'")
-    return "".join(out)
-
-
-def _double_quote(text: str) -> str:
-    escapes = {"\t": "\\t", "\n": "\\n", "\r": "\\r", '"': '\\"', "$": "\\$", "\\": "\\\\"}
-    out = ['"']
-    for c in text:
-        if c in escapes:
-            out.append(escapes[c])
-        elif ord(c) < 0x20:
-            out.append(f"\\u{{{ord(c):X}}}")
-        else:
-            out.append(c)
-    out.append('"')
-    return "".join(out)
 
 
 def _range_parts(t: IntegerType | FloatType | None) -> list[str]:
