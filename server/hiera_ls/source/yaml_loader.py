@@ -19,6 +19,7 @@ asked for, since creating a frozen dataclass per node would cost more than the p
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -79,35 +80,55 @@ Path = tuple[object, ...]
 
 
 class NodeTable(Mapping[Path, NodeSpans]):
-    """Key path from the root -> :class:`NodeSpans`, built on access from compact tuples."""
+    """Key path from the root -> :class:`NodeSpans`, built on access.
 
-    __slots__ = ("_raw", "suspect", "symbol_keys")
+    The marks of every node sit in one flat ``array('i')`` (8 ints a node) rather than
+    a tuple each: a repository holds millions of nodes and the language server keeps
+    them all, so this is most of its memory.
+    """
+
+    __slots__ = ("_index", "_marks", "_styles", "suspect", "symbol_keys")
 
     def __init__(
-        self, raw: dict[Path, _Raw], symbol_keys: bool = False, suspect: bool = True
+        self, raw: Mapping[Path, _Raw], symbol_keys: bool = False, suspect: bool = True
     ) -> None:
-        self._raw = raw
+        index: dict[Path, int] = {}
+        marks = array("i")
+        styles: list[str | None] = []
+        for path, data in raw.items():
+            index[path] = len(styles)
+            marks.extend(data[:8])
+            styles.append(data[8])
+        self._index = index
+        self._marks = marks
+        self._styles = styles
         self.symbol_keys = symbol_keys  # some key path holds a RubySymbol
         # False when the loader saw nothing Puppet's RichData check could reject (no Symbol
         # value, Ruby object, or Boolean/null/collection key), so validation can be skipped
         self.suspect = suspect
 
+    def _raw(self, i: int) -> _Raw:
+        m = self._marks
+        b = 8 * i
+        return (m[b], m[b + 1], m[b + 2], m[b + 3], m[b + 4], m[b + 5], m[b + 6], m[b + 7], self._styles[i])
+
     def __getitem__(self, path: Path) -> NodeSpans:
-        r = self._raw[path]
+        r = self._raw(self._index[path])
         key = None if r[0] < 0 else Span.of(r[0], r[1], r[2], r[3])
         return NodeSpans(key, Span.of(r[4], r[5], r[6], r[7]), r[8])
 
     def __contains__(self, path: object) -> bool:
-        return path in self._raw
+        return path in self._index
 
     def __iter__(self) -> Iterator[Path]:
-        return iter(self._raw)
+        return iter(self._index)
 
     def __len__(self) -> int:
-        return len(self._raw)
+        return len(self._index)
 
     def raw_items(self) -> Iterator[tuple[Path, _Raw]]:
-        return iter(self._raw.items())
+        for path, i in self._index.items():
+            yield path, self._raw(i)
 
 
 EMPTY_NODES = NodeTable({})
@@ -345,6 +366,7 @@ class _Builder:
         for entry in self.entries:
             if entry is not None:
                 raw[entry[0]] = entry[1]
+        self.entries = []
         nodes = NodeTable(raw, self.symbol_keys, self.suspect)
         return YamlDocument(path, value, nodes, tuple(self.problems), None)
 
