@@ -88,10 +88,15 @@ def key_text(node_path: NodePath) -> str:
     return ".".join(parts)
 
 
-def _raw_items(nodes: Mapping[NodePath, NodeSpans]) -> Iterator[tuple[NodePath, tuple[int, ...]]]:
-    """(path, (key start line, col, key end line, col, value start line, col, end line, col))."""
+def _raw_items(
+    nodes: Mapping[NodePath, NodeSpans], line: int | None = None
+) -> Iterator[tuple[NodePath, tuple[int, ...]]]:
+    """(path, (key start line, col, key end line, col, value start line, col, end line, col)).
+
+    With ``line``, a NodeTable yields only the nodes that span it (the others cannot match).
+    """
     if isinstance(nodes, NodeTable):
-        for path, r in nodes.raw_items():
+        for path, r in nodes.raw_items() if line is None else nodes.covering(line):
             yield path, (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7])
         return
     for path, spans in nodes.items():
@@ -114,7 +119,7 @@ def node_at(nodes: Mapping[NodePath, NodeSpans], pos: Position) -> tuple[NodePat
     line = pos.line
     best_key: tuple[NodePath, tuple[int, ...]] | None = None
     best_value: tuple[NodePath, tuple[int, ...]] | None = None
-    for path, r in _raw_items(nodes):
+    for path, r in _raw_items(nodes, line):
         if not path:
             continue
         if r[0] >= 0 and r[0] <= line <= r[2] and (r[0], r[1]) <= here <= (r[2], r[3]):

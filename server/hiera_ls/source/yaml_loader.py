@@ -130,6 +130,14 @@ class NodeTable(Mapping[Path, NodeSpans]):
         for path, i in self._index.items():
             yield path, self._raw(i)
 
+    def covering(self, line: int) -> Iterator[tuple[Path, _Raw]]:
+        """Only the nodes whose key or value spans ``line`` (hover and definition per keystroke)."""
+        m = self._marks
+        for path, i in self._index.items():
+            b = 8 * i
+            if (m[b] <= line <= m[b + 2]) or (m[b + 4] <= line <= m[b + 6]):
+                yield path, self._raw(i)
+
 
 EMPTY_NODES = NodeTable({})
 
