@@ -32,7 +32,6 @@ import asyncio
 import logging
 import math
 import os
-import random
 import shutil
 import statistics
 import sys
@@ -47,7 +46,7 @@ from pygls.lsp.client import LanguageClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gen_repo import generate
+from gen_repo import generate, grow
 
 WAIT_LIMIT_S = 120.0  # a safety net against a hung server, never a speed assertion
 DEFAULT_YLS = (
@@ -66,31 +65,11 @@ HIERA_LS = Path(sys.executable).parent / "hiera-ls"
 # ---------------------------------------------------------------------------- repository
 
 
-def grow(common: Path, lines_wanted: int, seed: int = 7) -> None:
-    """Append block-style keys (nested hashes, arrays, interpolations) up to ``lines_wanted``."""
-    rng = random.Random(seed)
-    lines = common.read_text(encoding="utf-8").splitlines()
-    # what the lookup() interpolations below read
-    lines.append("profile::base::domain: example.com")
-    i = 0
-    while len(lines) < lines_wanted:
-        lines.append(f"profile::app{i}::settings:")
-        for j in range(rng.randint(2, 6)):
-            r = rng.random()
-            if r < 0.3:
-                lines.append(f"  option{j}:")
-                lines.extend(
-                    f"    - item{k}-{rng.randint(0, 999)}" for k in range(rng.randint(1, 3))
-                )
-            elif r < 0.4:
-                lines.append(f'  host{j}: "%{{facts.networking.hostname}}.app{i}"')
-            elif r < 0.45:
-                lines.append(f"  domain{j}: \"%{{lookup('profile::base::domain')}}\"")
-            else:
-                lines.append(f"  value{j}: {rng.randint(0, 10000)}")
-        lines.append(f"profile::app{i}::port: {8000 + i}")
-        i += 1
-    common.write_text("\n".join(lines) + "\n", encoding="utf-8")
+def grow_with_domain(common: Path, lines_wanted: int) -> None:
+    """The big file: what its lookup() interpolations read, then generated keys."""
+    with common.open("a", encoding="utf-8") as fh:
+        fh.write("profile::base::domain: example.com\n")
+    grow(common, lines_wanted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +84,7 @@ def build_repo(work: Path, nodes: int, lines: int) -> Repo:
     info = generate(work, nodes=nodes)
     env = Path(str(info["env"]))
     big = env / "data" / "common.yaml"
-    grow(big, lines)
+    grow_with_domain(big, lines)
     facts_dir = env / ".hiera-ls" / "facts"
     facts_dir.mkdir(parents=True, exist_ok=True)
     node = str(info["node"])

@@ -134,3 +134,29 @@ def generate(
         *[f"{m}::k{i}" for m in ("ntp", "apache", "mysql") for i in range(20)],
     ]
     return {"env": str(env), "facts": str(root / "facts.json"), "node": node, "keys": keys}
+
+
+def grow(common: Path, lines_wanted: int, seed: int = 7) -> None:
+    """Append block-style keys (nested hashes, arrays, interpolations) up to ``lines_wanted``.
+
+    The interpolations read ``profile::base::domain``: the file must define it.
+    """
+    rng = random.Random(seed)
+    lines = common.read_text(encoding="utf-8").splitlines()
+    i = 0
+    while len(lines) < lines_wanted:
+        lines.append(f"profile::app{i}::settings:")
+        for j in range(rng.randint(2, 6)):
+            r = rng.random()
+            if r < 0.3:
+                lines.append(f"  option{j}:")
+                lines.extend(f"    - item{k}-{rng.randint(0, 999)}" for k in range(rng.randint(1, 3)))
+            elif r < 0.4:
+                lines.append(f'  host{j}: "%{{facts.networking.hostname}}.app{i}"')
+            elif r < 0.45:
+                lines.append(f"  domain{j}: \"%{{lookup('profile::base::domain')}}\"")
+            else:
+                lines.append(f"  value{j}: {rng.randint(0, 10000)}")
+        lines.append(f"profile::app{i}::port: {8000 + i}")
+        i += 1
+    common.write_text("\n".join(lines) + "\n", encoding="utf-8")

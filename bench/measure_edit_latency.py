@@ -2,7 +2,7 @@
 
 Not a test (no timed assertions in tests): run it by hand and read the numbers.
 
-    python tests/e2e/measure_edit_latency.py [--profile web01.example.com] [--edits 60]
+    python bench/measure_edit_latency.py [--profile web01.example.com] [--edits 60]
 
 It copies the control repository fixture, grows data/common.yaml to 10,000 lines of
 realistic keys (nested hashes, arrays, interpolations), starts the server over stdio,
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import random
 import shutil
 import statistics
 import sys
@@ -25,29 +24,11 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
-FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "control-repo"
+FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "control-repo"
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-def grow(common: Path, lines_wanted: int, seed: int = 7) -> None:
-    rng = random.Random(seed)
-    lines = common.read_text(encoding="utf-8").splitlines()
-    i = 0
-    while len(lines) < lines_wanted:
-        lines.append(f"profile::app{i}::settings:")
-        for j in range(rng.randint(2, 6)):
-            r = rng.random()
-            if r < 0.3:
-                lines.append(f"  option{j}:")
-                lines.extend(f"    - item{k}-{rng.randint(0, 999)}" for k in range(rng.randint(1, 3)))
-            elif r < 0.4:
-                lines.append(f'  host{j}: "%{{facts.networking.hostname}}.app{i}"')
-            elif r < 0.45:
-                lines.append(f"  domain{j}: \"%{{lookup('profile::base::domain')}}\"")
-            else:
-                lines.append(f"  value{j}: {rng.randint(0, 10000)}")
-        lines.append(f"profile::app{i}::port: {8000 + i}")
-        i += 1
-    common.write_text("\n".join(lines) + "\n", encoding="utf-8")
+from gen_repo import grow  # noqa: E402
 
 
 async def run(profile: str | None, edits: int, size: int, server: list[str]) -> list[float]:
