@@ -1,11 +1,11 @@
-"""Loaded data files keyed by content, so an edit costs one re-parse, not a project's."""
+"""Loaded data files keyed by content, so an edit re-parses one file (or part of it), not a project."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from hiera_ls.engine.files import FileAccess, Stamp
-from hiera_ls.source.data_file import DataFile, load_json_data, load_yaml_data
+from hiera_ls.source.data_file import DataFile, load_json_data, load_yaml_data, reload_yaml_data
 
 LOADERS = {"yaml_data": load_yaml_data, "json_data": load_json_data}
 
@@ -27,7 +27,11 @@ class DataCache:
         text = files.read_text(path)
         if text is None:
             return None
-        data = LOADERS[function](path, text)
+        previous_text = entry[0].buffer_text if entry is not None else None
+        if entry is not None and previous_text is not None and function == "yaml_data":
+            data = reload_yaml_data(entry[1], previous_text, text)  # an edit: re-parse what it touched
+        else:
+            data = LOADERS[function](path, text)
         self._entries[(path, function)] = (stamp, data)
         return data
 

@@ -20,6 +20,14 @@ class Stamp:
 
     key: object
 
+    @property
+    def buffer_text(self) -> str | None:
+        """An editor buffer's stamp is its text: what an edit is compared against."""
+        key = self.key
+        if isinstance(key, tuple) and key[0] == "buffer" and isinstance(key[1], str):
+            return key[1]
+        return None
+
 
 @dataclass(slots=True)
 class FileAccess:

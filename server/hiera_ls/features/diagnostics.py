@@ -33,6 +33,7 @@ from hiera_ls.engine.lookup import LookupOutcome
 from hiera_ls.features.sessions import new_session
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.source.spans import FileSpan, Problem, Span
+from hiera_ls.source.yaml_reparse import changed_lines
 
 
 @dataclass(slots=True)
@@ -190,17 +191,8 @@ def _order(p: Problem) -> tuple[object, ...]:
 def move_with_lines(old: str, new: str, problems: list[Problem]) -> list[Problem]:
     """Problems of ``old`` moved to ``new``: lines before and after the edited lines keep
     their problems (shifted); problems touching the edited lines are dropped."""
-    old_lines = old.split("\n")
-    new_lines = new.split("\n")
-    limit = min(len(old_lines), len(new_lines))
-    prefix = 0
-    while prefix < limit and old_lines[prefix] == new_lines[prefix]:
-        prefix += 1
-    suffix = 0
-    while suffix < limit - prefix and old_lines[-1 - suffix] == new_lines[-1 - suffix]:
-        suffix += 1
-    tail_start = len(old_lines) - suffix
-    delta = len(new_lines) - len(old_lines)
+    prefix, tail_start, new_tail_start = changed_lines(old, new)
+    delta = new_tail_start - tail_start
     out: list[Problem] = []
     for p in problems:
         span = p.where.span

@@ -15,8 +15,8 @@ from hiera_ls.project.key_index import LOOKUP_OPTIONS, LineMap, locate_tokens, s
 from hiera_ls.project.levels import LevelRef
 from hiera_ls.project.workspace import FileKind, Snapshot
 from hiera_ls.source.interpolation import Token, TokenKind
+from hiera_ls.source.node_table import Nodes, NodeSpans
 from hiera_ls.source.spans import Position, Span
-from hiera_ls.source.yaml_loader import NodeSpans, NodeTable
 
 NodePath = tuple[object, ...]
 
@@ -93,9 +93,9 @@ def _raw_items(
 ) -> Iterator[tuple[NodePath, tuple[int, ...]]]:
     """(path, (key start line, col, key end line, col, value start line, col, end line, col)).
 
-    With ``line``, a NodeTable yields only the nodes that span it (the others cannot match).
+    With ``line``, a node table yields only the nodes that span it (the others cannot match).
     """
-    if isinstance(nodes, NodeTable):
+    if isinstance(nodes, Nodes):
         for path, r in nodes.raw_items() if line is None else nodes.covering(line):
             yield path, (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7])
         return

@@ -19,12 +19,15 @@ from hiera_ls.source.values import RubySymbol
 from hiera_ls.source.yaml_loader import (
     EMPTY_NODES,
     CompositeKey,
+    Nodes,
     NodeSpans,
     NodeTable,
     Path,
     RubyObject,
+    YamlDocument,
     load_yaml,
 )
+from hiera_ls.source.yaml_reparse import reload_yaml
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +38,23 @@ class DataFile:
     key_errors: Mapping[object, str]  # top-level key -> what Puppet raises when it is looked up
     nodes: Mapping[Path, NodeSpans]
     problems: tuple[Problem, ...]
+    # the YAML as loaded, kept when an edit may re-parse only the entries it touched
+    document: YamlDocument | None = None
 
 
 def load_yaml_data(path: str, text: str) -> DataFile:
-    doc = load_yaml(path, text)
+    return _yaml_data(path, load_yaml(path, text))
+
+
+def reload_yaml_data(previous: DataFile, previous_text: str, text: str) -> DataFile:
+    """The edited file (``previous`` was loaded from ``previous_text``), re-parsing only the
+    top-level entries the edit touched when the file allows it; same answer as a full load."""
+    if previous.document is None:
+        return load_yaml_data(previous.path, text)
+    return _yaml_data(previous.path, reload_yaml(previous.document, previous_text, text))
+
+
+def _yaml_data(path: str, doc: YamlDocument) -> DataFile:
     if doc.fatal is not None:
         return DataFile(path, {}, doc.fatal.message, {}, EMPTY_NODES, (doc.fatal,))
     value = doc.value
@@ -55,16 +71,17 @@ def load_yaml_data(path: str, text: str) -> DataFile:
         return DataFile(path, {}, message, {}, doc.nodes, tuple(problems))
     nodes = doc.nodes
     data: dict[object, object] = value
-    if isinstance(nodes, NodeTable) and nodes.symbol_keys:
+    if isinstance(nodes, Nodes) and nodes.symbol_keys:
         problems.extend(_symbol_key_notes(path, nodes))
         data = _symkeys_to_string(value, {})  # type: ignore[assignment]
         nodes = _string_paths(nodes)
     key_errors: dict[object, str] = {}
-    if not isinstance(nodes, NodeTable) or nodes.suspect:
+    if not isinstance(nodes, Nodes) or nodes.suspect:
         key_errors = _validate(path, "yaml_data", data, nodes, problems)
     else:
         _note_unreachable(path, data, nodes, problems)
-    return DataFile(path, data, None, key_errors, nodes, tuple(problems))
+    document = doc if doc.outline is not None else None
+    return DataFile(path, data, None, key_errors, nodes, tuple(problems), document)
 
 
 def load_json_data(path: str, text: str) -> DataFile:
@@ -250,14 +267,14 @@ def _symkeys_to_string(value: object, memo: dict[int, object]) -> object:
     return value
 
 
-def _string_paths(nodes: NodeTable) -> NodeTable:
+def _string_paths(nodes: Nodes) -> NodeTable:
     raw = {}
     for node_path, data in nodes.raw_items():
         raw[tuple(p.name if isinstance(p, RubySymbol) else p for p in node_path)] = data
     return NodeTable(raw, False)
 
 
-def _symbol_key_notes(path: str, nodes: NodeTable) -> list[Problem]:
+def _symbol_key_notes(path: str, nodes: Nodes) -> list[Problem]:
     notes: list[Problem] = []
     for node_path in nodes:
         if node_path and isinstance(node_path[-1], RubySymbol):

@@ -19,11 +19,12 @@ asked for, since creating a frozen dataclass per node would cost more than the p
 from __future__ import annotations
 
 import math
-from array import array
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from hiera_ls.source.node_table import EMPTY_NODES, Nodes, NodeSpans, NodeTable, Path
+from hiera_ls.source.node_table import Raw as _Raw
 from hiera_ls.source.psych_scalars import (
     Refusal,
     RubyObject,
@@ -37,22 +38,19 @@ from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
 from hiera_ls.source.values import RubySymbol
 
 __all__ = [
+    "EMPTY_NODES",
     "CompositeKey",
     "NodeSpans",
     "NodeTable",
+    "Nodes",
+    "Outline",
+    "Path",
     "RubyObject",
     "YamlDocument",
     "backend_name",
     "load_yaml",
     "psych_error_text",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class NodeSpans:
-    key: Span | None  # range of the key scalar (None for the root and sequence items)
-    value: Span  # range of the value node
-    style: str | None  # scalar style: None plain, "'", '"', "|", ">" ; None for collections
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,73 +71,19 @@ class CompositeKey:
         return hash(("CompositeKey", self.text))
 
 
-# One node's ranges, flat: key start line/col, key end line/col (-1 when no key), value
-# start line/col, value end line/col, style.
-_Raw = tuple[int, int, int, int, int, int, int, int, "str | None"]
-Path = tuple[object, ...]
 
 
-class NodeTable(Mapping[Path, NodeSpans]):
-    """Key path from the root -> :class:`NodeSpans`, built on access.
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """Where each top-level entry of a block-mapping document starts, in file order.
 
-    The marks of every node sit in one flat ``array('i')`` (8 ints a node) rather than
-    a tuple each: a repository holds millions of nodes and the language server keeps
-    them all, so this is most of its memory.
+    Only for documents whose top-level entries stand alone (no anchors, aliases, top-level
+    ``<<`` or duplicate keys, no Symbols or odd keys, each entry on lines of its own): an
+    edit inside one entry can then be re-parsed without the others (``yaml_reparse``).
     """
 
-    __slots__ = ("_index", "_marks", "_styles", "suspect", "symbol_keys")
-
-    def __init__(
-        self, raw: Mapping[Path, _Raw], symbol_keys: bool = False, suspect: bool = True
-    ) -> None:
-        index: dict[Path, int] = {}
-        marks = array("i")
-        styles: list[str | None] = []
-        for path, data in raw.items():
-            index[path] = len(styles)
-            marks.extend(data[:8])
-            styles.append(data[8])
-        self._index = index
-        self._marks = marks
-        self._styles = styles
-        self.symbol_keys = symbol_keys  # some key path holds a RubySymbol
-        # False when the loader saw nothing Puppet's RichData check could reject (no Symbol
-        # value, Ruby object, or Boolean/null/collection key), so validation can be skipped
-        self.suspect = suspect
-
-    def _raw(self, i: int) -> _Raw:
-        m = self._marks
-        b = 8 * i
-        return (m[b], m[b + 1], m[b + 2], m[b + 3], m[b + 4], m[b + 5], m[b + 6], m[b + 7], self._styles[i])
-
-    def __getitem__(self, path: Path) -> NodeSpans:
-        r = self._raw(self._index[path])
-        key = None if r[0] < 0 else Span.of(r[0], r[1], r[2], r[3])
-        return NodeSpans(key, Span.of(r[4], r[5], r[6], r[7]), r[8])
-
-    def __contains__(self, path: object) -> bool:
-        return path in self._index
-
-    def __iter__(self) -> Iterator[Path]:
-        return iter(self._index)
-
-    def __len__(self) -> int:
-        return len(self._index)
-
-    def raw_items(self) -> Iterator[tuple[Path, _Raw]]:
-        for path, i in self._index.items():
-            yield path, self._raw(i)
-
-    def covering(self, line: int) -> Iterator[tuple[Path, _Raw]]:
-        """Only the nodes whose key or value spans ``line`` (hover and definition per keystroke)."""
-        m = self._marks
-        for path, i in self._index.items():
-            b = 8 * i
-            if (m[b] <= line <= m[b + 2]) or (m[b + 4] <= line <= m[b + 6]):
-                yield path, self._raw(i)
-
-
-EMPTY_NODES = NodeTable({})
+    lines: tuple[int, ...]  # the line of each entry's key (column 0), ascending
+    keys: tuple[object, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +93,7 @@ class YamlDocument:
     nodes: Mapping[Path, NodeSpans]  # key path from root -> spans; () is the root
     problems: tuple[Problem, ...]
     fatal: Problem | None  # Psych/Puppet refuses the whole file; message as Puppet prints it
+    outline: Outline | None = None  # set when an edit may re-parse single entries
 
 
 LOAD_ERROR_PREFIX = "Unable to parse "
@@ -334,8 +279,10 @@ class _Builder:
         "path",
         "problems",
         "refusal",
+        "root_plain",
         "suspect",
         "symbol_keys",
+        "tangled",
     )
 
     def __init__(self, path: str, backend: _Backend) -> None:
@@ -351,6 +298,8 @@ class _Builder:
         self.symbol_keys = False
         self.suspect = False
         self.budget = _COPY_BUDGET
+        self.root_plain = False  # the root is a block mapping without a tag
+        self.tangled = False  # a top-level ``<<`` or duplicate key ties entries together
 
     # ------------------------------------------------------------------ driver
 
@@ -376,7 +325,14 @@ class _Builder:
                 raw[entry[0]] = entry[1]
         self.entries = []
         nodes = NodeTable(raw, self.symbol_keys, self.suspect)
-        return YamlDocument(path, value, nodes, tuple(self.problems), None)
+        outline = None
+        if (
+            isinstance(value, dict)
+            and self.root_plain
+            and not (self.anchors or self.tangled or self.symbol_keys or self.suspect)
+        ):
+            outline = outline_of(value, nodes)
+        return YamlDocument(path, value, nodes, tuple(self.problems), None, outline)
 
     def _document(self, parser: Any) -> tuple[object, bool]:
         """Events of the first document -> its value; Psych never reads past that document."""
@@ -499,6 +455,8 @@ class _Builder:
             elif kind in (_MAP_END, _SEQ_END):
                 frame = stack.pop()
                 self.open_ids.discard(id(frame.obj))
+                if not stack:
+                    self.root_plain = frame.is_map and frame.block and frame.tag is None
                 if frame.block:
                     end = (frame.end_line, frame.end_col)
                 else:
@@ -726,6 +684,8 @@ class _Builder:
         merged = top.merged is not None and key in top.merged
         if key in obj:
             self._drop_key(top, key, first)
+            if top.path == ():
+                self.tangled = True
             if not merged:
                 self.problems.append(
                     self._problem(
@@ -775,6 +735,8 @@ class _Builder:
         # after the merged keys have copied the ranges they need from them.
         merge_entries = (first, len(self.entries))
         obj = top.obj
+        if top.path == ():
+            self.tangled = True
         if top.merged is None:
             top.merged = set()
         for key, item in merged.items():
@@ -820,6 +782,22 @@ class _Builder:
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def outline_of(value: dict[object, object], nodes: Nodes) -> Outline | None:
+    """The outline when every top-level key starts a line of its own at column 0.
+
+    A block scalar ends at column 0 of the line after it, which it does not occupy.
+    """
+    lines: list[int] = []
+    last_end = (-1, 0)
+    for key in value:
+        r = nodes.raw((key,))
+        if r is None or r[1] != 0 or r[0] != r[2] or (r[0], 0) < last_end:
+            return None
+        lines.append(r[0])
+        last_end = (r[6], r[7])
+    return Outline(tuple(lines), tuple(value))
 
 _SEVERITY = {
     "yaml-duplicate-key": Severity.WARNING,

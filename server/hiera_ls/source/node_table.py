@@ -1,0 +1,248 @@
+"""Where every node of a loaded file sits: key path from the root -> its ranges.
+
+A repository holds millions of nodes and the language server keeps them all, so this is
+most of its memory: marks live in one flat ``array('i')`` and become :class:`NodeSpans`
+only when asked for.  After an edit only the top-level entries the edit touched are
+re-parsed (``yaml_reparse``); :class:`SplicedNodes` then answers from the old table for
+the entries before the edit, the old table shifted by the lines added or removed for the
+entries after it, and a small new table for the re-parsed ones, instead of copying every
+node of a 10,000-line file on each keystroke.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from array import array
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+
+from hiera_ls.source.spans import Span
+
+__all__ = ["EMPTY_NODES", "NodeSpans", "NodeTable", "Nodes", "Path", "Raw", "SplicedNodes", "splice_nodes"]
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSpans:
+    key: Span | None  # range of the key scalar (None for the root and sequence items)
+    value: Span  # range of the value node
+    style: str | None  # scalar style: None plain, "'", '"', "|", ">" ; None for collections
+
+
+# One node's ranges, flat: key start line/col, key end line/col (-1 when no key), value
+# start line/col, value end line/col, style.
+Raw = tuple[int, int, int, int, int, int, int, int, "str | None"]
+Path = tuple[object, ...]
+
+
+def _spans(r: Raw) -> NodeSpans:
+    key = None if r[0] < 0 else Span.of(r[0], r[1], r[2], r[3])
+    return NodeSpans(key, Span.of(r[4], r[5], r[6], r[7]), r[8])
+
+
+def _spans_line(r: Raw, line: int) -> bool:
+    return (r[0] <= line <= r[2]) or (r[4] <= line <= r[6])
+
+
+def shifted(r: Raw, delta: int) -> Raw:
+    """``r`` moved down by ``delta`` lines (columns never change: edits cut at line starts)."""
+    if not delta:
+        return r
+    if r[0] < 0:
+        return (r[0], r[1], r[2], r[3], r[4] + delta, r[5], r[6] + delta, r[7], r[8])
+    return (r[0] + delta, r[1], r[2] + delta, r[3], r[4] + delta, r[5], r[6] + delta, r[7], r[8])
+
+
+class Nodes(Mapping[Path, NodeSpans]):
+    """What features ask of a file's node positions, beyond the mapping itself."""
+
+    __slots__ = ()
+    symbol_keys: bool  # some key path holds a RubySymbol
+    # False when the loader saw nothing Puppet's RichData check could reject (no Symbol
+    # value, Ruby object, or Boolean/null/collection key), so validation can be skipped
+    suspect: bool
+
+    @abstractmethod
+    def raw(self, path: Path) -> Raw | None:
+        """The flat marks of ``path``'s node, or None."""
+
+    @abstractmethod
+    def raw_items(self) -> Iterator[tuple[Path, Raw]]:
+        """Every (path, marks), in no promised order."""
+
+    def covering(self, line: int) -> Iterator[tuple[Path, Raw]]:
+        """Only the nodes whose key or value spans ``line`` (hover and definition per keystroke)."""
+        for path, r in self.raw_items():
+            if _spans_line(r, line):
+                yield path, r
+
+    def __getitem__(self, path: Path) -> NodeSpans:
+        r = self.raw(path)
+        if r is None:
+            raise KeyError(path)
+        return _spans(r)
+
+
+class NodeTable(Nodes):
+    """The nodes of one parse, flat: 8 ints a node in one array, an index by path."""
+
+    __slots__ = ("_index", "_marks", "_styles", "suspect", "symbol_keys")
+
+    def __init__(self, raw: Mapping[Path, Raw], symbol_keys: bool = False, suspect: bool = True) -> None:
+        index: dict[Path, int] = {}
+        marks = array("i")
+        styles: list[str | None] = []
+        for path, data in raw.items():
+            index[path] = len(styles)
+            marks.extend(data[:8])
+            styles.append(data[8])
+        self._index = index
+        self._marks = marks
+        self._styles = styles
+        self.symbol_keys = symbol_keys
+        self.suspect = suspect
+
+    def _raw(self, i: int) -> Raw:
+        m = self._marks
+        b = 8 * i
+        return (m[b], m[b + 1], m[b + 2], m[b + 3], m[b + 4], m[b + 5], m[b + 6], m[b + 7], self._styles[i])
+
+    def raw(self, path: Path) -> Raw | None:
+        i = self._index.get(path)
+        return None if i is None else self._raw(i)
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._index
+
+    def __iter__(self) -> Iterator[Path]:
+        return iter(self._index)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def raw_items(self) -> Iterator[tuple[Path, Raw]]:
+        for path, i in self._index.items():
+            yield path, self._raw(i)
+
+    def covering(self, line: int) -> Iterator[tuple[Path, Raw]]:
+        m = self._marks
+        for path, i in self._index.items():
+            b = 8 * i
+            if (m[b] <= line <= m[b + 2]) or (m[b + 4] <= line <= m[b + 6]):
+                yield path, self._raw(i)
+
+
+EMPTY_NODES = NodeTable({})
+
+# A piece of a spliced table: one parse's table and how many lines its nodes moved since.
+_Piece = tuple[NodeTable, int]
+MAX_PIECES = 8  # more pieces than this (edits all over a file): flatten into one table
+
+
+class SplicedNodes(Nodes):
+    """Nodes of a file edited since its full parse; each top-level key names its piece."""
+
+    __slots__ = ("_of", "_pieces", "_root", "suspect", "symbol_keys")
+
+    def __init__(self, root: Raw, of: dict[object, _Piece]) -> None:
+        self._root = root
+        self._of = of  # top-level key -> the piece holding its nodes
+        self._pieces = list({id(p): p for p in of.values()}.values())
+        self.symbol_keys = False  # splicing is only done for files with neither
+        self.suspect = False
+
+    def raw(self, path: Path) -> Raw | None:
+        if not path:
+            return self._root
+        piece = self._of.get(path[0])
+        if piece is None:
+            return None
+        return _shifted_raw(piece, path) if path in piece[0]._index else None
+
+    def __contains__(self, path: object) -> bool:
+        if not isinstance(path, tuple):
+            return False
+        return self.raw(path) is not None
+
+    def _own_paths(self, piece: _Piece) -> Iterator[tuple[Path, int]]:
+        of = self._of
+        for path, i in piece[0]._index.items():
+            if path and of.get(path[0]) is piece:
+                yield path, i
+
+    def __iter__(self) -> Iterator[Path]:
+        yield ()
+        for piece in self._pieces:
+            for path, _ in self._own_paths(piece):
+                yield path
+
+    def __len__(self) -> int:
+        return 1 + sum(1 for piece in self._pieces for _ in self._own_paths(piece))
+
+    def raw_items(self) -> Iterator[tuple[Path, Raw]]:
+        yield (), self._root
+        for piece in self._pieces:
+            table, delta = piece
+            for path, i in self._own_paths(piece):
+                yield path, shifted(table._raw(i), delta)
+
+    def covering(self, line: int) -> Iterator[tuple[Path, Raw]]:
+        if _spans_line(self._root, line):
+            yield (), self._root
+        of = self._of
+        for piece in self._pieces:
+            table, delta = piece
+            m = table._marks
+            here = line - delta
+            for path, i in table._index.items():
+                b = 8 * i
+                if ((m[b] <= here <= m[b + 2]) or (m[b + 4] <= here <= m[b + 6])) and path and of.get(path[0]) is piece:
+                    yield path, shifted(table._raw(i), delta)
+
+
+def _shifted_raw(piece: _Piece, path: Path) -> Raw:
+    table, delta = piece
+    return shifted(table._raw(table._index[path]), delta)
+
+
+def splice_nodes(
+    old: Nodes,
+    old_keys: Iterable[object],
+    drop: Iterable[object],
+    moved: Iterable[object],
+    delta: int,
+    new: NodeTable,
+    new_keys: Iterable[object],
+    offset: int,
+    ends: tuple[object, object],
+) -> Nodes:
+    """``old`` without the entries ``drop``, with the entries ``moved`` shifted by ``delta``
+    lines, and with ``new`` (parsed from a slice starting at line ``offset``) for ``new_keys``.
+
+    ``old_keys``: every top-level key of ``old`` (needed when ``old`` is still flat);
+    ``ends``: the first and last top-level key afterwards, which bound the root's range.
+    """
+    if isinstance(old, SplicedNodes):
+        of = dict(old._of)
+    elif isinstance(old, NodeTable):
+        whole: _Piece = (old, 0)
+        of = dict.fromkeys(old_keys, whole)
+    else:
+        raise TypeError(f"cannot splice {type(old).__name__}")
+    for key in drop:
+        del of[key]
+    moved_pieces: dict[tuple[int, int], _Piece] = {}
+    for key in moved:
+        table, d = of[key]
+        piece = moved_pieces.get((id(table), d))
+        if piece is None:
+            piece = moved_pieces[(id(table), d)] = (table, d + delta)
+        of[key] = piece
+    fresh: _Piece = (new, offset)
+    for key in new_keys:
+        of[key] = fresh
+    first, last = (_shifted_raw(of[k], (k,)) for k in ends)
+    root: Raw = (-1, -1, -1, -1, first[0], 0, last[6], last[7], None)
+    spliced = SplicedNodes(root, of)
+    if len(spliced._pieces) > MAX_PIECES:
+        return NodeTable(dict(spliced.raw_items()), False, False)
+    return spliced

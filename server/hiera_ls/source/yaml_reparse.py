@@ -1,0 +1,205 @@
+"""Re-load an edited YAML file by parsing only the top-level entries the edit touched.
+
+Typing in a 10,000-line data file must not cost a full parse per keystroke (about 100 ms
+there).  libyaml is deterministic, so with the text before the edit unchanged, the parser
+reaches the first touched entry's key in the state it had before: at column 0 of the root
+block mapping.  The slice from that key to the next untouched key is parsed as a document
+of its own, and its entries replace the old ones; everything after moves by the number of
+lines the edit added or removed.
+
+Only documents whose entries stand alone qualify (``Outline``: no anchors, aliases,
+top-level merges or duplicates, each key at column 0 on lines of its own).  Whenever the
+slice could read differently inside the whole file (a syntax error, a document marker, a
+key that also exists outside the slice, an entry that no longer starts at column 0 ...)
+the whole file is parsed as before, so the answer is always the full parse's answer.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import replace
+
+from hiera_ls.source.node_table import Nodes, NodeTable, splice_nodes
+from hiera_ls.source.spans import FileSpan, Problem, Span
+from hiera_ls.source.yaml_loader import Outline, YamlDocument, load_yaml
+
+__all__ = ["changed_lines", "reload_yaml"]
+
+_CHUNK = 4096
+# Lines the slice must not hold: a document marker or a directive changes what follows.
+_MARKERS = re.compile(r"^(?:---|\.\.\.)(?:[ \t\r\n]|$)|^%", re.M)
+_ODD_BREAKS = ("\x85", "\u2028", "\u2029")  # line breaks to libyaml, not to str.count("\n")
+
+
+def reload_yaml(previous: YamlDocument, previous_text: str, text: str) -> YamlDocument:
+    """``text`` loaded as :func:`load_yaml` would, re-using ``previous`` (from ``previous_text``)."""
+    spliced = _splice(previous, previous_text, text)
+    return spliced if spliced is not None else load_yaml(previous.path, text)
+
+
+def _common_prefix(a: str, b: str) -> int:
+    limit = min(len(a), len(b))
+    i = 0
+    while i + _CHUNK <= limit and a[i : i + _CHUNK] == b[i : i + _CHUNK]:
+        i += _CHUNK
+    while i < limit and a[i] == b[i]:
+        i += 1
+    return i
+
+
+def _common_suffix(a: str, b: str, limit: int) -> int:
+    """Length of the common end of ``a`` and ``b``, at most ``limit``."""
+    n = 0
+    la, lb = len(a), len(b)
+    while n + _CHUNK <= limit and a[la - n - _CHUNK : la - n] == b[lb - n - _CHUNK : lb - n]:
+        n += _CHUNK
+    while n < limit and a[la - n - 1] == b[lb - n - 1]:
+        n += 1
+    return n
+
+
+def changed_lines(old: str, new: str) -> tuple[int, int, int]:
+    """(first changed line, first line after the change in ``old``, the same in ``new``).
+
+    Lines before the first and from the returned ends on are equal in both texts (lines
+    counted by "\\n"); equal texts give three times the number of lines.
+    """
+    p = _common_prefix(old, new)
+    if p == len(old) == len(new):
+        n = old.count("\n") + 1
+        return n, n, n
+    s = _common_suffix(old, new, min(len(old), len(new)) - p)
+    old_cut, new_cut = len(old) - s, len(new) - s
+    first = old.count("\n", 0, p)
+    old_end = old.count("\n", 0, old_cut)
+    new_end = first + new.count("\n", p, new_cut)
+    at_line_start = (old_cut == 0 or old[old_cut - 1] == "\n") and (new_cut == 0 or new[new_cut - 1] == "\n")
+    if not at_line_start:
+        old_end += 1
+        new_end += 1
+    return first, old_end, new_end
+
+
+def _line_start(text: str, line_of_offset: int, offset: int, line: int) -> int:
+    """Offset of the start of ``line``, walking from ``offset`` (which lies on ``line_of_offset``)."""
+    pos = text.rfind("\n", 0, offset) + 1
+    at = line_of_offset
+    while at > line:
+        pos = text.rfind("\n", 0, pos - 1) + 1
+        at -= 1
+    while at < line:
+        nxt = text.find("\n", pos)
+        if nxt < 0:
+            return len(text)
+        pos = nxt + 1
+        at += 1
+    return pos
+
+
+def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
+    outline = previous.outline
+    value = previous.value
+    if outline is None or not isinstance(value, dict) or previous.fatal is not None or not outline.lines:
+        return None
+    if _odd_breaks(old) or _odd_breaks(new):
+        return None
+    p = _common_prefix(old, new)
+    if p == len(old) == len(new):
+        return previous
+    s = _common_suffix(old, new, min(len(old), len(new)) - p)
+    old_end, new_end = len(old) - s, len(new) - s  # old[p:old_end] became new[p:new_end]
+    delta = new.count("\n", p, new_end) - old.count("\n", p, old_end)
+    first_line = old.count("\n", 0, p)
+    lines = outline.lines
+    i1 = bisect_right(lines, first_line) - 1  # the entry the change starts in
+    if i1 < 0:
+        return None  # before the first key: the header, a directive, "---"
+    last_line = old.count("\n", 0, old_end)
+    at_line_start = (old_end == 0 or old[old_end - 1] == "\n") and (new_end == 0 or new[new_end - 1] == "\n")
+    after = last_line if at_line_start else last_line + 1
+    i2 = bisect_left(lines, after)  # first entry wholly after the change
+    while True:
+        b1 = lines[i1]
+        start = _line_start(old, first_line, p, b1)
+        if start < len(new) and new[start] not in " \t\r\n":
+            break
+        # A blank (or indented) first line may belong to the entry before: take it in too.
+        if i1 == 0:
+            return None
+        i1 -= 1
+    stop = _line_start(old, last_line, old_end, lines[i2]) + len(new) - len(old) if i2 < len(lines) else len(new)
+    piece = new[start:stop]
+    if _MARKERS.search(piece):
+        return None
+    part = load_yaml(previous.path, piece)
+    if part.fatal is not None:
+        return None
+    if part.outline is not None and isinstance(part.value, dict):
+        part_outline = part.outline
+        part_value: dict[object, object] = part.value
+    elif part.value is None and not part.nodes and not part.problems:
+        part_outline = Outline((), ())  # only comments left: the entries were deleted
+        part_value = {}
+    else:
+        return None
+    keys = outline.keys
+    kept_before, dropped, kept_after = keys[:i1], keys[i1:i2], keys[i2:]
+    if not (part_value or kept_before or kept_after):
+        return None  # nothing left: the file is empty now, which a full parse words
+    outside = set(kept_before)
+    outside.update(kept_after)
+    if not outside.isdisjoint(part_value):
+        return None  # a duplicate key across entries: Psych's last-wins needs the full parse
+    merged: dict[object, object] = {k: value[k] for k in kept_before}
+    merged.update(part_value)
+    for k in kept_after:
+        merged[k] = value[k]
+    new_lines = (
+        *lines[:i1],
+        *(line + b1 for line in part_outline.lines),
+        *(line + delta for line in lines[i2:]),
+    )
+    new_outline = Outline(new_lines, (*kept_before, *part_outline.keys, *kept_after))
+    part_nodes = part.nodes
+    if not isinstance(part_nodes, NodeTable) or not isinstance(previous.nodes, Nodes):
+        return None
+    nodes = splice_nodes(
+        previous.nodes,
+        keys,
+        dropped,
+        kept_after,
+        delta,
+        part_nodes,
+        part_outline.keys,
+        b1,
+        (new_outline.keys[0], new_outline.keys[-1]),
+    )
+    joints = (i1, i1 + len(part_outline.keys))  # where old and new entries now meet
+    if not all(_follows(nodes, new_outline, i) for i in joints):
+        return None
+    end = lines[i2] if i2 < len(lines) else None
+    problems = [pr for pr in previous.problems if pr.where.span.start.line < b1]
+    problems.extend(_moved(pr, b1) for pr in part.problems)
+    if end is not None:
+        problems.extend(_moved(pr, delta) for pr in previous.problems if pr.where.span.start.line >= end)
+    return YamlDocument(previous.path, merged, nodes, tuple(problems), None, new_outline)
+
+
+def _odd_breaks(text: str) -> bool:
+    """Line breaks libyaml counts that "\\n" does not (a lone CR, NEL, LS, PS)."""
+    return any(ch in text for ch in _ODD_BREAKS) or ("\r" in text and text.count("\r") != text.count("\r\n"))
+
+
+def _follows(nodes: Nodes, outline: Outline, i: int) -> bool:
+    """Entry ``i`` starts on a line after entry ``i - 1`` ends (as :func:`outline_of` wants)."""
+    if i <= 0 or i >= len(outline.keys):
+        return True
+    before = nodes.raw((outline.keys[i - 1],))
+    return before is not None and (before[6], before[7]) <= (outline.lines[i], 0)
+
+
+def _moved(problem: Problem, delta: int) -> Problem:
+    span = problem.where.span
+    moved = Span.of(span.start.line + delta, span.start.column, span.end.line + delta, span.end.column)
+    return replace(problem, where=FileSpan(problem.where.path, moved))
