@@ -3,6 +3,7 @@
 Not a test (no timed assertions in tests): run it by hand and read the numbers.
 
     python bench/bench_lsp.py [--nodes 2000] [--lines 10000] [--edits 60] [--hovers 120]
+                              [--sync incremental|full]
                               [--yls PATH/TO/bin/yaml-language-server | --no-yls]
 
 It generates a control repository (bench/gen_repo.py, 2,000+ data files), grows
@@ -11,7 +12,8 @@ preview merged values, then drives each server over stdio and reports:
 
 1. process start -> first publishDiagnostics for the big file (didOpen sent right after
    initialize);
-2. edit -> publishDiagnostics: full-text didChange edits that change one value, timed until
+2. edit -> publishDiagnostics: didChange edits that change one value (the changed range,
+   as editors send it, or with --sync full the whole text), timed until
    the publish for that version (yaml-language-server publishes without a version: the
    first publish after the edit counts, which is sound because edits are sequential);
 3. hover latency on keys of the big file (hiera-ls only: without a schema
@@ -266,6 +268,7 @@ async def measure(
     edits: int,
     hovers: int,
     stderr_log: Path,
+    incremental: bool,
 ) -> Result:
     result = Result(name)
     session = make_session(settings)
@@ -320,15 +323,28 @@ async def measure(
         settled = [p for p in session.published if p.uri == uri][-1]
         result.open_diagnostics, result.open_sample = settled.count, settled.sample
 
+        line_now = lines[target]
         for n in range(edits):
             version = n + 2
-            new = edited_text(lines, target, prefix, str(9000 + n))
+            value = str(9000 + n)
+            change: types.TextDocumentContentChangeEvent
+            if incremental:  # what editors send: the changed range only
+                change = types.TextDocumentContentChangePartial(
+                    range=types.Range(
+                        start=types.Position(line=target, character=len(prefix)),
+                        end=types.Position(line=target, character=len(line_now)),
+                    ),
+                    text=value,
+                )
+            else:
+                change = types.TextDocumentContentChangeWholeDocument(text=edited_text(lines, target, prefix, value))
+            line_now = prefix + value
             mark = session.mark()
             start = time.perf_counter()
             client.text_document_did_change(
                 types.DidChangeTextDocumentParams(
                     text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-                    content_changes=[types.TextDocumentContentChangeWholeDocument(text=new)],
+                    content_changes=[change],
                 )
             )
             got = await session.wait_publish(uri, mark, version if result.versioned else None)
@@ -449,7 +465,7 @@ async def main_async(args: argparse.Namespace) -> None:
         text = repo.big.read_text(encoding="utf-8")
         print(
             f"repo: {repo.data_files} data files, {repo.big.name} {len(text.splitlines())} lines, "
-            f"facts profile {repo.node} (generated in {time.perf_counter() - t:.1f} s)"
+            f"facts profile {repo.node} (generated in {time.perf_counter() - t:.1f} s); {args.sync} edits"
         )
         hiera_settings = {"hiera": {"factsProfile": repo.node}}
         h = await measure(
@@ -462,6 +478,7 @@ async def main_async(args: argparse.Namespace) -> None:
             args.edits,
             args.hovers,
             work / "hiera-ls.stderr",
+            args.sync == "incremental",
         )
         y: Result | None = None
         yls = Path(args.yls).expanduser()
@@ -485,6 +502,7 @@ async def main_async(args: argparse.Namespace) -> None:
                     args.edits,
                     0,
                     work / "yls.stderr",
+                    args.sync == "incremental",
                 )
             else:
                 print(
@@ -509,6 +527,12 @@ def main() -> None:
     parser.add_argument("--hiera-ls", default=str(HIERA_LS))
     parser.add_argument("--yls", default=str(DEFAULT_YLS))
     parser.add_argument("--no-yls", action="store_true")
+    parser.add_argument(
+        "--sync",
+        choices=("incremental", "full"),
+        default="incremental",
+        help="send each edit as the changed range (what editors do) or as the whole text",
+    )
     parser.add_argument(
         "--keep", action="store_true", help="keep the generated repository and server logs"
     )

@@ -98,15 +98,6 @@ def diagnostic(problem: Problem, conv: Converter) -> types.Diagnostic:
     )
 
 
-def locations(
-    spans: Sequence[FileSpan], text_of: Callable[[str], str | None], encoding: str = UTF16
-) -> list[types.Location]:
-    converters: dict[str, Converter] = {}
-    out: list[types.Location] = []
-    for fs in spans:
-        conv = converters.get(fs.path)
-        if conv is None:
-            conv = Converter(text_of(fs.path) or "", encoding)
-            converters[fs.path] = conv
-        out.append(types.Location(uri=uri_of(fs.path), range=conv.to_lsp_range(fs.span)))
-    return out
+def locations(spans: Sequence[FileSpan], converter_of: Callable[[str], Converter]) -> list[types.Location]:
+    """``converter_of(path)``: the positions of that file's text (the server keeps them)."""
+    return [types.Location(uri=uri_of(fs.path), range=converter_of(fs.path).to_lsp_range(fs.span)) for fs in spans]

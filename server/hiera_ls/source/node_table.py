@@ -85,7 +85,7 @@ class Nodes(Mapping[Path, NodeSpans]):
 class NodeTable(Nodes):
     """The nodes of one parse, flat: 8 ints a node in one array, an index by path."""
 
-    __slots__ = ("_index", "_marks", "_styles", "suspect", "symbol_keys")
+    __slots__ = ("_by_line", "_index", "_marks", "_styles", "suspect", "symbol_keys")
 
     def __init__(self, raw: Mapping[Path, Raw], symbol_keys: bool = False, suspect: bool = True) -> None:
         index: dict[Path, int] = {}
@@ -100,6 +100,7 @@ class NodeTable(Nodes):
         self._styles = styles
         self.symbol_keys = symbol_keys
         self.suspect = suspect
+        self._by_line: dict[int, list[tuple[Path, int]]] | None = None  # built by the first covering()
 
     def _raw(self, i: int) -> Raw:
         m = self._marks
@@ -125,10 +126,37 @@ class NodeTable(Nodes):
 
     def covering(self, line: int) -> Iterator[tuple[Path, Raw]]:
         m = self._marks
-        for path, i in self._index.items():
+        for path, i in self._on_line(line):
             b = 8 * i
             if (m[b] <= line <= m[b + 2]) or (m[b + 4] <= line <= m[b + 6]):
                 yield path, self._raw(i)
+
+    def _on_line(self, line: int) -> list[tuple[Path, int]]:
+        """The nodes whose lines include ``line``, from an index built on first use.
+
+        Only files someone hovers get one (an open file, re-used by every hover until
+        the next edit), so the other thousands of tables stay flat.
+        """
+        by_line = self._by_line
+        if by_line is None:
+            by_line = {}
+            m = self._marks
+            for path, i in self._index.items():
+                b = 8 * i
+                first = m[b] if m[b] >= 0 else m[b + 4]
+                last = max(m[b + 2], m[b + 6])
+                if not path:
+                    continue  # the root spans the file: see _root_on_line
+                for at in range(first, last + 1):
+                    bucket = by_line.get(at)
+                    if bucket is None:
+                        by_line[at] = [(path, i)]
+                    else:
+                        bucket.append((path, i))
+            self._by_line = by_line
+        found = by_line.get(line, [])
+        root = self._index.get(())
+        return [((), root), *found] if root is not None else found
 
 
 EMPTY_NODES = NodeTable({})
@@ -191,12 +219,9 @@ class SplicedNodes(Nodes):
         of = self._of
         for piece in self._pieces:
             table, delta = piece
-            m = table._marks
-            here = line - delta
-            for path, i in table._index.items():
-                b = 8 * i
-                if ((m[b] <= here <= m[b + 2]) or (m[b + 4] <= here <= m[b + 6])) and path and of.get(path[0]) is piece:
-                    yield path, shifted(table._raw(i), delta)
+            for path, r in table.covering(line - delta):
+                if path and of.get(path[0]) is piece:
+                    yield path, shifted(r, delta)
 
 
 def _shifted_raw(piece: _Piece, path: Path) -> Raw:
