@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import functools
 import gc
 import hashlib
@@ -31,7 +32,7 @@ import os
 import sys
 import threading
 import traceback
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
 from lsprotocol import types
@@ -45,6 +46,7 @@ from hiera_ls.features.explain import explain
 from hiera_ls.features.hover import hover
 from hiera_ls.features.profiles import list_profiles
 from hiera_ls.features.references import references
+from hiera_ls.features.render import plain_text
 from hiera_ls.features.token_spans import exact_token_spans
 from hiera_ls.project.settings import SECTION, Settings, parse_settings
 from hiera_ls.project.workspace import Snapshot, Workspace
@@ -77,6 +79,7 @@ def hidden_codes(options: object) -> frozenset[str]:
         hidden |= SCHEMA_CODES
     return frozenset(hidden)
 DIAGNOSTIC_ID = "hiera-ls"
+MAX_CONVERTERS = 64  # line tables kept (open files, definition targets)
 REBUILD_DELAY_S = 0.3  # pause in typing before cross-file problems are recomputed
 WATCH_GLOBS = ("**/*.{yaml,yml,json}", "**/environment.conf")
 
@@ -94,19 +97,34 @@ class HieraLanguageServer(LanguageServer):
         self.uris: dict[str, str] = {}  # path -> uri of each open document, as the client wrote it
         self.published: dict[str, tuple[Any, ...]] = {}  # uri -> last pushed diagnostics
         self.pull_diagnostics = False
+        self.hover_markdown = True  # False when the client shows hovers only as plain text
         self.configuration_supported = False
         self.refresh_supported = False
         self._told: set[str] = set()  # warnings already logged once
+        self._converters: dict[str, lsp.Converter] = {}  # path -> positions of its text (see converter)
         self.diagnostics = Diagnostics()
         self._announced: tuple[str | None] | None = None
         self._rebuild: asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._idle = threading.Event()  # cleared while the server's thread handles an edit
+        self._idle = threading.Event()  # cleared while the server's thread answers the client
         self._idle.set()
+        self._busy = 0  # handlers under way (see foreground)
         # one worker: full checks after a pause in typing never overlap each other
         self._worker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="hiera-ls-checks")
 
     # ------------------------------------------------------------------ helpers
+
+    @contextlib.contextmanager
+    def foreground(self) -> Iterator[None]:
+        """While the client waits for an answer, the background checks wait (see pause)."""
+        self._busy += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._busy -= 1
+            if not self._busy:
+                self._idle.set()
 
     def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         try:
@@ -141,8 +159,19 @@ class HieraLanguageServer(LanguageServer):
         except OSError:
             return None
 
-    def converter(self, path: str) -> lsp.Converter:
-        return lsp.Converter(self.text_of(path) or "", self.encoding)
+    def converter(self, path: str, text: str | None = None) -> lsp.Converter:
+        """Positions in ``path``'s latest text (or ``text``); the line table of a big file
+        takes milliseconds to build, so it is kept until the text changes."""
+        if text is None:
+            text = self.text_of(path) or ""
+        encoding = self.encoding
+        cached = self._converters.get(path)
+        if cached is not None and cached.encoding == encoding and cached.lines.text == text:
+            return cached
+        if len(self._converters) >= MAX_CONVERTERS:
+            self._converters.clear()
+        made = self._converters[path] = lsp.Converter(text, encoding)
+        return made
 
     def position(self, uri: str, pos: types.Position) -> tuple[str, Any] | None:
         path = lsp.path_of(uri)
@@ -155,7 +184,7 @@ class HieraLanguageServer(LanguageServer):
     def diagnostics_for(
         self, snapshot: Snapshot, path: str, quick: bool = False, pause: Callable[[], None] | None = None
     ) -> list[types.Diagnostic]:
-        conv = lsp.Converter(snapshot.text(path) or "", self.encoding)  # the snapshot's text, not the latest
+        conv = self.converter(path, snapshot.text(path) or "")  # the snapshot's text, not the latest
         d = self.diagnostics
         problems = d.quick_problems(snapshot, path) if quick else d.file_problems(snapshot, path, pause)
         hidden = self.hidden_codes if path.endswith((".yaml", ".yml")) else frozenset()
@@ -318,7 +347,8 @@ class HieraLanguageServer(LanguageServer):
             try:
                 items = [types.ConfigurationItem(section=SECTION)]
                 result = await self.workspace_configuration_async(types.ConfigurationParams(items=items))
-                raw = result[0] if result else None
+                if result and result[0] is not None:  # a client without the section: keep what it pushed
+                    raw = result[0]
             except Exception as e:
                 self.log(f"hiera-ls: could not read the '{SECTION}' configuration: {e}", types.MessageType.Warning)
         parsed = parse_settings(_plain(raw), base)
@@ -347,14 +377,21 @@ def _diag_key(d: types.Diagnostic) -> tuple[Any, ...]:
     return (r.start.line, r.start.character, r.end.line, r.end.character, d.message, d.code, d.severity)
 
 
-def _guard(ls: HieraLanguageServer, name: str, default: Callable[[], Any]) -> Callable[[F], F]:
-    """Per-feature error capture: log the traceback to the client, answer with ``default``."""
+def _guard(
+    ls: HieraLanguageServer, name: str, default: Callable[[], Any], foreground: bool = True
+) -> Callable[[F], F]:
+    """Per-feature error capture: log the traceback to the client, answer with ``default``.
+
+    ``foreground``: the background checks wait while it runs; not for handlers that
+    await the client, which may take its time to answer.
+    """
 
     def wrap(fn: F) -> F:
         @functools.wraps(fn)
         async def guarded(*args: Any, **kwargs: Any) -> Any:
             try:
-                return await fn(*args, **kwargs)
+                with ls.foreground() if foreground else contextlib.nullcontext():
+                    return await fn(*args, **kwargs)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -399,6 +436,9 @@ def create_server() -> HieraLanguageServer:
     async def initialize(params: types.InitializeParams) -> None:
         caps = params.capabilities
         ls.pull_diagnostics = bool(caps.text_document and caps.text_document.diagnostic)
+        hover_caps = caps.text_document.hover if caps.text_document else None
+        formats = hover_caps.content_format if hover_caps else None
+        ls.hover_markdown = not formats or types.MarkupKind.Markdown in formats
         ls.configuration_supported = bool(caps.workspace and caps.workspace.configuration)
         ls.refresh_supported = bool(
             caps.workspace and caps.workspace.diagnostics and caps.workspace.diagnostics.refresh_support
@@ -412,7 +452,7 @@ def create_server() -> HieraLanguageServer:
         ls.project = Workspace(_roots(params), parsed.settings, exact_token_spans)
 
     @ls.feature(types.INITIALIZED)
-    @_guard(ls, "initialized", _none)
+    @_guard(ls, "initialized", _none, foreground=False)
     async def initialized(params: types.InitializedParams) -> None:
         caps = ls.client_capabilities
         watched = caps.workspace.did_change_watched_files if caps.workspace else None
@@ -458,13 +498,9 @@ def create_server() -> HieraLanguageServer:
         if path is None:
             return
         ls.uris[path] = uri
-        ls._idle.clear()  # the background checks wait while an edit is diagnosed
-        try:
-            ls.project.update_buffer(path, ls.workspace.get_text_document(uri).source)
-            ls.data_changed()
-            ls.publish([path], force=path, quick=True)
-        finally:
-            ls._idle.set()
+        ls.project.update_buffer(path, ls.workspace.get_text_document(uri).source)
+        ls.data_changed()
+        ls.publish([path], force=path, quick=True)
 
     @ls.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     @_guard(ls, "didClose", _none)
@@ -512,7 +548,7 @@ def create_server() -> HieraLanguageServer:
         ls.refresh()
 
     @ls.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    @_guard(ls, "didChangeConfiguration", _none)
+    @_guard(ls, "didChangeConfiguration", _none, foreground=False)
     async def did_change_configuration(params: types.DidChangeConfigurationParams) -> None:
         pushed = _plain(params.settings)
         section = pushed.get(SECTION, pushed) if isinstance(pushed, dict) else None
@@ -531,8 +567,12 @@ def create_server() -> HieraLanguageServer:
         result = hover(ls.snapshot(), path, pos)
         if result is None:
             return None
+        if ls.hover_markdown:
+            contents = types.MarkupContent(kind=types.MarkupKind.Markdown, value=result.markdown)
+        else:
+            contents = types.MarkupContent(kind=types.MarkupKind.PlainText, value=plain_text(result.markdown))
         return types.Hover(
-            contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=result.markdown),
+            contents=contents,
             range=ls.converter(path).to_lsp_range(result.span),
         )
 
@@ -543,7 +583,7 @@ def create_server() -> HieraLanguageServer:
         if at is None:
             return []
         path, pos = at
-        return lsp.locations(definition(ls.snapshot(), path, pos), ls.text_of, ls.encoding)
+        return lsp.locations(definition(ls.snapshot(), path, pos), ls.converter)
 
     @ls.feature(types.TEXT_DOCUMENT_REFERENCES)
     @_guard(ls, "references", _empty)
@@ -553,7 +593,7 @@ def create_server() -> HieraLanguageServer:
             return []
         path, pos = at
         found = references(ls.snapshot(), path, pos, params.context.include_declaration)
-        return lsp.locations(found, ls.text_of, ls.encoding)
+        return lsp.locations(found, ls.converter)
 
     # ---------------------------------------------------------------- pull diagnostics
 
@@ -658,6 +698,9 @@ def serve() -> int:
     # pay for full collections of everything loaded before (measured: p95 edit latency).
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
+    # The background checks hold the GIL between their pauses; a request arriving then
+    # waits for the interpreter's switch interval (5 ms by default) at every hand-over.
+    sys.setswitchinterval(0.001)
     server = create_server()
     server.start_io()
     return 0

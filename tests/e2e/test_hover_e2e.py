@@ -140,3 +140,23 @@ async def test_no_hover_on_comments_and_blank_lines(client: LanguageClient) -> N
         types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri(COMMON)), position=types.Position(line=0, character=1))
     )
     assert result is None
+
+
+@pytest.mark.asyncio
+async def test_a_client_without_markdown_gets_plain_text(fresh_client: LanguageClient) -> None:
+    # eglot without markdown-mode asks for plain text: no ** or ``` to read around
+    capabilities = client_capabilities("neovim@v0.7.0")
+    assert capabilities.text_document is not None and capabilities.text_document.hover is not None
+    capabilities.text_document.hover.content_format = [types.MarkupKind.PlainText]
+    client = fresh_client
+    await client.initialize_session(init_params(CONTROL_REPO, capabilities, {"hiera": {"factsProfile": "web01.example.com"}}))
+    open_document(client, COMMON)
+    result = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri(COMMON)), position=position_of(COMMON, "classes:", 1))
+    )
+    assert result is not None and isinstance(result.contents, types.MarkupContent)
+    assert result.contents.kind == types.MarkupKind.PlainText
+    text = result.contents.value
+    assert text.startswith("classes for web01.example.com\n")
+    assert "    - role::web" in text and "data/roles/web.yaml:2" in text
+    assert "**" not in text and "```" not in text and "](file:" not in text

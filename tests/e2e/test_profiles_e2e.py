@@ -88,6 +88,18 @@ async def test_settings_change_switches_profile(fresh_client: LanguageClient) ->
 
 
 @pytest.mark.asyncio
+async def test_pushed_settings_count_when_the_client_has_no_hiera_section(fresh_client: LanguageClient) -> None:
+    # eglot with a flat .dir-locals.el: workspace/configuration answers null for "hiera"
+    client = fresh_client
+    await start(client)
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"factsProfile": "db01.example.com"})
+    )
+    await wait_for_profile(client, "db01.example.com")
+    assert "for `db01.example.com`" in await hover_text(client, COMMON, "profile::ssh::port:")
+
+
+@pytest.mark.asyncio
 async def test_settings_pushed_by_a_client_without_workspace_configuration(fresh_client: LanguageClient) -> None:
     client = fresh_client
     await start(client, capabilities="neovim@v0.7.0")

@@ -96,6 +96,22 @@ def test_a_directory_of_environments_is_found_without_settings(tmp_path: Path) -
     assert sorted(v.env.name for v in Workspace([str(tmp_path)]).snapshot().environments) == ["production", "staging"]
 
 
+def test_a_folder_opened_inside_an_environment_finds_the_environment(tmp_path: Path) -> None:
+    # eglot outside version control makes the file's own directory the workspace root
+    write(tmp_path / "environments/production", {
+        "hiera.yaml": HIERA,
+        "data/common.yaml": "a: 1\n",
+        "data/nodes/web01.yaml": "a: 2\n",
+        "site-modules/profile/hiera.yaml": HIERA,
+        "site-modules/profile/data/common.yaml": "profile::x: 1\n",
+    })
+    env = tmp_path / "environments/production"
+    for inner in ("data/nodes", "site-modules/profile/data"):
+        (view,) = Workspace([str(env / inner)]).snapshot().environments
+        assert (view.env.root, view.env.name) == (str(env), "production")
+        assert list(view.env.modules) == ["profile"]
+
+
 def test_a_module_repository_is_its_own_module_layer(tmp_path: Path) -> None:
     root = write(tmp_path / "puppet-ntp", {
         "metadata.json": json.dumps({"name": "puppetlabs-ntp", "version": "1.0.0"}),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import textwrap
 from urllib.parse import quote
 
@@ -148,3 +149,26 @@ def code(text: str) -> str:
     fence = "``" if "`" in text else "`"
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
+_INLINE_CODE = re.compile(r"(``?) ?(.*?) ?\1")
+
+
+def plain_text(markdown: str) -> str:
+    """Our hover Markdown for a client that shows only plain text (eglot without
+    markdown-mode): fences become an indented block, links their label, and emphasis and
+    code marks go."""
+    out: list[str] = []
+    fenced = False
+    for line in markdown.split("\n"):
+        if line.startswith("```"):
+            fenced = not fenced
+            continue
+        if fenced:
+            out.append("    " + line)
+            continue
+        line = _LINK.sub(r"\1", line)
+        line = _INLINE_CODE.sub(r"\2", line)
+        out.append(line.replace("**", ""))
+    return "\n".join(out)

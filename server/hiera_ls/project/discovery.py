@@ -69,6 +69,24 @@ def _is_environment(path: str, files: FileAccess) -> bool:
     return files.is_file(os.path.join(path, CONFIG_FILE)) or files.is_file(os.path.join(path, ENVIRONMENT_CONF))
 
 
+def _enclosing_environment(root: str, files: FileAccess) -> str | None:
+    """The nearest directory above ``root`` that is an environment (not a module in one).
+
+    Editors without a project notion (eglot outside version control, a folder opened on
+    ``data/``) make the file's own directory the workspace root.
+    """
+    here = os.path.dirname(root)
+    while True:
+        moddir = os.path.dirname(here)
+        is_module = os.path.basename(moddir) in CONVENTIONAL_MODULE_DIRS and _is_environment(os.path.dirname(moddir), files)
+        if _is_environment(here, files) and not is_module:
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+
+
 def _module_metadata_name(root: str, files: FileAccess) -> str | None:
     text = files.read_text(os.path.join(root, "metadata.json"))
     if text is None:
@@ -121,9 +139,14 @@ def find_environment_roots(
             for sub in nested:
                 add(EnvironmentRoot(sub, os.path.basename(sub)))
             if not nested and not any(f.root.startswith(root + os.sep) for f in found):
-                # No hiera.yaml yet: the root is still an environment (with no data), so
-                # its modules' data works and a hiera.yaml created later is picked up.
-                add(EnvironmentRoot(root, environment or DEFAULT_ENVIRONMENT))
+                enclosing = _enclosing_environment(root, files)
+                if enclosing is not None:  # the editor opened a folder inside the environment
+                    named = os.path.basename(os.path.dirname(enclosing)) == "environments"
+                    add(EnvironmentRoot(enclosing, os.path.basename(enclosing) if named else environment or DEFAULT_ENVIRONMENT))
+                else:
+                    # No hiera.yaml yet: the root is still an environment (with no data), so
+                    # its modules' data works and a hiera.yaml created later is picked up.
+                    add(EnvironmentRoot(root, environment or DEFAULT_ENVIRONMENT))
     return found
 
 
