@@ -104,12 +104,15 @@ def test_a_folder_opened_inside_an_environment_finds_the_environment(tmp_path: P
         "data/nodes/web01.yaml": "a: 2\n",
         "site-modules/profile/hiera.yaml": HIERA,
         "site-modules/profile/data/common.yaml": "profile::x: 1\n",
+        ".hiera-ls/facts/web01.yaml": "trusted: {certname: web01.example.com}\n",
     })
     env = tmp_path / "environments/production"
     for inner in ("data/nodes", "site-modules/profile/data"):
-        (view,) = Workspace([str(env / inner)]).snapshot().environments
+        snap = Workspace([str(env / inner)], Settings(facts_profile="web01.example.com")).snapshot()
+        (view,) = snap.environments
         assert (view.env.root, view.env.name) == (str(env), "production")
         assert list(view.env.modules) == ["profile"]
+        assert snap.active is not None and snap.active.name == "web01.example.com"
 
 
 def test_a_module_repository_is_its_own_module_layer(tmp_path: Path) -> None:

@@ -272,10 +272,20 @@ class Workspace:
             self._data_files = None
             if base == CONFIG_FILE or os.path.isdir(path) or not os.path.splitext(path)[1]:
                 self._views = None  # maybe a new module directory
-        if is_profile_path(path, self.roots, self.settings.facts_paths) or (
+        if is_profile_path(path, self._profile_roots(), self.settings.facts_paths) or (
             self._profiles is not None and any(e.profile.path == path for e in self._profiles)
         ):
             self._profiles = None
+
+    def _profile_roots(self) -> tuple[str, ...]:
+        """Where facts profiles are searched: the workspace roots, and the environments
+        found above a root (an editor opened a folder inside the control repository)."""
+        above = [
+            v.env.root
+            for v in self._views or ()
+            if not any(v.env.root == r or v.env.root.startswith(r + os.sep) for r in self.roots)
+        ]
+        return (*self.roots, *above)
 
     def _is_global_config(self, path: str) -> bool:
         setting = self.settings.hiera_config
@@ -303,7 +313,7 @@ class Workspace:
         if self._data_files is None:
             self._data_files = _list_data_files(self._views, files)
         if self._profiles is None:
-            paths = profile_paths(self.roots, self.settings.facts_paths, files)
+            paths = profile_paths(self._profile_roots(), self.settings.facts_paths, files)
             self._profiles = tuple(self._profile_cache.load(paths, files))
         wanted = self.selected_profile[0] if self.selected_profile is not None else self.settings.facts_profile
         active = find_profile(self._profiles, wanted)
