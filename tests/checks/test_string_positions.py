@@ -249,9 +249,9 @@ def _assert_maps_back(text: str, path: tuple[object, ...], value: str) -> None:
     mapped = map_scalar(lines, spans.value, spans.style, value)
     assert mapped is not None, (text, value)
     for i, ch in enumerate(value):
-        start, end = mapped.starts[i], mapped.ends[i]
+        start, end = mapped.start(i), mapped.end(i)
         if start.line == end.line and end.column == start.column + 1:
             # a character copied as is: it is the source character at that position
             assert lines.line(start.line)[start.column] == ch, (text, i)
     for i, j in itertools.pairwise(range(len(value))):
-        assert mapped.starts[i] <= mapped.starts[j], (text, i)
+        assert mapped.start(i) <= mapped.start(j), (text, i)

@@ -46,7 +46,7 @@ def test_diagnostic_and_location_conversion() -> None:
     assert d.code == "interpolation-unknown-method" and d.source == "hiera-ls"
     assert d.severity == types.DiagnosticSeverity.Error
     assert (d.range.start.character, d.range.end.character) == (token_cp + 1, token_cp + 1 + len("%{facts.os.family}"))
-    (loc,) = locations([FileSpan("/r/dir with space/x.yaml", span)], lambda p: TEXT)
+    (loc,) = locations([FileSpan("/r/dir with space/x.yaml", span)], lambda p: Converter(TEXT))
     assert loc.uri == "file:///r/dir%20with%20space/x.yaml"
     assert path_of(loc.uri) == "/r/dir with space/x.yaml"
     assert path_of("untitled:Untitled-1") is None

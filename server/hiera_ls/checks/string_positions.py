@@ -71,25 +71,33 @@ class SourceLines:
         return len(self.lines)
 
 
+# One produced character: the character and its source range (line, col, end line, end col).
+_Unit = tuple[str, int, int, int, int]
+
+
 @dataclass(frozen=True, slots=True)
 class ScalarMap:
-    """``starts[i]``/``ends[i]``: the source range that produced value character ``i``."""
+    """The source range that produced each value character, as plain ints: positions are
+    made only for the few characters asked about (a file holds thousands of scalars)."""
 
-    starts: tuple[Position, ...]
-    ends: tuple[Position, ...]
+    units: tuple[_Unit, ...]
+
+    def start(self, i: int) -> Position:
+        u = self.units[i]
+        return Position(u[1], u[2])
+
+    def end(self, i: int) -> Position:
+        u = self.units[i]
+        return Position(u[3], u[4])
 
     def span(self, start: int, end: int) -> Span:
         """Source range of the value characters ``start`` up to (excluding) ``end``."""
-        count = len(self.starts)
+        count = len(self.units)
         if count == 0:
             raise ValueError("an empty value has no characters to map")
         start = max(0, min(start, count - 1))
         last = max(start, min(end, count) - 1)
-        return Span(self.starts[start], self.ends[last])
-
-
-# One produced character: the character and its source range (line, col, end line, end col).
-_Unit = tuple[str, int, int, int, int]
+        return Span(self.start(start), self.end(last))
 
 
 def infer_style(lines: SourceLines, span: Span) -> str | None:
@@ -127,10 +135,7 @@ def map_scalar(
             units = units[: len(value)]
         elif produced != value:
             continue
-        return ScalarMap(
-            tuple(Position(u[1], u[2]) for u in units),
-            tuple(Position(u[3], u[4]) for u in units),
-        )
+        return ScalarMap(tuple(units))
     return None
 
 

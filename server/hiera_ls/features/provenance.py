@@ -66,19 +66,13 @@ def files_by_level(snapshot: Snapshot, view: EnvironmentView) -> dict[int, list[
 
 
 def node_span(snapshot: Snapshot, path: str, node_path: NodePath) -> Span | None:
-    keys = snapshot.file_keys(path)
-    if keys is None:
-        return None
-    root = node_path[0]
-    if not isinstance(root, str) or root not in keys.keys:
-        return None
-    if len(node_path) == 1:
-        return keys.keys[root].key_span
+    """Where a (nested) key is written; from the loaded file alone, so a hover right after
+    an edit does not wait for the file's token index."""
     df = snapshot.data_file(path)
-    spans = df.nodes.get(node_path) if df is not None else None
-    if spans is None:
+    if df is None or not isinstance(node_path[0], str) or node_path[0] not in df.data:
         return None
-    return spans.key or spans.value
+    spans = df.nodes.get(node_path)
+    return (spans.key or spans.value) if spans is not None else None
 
 
 def definitions(snapshot: Snapshot, view: EnvironmentView, node_path: NodePath) -> list[Definition]:
