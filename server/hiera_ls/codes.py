@@ -212,6 +212,7 @@ CODES: dict[str, Code] = _codes(
     Code("interpolation-unterminated", W, "A %{ without a closing }: Puppet keeps the text literally"),
     Code("interpolation-literal-argument", W, "%{literal('x')} with x other than %: it is just the text x"),
     Code("interpolation-unquoted-argument", W, "%{lookup(a)}: an unquoted argument makes Puppet read a variable named 'lookup(a)'"),
+    Code("interpolation-not-a-variable", W, "%{[beat.version]}: text that cannot name a Puppet variable, read as an undefined one"),
     Code("interpolation-top-scope-variable", W, "%{osfamily}: a bare variable can be hidden by a local one; write %{::osfamily} or %{facts.osfamily}"),
     Code("interpolation-collection-in-string", W, "For the active profile, a looked-up Array or Hash is turned into Ruby's text inside a string"),
     # --- lookup_options (checks/lookup_options.py)

@@ -97,6 +97,15 @@ def test_unquoted_argument_reads_a_variable() -> None:
     )
 
 
+def test_another_tools_syntax_is_no_variable_and_is_not_told_to_use_top_scope() -> None:
+    # Logstash/Filebeat settings kept in Hiera (seen in example42/psick's data)
+    [(code, message)] = check("filebeat-%{[beat.version]}-%{+yyyy.MM.dd}")[:1]
+    assert code == "interpolation-not-a-variable"
+    assert "Undefined variable '[beat'" in message and "%{literal('%')}{[beat.version]}" in message
+    assert [c for c, _ in check("%{+yyyy.MM.dd}")] == ["interpolation-not-a-variable"]
+    assert [c for c, _ in check("%{my-fact}")] == ["interpolation-top-scope-variable"]  # facts may hold '-'
+
+
 def test_bare_top_scope_variables() -> None:
     [(code, message)] = check("%{osfamily}")
     assert code == "interpolation-top-scope-variable"

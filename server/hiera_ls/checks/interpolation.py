@@ -132,6 +132,14 @@ def _variable_problem(
             f"Quote the argument: %{{{name}('{argument.strip()}')}}",
         )
     root = str(segments[0])
+    if not _VARIABLE_NAME.match(root):
+        return report(
+            "interpolation-not-a-variable",
+            f"Puppet reads `{expression.strip()}` as a variable named '{root}', which no scope can hold: "
+            f"with strict_variables (Puppet 8's default) the lookup fails with Undefined variable '{root}', "
+            f"otherwise it gives ''. Text meant for another tool (Logstash, Fluentd) keeps its %{{ with "
+            f"%{{literal('%')}}{{{expression.strip()}}}",
+        )
     if root.startswith("::") or root in UNQUALIFIED_OK or root == local_variable:
         return None
     rest = expression.strip()
@@ -151,6 +159,9 @@ def _unknown_method(method: str) -> str:
     return text
 
 
+# Names a scope can hold: Puppet's lexer takes word characters and `::`; facts, which become
+# top-scope variables, may also hold `-`.
+_VARIABLE_NAME = re.compile(r"^(?:::)?[\w-]+(?:::[\w-]+)*$")
 _SPACED_CALL = re.compile(r"^\s*(\w+)\s*\(\s*(['\"])([^'\"]+)\2\s*\)\s*$")
 
 
