@@ -16,8 +16,9 @@ preview merged values, then drives each server over stdio and reports:
    as editors send it, or with --sync full the whole text), timed until
    the publish for that version (yaml-language-server publishes without a version: the
    first publish after the edit counts, which is sound because edits are sequential);
-3. hover latency on keys of the big file (hiera-ls only: without a schema
-   yaml-language-server has nothing to show);
+3. hover latency on keys of the big file once typing stopped, and on the edited key right
+   after each edit's publish (hiera-ls only: without a schema yaml-language-server has
+   nothing to show);
 4. peak RSS (VmHWM of the server process, read just before shutdown).
 
 yaml-language-server is the peer (`npm install --prefix ~/.cache/hiera-ls/yls
@@ -221,6 +222,7 @@ class Result:
     first_diag_s: float = math.nan
     edits: list[float] = field(default_factory=list)
     hovers: list[float] = field(default_factory=list)
+    hovers_after_edit: list[float] = field(default_factory=list)  # each right after an edit's publish
     hover_hits: int = 0
     hover_sample: str = ""
     hwm_kib: int = 0
@@ -349,6 +351,18 @@ async def measure(
             )
             got = await session.wait_publish(uri, mark, version if result.versioned else None)
             result.edits.append(got.at - start)
+            if hovers:  # the user looks at what typing changed: hover the edited key at once
+                start = time.perf_counter()
+                await asyncio.wait_for(
+                    client.text_document_hover_async(
+                        types.HoverParams(
+                            text_document=types.TextDocumentIdentifier(uri=uri),
+                            position=types.Position(line=target, character=3),
+                        )
+                    ),
+                    WAIT_LIMIT_S,
+                )
+                result.hovers_after_edit.append(time.perf_counter() - start)
             if n % 10 == 9:
                 await asyncio.sleep(0.5)  # a pause in typing: background checks run in it
         final_text = edited_text(lines, target, prefix, str(9000 + edits - 1))
@@ -434,6 +448,13 @@ def report(h: Result, y: Result | None) -> None:
             True,
         ),
         ("hover p95 (ms)", pct(h.hovers, 95), nan, True),
+        (
+            f"hover right after an edit p50 (ms, n={len(h.hovers_after_edit)})",
+            statistics.median(h.hovers_after_edit) if h.hovers_after_edit else nan,
+            nan,
+            True,
+        ),
+        ("hover right after an edit p95 (ms)", pct(h.hovers_after_edit, 95), nan, True),
         ("peak RSS VmHWM (MiB)", h.hwm_kib / 1024, (y.hwm_kib / 1024) if y else nan, False),
     ]
     w = max(len(r[0]) for r in rows)
