@@ -118,6 +118,8 @@ def _plain(value: object) -> object:
 
     if isinstance(value, Sensitive):
         return "Sensitive [value redacted]"
+    if isinstance(value, str):
+        return str(value)  # an eyaml Encrypted string is written as the text it holds
     if isinstance(value, dict):
         return {(k if isinstance(k, str) else to_s(k)): _plain(v) for k, v in value.items()}
     if isinstance(value, list):

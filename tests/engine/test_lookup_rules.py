@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from hiera_ls.source.values import Encrypted
 from tests.engine.envbuilder import make_env
 
 HIERA_3_LEVELS = """\
@@ -289,16 +290,47 @@ def test_custom_backend_level_is_skipped_with_a_note(tmp_path: Path) -> None:
     env = make_env(tmp_path, {
         "hiera.yaml": (
             "version: 5\nhierarchy:\n"
-            "  - name: secrets\n    lookup_key: eyaml_lookup_key\n    path: secrets.eyaml\n"
+            "  - name: vault\n    lookup_key: vault_lookup\n    path: x\n"
             "  - name: common\n    path: common.yaml\n"
         ),
         "data/common.yaml": "a: 1\n",
     })
     out = env.lookup("a")
     assert out.value == 1
-    assert any("eyaml_lookup_key" in n for n in out.notes)
+    assert any("vault_lookup" in n for n in out.notes)
 
 
+EYAML_HIERA = (
+    "version: 5\nhierarchy:\n"
+    "  - name: secrets\n    lookup_key: eyaml_lookup_key\n    path: secrets.eyaml\n"
+    "    options:\n      pkcs7_private_key: /etc/keys/private_key.pkcs7.pem\n"
+    "      pkcs7_public_key: /etc/keys/public_key.pkcs7.pem\n"
+    "  - name: common\n    path: common.yaml\n"
+)
+
+
+def test_eyaml_levels_are_read_and_encrypted_strings_stay_as_written(tmp_path: Path) -> None:
+    secret = "ENC[PKCS7,MIIBeQYJKoZIhvcNAQcDoIIBajCCAWYCAQAxggEhMIIBHQIBADAF]"
+    env = make_env(tmp_path, {
+        "hiera.yaml": EYAML_HIERA,
+        "data/secrets.eyaml": (
+            f"db::password: {secret}\n"
+            "db::user: 'app-%{facts.os.family}'\n"  # plain values are interpolated as in yaml_data
+            f"db::settings:\n  password: {secret}\n  port: 5432\n"
+            f"db::dsn: 'postgres://app:{secret}@db'\n"
+            "lookup_options:\n  db::settings:\n    merge: deep\n"
+        ),
+        "data/common.yaml": "db::user: fallback\ndb::settings: {host: db01, port: 5433}\n",
+    })
+    password = env.lookup("db::password")
+    assert password.value == secret and isinstance(password.value, Encrypted)
+    assert any("never decrypts" in n for n in password.notes)
+    assert env.value("db::user") == "app-Debian"
+    # a deep merge across an eyaml and a yaml level (lookup_options from the eyaml file)
+    assert env.value("db::settings") == {"host": "db01", "port": 5432, "password": secret}
+    dsn = env.value("db::dsn")
+    assert isinstance(dsn, Encrypted)  # Puppet decrypts the block inside the string
+    assert not env.lookup("db::user").notes
 @pytest.mark.parametrize("bad", ["a: [1\n", "- 1\n- 2\n"])
 def test_broken_file_fails_lookups_that_reach_it_and_no_others(tmp_path: Path, bad: str) -> None:
     files = {

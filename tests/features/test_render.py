@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from hiera_ls.engine.convert import Sensitive
-from hiera_ls.features.render import code, inline, link, shrink, to_yaml
+from hiera_ls.features.render import code, inline, link, plain_text, shrink, to_yaml
 from hiera_ls.source.spans import FileSpan, Span
-from hiera_ls.source.values import RubySymbol
+from hiera_ls.source.values import Encrypted, RubySymbol
 
 
 def test_strings_puppet_would_read_as_something_else_stay_quoted() -> None:
@@ -31,3 +31,16 @@ def test_links_and_code() -> None:
     where = FileSpan("/repo/data/common yaml.yaml", Span.of(11, 0, 11, 3))
     assert link(where, "/repo") == "[data/common yaml.yaml:12](file:///repo/data/common%20yaml.yaml#L12)"
     assert code("a`b") == "``a`b``"
+
+
+def test_encrypted_eyaml_strings_are_shortened() -> None:
+    secret = Encrypted("ENC[PKCS7,MIIBeQYJKoZIhvcNAQcDoIIBajCCAWYCAQAxggEhMIIBHQIBADAF]")
+    assert to_yaml({"password": secret, "dsn": Encrypted(f"postgres://app:{secret}@db")}) == (
+        "dsn: postgres://app:ENC[PKCS7,MIIBeQYJKo…]@db\npassword: ENC[PKCS7,MIIBeQYJKo…]"
+    )
+    assert to_yaml(Encrypted("ENC[GPG,abc]")) == "ENC[GPG,abc]"
+
+
+def test_plain_text_for_clients_without_markdown() -> None:
+    md = "**`k`** for `web01`\n\n```yaml\na: 1\n```\n\n1. [data/common.yaml:3](file:///r/data/common.yaml#L3) — **wins**"
+    assert plain_text(md) == "k for web01\n\n    a: 1\n\n1. data/common.yaml:3 — wins"

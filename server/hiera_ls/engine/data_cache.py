@@ -8,6 +8,7 @@ from hiera_ls.engine.files import FileAccess, Stamp
 from hiera_ls.source.data_file import DataFile, load_json_data, load_yaml_data, reload_yaml_data
 
 LOADERS = {"yaml_data": load_yaml_data, "json_data": load_json_data}
+SAME_AS = {"eyaml_lookup_key": "yaml_data"}  # eyaml files are YAML files: one parse serves both
 
 
 @dataclass(slots=True)
@@ -17,7 +18,8 @@ class DataCache:
     _entries: dict[tuple[str, str], tuple[Stamp, DataFile]] = field(default_factory=dict)
 
     def get(self, files: FileAccess, path: str, function: str) -> DataFile | None:
-        """The file as ``function`` (yaml_data or json_data) reads it; None when absent."""
+        """The file as ``function`` (yaml_data, json_data, eyaml_lookup_key) reads it; None when absent."""
+        function = SAME_AS.get(function, function)
         stamp = files.stamp(path)
         if stamp is None:
             return None

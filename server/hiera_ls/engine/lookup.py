@@ -40,6 +40,7 @@ from hiera_ls.engine.trace import (
 )
 from hiera_ls.source.interpolation import TokenKind, scan
 from hiera_ls.source.spans import FileSpan
+from hiera_ls.source.values import ENCRYPTED_RE, Encrypted
 
 if TYPE_CHECKING:
     from hiera_ls.project.hiera_config import HierarchyEntry
@@ -48,6 +49,11 @@ T = TypeVar("T")
 
 LOOKUP_OPTIONS = "lookup_options"
 BUILTIN_DATA_HASH = frozenset({"yaml_data", "json_data"})
+EYAML = "eyaml_lookup_key"  # reads YAML like yaml_data; its ENC[...] strings stay encrypted
+ENCRYPTED_NOTE = (
+    "Strings holding ENC[...] come from eyaml files and are shown as written: Puppet decrypts "
+    "them with the eyaml keys on the server (hiera-ls never decrypts)"
+)
 NOT_A_HASH = "file does not contain a valid yaml hash"
 FIRST = MergeStrategy("first")
 HASH = MergeStrategy("hash")
@@ -76,7 +82,10 @@ class ResolvedEntry:
 
     @property
     def supported(self) -> bool:
-        return self.entry.function_kind == "data_hash" and self.entry.function_name in BUILTIN_DATA_HASH
+        entry = self.entry
+        return (entry.function_kind == "data_hash" and entry.function_name in BUILTIN_DATA_HASH) or (
+            entry.function_kind == "lookup_key" and entry.function_name == EYAML
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,7 +385,8 @@ class LookupSession:
             if not loc.exists:
                 self.trace.event(Event.LOCATION_NOT_FOUND, lk.root)
                 raise NotFound
-            df = self.cache.get(self.files, loc.path, rentry.entry.function_name)
+            function = rentry.entry.function_name
+            df = self.cache.get(self.files, loc.path, function)
             if df is None:
                 self.trace.event(Event.LOCATION_NOT_FOUND, lk.root)
                 raise NotFound
@@ -393,6 +403,10 @@ class LookupSession:
             raw = df.data[root]
             spans = df.nodes.get((root,))
             where = FileSpan(loc.path, spans.value) if spans is not None else None
+            if function == EYAML:
+                raw, encrypted = mark_encrypted(raw)
+                if encrypted:
+                    self.notes.append(ENCRYPTED_NOTE)
             value = self._interpolate(raw, allow_methods=True)
             self.trace.event(Event.FOUND, root, value, where)
             return value
@@ -618,7 +632,7 @@ class LookupSession:
 
     def _interpolate(self, value: object, allow_methods: bool, undefined_as_empty: bool = False) -> object:
         if isinstance(value, str):
-            if "%{" not in value:
+            if "%{" not in value or isinstance(value, Encrypted):
                 return value
             return self._interpolate_string(value, allow_methods, undefined_as_empty)
         if isinstance(value, list):
@@ -749,3 +763,19 @@ def _find_line(files: FileAccess, config_path: str, var: str) -> int | None:
 
 
 __all__ = ["NO_DEFAULT", "LookupOutcome", "LookupSession", "ResolvedEntry", "ResolvedLocation", "ruby_hash_get"]
+
+
+def mark_encrypted(value: object) -> tuple[object, bool]:
+    """``value`` with its eyaml-encrypted strings as :class:`Encrypted`; whether there were any.
+
+    Hash keys are interpolated but never decrypted by eyaml_lookup_key, so only values change.
+    """
+    if isinstance(value, str):
+        return (Encrypted(value), True) if ENCRYPTED_RE.search(value) else (value, False)
+    if isinstance(value, list):
+        items = [mark_encrypted(v) for v in value]
+        return [v for v, _ in items], any(found for _, found in items)
+    if isinstance(value, dict):
+        pairs = {k: mark_encrypted(v) for k, v in value.items()}
+        return {k: v for k, (v, _) in pairs.items()}, any(found for _, found in pairs.values())
+    return value, False

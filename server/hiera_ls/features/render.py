@@ -18,7 +18,7 @@ from ruamel.yaml import YAML
 from hiera_ls.engine.convert import Sensitive
 from hiera_ls.engine.ruby import inspect
 from hiera_ls.source.spans import FileSpan
-from hiera_ls.source.values import RubySymbol
+from hiera_ls.source.values import ENCRYPTED_RE, Encrypted, RubySymbol
 
 REDACTED = "Sensitive [value redacted]"
 MAX_INLINE = 60
@@ -70,6 +70,8 @@ def plain(value: object) -> object:
         return REDACTED
     if isinstance(value, RubySymbol):
         return f":{value.name}"
+    if isinstance(value, Encrypted):  # ciphertext is hundreds of characters nobody reads
+        return ENCRYPTED_RE.sub(lambda m: m.group(0)[:20] + "…]" if len(m.group(0)) > 22 else m.group(0), str(value))
     if isinstance(value, dict):
         return {_plain_key(k): plain(v) for k, v in value.items()}
     if isinstance(value, list):

@@ -40,7 +40,10 @@ class LevelRef:
 
     @property
     def reads_files(self) -> bool:
-        return self.entry.function_kind == "data_hash" and self.entry.function_name in FILE_FUNCTIONS
+        entry = self.entry
+        return (entry.function_kind == "data_hash" and entry.function_name in FILE_FUNCTIONS) or (
+            entry.function_kind == "lookup_key" and entry.function_name == "eyaml_lookup_key"
+        )
 
     def describe(self) -> str:
         """``Environment: "Per-node data" nodes/%{trusted.certname}.yaml``, for hovers and lists."""

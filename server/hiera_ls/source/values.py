@@ -7,6 +7,7 @@ layers can do what Puppet does with them (keys become strings, values fail type 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -16,3 +17,18 @@ class RubySymbol:
 
     def __str__(self) -> str:
         return self.name
+
+
+class Encrypted(str):
+    """A string from an eyaml file holding ``ENC[...]`` blocks, kept as written.
+
+    Puppet's ``eyaml_lookup_key`` decrypts such a string with the keys on the server and
+    then interpolates the plaintext; hiera-ls never decrypts, so the value stands for a
+    String whose text it cannot know, and is never interpolated.
+    """
+
+    __slots__ = ()
+
+
+# What eyaml_lookup_key takes for encrypted (Ruby's /.*ENC\[.*?\]/: on one line)
+ENCRYPTED_RE = re.compile(r"ENC\[.*?\]")
