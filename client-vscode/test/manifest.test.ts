@@ -41,6 +41,11 @@ describe('package.json', () => {
         }
     });
 
+    it('opens eyaml files as YAML, so hiera-ls serves them like the other data files', () => {
+        const languages: { id: string; extensions?: string[] }[] = manifest.contributes.languages;
+        assert.ok(languages.some((l) => l.id === 'yaml' && (l.extensions ?? []).includes('.eyaml')));
+    });
+
     it('activates on hiera.yaml and gives the YAML extension the hiera.yaml schema', () => {
         assert.deepEqual(manifest.activationEvents, ['workspaceContains:**/hiera.yaml']);
         assert.deepEqual(manifest.contributes.yamlValidation, [
