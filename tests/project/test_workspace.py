@@ -107,7 +107,7 @@ def test_a_folder_opened_inside_an_environment_finds_the_environment(tmp_path: P
         ".hiera-ls/facts/web01.yaml": "trusted: {certname: web01.example.com}\n",
     })
     env = tmp_path / "environments/production"
-    for inner in ("data/nodes", "site-modules/profile/data"):
+    for inner in ("data/nodes", "site-modules/profile/data", "site-modules/profile"):
         snap = Workspace([str(env / inner)], Settings(facts_profile="web01.example.com")).snapshot()
         (view,) = snap.environments
         assert (view.env.root, view.env.name) == (str(env), "production")

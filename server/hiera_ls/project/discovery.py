@@ -69,6 +69,19 @@ def _is_environment(path: str, files: FileAccess) -> bool:
     return files.is_file(os.path.join(path, CONFIG_FILE)) or files.is_file(os.path.join(path, ENVIRONMENT_CONF))
 
 
+def _in_environment_module_dir(path: str, files: FileAccess) -> bool:
+    """``path`` is a module in a conventional module directory of an environment."""
+    moddir = os.path.dirname(path)
+    return os.path.basename(moddir) in CONVENTIONAL_MODULE_DIRS and _is_environment(os.path.dirname(moddir), files)
+
+
+def _environment_name(root: str, environment: str | None) -> str:
+    """An environment under ``environments/`` is named by its directory, as Puppet does."""
+    if os.path.basename(os.path.dirname(root)) == "environments":
+        return os.path.basename(root)
+    return environment or DEFAULT_ENVIRONMENT
+
+
 def _enclosing_environment(root: str, files: FileAccess) -> str | None:
     """The nearest directory above ``root`` that is an environment (not a module in one).
 
@@ -77,9 +90,7 @@ def _enclosing_environment(root: str, files: FileAccess) -> str | None:
     """
     here = os.path.dirname(root)
     while True:
-        moddir = os.path.dirname(here)
-        is_module = os.path.basename(moddir) in CONVENTIONAL_MODULE_DIRS and _is_environment(os.path.dirname(moddir), files)
-        if _is_environment(here, files) and not is_module:
+        if _is_environment(here, files) and not _in_environment_module_dir(here, files):
             return here
         parent = os.path.dirname(here)
         if parent == here:
@@ -132,6 +143,9 @@ def find_environment_roots(
         module_name = None if files.is_file(os.path.join(root, ENVIRONMENT_CONF)) else _module_metadata_name(root, files)
         if module_name is not None:
             add(EnvironmentRoot(root, environment or DEFAULT_ENVIRONMENT, root, module_name))
+        elif _in_environment_module_dir(root, files):  # a module of an environment, opened alone
+            env_root = os.path.dirname(os.path.dirname(root))
+            add(EnvironmentRoot(env_root, _environment_name(env_root, environment)))
         elif _is_environment(root, files):
             add(EnvironmentRoot(root, environment or DEFAULT_ENVIRONMENT))
         else:
@@ -141,8 +155,7 @@ def find_environment_roots(
             if not nested and not any(f.root.startswith(root + os.sep) for f in found):
                 enclosing = _enclosing_environment(root, files)
                 if enclosing is not None:  # the editor opened a folder inside the environment
-                    named = os.path.basename(os.path.dirname(enclosing)) == "environments"
-                    add(EnvironmentRoot(enclosing, os.path.basename(enclosing) if named else environment or DEFAULT_ENVIRONMENT))
+                    add(EnvironmentRoot(enclosing, _environment_name(enclosing, environment)))
                 else:
                     # No hiera.yaml yet: the root is still an environment (with no data), so
                     # its modules' data works and a hiera.yaml created later is picked up.
