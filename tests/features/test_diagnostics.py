@@ -65,3 +65,28 @@ def test_quick_answer_for_an_expensive_file_keeps_check_problems_outside_the_edi
     quick = d.quick_problems(ws.snapshot(), path)
     assert [x.code for x in quick] == ["yaml11-boolean"]  # the edited line's check result waits
     assert [x.code for x in d.file_problems(ws.snapshot(), path)] == ["yaml11-boolean"]
+
+
+def test_rebuilt_index_sees_edits_of_other_files_and_keeps_what_did_not_change(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    levels = "  - name: First\n    path: first.yaml\n  - name: Common\n    path: common.yaml\n"
+    (tmp_path / "hiera.yaml").write_text("version: 5\nhierarchy:\n" + levels)
+    (tmp_path / "data/first.yaml").write_text("x: 1\n")
+    (tmp_path / "data/common.yaml").write_text("y: '%{lookup(\"x\")}'\n")
+    first = str(tmp_path / "data/first.yaml")
+    common = str(tmp_path / "data/common.yaml")
+    ws = Workspace([str(tmp_path)])
+    d = Diagnostics()
+    assert d.file_problems(ws.snapshot(), common) == []
+
+    def after_edit(path: str, text: str) -> list[str]:
+        ws.update_buffer(path, text)
+        d.data_changed()
+        snapshot = ws.snapshot()
+        d.rebuild_stale(snapshot, d.changes)
+        return [x.code for x in d.file_problems(snapshot, common)]
+
+    # common.yaml is unchanged: only first.yaml is read again, and the cycle it closes shows
+    assert after_edit(first, "x: '%{lookup(\"y\")}'\n") == ["reference-cycle"]
+    assert after_edit(first, "w: 1\n") == ["reference-undefined-key"]
+    assert after_edit(common, "y: 2\n") == []

@@ -156,14 +156,14 @@ def check_unused_data_files(index: WorkspaceIndex) -> list[Problem]:
                     continue
                 if index.role(path).layer is not layer or any(t.pattern.match(path) for t in templates):
                     continue
-                source = index.sources.get(path)
-                first_line = source.text.split("\n", 1)[0].rstrip("\r") if source is not None else ""
+                indexed = index.files.get(path)
+                first_line = indexed.first_line if indexed is not None else 0
                 out.append(
                     problem(
                         "hiera-data-file-unused",
                         f"No hierarchy level of {config.path} reads this file: Puppet never looks at its keys",
                         path,
-                        Span.of(0, 0, 0, len(first_line)),
+                        Span.of(0, 0, 0, first_line),
                     )
                 )
     return out

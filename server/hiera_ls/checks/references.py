@@ -17,15 +17,20 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from hiera_ls.checks.locations import LevelTemplate, level_templates
 from hiera_ls.checks.problems import problem
 from hiera_ls.checks.scalars import Locator, iter_strings
 from hiera_ls.engine.keys import KeySyntaxError, LookupKey
+from hiera_ls.engine.model import Layer, LayerKind
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.interpolation import TokenKind, scan
 from hiera_ls.source.spans import Problem, Span
 
 KEY_METHODS = frozenset({"lookup", "hiera", "alias"})
 LOOKUP_OPTIONS = "lookup_options"
+# Functions whose data hiera-ls indexes (files under the layer's directory); any other
+# function (a custom data_hash, lookup_key or data_dig) can answer any key.
+INDEXED_FUNCTIONS = frozenset({("data_hash", "yaml_data"), ("data_hash", "json_data"), ("lookup_key", "eyaml_lookup_key")})
 SEARCH_BUDGET = 5_000
 
 
@@ -194,13 +199,22 @@ def check_references(
     defined_keys: Collection[str] | None = None,
     known_modules: Collection[str] | None = None,
     graph: ReferenceGraph | None = None,
+    unindexed: Collection[str | None] = (),
 ) -> list[Problem]:
-    """Undefined targets (needs ``defined_keys``) and cycles (needs ``graph``) of one file."""
+    """Undefined targets (needs ``defined_keys``) and cycles (needs ``graph``) of one file.
+
+    ``unindexed``: what :func:`unindexed_layers` gives; keys those layers may answer are not judged.
+    """
     out: list[Problem] = []
     for ref in references:
         if ref.path != path:
             continue
-        if defined_keys is not None and ref.target not in defined_keys and _knowable(ref.target, known_modules):
+        if (
+            defined_keys is not None
+            and ref.target not in defined_keys
+            and _knowable(ref.target, known_modules)
+            and not _maybe_elsewhere(ref.target, unindexed)
+        ):
             gives = "'' (an empty String)" if ref.method == "alias" else "''"
             out.append(
                 problem(
@@ -233,3 +247,39 @@ def _knowable(key: str, known_modules: Collection[str] | None) -> bool:
         return True
     module, sep, _rest = key.partition("::")
     return not sep or not module or module in known_modules
+
+
+def unindexed_layers(
+    layers: Iterable[Layer], templates: Mapping[str, Sequence[LevelTemplate]] | None = None
+) -> frozenset[str | None]:
+    """Layers with a level whose keys the index cannot know: None for the global or the
+    environment layer, a module's name for its layer.
+
+    Real hierarchies mix file levels with code: a custom ``data_hash`` function that builds
+    keys from a generated file (magic_castle's ``terraform_self``), a ``lookup_key`` backend
+    such as Vault, a hiera.yaml version 3, or a datadir outside the repository
+    (``/etc/puppetlabs/code/hieradata``).  A key no indexed file defines may come from any
+    of those, so calling it undefined would be a guess.
+    """
+    out: set[str | None] = set()
+    for layer in layers:
+        config = layer.config
+        if config is None or config.path is None:
+            continue
+        scope = layer.module_name if layer.kind is LayerKind.MODULE else None
+        own = templates.get(layer.root) if templates is not None else None
+        if config.version < 4:
+            out.add(scope)
+            continue
+        entries = (*config.hierarchy, *config.default_hierarchy)
+        by_code = any((e.function_kind, e.function_name) not in INDEXED_FUNCTIONS for e in entries)
+        if by_code or any(not t.walkable for t in (own if own is not None else level_templates(layer))):
+            out.add(scope)
+    return frozenset(out)
+
+
+def _maybe_elsewhere(key: str, unindexed: Collection[str | None]) -> bool:
+    if not unindexed:
+        return False
+    module, sep, _rest = key.partition("::")
+    return None in unindexed or (bool(sep) and module in unindexed)

@@ -28,9 +28,16 @@ from hiera_ls.checks.lookup_options import check_lookup_options
 from hiera_ls.checks.module_data import check_module_keys
 from hiera_ls.checks.problems import in_file_order, unique
 from hiera_ls.checks.profile import ProfileLookup, check_profile
-from hiera_ls.checks.references import Reference, check_references, references_in
+from hiera_ls.checks.references import Reference, check_references, references_in, unindexed_layers
 from hiera_ls.checks.scalars import Locator
-from hiera_ls.checks.workspace import DataSource, FileRole, WorkspaceIndex, build_index, role_of
+from hiera_ls.checks.workspace import (
+    DataSource,
+    FileRole,
+    StampedData,
+    WorkspaceIndex,
+    build_index,
+    role_of,
+)
 from hiera_ls.engine.files import FileAccess
 from hiera_ls.engine.model import Environment, Layer
 from hiera_ls.source.spans import Problem
@@ -40,6 +47,7 @@ __all__ = [
     "CheckInfo",
     "DataSource",
     "ProfileLookup",
+    "StampedData",
     "WorkspaceIndex",
     "build_index",
     "check_data_file",
@@ -149,11 +157,22 @@ def check_data_file(
                 defined_keys=index.defined_keys,
                 known_modules=index.module_names,
                 graph=index.graph,
+                unindexed=unindexed_layers(index.layers(), index.templates),
             )
         )
-    if profile is not None:
+    if profile is not None and not _read_by_no_level(role):
         out.extend(check_profile(profile, path, data, module_name=module_name, references=references))
     return in_file_order(unique(out))
+
+
+def _read_by_no_level(role: FileRole) -> bool:
+    """No level of the file's layer can read it (``hiera-data-file-unused``): whatever its keys'
+    lookups meet for the profile, this file takes no part, so it gets no profile findings."""
+    layer = role.layer
+    if layer is None or layer.config is None or layer.config.path is None:
+        return False
+    config = layer.config
+    return config.error is None and config.version >= 4 and not role.templates
 
 
 def _role(index: WorkspaceIndex | None, env: Environment | None, path: str) -> FileRole:
@@ -167,11 +186,11 @@ def _role(index: WorkspaceIndex | None, env: Environment | None, path: str) -> F
 def _fresh_references(
     index: WorkspaceIndex | None, source: DataSource, locator: Locator, module_name: str | None
 ) -> list[Reference]:
-    """The file's references; the index's copy only if it indexed this very text."""
-    if index is not None:
-        indexed = index.sources.get(source.path)
-        if indexed is not None and indexed.text == source.text:
-            return list(index.references.get(source.path, ()))
+    """The file's references; the index's copy only if it indexed this very version."""
+    if index is not None and source.stamp is not None:
+        indexed = index.files.get(source.path)
+        if indexed is not None and indexed.stamp == source.stamp:
+            return list(indexed.references)
     return references_in(source.path, source.data, locator, module_name)
 
 

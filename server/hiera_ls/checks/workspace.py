@@ -4,6 +4,10 @@ Some rules look past the file at hand: whether a looked-up key is defined anywhe
 a lookup_options pattern matches any key, whether interpolations form a cycle, which
 hierarchy level can read a file.  :func:`build_index` gathers that from every data file the
 server has loaded; the per-file checks then only read it.
+
+The index keeps no file's text (a large repository's texts are megabytes), and it is rebuilt
+after every pause in typing: a file whose content stamp is the one a previous index saw
+keeps that index's findings (finding the references walks every string of the file).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from hiera_ls.checks.references import FilePlace, Reference, ReferenceGraph, ref
 from hiera_ls.checks.scalars import Locator
 from hiera_ls.engine.data_cache import DataCache
 from hiera_ls.engine.errors import PuppetError
-from hiera_ls.engine.files import FileAccess
+from hiera_ls.engine.files import FileAccess, Stamp
 from hiera_ls.engine.model import Environment, Layer, LayerKind
 from hiera_ls.engine.options import compile_ruby_regex, regex_search
 from hiera_ls.source.data_file import DataFile
@@ -42,10 +46,30 @@ class DataSource:
     path: str
     text: str
     data: DataFile
+    stamp: Stamp | None = None  # the content version ``text`` is; None: unknown
 
     @property
     def is_json(self) -> bool:
         return self.path.endswith(".json")
+
+
+@dataclass(frozen=True, slots=True)
+class StampedData:
+    """A data file without its text: :func:`build_index` reads the text only when no
+    previous index saw this very version (``stamp``)."""
+
+    path: str
+    data: DataFile
+    stamp: Stamp
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedFile:
+    """What the index keeps of one data file."""
+
+    stamp: Stamp | None  # the version indexed; None: unknown, so never reused
+    references: tuple[Reference, ...]
+    first_line: int  # length of the first line: the range of a finding about the whole file
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +93,11 @@ class FileRole:
 @dataclass(slots=True)
 class WorkspaceIndex:
     env: Environment
-    sources: Mapping[str, DataSource]
+    files: Mapping[str, IndexedFile]  # every data file indexed
     templates: Mapping[str, list[LevelTemplate]]  # layer root -> its level templates
     existing: frozenset[str]  # files under the directories the templates can name
     defined_keys: frozenset[str]  # root keys a lookup can find somewhere
     module_names: frozenset[str]
-    references: Mapping[str, tuple[Reference, ...]]
     graph: ReferenceGraph
     _roles: dict[str, FileRole] = field(default_factory=dict)
 
@@ -102,24 +125,55 @@ def layer_of(env: Environment, path: str) -> Layer | None:
 
 
 def role_of(env: Environment, templates: Mapping[str, list[LevelTemplate]], path: str) -> FileRole:
-    layer = layer_of(env, path)
-    if layer is None:
+    """The deepest layer holding ``path`` whose levels can read it; else the deepest holding it.
+
+    A module's directory may hold data that only the environment's hiera.yaml reads: a
+    ``hieradata`` module that r10k deploys and the control repository's datadir points into
+    (``datadir: modules/hieradata/data``).  Puppet reads those keys as environment data; the
+    module's own data provider never sees them, so they are not judged as module data.
+    """
+    holders = [layer for layer in layers_of(env) if path.startswith(layer.root.rstrip(os.sep) + os.sep)]
+    if not holders:
         return FileRole(None)
-    own = templates.get(layer.root)
-    if own is None:
-        own = level_templates(layer)
-    return FileRole(layer, tuple(t for t in own if t.pattern.match(path)))
+    holders.sort(key=lambda layer: len(layer.root), reverse=True)
+    for layer in holders:
+        own = templates.get(layer.root)
+        if own is None:
+            own = level_templates(layer)
+        reading = tuple(t for t in own if t.pattern.match(path))
+        if reading:
+            return FileRole(layer, reading)
+    return FileRole(holders[0])
 
 
 def build_index(
     env: Environment,
-    sources: Iterable[DataSource],
+    sources: Iterable[DataSource | StampedData],
     files: FileAccess | None = None,
     existing: Iterable[str] | None = None,
+    previous: WorkspaceIndex | None = None,
 ) -> WorkspaceIndex:
-    """``existing``: files under the datadirs, if the caller lists them; else they are walked."""
+    """``existing``: files under the datadirs, if the caller lists them; else they are walked.
+
+    ``previous``: an older index of ``env``, whose findings are kept for files at the same
+    stamp.  A :class:`StampedData` it did not see is read from ``files`` (skipped if gone).
+    """
     files = files or FileAccess()
-    by_path = {s.path: s for s in sources}
+    reusable = previous.files if previous is not None and previous.env is env else {}
+    data: dict[str, DataFile] = {}
+    found: dict[str, IndexedFile | DataSource] = {}
+    for source in sources:
+        old = reusable.get(source.path)
+        if old is not None and old.stamp is not None and old.stamp == source.stamp:
+            found[source.path] = old
+        elif isinstance(source, StampedData):
+            text = files.read_text(source.path)
+            if text is None:
+                continue
+            found[source.path] = DataSource(source.path, text, source.data, source.stamp)
+        else:
+            found[source.path] = source
+        data[source.path] = source.data
     templates = {layer.root: level_templates(layer) for layer in layers_of(env)}
     if existing is None:
         roots = [t.walk_root for ts in templates.values() for t in ts if t.walkable]
@@ -127,31 +181,38 @@ def build_index(
         existing = list_files(roots, files)
     index = WorkspaceIndex(
         env=env,
-        sources=by_path,
+        files={},
         templates=templates,
-        existing=frozenset(existing) | frozenset(by_path),
+        existing=frozenset(existing) | frozenset(found),
         defined_keys=frozenset(),
         module_names=frozenset(env.modules),
-        references={},
         graph=ReferenceGraph.build((), {}),
     )
     definitions: dict[str, list[str]] = {}
-    references: dict[str, tuple[Reference, ...]] = {}
+    indexed: dict[str, IndexedFile] = {}
     places: dict[str, FilePlace] = {}
-    for path, source in by_path.items():
+    for path, item in found.items():
         role = index.role(path)
         module_name = role.module_name
-        for key in kept_keys(source.data, module_name):
+        for key in kept_keys(data[path], module_name):
             definitions.setdefault(key, []).append(path)
-        locator = Locator.of(source.text, source.is_json)
-        references[path] = tuple(references_in(path, source.data, locator, module_name))
+        indexed[path] = item if isinstance(item, IndexedFile) else _indexed(item, module_name)
         places[path] = _place(role)
     index.defined_keys = frozenset(definitions)
-    index.references = references
+    index.files = indexed
     index.graph = ReferenceGraph.build(
-        (r for refs in references.values() for r in refs), definitions, places, _merged_keys(index)
+        (r for entry in indexed.values() for r in entry.references), definitions, places, _merged_keys(index, data)
     )
     return index
+
+
+def _indexed(source: DataSource, module_name: str | None) -> IndexedFile:
+    text = source.text
+    locator = Locator.of(text, source.is_json)
+    references = tuple(references_in(source.path, source.data, locator, module_name))
+    end = text.find("\n")
+    first_line = text[: end if end >= 0 else len(text)].rstrip("\r")
+    return IndexedFile(source.stamp, references, len(first_line))
 
 
 def _place(role: FileRole) -> FilePlace:
@@ -167,11 +228,11 @@ def _place(role: FileRole) -> FilePlace:
     return FilePlace(rank, static, exclusive)
 
 
-def _merged_keys(index: WorkspaceIndex) -> _MergedKeys:
+def _merged_keys(index: WorkspaceIndex, data: Mapping[str, DataFile]) -> _MergedKeys:
     literal: dict[str | None, dict[str, bool]] = {}
     patterns: dict[str | None, list[tuple[regex.Pattern[str], bool]]] = {}
-    for path, source in index.sources.items():
-        options = source.data.data.get(LOOKUP_OPTIONS)
+    for path, data_file in data.items():
+        options = data_file.data.get(LOOKUP_OPTIONS)
         if not isinstance(options, dict):
             continue
         scope = index.role(path).module_name

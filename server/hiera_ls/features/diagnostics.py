@@ -22,13 +22,13 @@ from dataclasses import dataclass, field, replace
 from hiera_ls.checks.registry import (
     DataSource,
     ProfileLookup,
+    StampedData,
     WorkspaceIndex,
     build_index,
     check_data_file,
     check_hiera_config,
     check_workspace,
 )
-from hiera_ls.engine.files import Stamp
 from hiera_ls.engine.lookup import LookupOutcome
 from hiera_ls.features.sessions import new_session
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
@@ -64,7 +64,6 @@ class Diagnostics:
 
     _built: dict[str, _Built] = field(default_factory=dict)
     changes: int = 0  # data changes seen (the server's thread counts; a worker reads)
-    _texts: dict[str, tuple[Stamp, str]] = field(default_factory=dict)
     _full: dict[str, _Full] = field(default_factory=dict)
 
     def data_changed(self) -> None:
@@ -81,33 +80,27 @@ class Diagnostics:
             if built is None or built.changes < changes or built.index.env is not view.env:
                 self._build(snapshot, view, changes)
 
-    def _text(self, snapshot: Snapshot, path: str) -> str | None:
-        stamp = snapshot.files.stamp(path)
-        if stamp is None:
-            return None
-        cached = self._texts.get(path)
-        if cached is not None and cached[0] == stamp:
-            return cached[1]
-        text = snapshot.files.read_text(path)
-        if text is not None:
-            self._texts[path] = (stamp, text)
-        return text
-
     def source(self, snapshot: Snapshot, path: str) -> DataSource | None:
+        """The file's text and parse; the text is read on each call, not kept (an open file's
+        comes from its buffer; thousands of disk texts would be megabytes)."""
+        stamp = snapshot.files.stamp(path)
         df = snapshot.data_file(path)
-        text = self._text(snapshot, path)
+        text = snapshot.files.read_text(path) if stamp is not None else None
         if df is None or text is None:
             return None
-        return DataSource(path, text, df)
+        return DataSource(path, text, df, stamp)
 
     def _build(self, snapshot: Snapshot, view: EnvironmentView, changes: int | None = None) -> _Built:
-        sources = []
+        sources: list[StampedData] = []
         for path, info in snapshot.data_files.items():
             if info.view is view:
-                src = self.source(snapshot, path)
-                if src is not None:
-                    sources.append(src)
-        index = build_index(view.env, sources, snapshot.files)
+                stamp = snapshot.files.stamp(path)
+                df = snapshot.data_file(path)
+                if stamp is not None and df is not None:
+                    sources.append(StampedData(path, df, stamp))
+        previous = self._built.get(view.env.root)  # its findings are kept for unchanged files
+        old_index = previous.index if previous is not None else None
+        index = build_index(view.env, sources, snapshot.files, previous=old_index)
         built = _Built(index, check_workspace(index), self.changes if changes is None else changes)
         self._built[view.env.root] = built
         return built

@@ -14,16 +14,18 @@ plain and quoted scalars without escapes inside the token (nearly all real data)
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from hiera_ls.engine.files import FileAccess, Stamp
 from hiera_ls.engine.keys import split_key
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.interpolation import Token, TokenKind, scan
+from hiera_ls.source.node_table import Nodes, NodeSpans
 from hiera_ls.source.spans import Position, Span
 
 LOOKUP_OPTIONS = "lookup_options"
+MAX_SCANS = 20_000  # distinct token strings whose Tokens are shared (then forgotten)
 KEY_METHODS = frozenset({"lookup", "hiera", "alias"})
 
 NodePath = tuple[object, ...]
@@ -33,13 +35,29 @@ ScalarSpan = Callable[[Span, "str | None", str, int, int], "Span | None"]
 TokenSpans = Callable[[str, bool], ScalarSpan]
 
 
+Marks = tuple[int, int, int, int, int, int, int, int]
+
+
 @dataclass(frozen=True, slots=True)
 class KeyDef:
-    """A top-level key of a data file (or an entry of its lookup_options)."""
+    """A top-level key of a data file (or an entry of its lookup_options).
+
+    Every key of the project is kept, so the ranges are eight ints (key start line and
+    column, key end, value start, value end) rather than two Spans: two objects a key, not seven.
+    """
 
     key: str
-    key_span: Span
-    value_span: Span
+    marks: Marks
+
+    @property
+    def key_span(self) -> Span:
+        m = self.marks
+        return Span.of(m[0], m[1], m[2], m[3])
+
+    @property
+    def value_span(self) -> Span:
+        m = self.marks
+        return Span.of(m[4], m[5], m[6], m[7])
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,25 +160,49 @@ def _with_lone_cr(text: str, n: int) -> list[int]:
     return starts
 
 
-def index_file(df: DataFile, text: str, token_spans: TokenSpans | None = None) -> FileKeys:
-    """Keys, lookup_options entries and tokens of one loaded data file."""
+def _key_marks(nodes: Mapping[NodePath, NodeSpans], path: NodePath) -> Marks | None:
+    """The key's and the value's range (the value's twice when the node has no key)."""
+    if isinstance(nodes, Nodes):
+        r = nodes.raw(path)
+        if r is None:
+            return None
+        if r[0] < 0:
+            return (r[4], r[5], r[6], r[7], r[4], r[5], r[6], r[7])
+        return (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7])
+    spans = nodes.get(path)
+    if spans is None:
+        return None
+    k = spans.key or spans.value
+    v = spans.value
+    return (k.start.line, k.start.column, k.end.line, k.end.column, v.start.line, v.start.column, v.end.line, v.end.column)
+
+
+def index_file(
+    df: DataFile, text: str, token_spans: TokenSpans | None = None, scans: dict[str, tuple[Token, ...]] | None = None
+) -> FileKeys:
+    """Keys, lookup_options entries and tokens of one loaded data file.
+
+    ``scans``: tokens of strings already scanned (shared by equal strings, which data
+    repeats a lot; a Token's offsets are in its string, so sharing is exact).
+    """
     keys: dict[str, KeyDef] = {}
     options: dict[str, KeyDef] = {}
     nodes = df.nodes
     for key, value in df.data.items():
         if not isinstance(key, str):
             continue
-        spans = nodes.get((key,))
-        if spans is None:
+        marks = _key_marks(nodes, (key,))
+        if marks is None:
             continue
-        keys[key] = KeyDef(key, spans.key or spans.value, spans.value)
+        keys[key] = KeyDef(key, marks)
         if key == LOOKUP_OPTIONS and isinstance(value, dict):
             for opt_key in value:
                 if isinstance(opt_key, str):
-                    sub = nodes.get((key, opt_key))
+                    sub = _key_marks(nodes, (key, opt_key))
                     if sub is not None:
-                        options[opt_key] = KeyDef(opt_key, sub.key or sub.value, sub.value)
+                        options[opt_key] = KeyDef(opt_key, sub)
     tokens: list[TokenUse] = []
+    memo = scans if scans is not None else {}
     if "%{" in text:
         lines = LineMap(text)
         exact = token_spans(text, df.path.endswith(".json")) if token_spans is not None else None
@@ -170,10 +212,13 @@ def index_file(df: DataFile, text: str, token_spans: TokenSpans | None = None) -
                 continue
             span = (spans.key or spans.value) if in_key else spans.value
             style = None if in_key else spans.style
+            scanned = memo.get(string)
+            if scanned is None:
+                scanned = memo[string] = tuple(scan(string))
             if exact is not None:
-                tokens.extend(_exact_tokens(df.path, exact, span, style, string, node_path, in_key))
+                tokens.extend(_exact_tokens(df.path, exact, span, style, string, node_path, in_key, scanned))
             else:
-                tokens.extend(locate_tokens(df.path, lines, span, string, node_path, in_key))
+                tokens.extend(locate_tokens(df.path, lines, span, string, node_path, in_key, scanned))
     return FileKeys(df.path, keys, options, tuple(tokens))
 
 
@@ -220,21 +265,34 @@ def scalar_tokens(
 
 
 def _exact_tokens(
-    path: str, exact: ScalarSpan, span: Span, style: str | None, string: str, node_path: NodePath, in_key: bool
+    path: str,
+    exact: ScalarSpan,
+    span: Span,
+    style: str | None,
+    string: str,
+    node_path: NodePath,
+    in_key: bool,
+    scanned: Sequence[Token] | None = None,
 ) -> Iterator[TokenUse]:
-    for token in scan(string):
+    for token in scan(string) if scanned is None else scanned:
         found = exact(span, style, string, token.start, token.end)
         yield TokenUse(path, found if found is not None else span, token, node_path, in_key)
 
 
 def locate_tokens(
-    path: str, lines: LineMap, span: Span, string: str, node_path: NodePath, in_key: bool
+    path: str,
+    lines: LineMap,
+    span: Span,
+    string: str,
+    node_path: NodePath,
+    in_key: bool,
+    scanned: Sequence[Token] | None = None,
 ) -> Iterator[TokenUse]:
     start = lines.offset(span.start)
     end = lines.offset(span.end)
     source = lines.text[start:end]
     cursor = 0
-    for token in scan(string):
+    for token in scan(string) if scanned is None else scanned:
         i = source.find(token.text, cursor)
         if i < 0:
             yield TokenUse(path, span, token, node_path, in_key)
@@ -250,6 +308,7 @@ class KeyIndex:
 
     token_spans: TokenSpans | None = None
     _entries: dict[str, tuple[Stamp, FileKeys]] = field(default_factory=dict)
+    _scans: dict[str, tuple[Token, ...]] = field(default_factory=dict)  # see index_file
 
     def get(self, files: FileAccess, df: DataFile) -> FileKeys | None:
         stamp = files.stamp(df.path)
@@ -261,7 +320,9 @@ class KeyIndex:
         text = files.read_text(df.path)
         if text is None:
             return None
-        entry = index_file(df, text, self.token_spans)
+        if len(self._scans) > MAX_SCANS:
+            self._scans = {}
+        entry = index_file(df, text, self.token_spans, self._scans)
         self._entries[df.path] = (stamp, entry)
         return entry
 
