@@ -19,7 +19,8 @@ preview merged values, then drives each server over stdio and reports:
 3. hover latency on keys of the big file once typing stopped, and on the edited key right
    after each edit's publish (hiera-ls only: without a schema yaml-language-server has
    nothing to show);
-4. peak RSS (VmHWM of the server process, read just before shutdown).
+4. peak RSS (VmHWM of the server process, read once its RSS has stayed put for 10 s, so
+   the background index of the whole repository is included).
 
 yaml-language-server is the peer (`npm install --prefix ~/.cache/hiera-ls/yls
 yaml-language-server`); it is configured with {"yaml": {"validate": true}} and its schema
@@ -213,6 +214,23 @@ def peak_rss_kib(pid: int) -> tuple[int, int]:
     return out["VmHWM"], out["VmRSS"]
 
 
+async def settled_peak_rss_kib(pid: int, quiet_s: float = 10.0, limit_s: float = 180.0) -> tuple[int, int]:
+    """(VmHWM, VmRSS) once the server's background work is over: its RSS has not moved by
+    more than 512 KiB for ``quiet_s``.  Read earlier, the peak would miss the cross-file
+    index the server builds after start-up, which is most of its memory."""
+    start = time.perf_counter()
+    last, since = -1, start
+    while time.perf_counter() - start < limit_s:
+        _, rss = peak_rss_kib(pid)
+        now = time.perf_counter()
+        if abs(rss - last) > 512:
+            last, since = rss, now
+        elif now - since >= quiet_s:
+            break
+        await asyncio.sleep(0.2)
+    return peak_rss_kib(pid)
+
+
 # ---------------------------------------------------------------------------- measurement
 
 
@@ -392,7 +410,7 @@ async def measure(
                 )
                 if not result.hover_sample and final_lines[pos.line].startswith('"profile::p'):
                     result.hover_sample = value
-        result.hwm_kib, result.rss_kib = peak_rss_kib(proc.pid)
+        result.hwm_kib, result.rss_kib = await settled_peak_rss_kib(proc.pid)
         await asyncio.wait_for(client.shutdown_async(None), WAIT_LIMIT_S)
         client.exit(None)
     finally:

@@ -232,8 +232,13 @@ class HieraLanguageServer(LanguageServer):
 
         try:
             self.diagnostics.rebuild_stale(snapshot, changes)
-            for _keys in snapshot.all_file_keys():
-                pause()  # warm the key index: the first references request need not parse the project
+            # Warm the key index, so the first references request need not parse the project;
+            # open files change as the user types, and a big one takes a long stretch without
+            # a pause (a hover would wait for it): they are indexed when a request needs them.
+            for path in snapshot.data_files:
+                if path not in snapshot.files.overlay:
+                    snapshot.file_keys(path)
+                pause()
         except _Superseded:
             return {}
         out: dict[str, list[types.Diagnostic]] = {}
@@ -700,7 +705,8 @@ def serve() -> int:
     gc.set_threshold(50_000, 20, 100)
     # The background checks hold the GIL between their pauses; a request arriving then
     # waits for the interpreter's switch interval (5 ms by default) at every hand-over.
-    sys.setswitchinterval(0.001)
+    # Measured on the LSP benchmark while checks ran: hover p50 17 ms at 1 ms, 11 ms here.
+    sys.setswitchinterval(0.0002)
     server = create_server()
     server.start_io()
     return 0

@@ -82,46 +82,154 @@ class Nodes(Mapping[Path, NodeSpans]):
         return _spans(r)
 
 
-class NodeTable(Nodes):
-    """The nodes of one parse, flat: 8 ints a node in one array, an index by path."""
+_STYLES: tuple[str | None, ...] = (None, "'", '"', "|", ">")
+_STYLE_CODE = {style: code for code, style in enumerate(_STYLES)}
+WIDE = 16  # a node with more children than this gets a child dict when searched
 
-    __slots__ = ("_by_line", "_index", "_marks", "_styles", "suspect", "symbol_keys")
+
+class NodeTable(Nodes):
+    """The nodes of one parse: 8 ints a node in one array, linked as a tree.
+
+    No path tuples are kept (a repository holds millions of nodes, and their paths were
+    most of the server's memory): each node knows its key, parent, first child and next
+    sibling, and a path is found by walking down from its top-level key.  Paths are built
+    again only when the table is iterated.
+    """
+
+    __slots__ = (
+        "_by_line",
+        "_first",
+        "_keys",
+        "_kids",
+        "_marks",
+        "_next",
+        "_other",
+        "_parent",
+        "_styles",
+        "_top",
+        "suspect",
+        "symbol_keys",
+    )
 
     def __init__(self, raw: Mapping[Path, Raw], symbol_keys: bool = False, suspect: bool = True) -> None:
-        index: dict[Path, int] = {}
+        count = len(raw)
+        position: dict[Path, int] = {}
         marks = array("i")
-        styles: list[str | None] = []
+        styles = bytearray()
+        keys: list[object] = []
         for path, data in raw.items():
-            index[path] = len(styles)
+            position[path] = len(keys)
             marks.extend(data[:8])
-            styles.append(data[8])
-        self._index = index
+            styles.append(_STYLE_CODE.get(data[8], 0))
+            keys.append(path[-1] if path else None)
+        parent = array("i", [-1]) * count
+        first = array("i", [-1]) * count
+        following = array("i", [-1]) * count
+        last_child: dict[int, int] = {}
+        top: dict[object, int] = {}
+        other: dict[Path, int] = {}  # the root, and any node whose parent has no entry
+        for path, i in position.items():
+            up = position.get(path[:-1]) if path else None
+            if up is None:
+                other[path] = i
+                continue
+            parent[i] = up
+            if len(path) == 1:
+                top[path[0]] = i
+            before = last_child.get(up)
+            if before is None:
+                first[up] = i
+            else:
+                following[before] = i
+            last_child[up] = i
+        self._top = top
+        self._other = other
+        self._keys = keys
+        self._parent = parent
+        self._first = first
+        self._next = following
+        self._kids: dict[int, dict[object, int]] = {}  # child dicts of wide nodes, made when searched
         self._marks = marks
-        self._styles = styles
+        self._styles = bytes(styles)
         self.symbol_keys = symbol_keys
         self.suspect = suspect
         self._by_line: dict[int, list[tuple[Path, int]]] | None = None  # built by the first covering()
 
+    def find(self, path: Path) -> int | None:
+        """The node at ``path``, or None."""
+        i = self._top.get(path[0]) if path else None
+        if i is None:
+            return self._other.get(path)
+        keys = self._keys
+        first = self._first
+        following = self._next
+        for step in path[1:]:
+            kids = self._kids.get(i)
+            if kids is not None:
+                found = kids.get(step)
+                if found is None:
+                    return self._other.get(path)
+                i = found
+                continue
+            j = first[i]
+            seen = 0
+            while j >= 0 and keys[j] != step:
+                j = following[j]
+                seen += 1
+            if seen > WIDE:
+                self._kids[i] = self._child_dict(i)
+            if j < 0:
+                return self._other.get(path)
+            i = j
+        return i
+
+    def _child_dict(self, i: int) -> dict[object, int]:
+        out: dict[object, int] = {}
+        j = self._first[i]
+        while j >= 0:
+            out.setdefault(self._keys[j], j)
+            j = self._next[j]
+        return out
+
+    def index_items(self) -> Iterator[tuple[Path, int]]:
+        """(path, node) of every node; parents are recorded before their children."""
+        paths: list[Path | None] = [None] * len(self._keys)
+        for path, i in self._other.items():
+            paths[i] = path
+        parent = self._parent
+        keys = self._keys
+        for i in range(len(keys)):
+            up = parent[i]
+            if up >= 0:
+                above = paths[up]
+                if above is None:
+                    continue
+                paths[i] = (*above, keys[i])
+            here = paths[i]
+            if here is not None:
+                yield here, i
+
     def _raw(self, i: int) -> Raw:
         m = self._marks
         b = 8 * i
-        return (m[b], m[b + 1], m[b + 2], m[b + 3], m[b + 4], m[b + 5], m[b + 6], m[b + 7], self._styles[i])
+        return (m[b], m[b + 1], m[b + 2], m[b + 3], m[b + 4], m[b + 5], m[b + 6], m[b + 7], _STYLES[self._styles[i]])
 
     def raw(self, path: Path) -> Raw | None:
-        i = self._index.get(path)
+        i = self.find(path)
         return None if i is None else self._raw(i)
 
     def __contains__(self, path: object) -> bool:
-        return path in self._index
+        return isinstance(path, tuple) and self.find(path) is not None
 
     def __iter__(self) -> Iterator[Path]:
-        return iter(self._index)
+        for path, _ in self.index_items():
+            yield path
 
     def __len__(self) -> int:
-        return len(self._index)
+        return len(self._keys)
 
     def raw_items(self) -> Iterator[tuple[Path, Raw]]:
-        for path, i in self._index.items():
+        for path, i in self.index_items():
             yield path, self._raw(i)
 
     def covering(self, line: int) -> Iterator[tuple[Path, Raw]]:
@@ -135,18 +243,18 @@ class NodeTable(Nodes):
         """The nodes whose lines include ``line``, from an index built on first use.
 
         Only files someone hovers get one (an open file, re-used by every hover until
-        the next edit), so the other thousands of tables stay flat.
+        the next edit), so the other thousands of tables stay small.
         """
         by_line = self._by_line
         if by_line is None:
             by_line = {}
             m = self._marks
-            for path, i in self._index.items():
+            for path, i in self.index_items():
+                if not path:
+                    continue  # the root spans the file: added below
                 b = 8 * i
                 first = m[b] if m[b] >= 0 else m[b + 4]
                 last = max(m[b + 2], m[b + 6])
-                if not path:
-                    continue  # the root spans the file: see _root_on_line
                 for at in range(first, last + 1):
                     bucket = by_line.get(at)
                     if bucket is None:
@@ -155,7 +263,7 @@ class NodeTable(Nodes):
                         bucket.append((path, i))
             self._by_line = by_line
         found = by_line.get(line, [])
-        root = self._index.get(())
+        root = self._other.get(())
         return [((), root), *found] if root is not None else found
 
 
@@ -184,7 +292,8 @@ class SplicedNodes(Nodes):
         piece = self._of.get(path[0])
         if piece is None:
             return None
-        return _shifted_raw(piece, path) if path in piece[0]._index else None
+        i = piece[0].find(path)
+        return None if i is None else shifted(piece[0]._raw(i), piece[1])
 
     def __contains__(self, path: object) -> bool:
         if not isinstance(path, tuple):
@@ -193,7 +302,7 @@ class SplicedNodes(Nodes):
 
     def _own_paths(self, piece: _Piece) -> Iterator[tuple[Path, int]]:
         of = self._of
-        for path, i in piece[0]._index.items():
+        for path, i in piece[0].index_items():
             if path and of.get(path[0]) is piece:
                 yield path, i
 
@@ -226,7 +335,10 @@ class SplicedNodes(Nodes):
 
 def _shifted_raw(piece: _Piece, path: Path) -> Raw:
     table, delta = piece
-    return shifted(table._raw(table._index[path]), delta)
+    i = table.find(path)
+    if i is None:
+        raise KeyError(path)
+    return shifted(table._raw(i), delta)
 
 
 def splice_nodes(

@@ -19,6 +19,7 @@ asked for, since creating a frozen dataclass per node would cost more than the p
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -348,6 +349,7 @@ class _Builder:
         entries = self.entries
         anchors = self.anchors
         problems = self.problems
+        intern = sys.intern
         while True:
             ev = get()
             kind = kinds[ev.__class__]
@@ -357,7 +359,9 @@ class _Builder:
                 raw_marks = (sm.line, sm.column, em.line, em.column)
                 value: object
                 tag = ev.tag
-                text = ev.value
+                # one copy of each distinct scalar: keys and values repeat across thousands
+                # of files (measured: 80 MiB of 2,042 files' data)
+                text = intern(ev.value)
                 if self.refusal is not None:
                     value = None
                 elif tag is None:
