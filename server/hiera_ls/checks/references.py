@@ -28,9 +28,6 @@ from hiera_ls.source.spans import Problem, Span
 
 KEY_METHODS = frozenset({"lookup", "hiera", "alias"})
 LOOKUP_OPTIONS = "lookup_options"
-# Functions whose data hiera-ls indexes (files under the layer's directory); any other
-# function (a custom data_hash, lookup_key or data_dig) can answer any key.
-INDEXED_FUNCTIONS = frozenset({("data_hash", "yaml_data"), ("data_hash", "json_data"), ("lookup_key", "eyaml_lookup_key")})
 SEARCH_BUDGET = 5_000
 
 
@@ -272,7 +269,7 @@ def unindexed_layers(
             out.add(scope)
             continue
         entries = (*config.hierarchy, *config.default_hierarchy)
-        by_code = any((e.function_kind, e.function_name) not in INDEXED_FUNCTIONS for e in entries)
+        by_code = any(not e.read_by_hiera_ls for e in entries)  # a custom function can answer any key
         if by_code or any(not t.walkable for t in (own if own is not None else level_templates(layer))):
             out.add(scope)
     return frozenset(out)

@@ -48,7 +48,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 LOOKUP_OPTIONS = "lookup_options"
-BUILTIN_DATA_HASH = frozenset({"yaml_data", "json_data"})
 EYAML = "eyaml_lookup_key"  # reads YAML like yaml_data; its ENC[...] strings stay encrypted
 ENCRYPTED_NOTE = (
     "Strings holding ENC[...] come from eyaml files and are shown as written: Puppet decrypts "
@@ -82,10 +81,7 @@ class ResolvedEntry:
 
     @property
     def supported(self) -> bool:
-        entry = self.entry
-        return (entry.function_kind == "data_hash" and entry.function_name in BUILTIN_DATA_HASH) or (
-            entry.function_kind == "lookup_key" and entry.function_name == EYAML
-        )
+        return self.entry.read_by_hiera_ls
 
 
 @dataclass(frozen=True, slots=True)

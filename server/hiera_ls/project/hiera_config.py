@@ -66,6 +66,16 @@ class HierarchyEntry:
     datadir_span: Span | None
     options: Mapping[str, object] | None  # the level's options, else defaults' (never merged)
 
+    @property
+    def read_by_hiera_ls(self) -> bool:
+        """A built-in function whose files hiera-ls reads itself (eyaml's as YAML); any other
+        function is user code, which hiera-ls never runs."""
+        return (self.function_kind, self.function_name) in READ_FUNCTIONS
+
+
+# (function kind, function name) of the levels whose data files hiera-ls reads
+READ_FUNCTIONS = frozenset({("data_hash", "yaml_data"), ("data_hash", "json_data"), ("lookup_key", "eyaml_lookup_key")})
+
 
 @dataclass(frozen=True, slots=True)
 class HieraConfig:

@@ -18,8 +18,6 @@ from hiera_ls.project.hiera_config import HierarchyEntry
 from hiera_ls.source.interpolation import scan
 from hiera_ls.source.spans import Span
 
-FILE_FUNCTIONS = frozenset({"yaml_data", "json_data"})
-
 
 @dataclass(frozen=True, slots=True)
 class LevelRef:
@@ -40,10 +38,7 @@ class LevelRef:
 
     @property
     def reads_files(self) -> bool:
-        entry = self.entry
-        return (entry.function_kind == "data_hash" and entry.function_name in FILE_FUNCTIONS) or (
-            entry.function_kind == "lookup_key" and entry.function_name == "eyaml_lookup_key"
-        )
+        return self.entry.read_by_hiera_ls
 
     def describe(self) -> str:
         """``Environment: "Per-node data" nodes/%{trusted.certname}.yaml``, for hovers and lists."""
