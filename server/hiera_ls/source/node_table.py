@@ -292,8 +292,7 @@ class SplicedNodes(Nodes):
         piece = self._of.get(path[0])
         if piece is None:
             return None
-        i = piece[0].find(path)
-        return None if i is None else shifted(piece[0]._raw(i), piece[1])
+        return _shifted_raw(piece, path)
 
     def __contains__(self, path: object) -> bool:
         if not isinstance(path, tuple):
@@ -333,12 +332,10 @@ class SplicedNodes(Nodes):
                     yield path, shifted(r, delta)
 
 
-def _shifted_raw(piece: _Piece, path: Path) -> Raw:
+def _shifted_raw(piece: _Piece, path: Path) -> Raw | None:
     table, delta = piece
-    i = table.find(path)
-    if i is None:
-        raise KeyError(path)
-    return shifted(table._raw(i), delta)
+    r = table.raw(path)
+    return None if r is None else shifted(r, delta)
 
 
 def splice_nodes(
@@ -378,8 +375,9 @@ def splice_nodes(
     for key in new_keys:
         of[key] = fresh
     first, last = (_shifted_raw(of[k], (k,)) for k in ends)
-    root: Raw = (-1, -1, -1, -1, first[0], 0, last[6], last[7], None)
-    spliced = SplicedNodes(root, of)
+    if first is None or last is None:
+        raise KeyError(ends)  # the outline names keys the tables must hold
+    spliced = SplicedNodes((-1, -1, -1, -1, first[0], 0, last[6], last[7], None), of)
     if len(spliced._pieces) > MAX_PIECES:
         return NodeTable(dict(spliced.raw_items()), False, False)
     return spliced

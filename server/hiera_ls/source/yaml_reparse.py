@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from hiera_ls.source.node_table import Nodes, NodeTable, splice_nodes
 from hiera_ls.source.spans import FileSpan, Problem, Span
@@ -59,26 +59,45 @@ def _common_suffix(a: str, b: str, limit: int) -> int:
     return n
 
 
+@dataclass(frozen=True, slots=True)
+class _Edit:
+    """Where two texts differ: ``old[start:old_stop]`` is what the edit replaced."""
+
+    start: int
+    old_stop: int
+    first_line: int  # the line holding ``start``
+    old_stop_line: int  # the line holding ``old_stop`` in ``old``
+    old_end_line: int  # first line wholly after the change in ``old``
+    new_end_line: int  # the same line in ``new``
+
+
+def _edit(old: str, new: str) -> _Edit | None:
+    """The changed region, or None for equal texts (lines counted by "\\n")."""
+    p = _common_prefix(old, new)
+    if p == len(old) == len(new):
+        return None
+    s = _common_suffix(old, new, min(len(old), len(new)) - p)
+    old_stop, new_stop = len(old) - s, len(new) - s
+    first = old.count("\n", 0, p)
+    stop_line = old.count("\n", 0, old_stop)
+    new_stop_line = first + new.count("\n", p, new_stop)
+    # the unchanged end starts a line in both texts: that line is not part of the change
+    whole = (old_stop == 0 or old[old_stop - 1] == "\n") and (new_stop == 0 or new[new_stop - 1] == "\n")
+    extra = 0 if whole else 1
+    return _Edit(p, old_stop, first, stop_line, stop_line + extra, new_stop_line + extra)
+
+
 def changed_lines(old: str, new: str) -> tuple[int, int, int]:
     """(first changed line, first line after the change in ``old``, the same in ``new``).
 
     Lines before the first and from the returned ends on are equal in both texts (lines
     counted by "\\n"); equal texts give three times the number of lines.
     """
-    p = _common_prefix(old, new)
-    if p == len(old) == len(new):
+    edit = _edit(old, new)
+    if edit is None:
         n = old.count("\n") + 1
         return n, n, n
-    s = _common_suffix(old, new, min(len(old), len(new)) - p)
-    old_cut, new_cut = len(old) - s, len(new) - s
-    first = old.count("\n", 0, p)
-    old_end = old.count("\n", 0, old_cut)
-    new_end = first + new.count("\n", p, new_cut)
-    at_line_start = (old_cut == 0 or old[old_cut - 1] == "\n") and (new_cut == 0 or new[new_cut - 1] == "\n")
-    if not at_line_start:
-        old_end += 1
-        new_end += 1
-    return first, old_end, new_end
+    return edit.first_line, edit.old_end_line, edit.new_end_line
 
 
 def _line_start(text: str, line_of_offset: int, offset: int, line: int) -> int:
@@ -104,31 +123,28 @@ def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
         return None
     if _odd_breaks(old) or _odd_breaks(new):
         return None
-    p = _common_prefix(old, new)
-    if p == len(old) == len(new):
+    edit = _edit(old, new)
+    if edit is None:
         return previous
-    s = _common_suffix(old, new, min(len(old), len(new)) - p)
-    old_end, new_end = len(old) - s, len(new) - s  # old[p:old_end] became new[p:new_end]
-    delta = new.count("\n", p, new_end) - old.count("\n", p, old_end)
-    first_line = old.count("\n", 0, p)
+    delta = edit.new_end_line - edit.old_end_line
     lines = outline.lines
-    i1 = bisect_right(lines, first_line) - 1  # the entry the change starts in
+    i1 = bisect_right(lines, edit.first_line) - 1  # the entry the change starts in
     if i1 < 0:
         return None  # before the first key: the header, a directive, "---"
-    last_line = old.count("\n", 0, old_end)
-    at_line_start = (old_end == 0 or old[old_end - 1] == "\n") and (new_end == 0 or new[new_end - 1] == "\n")
-    after = last_line if at_line_start else last_line + 1
-    i2 = bisect_left(lines, after)  # first entry wholly after the change
+    i2 = bisect_left(lines, edit.old_end_line)  # first entry wholly after the change
     while True:
         b1 = lines[i1]
-        start = _line_start(old, first_line, p, b1)
+        start = _line_start(old, edit.first_line, edit.start, b1)
         if start < len(new) and new[start] not in " \t\r\n":
             break
         # A blank (or indented) first line may belong to the entry before: take it in too.
         if i1 == 0:
             return None
         i1 -= 1
-    stop = _line_start(old, last_line, old_end, lines[i2]) + len(new) - len(old) if i2 < len(lines) else len(new)
+    if i2 < len(lines):
+        stop = _line_start(old, edit.old_stop_line, edit.old_stop, lines[i2]) + len(new) - len(old)
+    else:
+        stop = len(new)
     piece = new[start:stop]
     if _MARKERS.search(piece):
         return None
