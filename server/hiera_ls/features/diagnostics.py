@@ -144,8 +144,7 @@ class Diagnostics:
         uses it to let the server's thread go first, or to give up (by raising).
         """
         started = time.perf_counter()
-        found = self._file_problems(snapshot, path, pause)
-        source = self.source(snapshot, path) if snapshot.kind_of(path) is FileKind.DATA else None
+        found, source = self._file_problems(snapshot, path, pause)
         if source is not None:
             cost = time.perf_counter() - started
             self._full[path] = _Full(source.text, frozenset(source.data.problems), tuple(found), cost)
@@ -154,10 +153,14 @@ class Diagnostics:
     def forget(self, path: str) -> None:
         self._full.pop(path, None)
 
-    def _file_problems(self, snapshot: Snapshot, path: str, pause: Pause | None) -> list[Problem]:
+    def _file_problems(
+        self, snapshot: Snapshot, path: str, pause: Pause | None
+    ) -> tuple[list[Problem], DataSource | None]:
+        """The problems, and for a data file the text and parse they were found in."""
         view = snapshot.environment_for(path)
         kind = snapshot.kind_of(path)
         found: list[Problem] = []
+        source: DataSource | None = None
         if kind is FileKind.FACTS:
             entry = snapshot.profile_at(path)
             found = list(entry.profile.problems) if entry is not None else []
@@ -174,7 +177,7 @@ class Diagnostics:
                 found = check_data_file(index, source, _profile(snapshot, view, pause), view.env)
                 if built is not None:
                     found.extend(built.by_file.get(path, ()))
-        return _located_in(found, path)
+        return _located_in(found, path), source
 
 
 def _order(p: Problem) -> tuple[object, ...]:
