@@ -135,6 +135,36 @@ async def test_every_edit_is_rediagnosed(fresh_client: LanguageClient, tmp_path:
 
 
 @pytest.mark.asyncio
+async def test_edits_in_a_big_file_keep_every_range_right(fresh_client: LanguageClient, tmp_path: Path) -> None:
+    # 600 entries: edits re-parse only the entries they touch, so the problems after an
+    # edit must move with their lines, and a syntax error must still be the whole file's
+    client = fresh_client
+    repo = copy_repo(BROKEN_REPO, tmp_path)
+    await start(client, repo)
+    big = repo / "data" / "common.yaml"
+    big.write_text(
+        "".join(f"profile::app{i}::settings:\n  port: {8000 + i}\n  mode: '0644'\n" for i in range(600))
+        + "profile::app::enabled: yes\n",
+        encoding="utf-8",
+    )
+    doc = open_document(client, big)
+    yes_line = line_of(big, "enabled: yes")
+    (surprise,) = await wait_for_diagnostics(client, doc, version=1)
+    assert (surprise.code, surprise.range.start.line) == ("yaml11-boolean", yes_line)
+    change(client, doc, 2, (300, 0), (300, 0), "profile::new::key: 1\nprofile::other: 2\n")  # two lines added
+    (moved,) = await wait_for_diagnostics(client, doc, version=2)
+    assert (moved.code, moved.range.start.line) == ("yaml11-boolean", yes_line + 2)
+    change(client, doc, 3, (600, 6), (600, 7), "")  # "  port: 8199" loses its colon
+    broken = by_code(await wait_for_diagnostics(client, doc, version=3))
+    # the plain scalar runs on into the next line, where Psych finds the ':' it refuses
+    assert broken["yaml-syntax"].range.start == types.Position(line=601, character=6)
+    assert broken["yaml-syntax"].message.endswith("mapping values are not allowed in this context at line 602 column 7")
+    change(client, doc, 4, (600, 6), (600, 6), ":")  # fixed again
+    (back,) = await wait_for_diagnostics(client, doc, version=4)
+    assert (back.code, back.range.start.line) == ("yaml11-boolean", yes_line + 2)
+
+
+@pytest.mark.asyncio
 async def test_profile_switch_updates_diagnostics(fresh_client: LanguageClient) -> None:
     client = fresh_client
     await start(client, BROKEN_REPO, "web01.example.com")
