@@ -60,9 +60,19 @@ def bench_puppet(repo: dict[str, object], rounds: int, tmp: Path) -> list[float]
     keys_path.write_text(json.dumps(repo["keys"]))
     envpath = str(Path(str(repo["env"])).parent)
     out = subprocess.run(
-        ["ruby", str(Path(__file__).with_name("puppet_bench.rb")), envpath, "production",
-         str(repo["node"]), str(repo["facts"]), str(keys_path), str(rounds)],
-        capture_output=True, text=True, check=True,
+        [
+            "ruby",
+            str(Path(__file__).with_name("puppet_bench.rb")),
+            envpath,
+            "production",
+            str(repo["node"]),
+            str(repo["facts"]),
+            str(keys_path),
+            str(rounds),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return list(json.loads(out.stdout.strip().splitlines()[-1])["per_lookup_s"])
 
@@ -90,11 +100,17 @@ def main() -> None:
         nfiles = sum(1 for _ in Path(str(repo["env"])).rglob("*.yaml"))
         print(f"environment: {nfiles} YAML files, {len(repo['keys'])} keys, node {repo['node']}")  # type: ignore[arg-type]
         ours = bench_hiera_ls(repo, args.rounds)
-        print(f"hiera-ls per lookup: median {statistics.median(ours)*1e3:.3f} ms, p95 {pct(ours, 95)*1e3:.3f} ms ({len(ours)} lookups)")
+        print(
+            f"hiera-ls per lookup: median {statistics.median(ours) * 1e3:.3f} ms, p95 {pct(ours, 95) * 1e3:.3f} ms ({len(ours)} lookups)"
+        )
         theirs = bench_puppet(repo, args.rounds, tmp)
         if theirs:
-            print(f"Puppet   per lookup: median {statistics.median(theirs)*1e3:.3f} ms, p95 {pct(theirs, 95)*1e3:.3f} ms ({len(theirs)} lookups)")
-            print(f"ratio Puppet/hiera-ls (median): {statistics.median(theirs)/statistics.median(ours):.2f}x")
+            print(
+                f"Puppet   per lookup: median {statistics.median(theirs) * 1e3:.3f} ms, p95 {pct(theirs, 95) * 1e3:.3f} ms ({len(theirs)} lookups)"
+            )
+            print(
+                f"ratio Puppet/hiera-ls (median): {statistics.median(theirs) / statistics.median(ours):.2f}x"
+            )
         # An installed package has its bytecode compiled; an editable checkout on a machine
         # with PYTHONDONTWRITEBYTECODE would otherwise compile every module on every start.
         import compileall
@@ -108,15 +124,45 @@ def main() -> None:
         facts = str(repo["facts"])
         node = str(repo["node"])
         results = {
-            "hiera-ls lookup": cold_start([hl, "lookup", key, "--node", node, "--facts", facts], env_dir, args.cold_runs),
-            "hyera": cold_start([str(Path(sys.executable).with_name("hyera")), key, "--node", node, "--facts", facts,
-                                 "--hiera_config", os.path.join(env_dir, "hiera.yaml")], env_dir, args.cold_runs),
-            "puppet lookup": cold_start(["puppet", "lookup", key, "--node", node, "--facts", facts,
-                                         "--environmentpath", str(Path(env_dir).parent), "--environment", "production"],
-                                        env_dir, max(3, args.cold_runs // 2)),
+            "hiera-ls lookup": cold_start(
+                [hl, "lookup", key, "--node", node, "--facts", facts], env_dir, args.cold_runs
+            ),
+            "hyera": cold_start(
+                [
+                    str(Path(sys.executable).with_name("hyera")),
+                    key,
+                    "--node",
+                    node,
+                    "--facts",
+                    facts,
+                    "--hiera_config",
+                    os.path.join(env_dir, "hiera.yaml"),
+                ],
+                env_dir,
+                args.cold_runs,
+            ),
+            "puppet lookup": cold_start(
+                [
+                    "puppet",
+                    "lookup",
+                    key,
+                    "--node",
+                    node,
+                    "--facts",
+                    facts,
+                    "--environmentpath",
+                    str(Path(env_dir).parent),
+                    "--environment",
+                    "production",
+                ],
+                env_dir,
+                max(3, args.cold_runs // 2),
+            ),
         }
         for name, t in results.items():
-            print(f"cold start {name}: " + (f"median {t:.3f} s" if t is not None else "not installed"))
+            print(
+                f"cold start {name}: " + (f"median {t:.3f} s" if t is not None else "not installed")
+            )
 
 
 if __name__ == "__main__":

@@ -214,7 +214,9 @@ def peak_rss_kib(pid: int) -> tuple[int, int]:
     return out["VmHWM"], out["VmRSS"]
 
 
-async def settled_peak_rss_kib(pid: int, quiet_s: float = 10.0, limit_s: float = 180.0) -> tuple[int, int]:
+async def settled_peak_rss_kib(
+    pid: int, quiet_s: float = 10.0, limit_s: float = 180.0
+) -> tuple[int, int]:
     """(VmHWM, VmRSS) once the server's background work is over: its RSS has not moved by
     more than 512 KiB for ``quiet_s``.  Read earlier, the peak would miss the cross-file
     index the server builds after start-up, which is most of its memory."""
@@ -240,7 +242,9 @@ class Result:
     first_diag_s: float = math.nan
     edits: list[float] = field(default_factory=list)
     hovers: list[float] = field(default_factory=list)
-    hovers_after_edit: list[float] = field(default_factory=list)  # each right after an edit's publish
+    hovers_after_edit: list[float] = field(
+        default_factory=list
+    )  # each right after an edit's publish
     hover_hits: int = 0
     hover_sample: str = ""
     hwm_kib: int = 0
@@ -357,7 +361,9 @@ async def measure(
                     text=value,
                 )
             else:
-                change = types.TextDocumentContentChangeWholeDocument(text=edited_text(lines, target, prefix, value))
+                change = types.TextDocumentContentChangeWholeDocument(
+                    text=edited_text(lines, target, prefix, value)
+                )
             line_now = prefix + value
             mark = session.mark()
             start = time.perf_counter()

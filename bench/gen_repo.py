@@ -150,7 +150,9 @@ def grow(common: Path, lines_wanted: int, seed: int = 7) -> None:
             r = rng.random()
             if r < 0.3:
                 lines.append(f"  option{j}:")
-                lines.extend(f"    - item{k}-{rng.randint(0, 999)}" for k in range(rng.randint(1, 3)))
+                lines.extend(
+                    f"    - item{k}-{rng.randint(0, 999)}" for k in range(rng.randint(1, 3))
+                )
             elif r < 0.4:
                 lines.append(f'  host{j}: "%{{facts.networking.hostname}}.app{i}"')
             elif r < 0.45:

@@ -39,7 +39,9 @@ async def run(profile: str | None, edits: int, size: int, server: list[str]) -> 
         common = repo / "data" / "common.yaml"
         grow(common, size)
         text = common.read_text(encoding="utf-8")
-        target = next(n for n, line in enumerate(text.splitlines()) if line.startswith("profile::app5::port:"))
+        target = next(
+            n for n, line in enumerate(text.splitlines()) if line.startswith("profile::app5::port:")
+        )
         client = LanguageClient("latency", "1")
 
         @client.feature(types.WINDOW_LOG_MESSAGE)
@@ -50,6 +52,7 @@ async def run(profile: str | None, edits: int, size: int, server: list[str]) -> 
         @client.feature("hiera/activeFactsProfile")
         def active_profile(params: object) -> None:
             return None
+
         waiting: dict[int, asyncio.Future[None]] = {}
 
         @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
@@ -76,7 +79,11 @@ async def run(profile: str | None, edits: int, size: int, server: list[str]) -> 
         first: asyncio.Future[None] = loop.create_future()
         waiting[1] = first
         client.text_document_did_open(
-            types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text))
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(
+                    uri=uri, language_id="yaml", version=1, text=text
+                )
+            )
         )
         await first
         times: list[float] = []
@@ -92,8 +99,12 @@ async def run(profile: str | None, edits: int, size: int, server: list[str]) -> 
                     content_changes=[
                         types.TextDocumentContentChangePartial(
                             range=types.Range(
-                                start=types.Position(line=target, character=len("profile::app5::port: ")),
-                                end=types.Position(line=target, character=len("profile::app5::port: ") + 4),
+                                start=types.Position(
+                                    line=target, character=len("profile::app5::port: ")
+                                ),
+                                end=types.Position(
+                                    line=target, character=len("profile::app5::port: ") + 4
+                                ),
                             ),
                             text=value,
                         )

@@ -15,7 +15,9 @@ def puppet_oracle() -> Iterator[PuppetOracle]:
     """Puppet's own Hiera engine; skipped without Puppet, except on CI, which installs it."""
     if not puppet_available():
         if os.environ.get("CI") == "true":
-            pytest.fail("CI=true but `puppet` (Debian's puppet-agent) is not installed", pytrace=False)
+            pytest.fail(
+                "CI=true but `puppet` (Debian's puppet-agent) is not installed", pytrace=False
+            )
         pytest.skip("`puppet` is not installed")
     with PuppetOracle() as oracle:
         yield oracle

@@ -33,34 +33,76 @@ def _lookup_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         help="look up keys as `puppet lookup` does",
         description="Look up Hiera keys for a node, as `puppet lookup` does (Puppet 8 semantics).",
     )
-    p.add_argument("keys", nargs="*", metavar="KEY", help="keys to look up; the first one found wins")
-    p.add_argument("--environmentpath", help="directory of environments (default: the current directory is the environment)")
-    p.add_argument("--environment", default="production", help="environment name (default: production)")
+    p.add_argument(
+        "keys", nargs="*", metavar="KEY", help="keys to look up; the first one found wins"
+    )
+    p.add_argument(
+        "--environmentpath",
+        help="directory of environments (default: the current directory is the environment)",
+    )
+    p.add_argument(
+        "--environment", default="production", help="environment name (default: production)"
+    )
     p.add_argument("--node", help="the node's certname (sets trusted.certname)")
     p.add_argument("--facts", help="YAML or JSON file of facts (plain hash or a factset export)")
-    p.add_argument("--hiera-config", "--hiera_config", dest="hiera_config", help="global layer hiera.yaml")
+    p.add_argument(
+        "--hiera-config", "--hiera_config", dest="hiera_config", help="global layer hiera.yaml"
+    )
     p.add_argument("--merge", help="first, unique, hash or deep")
-    p.add_argument("--knock-out-prefix", "--knock_out_prefix", dest="knockout_prefix", help="deep merge knockout prefix")
-    p.add_argument("--sort-merged-arrays", "--sort_merged_arrays", action="store_true", dest="sort_merged_arrays")
-    p.add_argument("--merge-hash-arrays", "--merge_hash_arrays", action="store_true", dest="merge_hash_arrays")
+    p.add_argument(
+        "--knock-out-prefix",
+        "--knock_out_prefix",
+        dest="knockout_prefix",
+        help="deep merge knockout prefix",
+    )
+    p.add_argument(
+        "--sort-merged-arrays",
+        "--sort_merged_arrays",
+        action="store_true",
+        dest="sort_merged_arrays",
+    )
+    p.add_argument(
+        "--merge-hash-arrays", "--merge_hash_arrays", action="store_true", dest="merge_hash_arrays"
+    )
     p.add_argument("--default", dest="default", help="value when nothing is found")
     p.add_argument("--explain", action="store_true", help="print how the value was found")
     p.add_argument("--render-as", "--render_as", dest="render_as", choices=("s", "json", "yaml"))
-    p.add_argument("--batch", action="store_true", help="read JSON lines {key, merge} on stdin; answer JSON lines")
+    p.add_argument(
+        "--batch",
+        action="store_true",
+        help="read JSON lines {key, merge} on stdin; answer JSON lines",
+    )
     strict = p.add_mutually_exclusive_group()
-    strict.add_argument("--strict-variables", "--strict_variables", dest="strict_variables", action="store_true", default=True,
-                        help="an undefined variable in data is an error (Puppet 8, the default)")
-    strict.add_argument("--no-strict-variables", "--no-strict_variables", dest="strict_variables", action="store_false",
-                        help="an undefined variable interpolates as '' (Puppet 7's default)")
+    strict.add_argument(
+        "--strict-variables",
+        "--strict_variables",
+        dest="strict_variables",
+        action="store_true",
+        default=True,
+        help="an undefined variable in data is an error (Puppet 8, the default)",
+    )
+    strict.add_argument(
+        "--no-strict-variables",
+        "--no-strict_variables",
+        dest="strict_variables",
+        action="store_false",
+        help="an undefined variable interpolates as '' (Puppet 7's default)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="hiera-ls", description="Hiera 5 language server and lookup tool")
+    parser = argparse.ArgumentParser(
+        prog="hiera-ls", description="Hiera 5 language server and lookup tool"
+    )
     parser.add_argument("--version", action="version", version=f"hiera-ls {__version__}")
     sub = parser.add_subparsers(dest="command")
     _lookup_parser(sub)
     serve = sub.add_parser("serve", help="run the language server on stdio (what editors start)")
-    serve.add_argument("--stdio", action="store_true", help="accepted for editors that pass it; stdio is the only transport")
+    serve.add_argument(
+        "--stdio",
+        action="store_true",
+        help="accepted for editors that pass it; stdio is the only transport",
+    )
     return parser
 
 
@@ -92,7 +134,9 @@ def _session(args: argparse.Namespace) -> LookupSession:
     if args.environmentpath:
         env_root = os.path.join(args.environmentpath, args.environment)
         if not os.path.isdir(env_root):
-            raise UsageError(f"Could not find a directory environment named '{args.environment}' anywhere in the path: {args.environmentpath}")
+            raise UsageError(
+                f"Could not find a directory environment named '{args.environment}' anywhere in the path: {args.environmentpath}"
+            )
     else:
         env_root = os.getcwd()
     facts: dict[str, object] = {}
@@ -140,8 +184,13 @@ def _render(value: object, render_as: str | None) -> str:
 def _yaml(value: object) -> str:
     import yaml
 
-    text = yaml.safe_dump(_plain(value), explicit_start=True, sort_keys=False, allow_unicode=True,
-                          default_flow_style=False)
+    text = yaml.safe_dump(
+        _plain(value),
+        explicit_start=True,
+        sort_keys=False,
+        allow_unicode=True,
+        default_flow_style=False,
+    )
     return text.removesuffix("\n...\n").rstrip("\n")
 
 
@@ -202,7 +251,6 @@ def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
         return 1
     stdout.write(_render(outcome.value, args.render_as) + "\n")
     return 0
-
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -70,7 +70,9 @@ CODES: dict[str, Code] = _codes(
     Code("yaml11-octal", INFO, "YAML 1.1 reads a leading 0 as an octal Integer"),
     Code("yaml11-binary", INFO, "YAML 1.1 reads 0b... as a binary Integer"),
     Code(
-        "yaml11-sexagesimal", INFO, "YAML 1.1 (as Psych implements it) reads 12:30 as a base-60 number"
+        "yaml11-sexagesimal",
+        INFO,
+        "YAML 1.1 (as Psych implements it) reads 12:30 as a base-60 number",
     ),
     Code(
         "yaml11-number-separator",
@@ -205,38 +207,140 @@ CODES: dict[str, Code] = _codes(
         "yaml_data, json_data and hocon_data accept no options: lookups reading an existing file of the level fail",
     ),
     # --- interpolation tokens in data files and hiera.yaml (checks/interpolation.py, checks/profile.py)
-    Code("interpolation-unquoted", E, "A plain YAML value starts with %{: YAML cannot parse it, so Puppet refuses the whole file"),
-    Code("interpolation-syntax-error", E, "A token Puppet cannot read (spaces in a call, two arguments, brackets, a bad key): the lookup fails"),
-    Code("interpolation-unknown-method", E, "%{name('x')} with a method other than lookup, hiera, alias, literal, scope: the lookup fails"),
-    Code("interpolation-alias-not-whole", E, "%{alias('k')} with other text around it: the lookup fails"),
-    Code("interpolation-unterminated", W, "A %{ without a closing }: Puppet keeps the text literally"),
-    Code("interpolation-literal-argument", W, "%{literal('x')} with x other than %: it is just the text x"),
-    Code("interpolation-unquoted-argument", W, "%{lookup(a)}: an unquoted argument makes Puppet read a variable named 'lookup(a)'"),
-    Code("interpolation-not-a-variable", W, "%{[beat.version]}: text that cannot name a Puppet variable, read as an undefined one"),
-    Code("interpolation-top-scope-variable", W, "%{osfamily}: a bare variable can be hidden by a local one; write %{::osfamily} or %{facts.osfamily}"),
-    Code("interpolation-collection-in-string", W, "For the active profile, a looked-up Array or Hash is turned into Ruby's text inside a string"),
+    Code(
+        "interpolation-unquoted",
+        E,
+        "A plain YAML value starts with %{: YAML cannot parse it, so Puppet refuses the whole file",
+    ),
+    Code(
+        "interpolation-syntax-error",
+        E,
+        "A token Puppet cannot read (spaces in a call, two arguments, brackets, a bad key): the lookup fails",
+    ),
+    Code(
+        "interpolation-unknown-method",
+        E,
+        "%{name('x')} with a method other than lookup, hiera, alias, literal, scope: the lookup fails",
+    ),
+    Code(
+        "interpolation-alias-not-whole",
+        E,
+        "%{alias('k')} with other text around it: the lookup fails",
+    ),
+    Code(
+        "interpolation-unterminated", W, "A %{ without a closing }: Puppet keeps the text literally"
+    ),
+    Code(
+        "interpolation-literal-argument",
+        W,
+        "%{literal('x')} with x other than %: it is just the text x",
+    ),
+    Code(
+        "interpolation-unquoted-argument",
+        W,
+        "%{lookup(a)}: an unquoted argument makes Puppet read a variable named 'lookup(a)'",
+    ),
+    Code(
+        "interpolation-not-a-variable",
+        W,
+        "%{[beat.version]}: text that cannot name a Puppet variable, read as an undefined one",
+    ),
+    Code(
+        "interpolation-top-scope-variable",
+        W,
+        "%{osfamily}: a bare variable can be hidden by a local one; write %{::osfamily} or %{facts.osfamily}",
+    ),
+    Code(
+        "interpolation-collection-in-string",
+        W,
+        "For the active profile, a looked-up Array or Hash is turned into Ruby's text inside a string",
+    ),
     # --- lookup_options (checks/lookup_options.py)
-    Code("lookup-options-not-hash", E, "lookup_options is not a hash: every lookup that reads it fails"),
-    Code("lookup-options-entry-not-hash", E, "An entry's options are a list, number or Boolean (or a String holding 'merge'): lookups of matching keys fail"),
-    Code("lookup-options-entry-ignored", W, "An entry's options are a String such as deep: Puppet ignores it"),
-    Code("lookup-options-unknown-option", W, "An option other than merge and convert_to: Puppet ignores it"),
-    Code("lookup-options-unknown-merge", E, "merge names no strategy Puppet knows, or a merge hash lacks strategy: lookups of the key fail"),
-    Code("lookup-options-merge-options", E, "Merge options with a wrong type, or deep-only options on another strategy: lookups of the key fail"),
+    Code(
+        "lookup-options-not-hash",
+        E,
+        "lookup_options is not a hash: every lookup that reads it fails",
+    ),
+    Code(
+        "lookup-options-entry-not-hash",
+        E,
+        "An entry's options are a list, number or Boolean (or a String holding 'merge'): lookups of matching keys fail",
+    ),
+    Code(
+        "lookup-options-entry-ignored",
+        W,
+        "An entry's options are a String such as deep: Puppet ignores it",
+    ),
+    Code(
+        "lookup-options-unknown-option",
+        W,
+        "An option other than merge and convert_to: Puppet ignores it",
+    ),
+    Code(
+        "lookup-options-unknown-merge",
+        E,
+        "merge names no strategy Puppet knows, or a merge hash lacks strategy: lookups of the key fail",
+    ),
+    Code(
+        "lookup-options-merge-options",
+        E,
+        "Merge options with a wrong type, or deep-only options on another strategy: lookups of the key fail",
+    ),
     Code("lookup-options-bad-regex", E, "A ^pattern that Ruby cannot compile: every lookup fails"),
-    Code("lookup-options-literal-pattern", W, "A key that looks like a pattern but lacks the leading ^: Puppet matches it as plain text"),
-    Code("lookup-options-module-namespace", E, "In module data, a lookup_options key outside the module: every lookup of the module's keys fails"),
-    Code("lookup-options-unused-pattern", Severity.HINT, "A ^pattern that matches no key of the data the environment can load"),
+    Code(
+        "lookup-options-literal-pattern",
+        W,
+        "A key that looks like a pattern but lacks the leading ^: Puppet matches it as plain text",
+    ),
+    Code(
+        "lookup-options-module-namespace",
+        E,
+        "In module data, a lookup_options key outside the module: every lookup of the module's keys fails",
+    ),
+    Code(
+        "lookup-options-unused-pattern",
+        Severity.HINT,
+        "A ^pattern that matches no key of the data the environment can load",
+    ),
     # --- module data (checks/module_data.py)
-    Code("module-data-unqualified-key", W, "A module data key not prefixed with the module's name: Puppet ignores it, with a warning"),
+    Code(
+        "module-data-unqualified-key",
+        W,
+        "A module data key not prefixed with the module's name: Puppet ignores it, with a warning",
+    ),
     # --- references between keys (checks/references.py)
-    Code("reference-undefined-key", W, "%{lookup('k')} / %{alias('k')} / %{hiera('k')} names a key no data file defines: Puppet gives ''"),
-    Code("reference-cycle", E, "Interpolations that look each other up in a cycle: Puppet fails with Recursive lookup detected"),
+    Code(
+        "reference-undefined-key",
+        W,
+        "%{lookup('k')} / %{alias('k')} / %{hiera('k')} names a key no data file defines: Puppet gives ''",
+    ),
+    Code(
+        "reference-cycle",
+        E,
+        "Interpolations that look each other up in a cycle: Puppet fails with Recursive lookup detected",
+    ),
     # --- hiera.yaml against the files on disk (checks/hiera_yaml.py)
-    Code("hiera-datadir-missing", W, "A datadir that does not exist: the levels using it find no data"),
-    Code("hiera-path-matches-nothing", Severity.HINT, "A location that names no existing file for any value of its variables"),
-    Code("hiera-data-file-unused", Severity.HINT, "A data file under a datadir that no hierarchy level can read"),
+    Code(
+        "hiera-datadir-missing",
+        W,
+        "A datadir that does not exist: the levels using it find no data",
+    ),
+    Code(
+        "hiera-path-matches-nothing",
+        Severity.HINT,
+        "A location that names no existing file for any value of its variables",
+    ),
+    Code(
+        "hiera-data-file-unused",
+        Severity.HINT,
+        "A data file under a datadir that no hierarchy level can read",
+    ),
     # --- lookups for the active facts profile (checks/profile.py)
-    Code("lookup-fails-for-profile", E, "Looking up this key fails for the active facts profile; the message is Puppet's"),
+    Code(
+        "lookup-fails-for-profile",
+        E,
+        "Looking up this key fails for the active facts profile; the message is Puppet's",
+    ),
 )
 
 

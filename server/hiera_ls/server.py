@@ -64,7 +64,9 @@ CMD_EXPLAIN = "hiera.explain"
 # Problems another extension already reports for the same YAML file (Red Hat's YAML
 # extension, which VS Code users usually have): clients that run it beside us say so in
 # initializationOptions, and we do not show the same problem twice.
-PLAIN_YAML_CODES = frozenset({"yaml-syntax", "yaml-duplicate-key", "yaml-unknown-alias", "yaml-recursive-alias"})
+PLAIN_YAML_CODES = frozenset(
+    {"yaml-syntax", "yaml-duplicate-key", "yaml-unknown-alias", "yaml-recursive-alias"}
+)
 SCHEMA_CODES = frozenset({"hiera-config-wrong-type"})
 
 
@@ -78,6 +80,8 @@ def hidden_codes(options: object) -> frozenset[str]:
     if options.get("hieraConfigSchemaDiagnostics") is False:
         hidden |= SCHEMA_CODES
     return frozenset(hidden)
+
+
 DIAGNOSTIC_ID = "hiera-ls"
 MAX_CONVERTERS = 64  # line tables kept (open files, definition targets)
 REBUILD_DELAY_S = 0.3  # pause in typing before cross-file problems are recomputed
@@ -90,7 +94,9 @@ class HieraLanguageServer(LanguageServer):
     """Server state: the workspace, what was published, and how the client wants things."""
 
     def __init__(self) -> None:
-        super().__init__("hiera-ls", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__(
+            "hiera-ls", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental
+        )
         self.project = Workspace([])
         self.init_settings = Settings()
         self.hidden_codes: frozenset[str] = frozenset()  # see hidden_codes()
@@ -101,7 +107,9 @@ class HieraLanguageServer(LanguageServer):
         self.configuration_supported = False
         self.refresh_supported = False
         self._told: set[str] = set()  # warnings already logged once
-        self._converters: dict[str, lsp.Converter] = {}  # path -> positions of its text (see converter)
+        self._converters: dict[
+            str, lsp.Converter
+        ] = {}  # path -> positions of its text (see converter)
         self.diagnostics = Diagnostics()
         self._announced: tuple[str | None] | None = None
         self._rebuild: asyncio.TimerHandle | None = None
@@ -110,7 +118,9 @@ class HieraLanguageServer(LanguageServer):
         self._idle.set()
         self._busy = 0  # handlers under way (see foreground)
         # one worker: full checks after a pause in typing never overlap each other
-        self._worker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="hiera-ls-checks")
+        self._worker = concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="hiera-ls-checks"
+        )
 
     # ------------------------------------------------------------------ helpers
 
@@ -182,11 +192,19 @@ class HieraLanguageServer(LanguageServer):
     # ------------------------------------------------------------------ diagnostics
 
     def diagnostics_for(
-        self, snapshot: Snapshot, path: str, quick: bool = False, pause: Callable[[], None] | None = None
+        self,
+        snapshot: Snapshot,
+        path: str,
+        quick: bool = False,
+        pause: Callable[[], None] | None = None,
     ) -> list[types.Diagnostic]:
-        conv = self.converter(path, snapshot.text(path) or "")  # the snapshot's text, not the latest
+        conv = self.converter(
+            path, snapshot.text(path) or ""
+        )  # the snapshot's text, not the latest
         d = self.diagnostics
-        problems = d.quick_problems(snapshot, path) if quick else d.file_problems(snapshot, path, pause)
+        problems = (
+            d.quick_problems(snapshot, path) if quick else d.file_problems(snapshot, path, pause)
+        )
         hidden = self.hidden_codes if path.endswith((".yaml", ".yml")) else frozenset()
         return [lsp.diagnostic(p, conv) for p in problems if p.code not in hidden]
 
@@ -222,7 +240,9 @@ class HieraLanguageServer(LanguageServer):
         future = loop.run_in_executor(self._worker, self._full_checks, snapshot, changes, paths)
         future.add_done_callback(functools.partial(self._full_checks_done, snapshot))
 
-    def _full_checks(self, snapshot: Snapshot, changes: int, paths: list[str]) -> dict[str, list[types.Diagnostic]]:
+    def _full_checks(
+        self, snapshot: Snapshot, changes: int, paths: list[str]
+    ) -> dict[str, list[types.Diagnostic]]:
         """In the worker: gives way to the server's thread, and gives up once an edit came in."""
 
         def pause() -> None:
@@ -248,14 +268,21 @@ class HieraLanguageServer(LanguageServer):
             except _Superseded:
                 return {}
             except Exception:
-                self.log_threadsafe(f"hiera-ls: diagnostics failed for {path}:\n{traceback.format_exc()}")
+                self.log_threadsafe(
+                    f"hiera-ls: diagnostics failed for {path}:\n{traceback.format_exc()}"
+                )
         return out
 
-    def _full_checks_done(self, snapshot: Snapshot, future: asyncio.Future[dict[str, list[types.Diagnostic]]]) -> None:
+    def _full_checks_done(
+        self, snapshot: Snapshot, future: asyncio.Future[dict[str, list[types.Diagnostic]]]
+    ) -> None:
         try:
             results = future.result()
         except Exception:
-            self.log(f"hiera-ls: rebuilding the index failed:\n{traceback.format_exc()}", types.MessageType.Error)
+            self.log(
+                f"hiera-ls: rebuilding the index failed:\n{traceback.format_exc()}",
+                types.MessageType.Error,
+            )
             return
         if self.project.snapshot() is not snapshot:
             self.schedule_full_checks()  # changed meanwhile: these ranges may be stale
@@ -298,7 +325,10 @@ class HieraLanguageServer(LanguageServer):
                 else:
                     diags = self.diagnostics_for(snapshot, path, quick=quick)
             except Exception:
-                self.log(f"hiera-ls: diagnostics failed for {path}:\n{traceback.format_exc()}", types.MessageType.Error)
+                self.log(
+                    f"hiera-ls: diagnostics failed for {path}:\n{traceback.format_exc()}",
+                    types.MessageType.Error,
+                )
                 continue
             key = tuple(_diag_key(d) for d in diags)
             if self.published.get(uri) == key and path != force:
@@ -316,7 +346,9 @@ class HieraLanguageServer(LanguageServer):
     def clear(self, uri: str) -> None:
         self.published.pop(uri, None)
         if not self.pull_diagnostics:
-            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+            )
 
     def announce_profile(self) -> None:
         """Tell the client which profile is active when that changes (for a status bar)."""
@@ -339,7 +371,10 @@ class HieraLanguageServer(LanguageServer):
             try:
                 self.diagnostics.file_problems(snapshot, path)
             except Exception:
-                self.log(f"hiera-ls: diagnostics failed for {path}:\n{traceback.format_exc()}", types.MessageType.Error)
+                self.log(
+                    f"hiera-ls: diagnostics failed for {path}:\n{traceback.format_exc()}",
+                    types.MessageType.Error,
+                )
         if self.refresh_supported:
             self.workspace_diagnostic_refresh(None)
 
@@ -351,11 +386,18 @@ class HieraLanguageServer(LanguageServer):
         if self.configuration_supported:
             try:
                 items = [types.ConfigurationItem(section=SECTION)]
-                result = await self.workspace_configuration_async(types.ConfigurationParams(items=items))
-                if result and result[0] is not None:  # a client without the section: keep what it pushed
+                result = await self.workspace_configuration_async(
+                    types.ConfigurationParams(items=items)
+                )
+                if (
+                    result and result[0] is not None
+                ):  # a client without the section: keep what it pushed
                     raw = result[0]
             except Exception as e:
-                self.log(f"hiera-ls: could not read the '{SECTION}' configuration: {e}", types.MessageType.Warning)
+                self.log(
+                    f"hiera-ls: could not read the '{SECTION}' configuration: {e}",
+                    types.MessageType.Warning,
+                )
         parsed = parse_settings(_plain(raw), base)
         for message in parsed.messages:
             self.log(message, types.MessageType.Warning)
@@ -379,7 +421,15 @@ class _Superseded(Exception):
 
 def _diag_key(d: types.Diagnostic) -> tuple[Any, ...]:
     r = d.range
-    return (r.start.line, r.start.character, r.end.line, r.end.character, d.message, d.code, d.severity)
+    return (
+        r.start.line,
+        r.start.character,
+        r.end.line,
+        r.end.character,
+        d.message,
+        d.code,
+        d.severity,
+    )
 
 
 def _guard(
@@ -400,7 +450,9 @@ def _guard(
             except asyncio.CancelledError:
                 raise
             except Exception:
-                ls.log(f"hiera-ls: {name} failed:\n{traceback.format_exc()}", types.MessageType.Error)
+                ls.log(
+                    f"hiera-ls: {name} failed:\n{traceback.format_exc()}", types.MessageType.Error
+                )
                 return default()
 
         return cast(F, guarded)
@@ -446,7 +498,9 @@ def create_server() -> HieraLanguageServer:
         ls.hover_markdown = not formats or types.MarkupKind.Markdown in formats
         ls.configuration_supported = bool(caps.workspace and caps.workspace.configuration)
         ls.refresh_supported = bool(
-            caps.workspace and caps.workspace.diagnostics and caps.workspace.diagnostics.refresh_support
+            caps.workspace
+            and caps.workspace.diagnostics
+            and caps.workspace.diagnostics.refresh_support
         )
         options = _plain(params.initialization_options)
         ls.hidden_codes = hidden_codes(options)
@@ -466,17 +520,28 @@ def create_server() -> HieraLanguageServer:
                 watchers=[types.FileSystemWatcher(glob_pattern=g) for g in WATCH_GLOBS]
             )
             registration = types.Registration(
-                id="hiera-ls-watch", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options
+                id="hiera-ls-watch",
+                method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                register_options=options,
             )
             try:
-                await ls.client_register_capability_async(types.RegistrationParams(registrations=[registration]))
+                await ls.client_register_capability_async(
+                    types.RegistrationParams(registrations=[registration])
+                )
             except Exception as e:
-                ls.log(f"hiera-ls: the client did not accept file watching: {e}", types.MessageType.Warning)
+                ls.log(
+                    f"hiera-ls: the client did not accept file watching: {e}",
+                    types.MessageType.Warning,
+                )
         if ls.configuration_supported:
             await ls.reload_settings()
         snap = ls.snapshot()
-        envs = ", ".join(f"{v.env.name} ({v.env.root}, {len(v.env.modules)} modules)" for v in snap.environments)
-        ls.log(f"hiera-ls {__version__}: environments: {envs or 'none'}; facts profiles: {len(snap.profiles)}")
+        envs = ", ".join(
+            f"{v.env.name} ({v.env.root}, {len(v.env.modules)} modules)" for v in snap.environments
+        )
+        ls.log(
+            f"hiera-ls {__version__}: environments: {envs or 'none'}; facts profiles: {len(snap.profiles)}"
+        )
         ls.refresh()
 
     # ---------------------------------------------------------------- documents
@@ -575,7 +640,9 @@ def create_server() -> HieraLanguageServer:
         if ls.hover_markdown:
             contents = types.MarkupContent(kind=types.MarkupKind.Markdown, value=result.markdown)
         else:
-            contents = types.MarkupContent(kind=types.MarkupKind.PlainText, value=plain_text(result.markdown))
+            contents = types.MarkupContent(
+                kind=types.MarkupKind.PlainText, value=plain_text(result.markdown)
+            )
         return types.Hover(
             contents=contents,
             range=ls.converter(path).to_lsp_range(result.span),
@@ -606,7 +673,9 @@ def create_server() -> HieraLanguageServer:
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         # No workspace diagnostics: clients re-pull them every few seconds, and a full
         # pass over a big repository (every key looked up) would keep the server busy.
-        types.DiagnosticOptions(identifier=DIAGNOSTIC_ID, inter_file_dependencies=True, workspace_diagnostics=False),
+        types.DiagnosticOptions(
+            identifier=DIAGNOSTIC_ID, inter_file_dependencies=True, workspace_diagnostics=False
+        ),
     )
     @_guard(ls, "diagnostic", lambda: types.FullDocumentDiagnosticReport(items=[]))
     async def on_diagnostic(
@@ -631,7 +700,10 @@ def create_server() -> HieraLanguageServer:
         active = snap.active.name if snap.active is not None else None
         if wanted is not None and active is None:
             ls.window_show_message(
-                types.ShowMessageParams(type=types.MessageType.Warning, message=f"hiera-ls: no facts profile named '{wanted}'")
+                types.ShowMessageParams(
+                    type=types.MessageType.Warning,
+                    message=f"hiera-ls: no facts profile named '{wanted}'",
+                )
             )
         ls.refresh()
         return {"active": active, "profiles": profiles_json()}
@@ -646,7 +718,9 @@ def create_server() -> HieraLanguageServer:
         pos = None
         position = data.get("position")
         if path is not None and isinstance(position, dict):
-            lsp_pos = types.Position(line=int(position.get("line", 0)), character=int(position.get("character", 0)))
+            lsp_pos = types.Position(
+                line=int(position.get("line", 0)), character=int(position.get("character", 0))
+            )
             pos = ls.converter(path).from_lsp(lsp_pos)
         result = explain(ls.snapshot(), path, pos, key if isinstance(key, str) and key else None)
         return result.as_json() if result is not None else None

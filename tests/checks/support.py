@@ -75,7 +75,9 @@ class Workspace:
     def workspace_problems(self) -> dict[str, list[Problem]]:
         return check_workspace(self.index)
 
-    def profile(self, facts: dict[str, object], certname: str = "web01.example.com") -> ProfileLookup:
+    def profile(
+        self, facts: dict[str, object], certname: str = "web01.example.com"
+    ) -> ProfileLookup:
         scope = node_scope(facts, certname, "production")
         session = LookupSession(self.env, scope, self.files, DataCache())
         return ProfileLookup(certname, lambda key: session.lookup(key))

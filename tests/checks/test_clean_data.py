@@ -45,7 +45,9 @@ def everything(root: Path, profiles: list[ProfileLookup | None]) -> list[Problem
             found.extend(check_data_file(index, source, profile))
     for layer in layers_of(env):
         if layer.config is not None and layer.config.path is not None:
-            found.extend(check_hiera_config(layer, Path(layer.config.path).read_text(), files, index))
+            found.extend(
+                check_hiera_config(layer, Path(layer.config.path).read_text(), files, index)
+            )
     for problems in check_workspace(index).values():
         found.extend(problems)
     return found
@@ -57,7 +59,9 @@ def fixture_profiles(root: Path) -> list[ProfileLookup | None]:
     out: list[ProfileLookup | None] = [None]
     for path in sorted(glob.glob(str(root / ".hiera-ls" / "facts" / "*"))):
         profile = load_facts(path, Path(path).read_text())
-        session = LookupSession(env, node_scope(profile.facts, profile.name, "production"), files, DataCache())
+        session = LookupSession(
+            env, node_scope(profile.facts, profile.name, "production"), files, DataCache()
+        )
         out.append(ProfileLookup(profile.name, lambda key, s=session: s.lookup(key)))  # type: ignore[misc]
     assert len(out) == 3
     return out
@@ -287,14 +291,18 @@ DATA_MODULE_LAYOUT = {
 }
 
 
-def test_data_of_a_module_that_only_the_environment_reads_is_environment_data(tmp_path: Path) -> None:
+def test_data_of_a_module_that_only_the_environment_reads_is_environment_data(
+    tmp_path: Path,
+) -> None:
     # Puppet 7.23 (--explain): the environment provider reads modules/sitedata/data/*.yaml and
     # returns 'UTC' and 'root@example.org' without a warning; the module provider looks in
     # modules/sitedata/modules/sitedata/data and finds nothing.  The keys are not module data.
     ws = make_workspace(tmp_path, DATA_MODULE_LAYOUT)
     found = everything(ws.root, [None, ws.profile({})])
     assert [p.code for p in found if p.severity in SERIOUS] == ["hiera-datadir-missing"]
-    assert found[0].where.path == str(ws.root / "modules/sitedata/hiera.yaml")  # true: that datadir is absent
+    assert found[0].where.path == str(
+        ws.root / "modules/sitedata/hiera.yaml"
+    )  # true: that datadir is absent
 
 
 CODE_BACKED_LAYOUT = {
@@ -325,7 +333,9 @@ CODE_BACKED_LAYOUT = {
 }
 
 
-def test_keys_a_function_of_the_repository_may_build_are_not_called_undefined(tmp_path: Path) -> None:
+def test_keys_a_function_of_the_repository_may_build_are_not_called_undefined(
+    tmp_path: Path,
+) -> None:
     # Puppet 7.23: with generated.yaml present, lookup('profile::base::region') gives what the
     # function returns ('r1'), not ''.  hiera-ls cannot run the function, so it cannot know.
     ws = make_workspace(tmp_path, CODE_BACKED_LAYOUT)
@@ -361,7 +371,7 @@ def test_a_file_no_level_reads_takes_no_blame_for_a_failing_lookup(tmp_path: Pat
     ws = make_workspace(
         tmp_path,
         {
-            "data/common.yaml": "motd: \"Managed host %{::datacentre}\"\n",
+            "data/common.yaml": 'motd: "Managed host %{::datacentre}"\n',
             "data/nodes/web01.example.com.yaml": "ntp::servers: [ntp1.example.com]\n",
             "data/classes.yaml": "motd: Managed host\nclasses: [role::base]\n",
         },

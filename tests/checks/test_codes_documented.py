@@ -29,7 +29,9 @@ def entries() -> dict[str, tuple[str, str]]:
 def test_every_code_is_documented_and_no_entry_is_stale() -> None:
     documented = set(entries())
     assert sorted(set(CODES) - documented) == [], "codes missing from docs/diagnostics.md"
-    assert sorted(documented - set(CODES)) == [], "docs/diagnostics.md documents codes that do not exist"
+    assert sorted(documented - set(CODES)) == [], (
+        "docs/diagnostics.md documents codes that do not exist"
+    )
 
 
 def test_documented_severity_is_the_registered_one() -> None:

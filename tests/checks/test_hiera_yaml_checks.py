@@ -31,7 +31,12 @@ hierarchy:
 def test_levels_that_name_no_file_and_bare_variables(tmp_path: Path) -> None:
     ws = make_workspace(
         tmp_path,
-        {"hiera.yaml": HIERA, "data/common.yaml": "a: 1\n", "data/nodes/n1.yaml": "a: 2\n", "data/extra/x/y.yml": "b: 1\n"},
+        {
+            "hiera.yaml": HIERA,
+            "data/common.yaml": "a: 1\n",
+            "data/nodes/n1.yaml": "a: 2\n",
+            "data/extra/x/y.yml": "b: 1\n",
+        },
     )
     problems = ws.config_problems()
     assert brief(problems) == [
@@ -55,7 +60,11 @@ def test_missing_datadir_is_reported_once_where_it_is_written(tmp_path: Path) ->
     hiera = "version: 5\ndefaults:\n  datadir: hieradata\n  data_hash: yaml_data\nhierarchy:\n  - name: a\n    path: a.yaml\n  - name: b\n    path: b.yaml\n"
     ws = make_workspace(tmp_path, {"hiera.yaml": hiera})
     [found] = ws.config_problems()
-    assert (found.code, found.where.span, found.severity) == ("hiera-datadir-missing", Span.of(2, 11, 2, 20), Severity.WARNING)
+    assert (found.code, found.where.span, found.severity) == (
+        "hiera-datadir-missing",
+        Span.of(2, 11, 2, 20),
+        Severity.WARNING,
+    )
     assert found.message == (
         f"The datadir 'hieradata' ({ws.path('hieradata')}) does not exist: hierarchy level 'a' and every level "
         "sharing it find no data"
@@ -63,7 +72,10 @@ def test_missing_datadir_is_reported_once_where_it_is_written(tmp_path: Path) ->
 
 
 def test_implicit_datadir_points_at_the_level_name(tmp_path: Path) -> None:
-    ws = make_workspace(tmp_path, {"hiera.yaml": "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n"})
+    ws = make_workspace(
+        tmp_path,
+        {"hiera.yaml": "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n"},
+    )
     assert brief(ws.config_problems()) == [("hiera-datadir-missing", Span.of(2, 10, 2, 16))]
 
 
@@ -90,20 +102,32 @@ def test_data_files_no_level_reads(tmp_path: Path) -> None:
         },
     )
     grouped = ws.workspace_problems()
-    assert sorted(grouped) == [ws.path("data/orphan/z.yaml"), ws.path("modules/mymod/data/old.yaml")]
+    assert sorted(grouped) == [
+        ws.path("data/orphan/z.yaml"),
+        ws.path("modules/mymod/data/old.yaml"),
+    ]
     [orphan] = grouped[ws.path("data/orphan/z.yaml")]
-    assert (orphan.code, orphan.where.span, orphan.severity) == ("hiera-data-file-unused", Span.of(0, 0, 0, 13), Severity.HINT)
-    assert orphan.message == f"No hierarchy level of {ws.path('hiera.yaml')} reads this file: Puppet never looks at its keys"
+    assert (orphan.code, orphan.where.span, orphan.severity) == (
+        "hiera-data-file-unused",
+        Span.of(0, 0, 0, 13),
+        Severity.HINT,
+    )
+    assert (
+        orphan.message
+        == f"No hierarchy level of {ws.path('hiera.yaml')} reads this file: Puppet never looks at its keys"
+    )
 
 
 def test_a_clean_hiera_yaml_has_nothing_to_say(tmp_path: Path) -> None:
-    ws = make_workspace(tmp_path, {"data/common.yaml": "a: 1\n", "data/nodes/web01.example.com.yaml": "a: 2\n"})
+    ws = make_workspace(
+        tmp_path, {"data/common.yaml": "a: 1\n", "data/nodes/web01.example.com.yaml": "a: 2\n"}
+    )
     assert ws.config_problems() == []
     assert ws.workspace_problems() == {}
 
 
 def test_absolute_locations_outside_the_layer_are_not_judged(tmp_path: Path) -> None:
-    hiera = "version: 5\nhierarchy:\n  - name: abs\n    path: \"/etc/%{facts.x}.yaml\"\n  - name: c\n    path: common.yaml\n"
+    hiera = 'version: 5\nhierarchy:\n  - name: abs\n    path: "/etc/%{facts.x}.yaml"\n  - name: c\n    path: common.yaml\n'
     ws = make_workspace(tmp_path, {"hiera.yaml": hiera, "data/common.yaml": "a: 1\n"})
     assert ws.config_problems() == []
     assert all(not p.startswith("/etc/") for p in ws.index.existing)

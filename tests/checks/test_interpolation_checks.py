@@ -103,13 +103,18 @@ def test_another_tools_syntax_is_no_variable_and_is_not_told_to_use_top_scope() 
     assert code == "interpolation-not-a-variable"
     assert "Undefined variable '[beat'" in message and "%{literal('%')}{[beat.version]}" in message
     assert [c for c, _ in check("%{+yyyy.MM.dd}")] == ["interpolation-not-a-variable"]
-    assert [c for c, _ in check("%{my-fact}")] == ["interpolation-top-scope-variable"]  # facts may hold '-'
+    assert [c for c, _ in check("%{my-fact}")] == [
+        "interpolation-top-scope-variable"
+    ]  # facts may hold '-'
 
 
 def test_bare_top_scope_variables() -> None:
     [(code, message)] = check("%{osfamily}")
     assert code == "interpolation-top-scope-variable"
-    assert "write %{::osfamily} for the top-scope variable, or %{facts.osfamily} if it is a fact" in message
+    assert (
+        "write %{::osfamily} for the top-scope variable, or %{facts.osfamily} if it is a fact"
+        in message
+    )
     assert check("%{os.family}")[0][1].endswith("%{facts.os.family} if it is a fact")
     assert check("%{scope('osfamily')}")[0][0] == "interpolation-top-scope-variable"
     for fine in (
@@ -168,7 +173,9 @@ def test_ranges_in_a_data_file_with_a_non_ascii_prefix(tmp_path: Path) -> None:
 
 def test_alias_of_a_scalar_reports_once_at_the_anchor(tmp_path: Path) -> None:
     ws = make_workspace(tmp_path, {"data/common.yaml": 'a: &x "%{osfamily}"\nb: *x\n'})
-    assert brief(ws.data_problems("data/common.yaml")) == [("interpolation-top-scope-variable", Span.of(0, 7, 0, 18))]
+    assert brief(ws.data_problems("data/common.yaml")) == [
+        ("interpolation-top-scope-variable", Span.of(0, 7, 0, 18))
+    ]
 
 
 def test_unquoted_token_in_a_plain_value_explains_the_yaml_error(tmp_path: Path) -> None:
@@ -197,12 +204,18 @@ def test_unquoted_token_in_sequences_flow_and_keys(tmp_path: Path) -> None:
 
 
 def test_other_yaml_errors_are_left_alone(tmp_path: Path) -> None:
-    ws = make_workspace(tmp_path, {"data/common.yaml": "a: 1\n  %{x}: 2\n", "data/b.yaml": 'a: "%{x}" y\n'})
+    ws = make_workspace(
+        tmp_path, {"data/common.yaml": "a: 1\n  %{x}: 2\n", "data/b.yaml": 'a: "%{x}" y\n'}
+    )
     assert [p.code for p in ws.data_problems("data/common.yaml")] == ["yaml-syntax"]
     assert [p.code for p in ws.data_problems("data/b.yaml")] == ["yaml-syntax"]
 
 
 def test_json_data_tokens(tmp_path: Path) -> None:
     hiera = "version: 5\nhierarchy:\n  - name: c\n    data_hash: json_data\n    path: common.json\n"
-    ws = make_workspace(tmp_path, {"hiera.yaml": hiera, "data/common.json": '{"a": "\\u00e9 %{osfamily}"}'})
-    assert brief(ws.data_problems("data/common.json")) == [("interpolation-top-scope-variable", Span.of(0, 14, 0, 25))]
+    ws = make_workspace(
+        tmp_path, {"hiera.yaml": hiera, "data/common.json": '{"a": "\\u00e9 %{osfamily}"}'}
+    )
+    assert brief(ws.data_problems("data/common.json")) == [
+        ("interpolation-top-scope-variable", Span.of(0, 14, 0, 25))
+    ]

@@ -46,7 +46,10 @@ def test_entries_that_are_not_hashes() -> None:
         ("lookup-options-entry-not-hash", Span.of(5, 6, 5, 16)),
     ]
     messages = [m for _, _, m in found]
-    assert messages[0] == "Puppet ignores the String 'deep' here: the options for 'a1' must be a hash, e.g. {merge: deep}"
+    assert (
+        messages[0]
+        == "Puppet ignores the String 'deep' here: the options for 'a1' must be a hash, e.g. {merge: deep}"
+    )
     assert messages[1].endswith("fails with: no implicit conversion of String into Integer")
     assert messages[2].endswith("fails with: no implicit conversion of String into Integer")
     assert messages[3].endswith("fails with: undefined method `[]' for true:TrueClass")
@@ -74,7 +77,10 @@ def test_unknown_merge_strategy() -> None:
     [(code, span, message)] = run("lookup_options:\n  a:\n    merge:\n      knockout_prefix: x\n")
     assert code == "lookup-options-unknown-merge"
     assert span == Span.of(3, 6, 3, 24)
-    assert "The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'" in message
+    assert (
+        "The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'"
+        in message
+    )
 
 
 def test_deep_options_with_wrong_types_or_on_other_strategies() -> None:
@@ -130,7 +136,9 @@ def test_ruby_only_constructs_are_not_reported() -> None:
 
 
 def test_keys_that_look_like_patterns_without_the_caret() -> None:
-    found = run("lookup_options:\n  'profile::.*': {merge: deep}\n  'a|b': {merge: deep}\n  profile::base::users: {merge: deep}\n")
+    found = run(
+        "lookup_options:\n  'profile::.*': {merge: deep}\n  'a|b': {merge: deep}\n  profile::base::users: {merge: deep}\n"
+    )
     assert [(c, s) for c, s, _ in found] == [
         ("lookup-options-literal-pattern", Span.of(1, 2, 1, 15)),
         ("lookup-options-literal-pattern", Span.of(2, 2, 2, 7)),

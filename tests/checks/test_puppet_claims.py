@@ -34,7 +34,9 @@ def oracle(puppet_oracle: PuppetOracle) -> Iterator[PuppetOracle]:
     yield puppet_oracle
 
 
-def puppet(oracle: PuppetOracle, root: Path, keys: list[str], facts: dict[str, object] | None = None) -> list[dict[str, Any]]:
+def puppet(
+    oracle: PuppetOracle, root: Path, keys: list[str], facts: dict[str, object] | None = None
+) -> list[dict[str, Any]]:
     answer = oracle.request(
         {
             "environmentpath": str(root.parent),
@@ -56,7 +58,9 @@ def quoted(problem: Problem, after: str) -> str:
     return text
 
 
-def test_interpolation_errors_are_the_errors_puppet_raises(oracle: PuppetOracle, tmp_path: Path) -> None:
+def test_interpolation_errors_are_the_errors_puppet_raises(
+    oracle: PuppetOracle, tmp_path: Path
+) -> None:
     values = {
         "s1": "%{lookup( 'a' )}",
         "s2": "%{lookup('a','b')}",
@@ -69,7 +73,9 @@ def test_interpolation_errors_are_the_errors_puppet_raises(oracle: PuppetOracle,
     }
     text = "a: A\n" + "".join(f'{k}: "{v}"\n' for k, v in values.items())
     ws = make_workspace(tmp_path, {"data/common.yaml": text})
-    problems = [p for p in ws.data_problems("data/common.yaml") if p.code.startswith("interpolation-")]
+    problems = [
+        p for p in ws.data_problems("data/common.yaml") if p.code.startswith("interpolation-")
+    ]
     by_line = {p.where.span.start.line: p for p in problems}
     results = puppet(oracle, ws.root, list(values))
     for line, (key, result) in enumerate(zip(values, results, strict=True), start=1):
@@ -109,19 +115,25 @@ def test_warned_tokens_do_what_the_message_says(oracle: PuppetOracle, tmp_path: 
     assert unterminated["value"] == "keep %{this"  # kept literally
     assert literal["value"] == "ab"  # just the text
     assert unquoted["error"] == "Undefined variable 'lookup(a)'; "  # the message quotes this
-    assert bare["value"] == top["value"] == fact["value"] == "Debian"  # the spellings the message offers
+    assert (
+        bare["value"] == top["value"] == fact["value"] == "Debian"
+    )  # the spellings the message offers
     message = only(problems, "interpolation-unquoted-argument")[0].message
     assert "Undefined variable 'lookup(a)'" in message
 
 
-def test_unquoted_token_message_quotes_puppets_parse_error(oracle: PuppetOracle, tmp_path: Path) -> None:
+def test_unquoted_token_message_quotes_puppets_parse_error(
+    oracle: PuppetOracle, tmp_path: Path
+) -> None:
     ws = make_workspace(tmp_path, {"data/common.yaml": "a: 1\nkey: %{facts.os.family}\n"})
     [found] = ws.data_problems("data/common.yaml")
     [result] = puppet(oracle, ws.root, ["a"])
     assert found.message.endswith(f"Puppet cannot load this file: {result['error']}")
 
 
-def test_module_keys_outside_the_namespace_are_dropped_with_this_warning(oracle: PuppetOracle, tmp_path: Path) -> None:
+def test_module_keys_outside_the_namespace_are_dropped_with_this_warning(
+    oracle: PuppetOracle, tmp_path: Path
+) -> None:
     ws = make_workspace(
         tmp_path,
         {
@@ -153,12 +165,18 @@ def test_lookup_options_messages_quote_puppet(oracle: PuppetOracle, tmp_path: Pa
     }
     for key, (option, value) in cases.items():
         root = tmp_path / key
-        ws = make_workspace(root, {"data/common.yaml": f"lookup_options: {option}\n{key}: {value}\n"})
-        problems = [p for p in ws.data_problems("data/common.yaml") if p.code.startswith("lookup-options-")]
+        ws = make_workspace(
+            root, {"data/common.yaml": f"lookup_options: {option}\n{key}: {value}\n"}
+        )
+        problems = [
+            p for p in ws.data_problems("data/common.yaml") if p.code.startswith("lookup-options-")
+        ]
         assert len(problems) == 1, (key, problems)
         [result] = puppet(oracle, ws.root, [key])
         assert "error" in result, (key, result)
-        first_line = result["error"].split("\n", 1)[0]  # Ruby 3.1 appends a code excerpt to NoMethodError
+        first_line = result["error"].split("\n", 1)[
+            0
+        ]  # Ruby 3.1 appends a code excerpt to NoMethodError
         assert first_line in problems[0].message, (key, result["error"], problems[0].message)
 
 
@@ -204,7 +222,9 @@ def test_module_namespace_and_bad_regex_fail_as_said(oracle: PuppetOracle, tmp_p
     r1, r2 = puppet(oracle, ws.root, ["m1::x", "m2::x"])
     assert r1["error"] in m1[0].message
     assert r2["error"] in m2[0].message
-    bad = make_workspace(tmp_path / "bad", {"data/common.yaml": "lookup_options:\n  '^a(': {merge: unique}\nx: 1\n"})
+    bad = make_workspace(
+        tmp_path / "bad", {"data/common.yaml": "lookup_options:\n  '^a(': {merge: unique}\nx: 1\n"}
+    )
     [found] = bad.data_problems("data/common.yaml")
     [result] = puppet(oracle, bad.root, ["x"])  # an unrelated key fails too
     assert found.message.endswith(result["error"])
@@ -227,7 +247,9 @@ def test_cycle_message_is_puppets(oracle: PuppetOracle, tmp_path: Path) -> None:
 
 
 def test_undefined_references_give_empty_strings(oracle: PuppetOracle, tmp_path: Path) -> None:
-    ws = make_workspace(tmp_path, {"data/common.yaml": "a: \"<%{lookup('nosuch')}>\"\nb: \"%{alias('gone')}\"\n"})
+    ws = make_workspace(
+        tmp_path, {"data/common.yaml": "a: \"<%{lookup('nosuch')}>\"\nb: \"%{alias('gone')}\"\n"}
+    )
     assert [p.code for p in ws.data_problems("data/common.yaml")] == ["reference-undefined-key"] * 2
     a, b = puppet(oracle, ws.root, ["a", "b"])
     assert a["value"] == "<>"
@@ -250,19 +272,36 @@ def test_profile_errors_are_puppets_errors(oracle: PuppetOracle, tmp_path: Path)
             "data/first.yaml": "h: not a hash\n",
         },
     )
-    problems = only(ws.data_problems("data/common.yaml", ws.profile(dict(FACTS), NODE)), "lookup-fails-for-profile")
+    problems = only(
+        ws.data_problems("data/common.yaml", ws.profile(dict(FACTS), NODE)),
+        "lookup-fails-for-profile",
+    )
     keys = ["h", "undefined_var", "a", "b"]
     results = puppet(oracle, ws.root, keys)
     prefix = re.compile(r"^\[[^]]+\] Looking up '[^']+' fails: ")
     assert [prefix.sub("", p.message) for p in problems] == [r["error"] for r in results]
 
 
-def test_the_realistic_repository_has_no_error_in_puppet(oracle: PuppetOracle, tmp_path: Path) -> None:
+def test_the_realistic_repository_has_no_error_in_puppet(
+    oracle: PuppetOracle, tmp_path: Path
+) -> None:
     files = dict(REALISTIC)
     # Debian's Puppet has no hiera-eyaml: drop that level for Puppet, keep everything else.
-    files["hiera.yaml"] = re.sub(r"  - name: \"Secrets\".*?(?=  - name: \"Per-node data\")", "", files["hiera.yaml"], flags=re.S)
+    files["hiera.yaml"] = re.sub(
+        r"  - name: \"Secrets\".*?(?=  - name: \"Per-node data\")",
+        "",
+        files["hiera.yaml"],
+        flags=re.S,
+    )
     ws = make_workspace(tmp_path, files)
-    keys = sorted({str(k) for rel, text in files.items() if rel.endswith(".yaml") and "/data/" in f"/{rel}" for k in _root_keys(ws, rel)})
+    keys = sorted(
+        {
+            str(k)
+            for rel, text in files.items()
+            if rel.endswith(".yaml") and "/data/" in f"/{rel}"
+            for k in _root_keys(ws, rel)
+        }
+    )
     facts: dict[str, object] = {
         "role": "web",
         "datacenters": ["ams1"],

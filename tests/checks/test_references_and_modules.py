@@ -42,7 +42,10 @@ def test_unqualified_module_keys_are_ignored_with_puppets_warning(tmp_path: Path
 
 
 def test_environment_data_may_hold_any_key(tmp_path: Path) -> None:
-    ws = make_workspace(tmp_path, {"data/common.yaml": "stray: 1\nmymod::x: 2\n", "modules/mymod/hiera.yaml": MODULE_HIERA})
+    ws = make_workspace(
+        tmp_path,
+        {"data/common.yaml": "stray: 1\nmymod::x: 2\n", "modules/mymod/hiera.yaml": MODULE_HIERA},
+    )
     assert ws.data_problems("data/common.yaml") == []
 
 
@@ -147,6 +150,10 @@ def test_a_cycle_hidden_for_every_node_by_a_static_file(tmp_path: Path) -> None:
     hiera = "version: 5\nhierarchy:\n  - name: First\n    path: first.yaml\n  - name: Common\n    path: common.yaml\n"
     ws = make_workspace(
         tmp_path,
-        {"hiera.yaml": hiera, "data/first.yaml": "a: plain\n", "data/common.yaml": "a: \"%{alias('a')}\"\n"},
+        {
+            "hiera.yaml": hiera,
+            "data/first.yaml": "a: plain\n",
+            "data/common.yaml": "a: \"%{alias('a')}\"\n",
+        },
     )
     assert ws.data_problems("data/common.yaml") == []

@@ -19,7 +19,9 @@ from hiera_ls.source.spans import Span
 from hiera_ls.source.yaml_loader import load_yaml
 
 
-def scalar_map(text: str, path: tuple[object, ...], key: bool = False) -> tuple[str, ScalarMap | None]:
+def scalar_map(
+    text: str, path: tuple[object, ...], key: bool = False
+) -> tuple[str, ScalarMap | None]:
     doc = load_yaml("t.yaml", text)
     assert doc.fatal is None, doc.fatal
     spans = doc.nodes[path]
@@ -35,7 +37,9 @@ def scalar_map(text: str, path: tuple[object, ...], key: bool = False) -> tuple[
     return value, map_scalar(lines, spans.value, spans.style, value)
 
 
-def token_span(text: str, path: tuple[object, ...], token: str, key: bool = False, nth: int = 0) -> Span:
+def token_span(
+    text: str, path: tuple[object, ...], token: str, key: bool = False, nth: int = 0
+) -> Span:
     value, mapped = scalar_map(text, path, key)
     assert mapped is not None, f"no map for {value!r}"
     start = -1
@@ -138,7 +142,7 @@ def test_hash_keys_in_every_quoting() -> None:
 
 def test_non_ascii_prefix_counts_code_points() -> None:
     # Columns count code points: 'é' and '🖥' are one column each (the server converts to UTF-16).
-    text = "motd: \"Bienvenue sur l'hôte 🖥 %{facts.hostname}\"\n"
+    text = 'motd: "Bienvenue sur l\'hôte 🖥 %{facts.hostname}"\n'
     assert token_span(text, ("motd",), "%{facts.hostname}") == Span.of(0, 30, 0, 47)
 
 
@@ -154,7 +158,7 @@ def test_second_occurrence_and_crlf_and_bom() -> None:
 
 
 def test_sequence_items_in_flow_style() -> None:
-    text = 'a: ["x %{y}", \'q %{z}\']\n'
+    text = "a: [\"x %{y}\", 'q %{z}']\n"
     assert token_span(text, ("a", 0), "%{y}") == Span.of(0, 7, 0, 11)
     assert token_span(text, ("a", 1), "%{z}") == Span.of(0, 17, 0, 21)
 
@@ -232,7 +236,13 @@ def test_generated_scalars_map_every_character_to_its_source(seed: int) -> None:
             _assert_maps_back(text, ("key",), loaded)
         words = [w for w in value.replace("\t", " ").split(" ") if w]
         if len(words) > 1:
-            folded = "key: " + _double(" ".join(words[:1]), rng)[:-1] + "\n    " + _folded_lines(words[1:]) + '"\n'
+            folded = (
+                "key: "
+                + _double(" ".join(words[:1]), rng)[:-1]
+                + "\n    "
+                + _folded_lines(words[1:])
+                + '"\n'
+            )
             doc = load_yaml("t.yaml", folded)
             if doc.fatal is None and isinstance(doc.value["key"], str):  # type: ignore[index]
                 _assert_maps_back(folded, ("key",), doc.value["key"])  # type: ignore[index]

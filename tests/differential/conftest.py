@@ -18,7 +18,9 @@ def diff_stats(request: pytest.FixtureRequest) -> DiffStats:
     return request.config.stash[STATS]
 
 
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
+) -> None:
     lines = config.stash[STATS].summary() if STATS in config.stash else []
     if lines:
         terminalreporter.section("hiera-ls vs Puppet")

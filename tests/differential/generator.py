@@ -79,7 +79,10 @@ def yaml_scalar(node: Raw | Str, flow: bool = False) -> str:
     v = node.value
     style = node.style
     if style == "plain" and (
-        not _PLAIN_SAFE.match(v) or v.lower() in _YAML11_WORDS or v != v.strip() or (flow and " " in v)
+        not _PLAIN_SAFE.match(v)
+        or v.lower() in _YAML11_WORDS
+        or v != v.strip()
+        or (flow and " " in v)
     ):
         style = "double"
     if style == "plain":
@@ -169,7 +172,9 @@ def to_json_text(node: Node, indent: int = 0) -> str:
         return "{\n" + ",\n".join(parts) + "\n" + end + "}"
     if not node.items:
         return "[]"
-    return "[\n" + ",\n".join(pad + to_json_text(v, indent + 1) for v in node.items) + "\n" + end + "]"
+    return (
+        "[\n" + ",\n".join(pad + to_json_text(v, indent + 1) for v in node.items) + "\n" + end + "]"
+    )
 
 
 def facts_yaml(value: Any, indent: int = 0) -> list[str]:
@@ -188,7 +193,9 @@ def facts_yaml(value: Any, indent: int = 0) -> list[str]:
             mantissa, e, exponent = text.partition("e")
             if "." not in mantissa:
                 mantissa += ".0"
-            return mantissa + (f"e{'+' if not exponent.startswith('-') else ''}{exponent.lstrip('+')}" if e else "")
+            return mantissa + (
+                f"e{'+' if not exponent.startswith('-') else ''}{exponent.lstrip('+')}" if e else ""
+            )
         return str(v)
 
     lines: list[str] = []
@@ -198,7 +205,9 @@ def facts_yaml(value: Any, indent: int = 0) -> list[str]:
                 lines.append(f"{pad}{_dq(str(k))}:")
                 lines.extend(facts_yaml(v, indent + 2))
             else:
-                lines.append(f"{pad}{_dq(str(k))}: {scalar(v) if not isinstance(v, (dict, list)) else ('{}' if isinstance(v, dict) else '[]')}")
+                lines.append(
+                    f"{pad}{_dq(str(k))}: {scalar(v) if not isinstance(v, (dict, list)) else ('{}' if isinstance(v, dict) else '[]')}"
+                )
     else:
         for v in value:
             if isinstance(v, (dict, list)) and v:
@@ -206,7 +215,9 @@ def facts_yaml(value: Any, indent: int = 0) -> list[str]:
                 sub[0] = f"{pad}- " + sub[0][indent + 2 :]
                 lines.extend(sub)
             else:
-                lines.append(f"{pad}- {scalar(v) if not isinstance(v, (dict, list)) else ('{}' if isinstance(v, dict) else '[]')}")
+                lines.append(
+                    f"{pad}- {scalar(v) if not isinstance(v, (dict, list)) else ('{}' if isinstance(v, dict) else '[]')}"
+                )
     return lines
 
 
@@ -241,7 +252,9 @@ class GeneratedEnv:
     def env_dir(self) -> Path:
         return self.environmentpath / self.environment
 
-    def oracle_request(self, strict_variables: bool = True, lookups: Sequence[Lookup] | None = None) -> dict[str, Any]:
+    def oracle_request(
+        self, strict_variables: bool = True, lookups: Sequence[Lookup] | None = None
+    ) -> dict[str, Any]:
         """The oracle request; ``strict_variables=False`` means Puppet 7's defaults (strict=warning)."""
         return {
             "environmentpath": str(self.environmentpath),
@@ -251,7 +264,10 @@ class GeneratedEnv:
             "hiera_config": str(self.hiera_config) if self.hiera_config else None,
             "strict_variables": strict_variables,
             "strict": "error" if strict_variables else "warning",
-            "lookups": [{"key": x.key, "merge": x.merge} for x in (self.lookups if lookups is None else lookups)],
+            "lookups": [
+                {"key": x.key, "merge": x.merge}
+                for x in (self.lookups if lookups is None else lookups)
+            ],
         }
 
     def cli_args(self, strict_variables: bool = True) -> list[str]:
@@ -406,7 +422,11 @@ class _Gen:
             "roles": roles,
             "datacenter": self.pick(DCS),
             "tier": self.pick(TIERS),
-            "os": {"family": family, "name": family.lower(), "release": {"major": major, "full": f"{major}.4"}},
+            "os": {
+                "family": family,
+                "name": family.lower(),
+                "release": {"major": major, "full": f"{major}.4"},
+            },
             "services": {"ssh": "22", "http": "80"} if self.chance(0.7) else {},
             "is_virtual": self.chance(0.5),
             "processorcount": r.randint(1, 64),
@@ -504,7 +524,18 @@ class _Gen:
                 parts.append(f"%{{{fn}({q}{target}{q})}}")
                 self.f(f"interp.{fn}")
             elif roll < 0.9:
-                parts.append(self.pick(["%{literal('%')}", "%{literal('%')}{facts.role}", "%%{}{x}", "%{}", "%{::}", "%{literal(\"'\")}"]))
+                parts.append(
+                    self.pick(
+                        [
+                            "%{literal('%')}",
+                            "%{literal('%')}{facts.role}",
+                            "%%{}{x}",
+                            "%{}",
+                            "%{::}",
+                            '%{literal("\'")}',
+                        ]
+                    )
+                )
                 self.f("interp.literal")
             else:
                 parts.append(self.pick(["%{literal('%')}", "%{}"]))
@@ -526,12 +557,19 @@ class _Gen:
         return Raw(text)
 
     def plain_string(self) -> Str:
-        return Str(self.pick(WORDS) + self.pick(["", "_1", " two", ".x"]), self.pick(["plain", "single", "double"]))
+        return Str(
+            self.pick(WORDS) + self.pick(["", "_1", " two", ".x"]),
+            self.pick(["plain", "single", "double"]),
+        )
 
     def element(self, fmt: str, depth: int) -> Node:
         roll = self.rng.random()
         if roll < 0.45:
-            return Raw(self.pick(["1", "2", "3", "4"])) if self.chance(0.4) else Str(self.pick(["a", "b", "c", "d", "1"]), self.pick(["plain", "double"]))
+            return (
+                Raw(self.pick(["1", "2", "3", "4"]))
+                if self.chance(0.4)
+                else Str(self.pick(["a", "b", "c", "d", "1"]), self.pick(["plain", "double"]))
+            )
         if roll < 0.6:
             self.f("value.knockout_string")
             return Str(self.pick(["--a", "--b", "--", "!a", "--1"]), "double")
@@ -598,7 +636,11 @@ class _Gen:
         if kind == "scalar":
             return self.scalar(fmt)
         if kind == "string":
-            return self.plain_string() if self.chance(0.6) else Str(self.interp_string(self.keys), "double")
+            return (
+                self.plain_string()
+                if self.chance(0.6)
+                else Str(self.interp_string(self.keys), "double")
+            )
         if kind == "null":
             return Raw("~" if fmt == "yaml" else "null")
         if kind == "array":
@@ -616,7 +658,9 @@ class _Gen:
         if kind == "alias":
             here = self.key_index.get(spec.name, -1)
             later = [k for k in self.keys if self.key_index[k.name] > here]
-            target = self.pick([k for k in later if k.kind in ("array", "hash", "scalar")] or later or self.keys)
+            target = self.pick(
+                [k for k in later if k.kind in ("array", "hash", "scalar")] or later or self.keys
+            )
             self.f("interp.alias")
             if self.chance(0.04):
                 self.f("interp.alias_not_whole")
@@ -629,14 +673,39 @@ class _Gen:
 
     # -- key pool ----------------------------------------------------------------------------
     def make_keys(self) -> None:
-        kinds = ["scalar", "scalar", "string", "array", "array", "hash", "hash", "hash", "hash_arrays", "interp", "interp", "alias", "null"]
-        prefixes = {"scalar": "sc", "string": "str", "array": "arr", "hash": "h", "hash_arrays": "ha", "interp": "ip", "alias": "al", "null": "nl"}
+        kinds = [
+            "scalar",
+            "scalar",
+            "string",
+            "array",
+            "array",
+            "hash",
+            "hash",
+            "hash",
+            "hash_arrays",
+            "interp",
+            "interp",
+            "alias",
+            "null",
+        ]
+        prefixes = {
+            "scalar": "sc",
+            "string": "str",
+            "array": "arr",
+            "hash": "h",
+            "hash_arrays": "ha",
+            "interp": "ip",
+            "alias": "al",
+            "null": "nl",
+        }
         n = self.rng.randint(10, 16)
         for i in range(n):
             kind = self.pick(kinds)
             self.keys.append(KeySpec(f"{prefixes[kind]}_{self.pick(WORDS)}{i}", kind))
         if self.chance(0.3):
-            self.keys.append(KeySpec("dotted.top", "hash"))  # written quoted; looked up as '"dotted.top"'
+            self.keys.append(
+                KeySpec("dotted.top", "hash")
+            )  # written quoted; looked up as '"dotted.top"'
             self.f("key.dotted_literal")
         if self.chance(0.2):
             self.keys.append(KeySpec("clé", "string"))
@@ -663,10 +732,14 @@ class _Gen:
             (f"defaults.{ext}", f"defaults.{ext}", "static"),
         ] + ([("common", "common", "no_extension")] if ext == "yaml" else [])  # fmt: skip
 
-    def level(self, name: str, datadir: Path, fmt: str, layer: str, module: str | None, slots: list[Slot]) -> list[str]:
+    def level(
+        self, name: str, datadir: Path, fmt: str, layer: str, module: str | None, slots: list[Slot]
+    ) -> list[str]:
         """One hierarchy entry as YAML lines (without the leading '- '); appends its slots."""
         ext = "json" if fmt == "json" else "yaml"
-        kind = self.rng.choices(["path", "paths", "glob", "globs", "mapped_paths"], [5, 2, 2, 1, 2])[0]
+        kind = self.rng.choices(
+            ["path", "paths", "glob", "globs", "mapped_paths"], [5, 2, 2, 1, 2]
+        )[0]
         self.f(f"loc.{kind}")
         lines = [f"name: {_dq(name)}"]
 
@@ -697,7 +770,10 @@ class _Gen:
                 (f"conf.d/*.{ext}", ["conf.d/a.", "conf.d/b1.", "conf.d/zz."]),
                 (f"conf.d/{{a,zz}}*.{ext}", ["conf.d/a.", "conf.d/zz.", "conf.d/m."]),
                 (f"conf.d/[ab]*.{ext}", ["conf.d/a.", "conf.d/b1."]),
-                (f"%{{facts.role}}/*.{ext}", [f"{self.facts['role']}/x.", f"{self.facts['role']}/y."]),
+                (
+                    f"%{{facts.role}}/*.{ext}",
+                    [f"{self.facts['role']}/x.", f"{self.facts['role']}/y."],
+                ),
                 (f"deep/**/*.{ext}", ["deep/one.", "deep/sub/two.", "deep/sub/inner/three."]),
                 (f"none/*.{ext}", []),
             ]
@@ -721,18 +797,18 @@ class _Gen:
             self.f(f"loc.mapped_paths.{variant}")
             if variant in ("array", "topscope"):
                 var = "facts.roles" if variant == "array" else "roles"
-                lines.append(f"mapped_paths: [{var}, r, \"roles/%{{r}}.{ext}\"]")
+                lines.append(f'mapped_paths: [{var}, r, "roles/%{{r}}.{ext}"]')
                 for r in self.facts["roles"]:
                     add(f"roles/{r}.{ext}")
             elif variant == "string":
-                lines.append(f"mapped_paths: [facts.role, r, \"role-%{{r}}.{ext}\"]")
+                lines.append(f'mapped_paths: [facts.role, r, "role-%{{r}}.{ext}"]')
                 add(f"role-{self.facts['role']}.{ext}")
             elif variant == "hash":
-                lines.append(f"mapped_paths: [facts.services, s, \"svc/%{{s.0}}-%{{s.1}}.{ext}\"]")
+                lines.append(f'mapped_paths: [facts.services, s, "svc/%{{s.0}}-%{{s.1}}.{ext}"]')
                 for k, v in self.facts["services"].items():
                     add(f"svc/{k}-{v}.{ext}")
             else:
-                lines.append(f"mapped_paths: [facts.nosuch, x, \"x/%{{x}}.{ext}\"]")
+                lines.append(f'mapped_paths: [facts.nosuch, x, "x/%{{x}}.{ext}"]')
         if fmt == "json":
             lines.append("data_hash: json_data")
             self.f("json_data")
@@ -753,11 +829,18 @@ class _Gen:
                 explicit_fn = True
                 self.f("hiera.defaults_without_function")
             self.f("hiera.defaults")
-        n_levels = {"env": self.rng.randint(3, 7), "global": self.rng.randint(2, 4)}.get(layer, self.rng.randint(1, 3))
+        n_levels = {"env": self.rng.randint(3, 7), "global": self.rng.randint(2, 4)}.get(
+            layer, self.rng.randint(1, 3)
+        )
         names: list[str] = []
         out.append("hierarchy:")
         for i in range(n_levels):
-            name = self.pick(["Per-node", "Role", "OS", "Datacenter", "Common", "Extra", "Globbed", "Mapped"]) + f" {i}"
+            name = (
+                self.pick(
+                    ["Per-node", "Role", "OS", "Datacenter", "Common", "Extra", "Globbed", "Mapped"]
+                )
+                + f" {i}"
+            )
             names.append(name)
             datadir = root / default_datadir
             extra: list[str] = []
@@ -803,14 +886,27 @@ class _Gen:
             roll = self.rng.random()
             kind = "hash"
             if roll < 0.5 and pool:
-                spec = self.pick([k for k in pool if k.kind in ("hash", "array", "hash_arrays")] or pool)
+                spec = self.pick(
+                    [k for k in pool if k.kind in ("hash", "array", "hash_arrays")] or pool
+                )
                 kind = spec.kind
                 key: Node = Str(spec.name, "plain" if _PLAIN_SAFE.match(spec.name) else "double")
                 self.f("lookup_options.literal")
             elif roll < 0.85 or module:
-                patterns = {"^h_": "hash", "^arr_": "array", "^(h|ha)_": "hash_arrays", "^ha_.*[0-9]$": "hash_arrays", "^sc_": "scalar", "^ip_": "interp"}
+                patterns = {
+                    "^h_": "hash",
+                    "^arr_": "array",
+                    "^(h|ha)_": "hash_arrays",
+                    "^ha_.*[0-9]$": "hash_arrays",
+                    "^sc_": "scalar",
+                    "^ip_": "interp",
+                }
                 if module:
-                    patterns = {f"^{module}::": "scalar", f"^{module}::h_": "hash", f"^{module}::arr_": "array"}
+                    patterns = {
+                        f"^{module}::": "scalar",
+                        f"^{module}::h_": "hash",
+                        f"^{module}::arr_": "array",
+                    }
                 pat = self.pick(sorted(patterns))
                 kind = patterns[pat]
                 key = Str(pat, "double")
@@ -825,7 +921,13 @@ class _Gen:
                 key = Str(self.pick(["unqualified", "^nomod"]), "double")  # must fail in a module
                 self.f("broken.module_lookup_options_key")
             if self.chance(0.1):
-                conversions: list[Node] = [Str("Array", "plain"), Seq([Str("Array"), Raw("true")], flow=True), Str("String"), Str("Integer"), Str("Boolean")]
+                conversions: list[Node] = [
+                    Str("Array", "plain"),
+                    Seq([Str("Array"), Raw("true")], flow=True),
+                    Str("String"),
+                    Str("Integer"),
+                    Str("Boolean"),
+                ]
                 conv = self.pick(conversions)
                 opts = Map([(Str("convert_to", "plain"), conv)])
                 self.f("lookup_options.convert_to")
@@ -843,15 +945,27 @@ class _Gen:
     def merge_node(self, kind: str) -> Node:
         """A merge option, usually one that suits values of ``kind`` (a mismatch is an error)."""
         roll = self.rng.random()
-        suits = {"hash": ["deep", "deep", "hash"], "array": ["unique", "deep", "unique"], "hash_arrays": ["deep", "unique"]}.get(kind, ["first", "unique"])
+        suits = {
+            "hash": ["deep", "deep", "hash"],
+            "array": ["unique", "deep", "unique"],
+            "hash_arrays": ["deep", "unique"],
+        }.get(kind, ["first", "unique"])
         if roll < 0.5:
-            name = self.pick(suits) if self.chance(0.9) else self.pick(["deep", "hash", "unique", "first"])
+            name = (
+                self.pick(suits)
+                if self.chance(0.9)
+                else self.pick(["deep", "hash", "unique", "first"])
+            )
             self.f(f"lookup_options.merge_name.{name}")
             return Str(name, "plain")
         if roll < 0.55:
             self.f("lookup_options.interpolated_value")
             return Str("%{facts.merge_name}", "double")
-        strategy = self.pick([x for x in suits if x != "first"] or ["deep"]) if self.chance(0.9) else self.pick(["deep", "hash", "unique"])
+        strategy = (
+            self.pick([x for x in suits if x != "first"] or ["deep"])
+            if self.chance(0.9)
+            else self.pick(["deep", "hash", "unique"])
+        )
         items: list[tuple[Node, Node]] = [(Str("strategy"), Str(strategy, "plain"))]
         if strategy == "deep":
             if self.chance(0.6):
@@ -877,7 +991,12 @@ class _Gen:
         for spec in pool:
             if self.chance(p_key):
                 key_text = spec.name
-                doc.items.append((Str(key_text, "plain" if _PLAIN_SAFE.match(key_text) else "double"), self.value_for(spec, fmt)))
+                doc.items.append(
+                    (
+                        Str(key_text, "plain" if _PLAIN_SAFE.match(key_text) else "double"),
+                        self.value_for(spec, fmt),
+                    )
+                )
         if slot.module is not None and self.chance(0.2):
             stray = self.pick(self.keys).name if self.keys else "stray"
             doc.items.append((Str(stray, "plain"), self.plain_string()))
@@ -892,14 +1011,16 @@ class _Gen:
             if self.want_break("lo_not_hash"):
                 lo = Seq([Str("not_a_hash")])
                 self.f("broken.lookup_options_not_hash")
-            doc.items.insert(self.rng.randint(0, len(doc.items)), (Str("lookup_options", "plain"), lo))
+            doc.items.insert(
+                self.rng.randint(0, len(doc.items)), (Str("lookup_options", "plain"), lo)
+            )
         # specials: cycles, syntax errors, undefined variables (dedicated keys)
         for special in self.special_values(slot):
             doc.items.append(special)
         if fmt == "json":
             if self.want_break("json"):
                 self.f("broken.json")
-                return self.pick(["", "{\"a\": 1,}", "[1, 2]", "{\"a\": }"])
+                return self.pick(["", '{"a": 1,}', "[1, 2]", '{"a": }'])
             return to_json_text(doc) + "\n"
         if self.want_break("top_level_list"):
             self.f("broken.yaml.top_level_list")
@@ -926,14 +1047,36 @@ class _Gen:
             self.special_keys.append("cyc_self")
             yield (Str("cyc_self", "plain"), Str("%{alias('cyc_self')}", "double"))
         if self.chance(0.1):
-            bad = self.pick(["%{lookup( 'sc_x' )}", "%{nosuchfn('x')}", "%{facts..role}", "%{'unbalanced}", "%{lookup('a..b')}", "%{literal('}')}"])
+            bad = self.pick(
+                [
+                    "%{lookup( 'sc_x' )}",
+                    "%{nosuchfn('x')}",
+                    "%{facts..role}",
+                    "%{'unbalanced}",
+                    "%{lookup('a..b')}",
+                    "%{literal('}')}",
+                ]
+            )
             self.f("interp.syntax_error")
             self.special_keys.append("bad_syntax")
             yield (Str("bad_syntax", "plain"), Str(bad, "double"))
         if self.chance(0.15):
             self.f("interp.undefined_variable")
             self.special_keys.append("undef_var")
-            yield (Str("undef_var", "plain"), Str(self.pick(["%{no_such_var}", "x-%{::no_such_var}", "%{scope('no_such_var')}", "%{facts.role.x}"]), "double"))
+            yield (
+                Str("undef_var", "plain"),
+                Str(
+                    self.pick(
+                        [
+                            "%{no_such_var}",
+                            "x-%{::no_such_var}",
+                            "%{scope('no_such_var')}",
+                            "%{facts.role.x}",
+                        ]
+                    ),
+                    "double",
+                ),
+            )
         if "facts.recursion" in self.feat and self.chance(0.3):
             self.special_keys.append("fact_loop")
             yield (Str("fact_loop", "plain"), Str("%{loop_a}", "double"))
@@ -945,7 +1088,15 @@ class _Gen:
         out: list[str] = []
         if self.chance(0.06):
             self.f("yaml.anchor_merge_key")
-            out += ["anchor_base: &base", "  a: 1", "  b: [x, y]", "anchor_user:", "  <<: *base", "  b: [z]", "anchor_alias: *base"]
+            out += [
+                "anchor_base: &base",
+                "  a: 1",
+                "  b: [x, y]",
+                "anchor_user:",
+                "  <<: *base",
+                "  b: [z]",
+                "anchor_alias: *base",
+            ]
             self.special_keys += ["anchor_base", "anchor_user", "anchor_alias", "anchor_user.b"]
         if self.chance(0.05):
             self.f("yaml.duplicate_key")
@@ -953,7 +1104,14 @@ class _Gen:
             self.special_keys.append("dup_key")
         if self.chance(0.04):
             self.f("yaml.block_scalars")
-            out += ["block_lit: |", "  line one", "  line %{facts.role}", "block_fold: >-", "  folded", "  text"]
+            out += [
+                "block_lit: |",
+                "  line one",
+                "  line %{facts.role}",
+                "block_fold: >-",
+                "  folded",
+                "  text",
+            ]
             self.special_keys += ["block_lit", "block_fold"]
         if self.chance(0.04):
             self.f("yaml.symbol_key")
@@ -979,7 +1137,14 @@ class _Gen:
         for mod in self.rng.sample(MODULES, n):
             self.f("module")
             kinds = ["scalar", "string", "array", "hash", "hash", "interp"]
-            self.module_keys[mod] = [KeySpec(f"{mod}::{self.pick(['h', 'arr', 'sc'])}_{self.pick(WORDS)}{i}", self.pick(kinds), mod) for i in range(self.rng.randint(3, 6))]
+            self.module_keys[mod] = [
+                KeySpec(
+                    f"{mod}::{self.pick(['h', 'arr', 'sc'])}_{self.pick(WORDS)}{i}",
+                    self.pick(kinds),
+                    mod,
+                )
+                for i in range(self.rng.randint(3, 6))
+            ]
             for ks in self.module_keys[mod]:
                 if ks.name.split("::", 1)[1].startswith("h_"):
                     ks.kind = "hash"
@@ -1055,14 +1220,33 @@ class _Gen:
                 out.append(Lookup(self.pick(self.special_keys), self.merges("scalar")))
                 self.f("lookup.special")
             elif roll < 0.9:
-                k = self.pick(["no_such_key", "h_missing.a", f"{self.pick(MODULES)}::missing", "nomod::x", "sc_x.y"])
+                k = self.pick(
+                    [
+                        "no_such_key",
+                        "h_missing.a",
+                        f"{self.pick(MODULES)}::missing",
+                        "nomod::x",
+                        "sc_x.y",
+                    ]
+                )
                 hashes = [x for x in all_keys if x.kind == "hash"]
                 if hashes and self.chance(0.5):
                     k = f"{key_text(self.pick(hashes).name)}.nosuch"
                 out.append(Lookup(k, self.merges("scalar")))
                 self.f("lookup.missing")
             else:
-                k = self.pick(["lookup_options", "lookup_options.x", "a..b", "h.'x", "'quoted.whole'", "\"dotted.top\".a", "''", " spaced . key "])
+                k = self.pick(
+                    [
+                        "lookup_options",
+                        "lookup_options.x",
+                        "a..b",
+                        "h.'x",
+                        "'quoted.whole'",
+                        '"dotted.top".a',
+                        "''",
+                        " spaced . key ",
+                    ]
+                )
                 if all_keys and self.chance(0.3):
                     k = f"'{self.pick(all_keys).name}'"
                 out.append(Lookup(k, None))
@@ -1148,4 +1332,3 @@ def write_files(files: dict[str, str], base_dir: Path) -> None:
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-

@@ -53,13 +53,16 @@ def parse_seeds(spec: str) -> list[int]:
             seeds.append(int(part))
     return seeds
 
+
 CLI_TIMEOUT = 300.0
 
 
 def message_policy() -> str:
     policy = os.environ.get("HIERA_LS_DIFF_MESSAGES", "report")
     if policy not in MESSAGE_POLICIES:
-        raise ValueError(f"HIERA_LS_DIFF_MESSAGES must be one of {MESSAGE_POLICIES}, got {policy!r}")
+        raise ValueError(
+            f"HIERA_LS_DIFF_MESSAGES must be one of {MESSAGE_POLICIES}, got {policy!r}"
+        )
     return policy
 
 
@@ -174,7 +177,9 @@ class HieraLsRunError(AssertionError):
     pass
 
 
-def start_hiera_ls(env: GeneratedEnv, strict_variables: bool, lookups: Sequence[Lookup]) -> subprocess.Popen[str]:
+def start_hiera_ls(
+    env: GeneratedEnv, strict_variables: bool, lookups: Sequence[Lookup]
+) -> subprocess.Popen[str]:
     """Start the batch process; the caller asks the oracle meanwhile and then calls ``finish``."""
     proc = subprocess.Popen(
         [*hiera_ls_command(), *env.cli_args(strict_variables)],
@@ -188,13 +193,17 @@ def start_hiera_ls(env: GeneratedEnv, strict_variables: bool, lookups: Sequence[
     return proc
 
 
-def finish_hiera_ls(proc: subprocess.Popen[str], env: GeneratedEnv, lookups: Sequence[Lookup]) -> list[dict[str, Any]]:
+def finish_hiera_ls(
+    proc: subprocess.Popen[str], env: GeneratedEnv, lookups: Sequence[Lookup]
+) -> list[dict[str, Any]]:
     try:
         stdout, stderr = proc.communicate(env.batch_input(lookups), timeout=CLI_TIMEOUT)
     except subprocess.TimeoutExpired:
         proc.kill()
         stdout, stderr = proc.communicate()
-        raise HieraLsRunError(f"hiera-ls did not finish within {CLI_TIMEOUT}s\n{stderr[-3000:]}") from None
+        raise HieraLsRunError(
+            f"hiera-ls did not finish within {CLI_TIMEOUT}s\n{stderr[-3000:]}"
+        ) from None
     lines = [line for line in stdout.splitlines() if line.strip()]
     if proc.returncode != 0 or len(lines) != len(lookups):
         raise HieraLsRunError(
@@ -360,9 +369,23 @@ def reproduction(
     cmd = ["hiera-ls", *env.cli_args(result.strict_variables)]
     cmd.remove("--batch")
     lines.append("one lookup by hand (in DIR):")
-    lines.append("  " + normalise_paths(shlex.join([*cmd, first.lookup.key, *_merge_flags(first.lookup.merge)]), env.base))
-    lines.append("  " + normalise_paths(shlex.join(puppet_lookup_command(env, first.lookup, result.strict_variables)), env.base))
-    title = "files" if files is None else f"files (minimised for lookup #{first.index}: {len(files)} of {len(env.files)})"
+    lines.append(
+        "  "
+        + normalise_paths(
+            shlex.join([*cmd, first.lookup.key, *_merge_flags(first.lookup.merge)]), env.base
+        )
+    )
+    lines.append(
+        "  "
+        + normalise_paths(
+            shlex.join(puppet_lookup_command(env, first.lookup, result.strict_variables)), env.base
+        )
+    )
+    title = (
+        "files"
+        if files is None
+        else f"files (minimised for lookup #{first.index}: {len(files)} of {len(env.files)})"
+    )
     lines.append(f"{title}, relative to <BASE>:")
     for rel in sorted(shown_files):
         if rel.endswith("/"):
@@ -388,7 +411,9 @@ def _merge_flags(merge: Any) -> list[str]:
     return flags
 
 
-def puppet_lookup_command(env: GeneratedEnv, lookup: Lookup, strict_variables: bool = True) -> list[str]:
+def puppet_lookup_command(
+    env: GeneratedEnv, lookup: Lookup, strict_variables: bool = True
+) -> list[str]:
     """The `puppet lookup` run the oracle stands for (LookupErrors only show with --explain)."""
     cmd = [
         "puppet", "lookup",
@@ -413,8 +438,12 @@ def puppet_lookup_command(env: GeneratedEnv, lookup: Lookup, strict_variables: b
 class DiffStats:
     envs: int = 0
     lookups: int = 0
-    puppet_outcomes: dict[str, int] = field(default_factory=lambda: {"found": 0, "not_found": 0, "error": 0})
-    mismatches: dict[str, int] = field(default_factory=lambda: {"outcome": 0, "value": 0, "message": 0})
+    puppet_outcomes: dict[str, int] = field(
+        default_factory=lambda: {"found": 0, "not_found": 0, "error": 0}
+    )
+    mismatches: dict[str, int] = field(
+        default_factory=lambda: {"outcome": 0, "value": 0, "message": 0}
+    )
     message_examples: list[str] = field(default_factory=list)
     minimised: int = 0
     seconds_hiera_ls: float = 0.0

@@ -1,11 +1,11 @@
 """Look at what the generator makes and what Puppet answers, outside pytest.
 
-    python -m tests.differential.report --write SEED DIR [--no-strict-variables]
-        lay out one seed's environment in DIR and print how to query it
-    python -m tests.differential.report --coverage [--seeds 150]
-        feature counts over the seeds (what the differential test exercises)
-    python -m tests.differential.report --outcomes [--seeds 150]
-        also ask Puppet: found / not found / error, the commonest errors, oracle throughput
+python -m tests.differential.report --write SEED DIR [--no-strict-variables]
+    lay out one seed's environment in DIR and print how to query it
+python -m tests.differential.report --coverage [--seeds 150]
+    feature counts over the seeds (what the differential test exercises)
+python -m tests.differential.report --outcomes [--seeds 150]
+    also ask Puppet: found / not found / error, the commonest errors, oracle throughput
 """
 
 from __future__ import annotations
@@ -40,9 +40,15 @@ def _write(seed: int, target: Path, strict_variables: bool) -> int:
     print("batch input (one JSON line per lookup):")
     print(env.batch_input(), end="")
     print("hiera-ls:")
-    print("  " + shlex.join([*hiera_ls_command(), *env.cli_args(strict_variables)]) + " < lookups.jsonl")
+    print(
+        "  "
+        + shlex.join([*hiera_ls_command(), *env.cli_args(strict_variables)])
+        + " < lookups.jsonl"
+    )
     (env.base / "lookups.jsonl").write_text(env.batch_input(), encoding="utf-8")
-    (env.base / "oracle-request.json").write_text(json.dumps(env.oracle_request(strict_variables)) + "\n", encoding="utf-8")
+    (env.base / "oracle-request.json").write_text(
+        json.dumps(env.oracle_request(strict_variables)) + "\n", encoding="utf-8"
+    )
     print("Puppet oracle:")
     print(f"  ruby tests/oracle/puppet_oracle.rb < {env.base / 'oracle-request.json'}")
     return 0
@@ -93,9 +99,14 @@ def _coverage(seeds: list[int], outcomes: bool) -> int:
     if oracle is not None:
         total = sum(results.values()) or 1
         print()
-        print("Puppet's answers: " + ", ".join(f"{k} {v} ({100 * v / total:.1f}%)" for k, v in results.most_common()))
-        print(f"oracle: {oracle_seconds:.1f}s for {len(seeds)} requests = {lookups / oracle_seconds:.0f} lookups/s, "
-              f"{len(seeds) / oracle_seconds:.1f} environments/s")
+        print(
+            "Puppet's answers: "
+            + ", ".join(f"{k} {v} ({100 * v / total:.1f}%)" for k, v in results.most_common())
+        )
+        print(
+            f"oracle: {oracle_seconds:.1f}s for {len(seeds)} requests = {lookups / oracle_seconds:.0f} lookups/s, "
+            f"{len(seeds) / oracle_seconds:.1f} environments/s"
+        )
         print("commonest errors:")
         for family, count in families.most_common(40):
             print(f"  {count:5}  {family}")

@@ -70,10 +70,10 @@ CASES: list[Case] = [
         {
             f"{ENV}/hiera.yaml": HIERA,
             f"{ENV}/data/common.yaml": (
-                "vars: \"%{clientcert}|%{environment}|%{::fqdn}|%{trusted.certname}|%{trusted.hostname}"
+                'vars: "%{clientcert}|%{environment}|%{::fqdn}|%{trusted.certname}|%{trusted.hostname}'
                 '|%{trusted.domain}|%{trusted.authenticated}|%{title}|%{name}|%{module_name}"\n'
                 'collections: "%{server_facts}|%{trusted.extensions}|%{facts.roles}|%{facts.os}"\n'
-                "undefined: \"%{calling_module}\"\n"
+                'undefined: "%{calling_module}"\n'
             ),
         },
         ["vars", "collections", "undefined"],
@@ -122,7 +122,7 @@ CASES: list[Case] = [
             f"{ENV}/hiera.yaml": HIERA,
             f"{ENV}/data/common.yaml": (
                 "a: \"%{lookup('b')}\"\nb: \"%{hiera('a')}\"\nself: \"%{alias('self')}\"\n"
-                "n: 8\nbad: \"%{lookup( 'a' )}\"\nundef: \"%{nope}\"\n"
+                'n: 8\nbad: "%{lookup( \'a\' )}"\nundef: "%{nope}"\n'
             ),
         },
         ["a", "self", "n.x", "bad", "undef", "a..b", "lookup_options"],
@@ -169,9 +169,17 @@ CASES: list[Case] = [
 
 @pytest.mark.puppet
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_case_matches_puppet(case: Case, tmp_path: Path, puppet_oracle: PuppetOracle, diff_stats: DiffStats) -> None:
+def test_case_matches_puppet(
+    case: Case, tmp_path: Path, puppet_oracle: PuppetOracle, diff_stats: DiffStats
+) -> None:
     env = env_from_files(
-        case.name, tmp_path, case.files, case.facts, case.all_lookups(), case.node, global_config=case.global_config
+        case.name,
+        tmp_path,
+        case.files,
+        case.facts,
+        case.all_lookups(),
+        case.node,
+        global_config=case.global_config,
     )
     result = run_both(env, puppet_oracle, case.strict_variables)
     diff_stats.record(result)

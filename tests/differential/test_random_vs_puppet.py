@@ -41,7 +41,9 @@ class DifferentialMessageWarning(UserWarning):
     """hiera-ls and Puppet both failed, with different messages (not fatal under 'report')."""
 
 
-def _check(seed: int, base: Path, oracle: PuppetOracle, stats: DiffStats, strict_variables: bool) -> None:
+def _check(
+    seed: int, base: Path, oracle: PuppetOracle, stats: DiffStats, strict_variables: bool
+) -> None:
     env = generate(seed, base, GenOptions(strict_sensitive=strict_variables))
     result = run_both(env, oracle, strict_variables)
     stats.record(result)

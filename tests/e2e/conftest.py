@@ -129,7 +129,9 @@ def mark(client: LanguageClient) -> int:
     return len(client.published)  # type: ignore[attr-defined]
 
 
-def open_document(client: LanguageClient, path: Path, version: int = 1, text: str | None = None) -> str:
+def open_document(
+    client: LanguageClient, path: Path, version: int = 1, text: str | None = None
+) -> str:
     doc_uri = uri(path)
     client.text_document_did_open(
         types.DidOpenTextDocumentParams(
@@ -170,7 +172,10 @@ def position_of(path: Path, needle: str, offset: int = 0) -> types.Position:
 
 async def hover_text(client: LanguageClient, path: Path, needle: str, offset: int = 1) -> str:
     result = await client.text_document_hover_async(
-        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri(path)), position=position_of(path, needle, offset))
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri(path)),
+            position=position_of(path, needle, offset),
+        )
     )
     assert result is not None, f"no hover on {needle!r}"
     contents = result.contents
@@ -178,7 +183,9 @@ async def hover_text(client: LanguageClient, path: Path, needle: str, offset: in
     return contents.value
 
 
-def init_params(root: Path, capabilities: types.ClientCapabilities, options: dict[str, Any] | None = None) -> types.InitializeParams:
+def init_params(
+    root: Path, capabilities: types.ClientCapabilities, options: dict[str, Any] | None = None
+) -> types.InitializeParams:
     return types.InitializeParams(
         capabilities=capabilities,
         root_uri=uri(root),
@@ -223,4 +230,6 @@ def plain(value: Any) -> Any:
 
 
 async def request(client: LanguageClient, method: str, params: Any = None) -> Any:
-    return plain(await client.protocol.send_request_async(method, params if params is not None else {}))
+    return plain(
+        await client.protocol.send_request_async(method, params if params is not None else {})
+    )

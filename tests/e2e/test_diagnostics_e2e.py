@@ -36,10 +36,17 @@ SERIOUS = (types.DiagnosticSeverity.Error, types.DiagnosticSeverity.Warning)
 
 def project_files(root: Path) -> list[Path]:
     """Every YAML/JSON file of the repository: data, hiera.yaml of every layer, facts."""
-    return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".json"))
+    return sorted(
+        p for p in root.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".json")
+    )
 
 
-async def start(client: LanguageClient, root: Path, profile: str | None = None, capabilities: str = "visual_studio_code") -> None:
+async def start(
+    client: LanguageClient,
+    root: Path,
+    profile: str | None = None,
+    capabilities: str = "visual_studio_code",
+) -> None:
     options = {"hiera": {"factsProfile": profile}} if profile else {}
     await client.initialize_session(init_params(root, client_capabilities(capabilities), options))
     await wait_for_log(client, READY)
@@ -50,8 +57,12 @@ def by_code(diagnostics: list[types.Diagnostic]) -> dict[str, types.Diagnostic]:
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("profile", [None, "web01.example.com", "db01.example.com", "debian11.example.com"])
-async def test_clean_control_repository_has_no_errors_or_warnings(fresh_client: LanguageClient, profile: str | None) -> None:
+@pytest.mark.parametrize(
+    "profile", [None, "web01.example.com", "db01.example.com", "debian11.example.com"]
+)
+async def test_clean_control_repository_has_no_errors_or_warnings(
+    fresh_client: LanguageClient, profile: str | None
+) -> None:
     client = fresh_client
     await start(client, CONTROL_REPO, profile)
     files = project_files(CONTROL_REPO)
@@ -64,20 +75,30 @@ async def test_clean_control_repository_has_no_errors_or_warnings(fresh_client: 
 
 
 @pytest.mark.asyncio
-async def test_broken_file_shows_codes_puppet_messages_and_utf16_ranges(fresh_client: LanguageClient) -> None:
+async def test_broken_file_shows_codes_puppet_messages_and_utf16_ranges(
+    fresh_client: LanguageClient,
+) -> None:
     client = fresh_client
     await start(client, BROKEN_REPO)
     common = BROKEN_REPO / "data" / "common.yaml"
     found = by_code(await wait_for_diagnostics(client, open_document(client, common), version=1))
-    assert set(found) == {"reference-undefined-key", "interpolation-unknown-method", "yaml11-boolean", "yaml-duplicate-key"}
+    assert set(found) == {
+        "reference-undefined-key",
+        "interpolation-unknown-method",
+        "yaml11-boolean",
+        "yaml-duplicate-key",
+    }
 
     unknown = found["interpolation-unknown-method"]
     token = "%{looKup('motd_title')}"
     start_at = position_of(common, token)
     line = common.read_text(encoding="utf-8").splitlines()[start_at.line]
-    assert start_at.character == line.index(token) + 2  # two emoji before it: two extra UTF-16 units
+    assert (
+        start_at.character == line.index(token) + 2
+    )  # two emoji before it: two extra UTF-16 units
     assert unknown.range == types.Range(
-        start=start_at, end=types.Position(line=start_at.line, character=start_at.character + len(token))
+        start=start_at,
+        end=types.Position(line=start_at.line, character=start_at.character + len(token)),
     )
     assert unknown.severity == types.DiagnosticSeverity.Error
     assert "Unknown interpolation method 'looKup'" in unknown.message
@@ -89,7 +110,9 @@ async def test_broken_file_shows_codes_puppet_messages_and_utf16_ranges(fresh_cl
     assert "Puppet's lookup('motd_titel') gives ''" in undefined.message
 
     duplicate = found["yaml-duplicate-key"]
-    assert duplicate.range.start == types.Position(line=line_of(common, "ssh::port: 2222"), character=0)
+    assert duplicate.range.start == types.Position(
+        line=line_of(common, "ssh::port: 2222"), character=0
+    )
     assert found["yaml11-boolean"].severity == types.DiagnosticSeverity.Information
 
     node = BROKEN_REPO / "data" / "nodes" / "web01.example.com.yaml"
@@ -100,7 +123,14 @@ async def test_broken_file_shows_codes_puppet_messages_and_utf16_ranges(fresh_cl
     assert date.range.start == position_of(node, "2021-01-01")
 
 
-def change(client: LanguageClient, doc: str, version: int, start: tuple[int, int], end: tuple[int, int], text: str) -> None:
+def change(
+    client: LanguageClient,
+    doc: str,
+    version: int,
+    start: tuple[int, int],
+    end: tuple[int, int],
+    text: str,
+) -> None:
     client.text_document_did_change(
         types.DidChangeTextDocumentParams(
             text_document=types.VersionedTextDocumentIdentifier(uri=doc, version=version),
@@ -128,14 +158,20 @@ async def test_every_edit_is_rediagnosed(fresh_client: LanguageClient, tmp_path:
     dup = line_of(common, "ssh::port: 2222")
     change(client, doc, 2, (dup, 0), (dup + 1, 0), "")  # delete the duplicate line
     assert "yaml-duplicate-key" not in by_code(await wait_for_diagnostics(client, doc, version=2))
-    change(client, doc, 3, (dup - 1, 0), (dup - 1, 0), "ssh::ciphers: [aes256\n")  # unclosed flow sequence
+    change(
+        client, doc, 3, (dup - 1, 0), (dup - 1, 0), "ssh::ciphers: [aes256\n"
+    )  # unclosed flow sequence
     after = by_code(await wait_for_diagnostics(client, doc, version=3))
     assert after["yaml-syntax"].severity == types.DiagnosticSeverity.Error
-    assert after["yaml-syntax"].message.startswith(f"Unable to parse ({common}): did not find expected ',' or ']'")
+    assert after["yaml-syntax"].message.startswith(
+        f"Unable to parse ({common}): did not find expected ',' or ']'"
+    )
 
 
 @pytest.mark.asyncio
-async def test_edits_in_a_big_file_keep_every_range_right(fresh_client: LanguageClient, tmp_path: Path) -> None:
+async def test_edits_in_a_big_file_keep_every_range_right(
+    fresh_client: LanguageClient, tmp_path: Path
+) -> None:
     # 600 entries: edits re-parse only the entries they touch, so the problems after an
     # edit must move with their lines, and a syntax error must still be the whole file's
     client = fresh_client
@@ -143,7 +179,9 @@ async def test_edits_in_a_big_file_keep_every_range_right(fresh_client: Language
     await start(client, repo)
     big = repo / "data" / "common.yaml"
     big.write_text(
-        "".join(f"profile::app{i}::settings:\n  port: {8000 + i}\n  mode: '0644'\n" for i in range(600))
+        "".join(
+            f"profile::app{i}::settings:\n  port: {8000 + i}\n  mode: '0644'\n" for i in range(600)
+        )
         + "profile::app::enabled: yes\n",
         encoding="utf-8",
     )
@@ -151,14 +189,18 @@ async def test_edits_in_a_big_file_keep_every_range_right(fresh_client: Language
     yes_line = line_of(big, "enabled: yes")
     (surprise,) = await wait_for_diagnostics(client, doc, version=1)
     assert (surprise.code, surprise.range.start.line) == ("yaml11-boolean", yes_line)
-    change(client, doc, 2, (300, 0), (300, 0), "profile::new::key: 1\nprofile::other: 2\n")  # two lines added
+    change(
+        client, doc, 2, (300, 0), (300, 0), "profile::new::key: 1\nprofile::other: 2\n"
+    )  # two lines added
     (moved,) = await wait_for_diagnostics(client, doc, version=2)
     assert (moved.code, moved.range.start.line) == ("yaml11-boolean", yes_line + 2)
     change(client, doc, 3, (600, 6), (600, 7), "")  # "  port: 8199" loses its colon
     broken = by_code(await wait_for_diagnostics(client, doc, version=3))
     # the plain scalar runs on into the next line, where Psych finds the ':' it refuses
     assert broken["yaml-syntax"].range.start == types.Position(line=601, character=6)
-    assert broken["yaml-syntax"].message.endswith("mapping values are not allowed in this context at line 602 column 7")
+    assert broken["yaml-syntax"].message.endswith(
+        "mapping values are not allowed in this context at line 602 column 7"
+    )
     change(client, doc, 4, (600, 6), (600, 6), ":")  # fixed again
     (back,) = await wait_for_diagnostics(client, doc, version=4)
     assert (back.code, back.range.start.line) == ("yaml11-boolean", yes_line + 2)
@@ -170,15 +212,23 @@ async def test_profile_switch_updates_diagnostics(fresh_client: LanguageClient) 
     await start(client, BROKEN_REPO, "web01.example.com")
     common = BROKEN_REPO / "data" / "common.yaml"
     doc = open_document(client, common)
-    failing = by_code(await wait_for_diagnostics(client, doc, version=1))["lookup-fails-for-profile"]
-    assert failing.message.startswith("[web01.example.com] Looking up 'motd_title' fails: Unable to parse")
+    failing = by_code(await wait_for_diagnostics(client, doc, version=1))[
+        "lookup-fails-for-profile"
+    ]
+    assert failing.message.startswith(
+        "[web01.example.com] Looking up 'motd_title' fails: Unable to parse"
+    )
     since = mark(client)
     await execute(client, "hiera.selectFactsProfile", None)
-    assert "lookup-fails-for-profile" not in by_code(await wait_for_diagnostics(client, doc, after=since))
+    assert "lookup-fails-for-profile" not in by_code(
+        await wait_for_diagnostics(client, doc, after=since)
+    )
 
 
 @pytest.mark.asyncio
-async def test_removing_a_key_flags_the_interpolations_in_other_files(fresh_client: LanguageClient, tmp_path: Path) -> None:
+async def test_removing_a_key_flags_the_interpolations_in_other_files(
+    fresh_client: LanguageClient, tmp_path: Path
+) -> None:
     client = fresh_client
     repo = copy_repo(CONTROL_REPO, tmp_path)
     await start(client, repo, "web01.example.com")
@@ -190,14 +240,23 @@ async def test_removing_a_key_flags_the_interpolations_in_other_files(fresh_clie
     await wait_for_diagnostics(client, common_doc, version=1)
     since = mark(client)
     line = line_of(common, "profile::base::domain: example.com")
-    change(client, common_doc, 2, (line, 0), (line, len("profile::base::domain")), "profile::base::dns_domain")
+    change(
+        client,
+        common_doc,
+        2,
+        (line, 0),
+        (line, len("profile::base::domain")),
+        "profile::base::dns_domain",
+    )
     problems = await wait_for_diagnostics(client, role_doc, after=since)
     assert [d.code for d in problems] == ["reference-undefined-key"]
     assert problems[0].range.start == position_of(role, "%{lookup('profile::base::domain')}")
 
 
 @pytest.mark.asyncio
-async def test_files_changed_on_disk_are_reread(fresh_client: LanguageClient, tmp_path: Path) -> None:
+async def test_files_changed_on_disk_are_reread(
+    fresh_client: LanguageClient, tmp_path: Path
+) -> None:
     client = fresh_client
     repo = copy_repo(CONTROL_REPO, tmp_path)
     await start(client, repo, "db01.example.com")
@@ -208,14 +267,20 @@ async def test_files_changed_on_disk_are_reread(fresh_client: LanguageClient, tm
     assert "```yaml\n22\n```" in await hover_text(client, common, "profile::ssh::port:")
     text = common.read_text(encoding="utf-8")
     common.write_text(
-        text.replace("profile::ssh::port: 22", "profile::ssh::port: 2200").replace("profile::base::domain:", "profile::base::dns_domain:"),
+        text.replace("profile::ssh::port: 22", "profile::ssh::port: 2200").replace(
+            "profile::base::domain:", "profile::base::dns_domain:"
+        ),
         encoding="utf-8",
     )
     since = mark(client)
     client.workspace_did_change_watched_files(
-        types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=uri(common), type=types.FileChangeType.Changed)])
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=uri(common), type=types.FileChangeType.Changed)]
+        )
     )
-    assert [d.code for d in await wait_for_diagnostics(client, role_doc, after=since)] == ["reference-undefined-key"]
+    assert [d.code for d in await wait_for_diagnostics(client, role_doc, after=since)] == [
+        "reference-undefined-key"
+    ]
     assert "```yaml\n2200\n```" in await hover_text(client, common, "profile::ssh::port:")
 
 
@@ -224,7 +289,9 @@ async def test_open_buffer_wins_over_the_disk(fresh_client: LanguageClient) -> N
     client = fresh_client
     await start(client, CONTROL_REPO, "db01.example.com")
     common = CONTROL_REPO / "data" / "common.yaml"
-    edited = common.read_text(encoding="utf-8").replace("profile::ssh::port: 22", "profile::ssh::port: 2022")
+    edited = common.read_text(encoding="utf-8").replace(
+        "profile::ssh::port: 22", "profile::ssh::port: 2022"
+    )
     doc = open_document(client, common, text=edited)
     await wait_for_diagnostics(client, doc, version=1)
     assert "```yaml\n2022\n```" in await hover_text(client, common, "profile::ssh::port:")
@@ -240,16 +307,27 @@ async def test_pull_diagnostics_when_the_client_pulls(fresh_client: LanguageClie
     report = await client.text_document_diagnostic_async(
         types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=doc))
     )
-    assert isinstance(report, types.RelatedFullDocumentDiagnosticReport | types.FullDocumentDiagnosticReport)
+    assert isinstance(
+        report, types.RelatedFullDocumentDiagnosticReport | types.FullDocumentDiagnosticReport
+    )
     found = by_code(list(report.items))
     assert "interpolation-unknown-method" in found
     token = "%{looKup('motd_title')}"
-    line = common.read_text(encoding="utf-8").splitlines()[found["interpolation-unknown-method"].range.start.line]
-    assert found["interpolation-unknown-method"].range.start.character == len(line[: line.index(token)].encode("utf-8"))
-    again = await client.text_document_diagnostic_async(
-        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=doc), previous_result_id=report.result_id)
+    line = common.read_text(encoding="utf-8").splitlines()[
+        found["interpolation-unknown-method"].range.start.line
+    ]
+    assert found["interpolation-unknown-method"].range.start.character == len(
+        line[: line.index(token)].encode("utf-8")
     )
-    assert isinstance(again, types.RelatedUnchangedDocumentDiagnosticReport | types.UnchangedDocumentDiagnosticReport)
+    again = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(
+            text_document=types.TextDocumentIdentifier(uri=doc), previous_result_id=report.result_id
+        )
+    )
+    assert isinstance(
+        again,
+        types.RelatedUnchangedDocumentDiagnosticReport | types.UnchangedDocumentDiagnosticReport,
+    )
     node = open_document(client, BROKEN_REPO / "data" / "nodes" / "web01.example.com.yaml")
     report = await client.text_document_diagnostic_async(
         types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=node))
@@ -259,12 +337,18 @@ async def test_pull_diagnostics_when_the_client_pulls(fresh_client: LanguageClie
 
 
 @pytest.mark.asyncio
-async def test_pulling_client_is_asked_to_re_pull_after_a_profile_switch(fresh_client: LanguageClient) -> None:
+async def test_pulling_client_is_asked_to_re_pull_after_a_profile_switch(
+    fresh_client: LanguageClient,
+) -> None:
     client = fresh_client
     capabilities = client_capabilities("neovim")
     assert capabilities.workspace is not None
-    capabilities.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
-    await client.initialize_session(init_params(BROKEN_REPO, capabilities, {"hiera": {"factsProfile": "web01.example.com"}}))
+    capabilities.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(
+        refresh_support=True
+    )
+    await client.initialize_session(
+        init_params(BROKEN_REPO, capabilities, {"hiera": {"factsProfile": "web01.example.com"}})
+    )
     await wait_for_log(client, READY)
     doc = open_document(client, BROKEN_REPO / "data" / "common.yaml")
     params = types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=doc))
@@ -278,7 +362,9 @@ async def test_pulling_client_is_asked_to_re_pull_after_a_profile_switch(fresh_c
 
 
 @pytest.mark.asyncio
-async def test_editing_hiera_yaml_changes_the_levels_at_once(fresh_client: LanguageClient, tmp_path: Path) -> None:
+async def test_editing_hiera_yaml_changes_the_levels_at_once(
+    fresh_client: LanguageClient, tmp_path: Path
+) -> None:
     client = fresh_client
     repo = copy_repo(CONTROL_REPO, tmp_path)
     await start(client, repo, "web01.example.com")
@@ -301,16 +387,28 @@ async def test_editing_hiera_yaml_changes_the_levels_at_once(fresh_client: Langu
 
 
 @pytest.mark.asyncio
-async def test_big_environment_gets_its_cross_file_checks_in_the_background(fresh_client: LanguageClient, tmp_path: Path) -> None:
+async def test_big_environment_gets_its_cross_file_checks_in_the_background(
+    fresh_client: LanguageClient, tmp_path: Path
+) -> None:
     client = fresh_client
     repo = copy_repo(CONTROL_REPO, tmp_path)
     nodes = repo / "data" / "nodes"
     for n in range(400):  # more files than the server indexes before answering
-        (nodes / f"node{n:03d}.example.com.yaml").write_text(f"profile::ssh::port: {2000 + n}\n", encoding="utf-8")
+        (nodes / f"node{n:03d}.example.com.yaml").write_text(
+            f"profile::ssh::port: {2000 + n}\n", encoding="utf-8"
+        )
     role = repo / "data" / "roles" / "web.yaml"
-    role.write_text(role.read_text(encoding="utf-8") + "profile::web::alias: \"%{lookup('profile::web::nosuch')}\"\n", encoding="utf-8")
+    role.write_text(
+        role.read_text(encoding="utf-8")
+        + "profile::web::alias: \"%{lookup('profile::web::nosuch')}\"\n",
+        encoding="utf-8",
+    )
     await start(client, repo, "web01.example.com")
     doc = open_document(client, role)
     # the first answer may come before the index is built; a later publish completes it
-    await wait_for_matching(client, doc, lambda found: [d.code for d in found] == ["reference-undefined-key"])
-    assert "```yaml\n2222\n```" in await hover_text(client, nodes / "web01.example.com.yaml", "profile::ssh::port")
+    await wait_for_matching(
+        client, doc, lambda found: [d.code for d in found] == ["reference-undefined-key"]
+    )
+    assert "```yaml\n2222\n```" in await hover_text(
+        client, nodes / "web01.example.com.yaml", "profile::ssh::port"
+    )

@@ -33,7 +33,11 @@ BASE_PP = CONTROL_REPO / "site-modules" / "profile" / "manifests" / "base.pp"
 @pytest_lsp.fixture(config=CONFIG, scope="module", params=["visual_studio_code", "neovim@v0.7.0"])
 async def client(lsp_client: LanguageClient, request: pytest.FixtureRequest):
     await lsp_client.initialize_session(
-        init_params(CONTROL_REPO, client_capabilities(request.param), {"hiera": {"factsProfile": "web01.example.com"}})
+        init_params(
+            CONTROL_REPO,
+            client_capabilities(request.param),
+            {"hiera": {"factsProfile": "web01.example.com"}},
+        )
     )
     for path in (COMMON, WEB01, HIERA):
         open_document(lsp_client, path)
@@ -42,27 +46,40 @@ async def client(lsp_client: LanguageClient, request: pytest.FixtureRequest):
 
 
 @pytest.mark.asyncio(loop_scope="module")
-async def test_deep_merged_key_shows_merged_value_strategy_and_levels(client: LanguageClient) -> None:
+async def test_deep_merged_key_shows_merged_value_strategy_and_levels(
+    client: LanguageClient,
+) -> None:
     text = await hover_text(client, COMMON, "profile::base::users:")
     assert "for `web01.example.com`" in text
     # the merged value: carol from the node file, bob's shell overridden there
     assert "carol:\n  shell: /bin/zsh\n  uid: 1003" in text
     assert "bob:\n  shell: /bin/zsh\n  uid: 1002" in text
-    assert '**Merge:** `deep` (knockout_prefix: "--"), set by lookup_options `profile::base::users`' in text
+    assert (
+        '**Merge:** `deep` (knockout_prefix: "--"), set by lookup_options `profile::base::users`'
+        in text
+    )
     assert f"[data/common.yaml:7]({COMMON.as_uri()}#L7)" in text  # where lookup_options set it
     node_link = f"[data/nodes/web01.example.com.yaml:3]({WEB01.as_uri()}#L3)"
     assert f"1. Environment / Per-node data — {node_link} — merged" in text
-    assert f"2. Environment / Common data — [data/common.yaml:25]({COMMON.as_uri()}#L25) (this file) — merged" in text
+    assert (
+        f"2. Environment / Common data — [data/common.yaml:25]({COMMON.as_uri()}#L25) (this file) — merged"
+        in text
+    )
 
 
 @pytest.mark.asyncio(loop_scope="module")
-async def test_first_found_key_marks_the_winner_and_the_overridden_value(client: LanguageClient) -> None:
+async def test_first_found_key_marks_the_winner_and_the_overridden_value(
+    client: LanguageClient,
+) -> None:
     text = await hover_text(client, WEB01, "profile::ssh::port")
     assert "```yaml\n2222\n```" in text
     assert "**Merge:** `first` (the first value found wins)" in text
     assert "1. Environment / Per-node data — [data/nodes/web01.example.com.yaml:2]" in text
     assert "(this file) — **wins**" in text
-    assert f"2. Environment / Common data — [data/common.yaml:37]({COMMON.as_uri()}#L37) — overridden: `22`" in text
+    assert (
+        f"2. Environment / Common data — [data/common.yaml:37]({COMMON.as_uri()}#L37) — overridden: `22`"
+        in text
+    )
 
 
 @pytest.mark.asyncio(loop_scope="module")
@@ -87,14 +104,19 @@ async def test_lookup_and_alias_tokens_show_the_looked_up_value(client: Language
     assert "```yaml\nexample.com\n```" in text
     assert f"- Environment / Common data: [data/common.yaml:20]({COMMON.as_uri()}#L20)" in text
     alias = await hover_text(client, COMMON, "%{alias('ntp::servers')}", 4)
-    assert "```yaml\n- ntp1.ams1.example.com\n- 0.pool.ntp.org\n- 1.pool.ntp.org\n- 2.pool.ntp.org\n```" in alias
+    assert (
+        "```yaml\n- ntp1.ams1.example.com\n- 0.pool.ntp.org\n- 1.pool.ntp.org\n- 2.pool.ntp.org\n```"
+        in alias
+    )
     assert "`alias` keeps the value's type." in alias
 
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_lookup_options_key_lists_the_keys_it_matches(client: LanguageClient) -> None:
     text = await hover_text(client, COMMON, '"^profile::ssh::', 3)
-    assert "**lookup_options** `^profile::ssh::(settings|options)$` (Ruby regular expression" in text
+    assert (
+        "**lookup_options** `^profile::ssh::(settings|options)$` (Ruby regular expression" in text
+    )
     assert "Applies to 1 key:\n\n- `profile::ssh::settings`" in text
 
 
@@ -131,13 +153,18 @@ async def test_hover_range_counts_utf16_units_after_non_ascii_text(client: Langu
     )
     assert result is not None and result.range is not None
     assert result.range.start == start
-    assert result.range.end == types.Position(line=start.line, character=start.character + len("%{facts.networking.hostname}"))
+    assert result.range.end == types.Position(
+        line=start.line, character=start.character + len("%{facts.networking.hostname}")
+    )
 
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_no_hover_on_comments_and_blank_lines(client: LanguageClient) -> None:
     result = await client.text_document_hover_async(
-        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri(COMMON)), position=types.Position(line=0, character=1))
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri(COMMON)),
+            position=types.Position(line=0, character=1),
+        )
     )
     assert result is None
 
@@ -149,10 +176,15 @@ async def test_a_client_without_markdown_gets_plain_text(fresh_client: LanguageC
     assert capabilities.text_document is not None and capabilities.text_document.hover is not None
     capabilities.text_document.hover.content_format = [types.MarkupKind.PlainText]
     client = fresh_client
-    await client.initialize_session(init_params(CONTROL_REPO, capabilities, {"hiera": {"factsProfile": "web01.example.com"}}))
+    await client.initialize_session(
+        init_params(CONTROL_REPO, capabilities, {"hiera": {"factsProfile": "web01.example.com"}})
+    )
     open_document(client, COMMON)
     result = await client.text_document_hover_async(
-        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri(COMMON)), position=position_of(COMMON, "classes:", 1))
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri(COMMON)),
+            position=position_of(COMMON, "classes:", 1),
+        )
     )
     assert result is not None and isinstance(result.contents, types.MarkupContent)
     assert result.contents.kind == types.MarkupKind.PlainText

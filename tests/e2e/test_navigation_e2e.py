@@ -32,7 +32,11 @@ PROFILE_COMMON = CONTROL_REPO / "site-modules" / "profile" / "data" / "common.ya
 @pytest_lsp.fixture(config=CONFIG, scope="module")
 async def client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(
-        init_params(CONTROL_REPO, client_capabilities("visual_studio_code"), {"hiera": {"factsProfile": "web01.example.com"}})
+        init_params(
+            CONTROL_REPO,
+            client_capabilities("visual_studio_code"),
+            {"hiera": {"factsProfile": "web01.example.com"}},
+        )
     )
     open_document(lsp_client, COMMON)
     yield
@@ -41,11 +45,14 @@ async def client(lsp_client: LanguageClient):
 
 def at(path: Path, needle: str, offset: int = 1) -> types.TextDocumentPositionParams:
     return types.TextDocumentPositionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri(path)), position=position_of(path, needle, offset)
+        text_document=types.TextDocumentIdentifier(uri=uri(path)),
+        position=position_of(path, needle, offset),
     )
 
 
-async def definition(client: LanguageClient, path: Path, needle: str, offset: int = 1) -> list[tuple[Path, int, int]]:
+async def definition(
+    client: LanguageClient, path: Path, needle: str, offset: int = 1
+) -> list[tuple[Path, int, int]]:
     p = at(path, needle, offset)
     result = await client.text_document_definition_async(
         types.DefinitionParams(text_document=p.text_document, position=p.position)
@@ -54,11 +61,15 @@ async def definition(client: LanguageClient, path: Path, needle: str, offset: in
     out = []
     for loc in result:
         assert isinstance(loc, types.Location)
-        out.append((Path(loc.uri.removeprefix("file://")), loc.range.start.line, loc.range.start.character))
+        out.append(
+            (Path(loc.uri.removeprefix("file://")), loc.range.start.line, loc.range.start.character)
+        )
     return out
 
 
-async def refs(client: LanguageClient, path: Path, needle: str, offset: int = 1, declaration: bool = False) -> list[types.Location]:
+async def refs(
+    client: LanguageClient, path: Path, needle: str, offset: int = 1, declaration: bool = False
+) -> list[types.Location]:
     p = at(path, needle, offset)
     result = await client.text_document_references_async(
         types.ReferenceParams(
@@ -78,7 +89,9 @@ async def test_definition_of_a_lookup_token_is_the_key_in_common(client: Languag
 
 
 @pytest.mark.asyncio(loop_scope="module")
-async def test_definition_of_a_lookup_call_lists_the_winning_values_first(client: LanguageClient) -> None:
+async def test_definition_of_a_lookup_call_lists_the_winning_values_first(
+    client: LanguageClient,
+) -> None:
     found = await definition(client, BASE_PP, "'profile::base::packages'", 3)
     files = [f for f, _line, _col in found]
     # what web01 reads (unique merge: every level), in priority order, then the others
@@ -87,19 +100,27 @@ async def test_definition_of_a_lookup_call_lists_the_winning_values_first(client
 
 
 @pytest.mark.asyncio(loop_scope="module")
-async def test_definition_of_a_fact_token_is_the_fact_in_the_profile(client: LanguageClient) -> None:
+async def test_definition_of_a_fact_token_is_the_fact_in_the_profile(
+    client: LanguageClient,
+) -> None:
     found = await definition(client, COMMON, "%{facts.os.release.full}", 3)
     assert found == [(FACTS, line_of(FACTS, "full:"), 4)]
 
 
 @pytest.mark.asyncio(loop_scope="module")
-async def test_definition_of_a_hiera_yaml_path_is_the_data_file_for_the_node(client: LanguageClient) -> None:
+async def test_definition_of_a_hiera_yaml_path_is_the_data_file_for_the_node(
+    client: LanguageClient,
+) -> None:
     assert await definition(client, HIERA, "roles/%{facts.role}.yaml", 1) == [(ROLE_WEB, 0, 0)]
-    assert await definition(client, HIERA, '"os/%{facts.os.family}.yaml"', 2) == [(DATA / "os" / "Debian.yaml", 0, 0)]
+    assert await definition(client, HIERA, '"os/%{facts.os.family}.yaml"', 2) == [
+        (DATA / "os" / "Debian.yaml", 0, 0)
+    ]
 
 
 @pytest.mark.asyncio(loop_scope="module")
-async def test_definition_of_a_data_key_is_the_same_key_in_other_levels(client: LanguageClient) -> None:
+async def test_definition_of_a_data_key_is_the_same_key_in_other_levels(
+    client: LanguageClient,
+) -> None:
     found = await definition(client, WEB01, "profile::ssh::port")
     assert found == [(COMMON, line_of(COMMON, "profile::ssh::port:"), 0)]
 
@@ -107,7 +128,10 @@ async def test_definition_of_a_data_key_is_the_same_key_in_other_levels(client: 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_references_of_a_key_are_the_interpolations_using_it(client: LanguageClient) -> None:
     found = await refs(client, COMMON, "profile::base::domain:")
-    got = sorted((loc.uri, loc.range.start.line, loc.range.start.character, loc.range.end.character) for loc in found)
+    got = sorted(
+        (loc.uri, loc.range.start.line, loc.range.start.character, loc.range.end.character)
+        for loc in found
+    )
     admin = position_of(COMMON, "%{lookup('profile::base::domain')}")
     banner_line = line_of(COMMON, "profile::motd::banner")
     banner_text = COMMON.read_text(encoding="utf-8").splitlines()[banner_line]
@@ -128,13 +152,19 @@ async def test_references_of_a_key_are_the_interpolations_using_it(client: Langu
 @pytest.mark.asyncio(loop_scope="module")
 async def test_references_with_declaration_and_from_a_token(client: LanguageClient) -> None:
     found = await refs(client, ROLE_WEB, "%{lookup('profile::base::domain')}", 4, declaration=True)
-    assert (uri(COMMON), line_of(COMMON, "profile::base::domain:")) in [(loc.uri, loc.range.start.line) for loc in found]
+    assert (uri(COMMON), line_of(COMMON, "profile::base::domain:")) in [
+        (loc.uri, loc.range.start.line) for loc in found
+    ]
     assert len(found) == 4
 
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_references_of_an_alias_target_and_of_a_variable(client: LanguageClient) -> None:
     aliased = await refs(client, COMMON, "ntp::servers:")
-    assert [(loc.uri, loc.range.start.line) for loc in aliased] == [(uri(COMMON), line_of(COMMON, "ntp::server_list"))]
+    assert [(loc.uri, loc.range.start.line) for loc in aliased] == [
+        (uri(COMMON), line_of(COMMON, "ntp::server_list"))
+    ]
     variable = await refs(client, COMMON, "%{facts.os.name}", 3)
-    assert [(loc.uri, loc.range.start.line) for loc in variable] == [(uri(COMMON), line_of(COMMON, "%{facts.os.name}"))]
+    assert [(loc.uri, loc.range.start.line) for loc in variable] == [
+        (uri(COMMON), line_of(COMMON, "%{facts.os.name}"))
+    ]

@@ -24,7 +24,9 @@ README_DRIVER = Path(__file__).with_name("nvim") / "readme_user.lua"
 BANNER = "profile::motd::banner: \"Hé 🚀 %{looKup('profile::base::domain')}\"\n"
 
 
-@pytest.mark.skipif(NVIM is None and os.environ.get("CI") != "true", reason="Neovim is not installed")
+@pytest.mark.skipif(
+    NVIM is None and os.environ.get("CI") != "true", reason="Neovim is not installed"
+)
 def test_neovim_shows_diagnostics_and_hover(tmp_path: Path) -> None:
     assert NVIM is not None, "CI=true but nvim is not installed"
     repo = copy_repo(CONTROL_REPO, tmp_path)
@@ -48,7 +50,11 @@ def test_neovim_shows_diagnostics_and_hover(tmp_path: Path) -> None:
     )
     subprocess.run(
         [NVIM, "--headless", "--clean", "-n", "-u", "NONE", "-c", f"luafile {DRIVER}"],
-        env=env, check=True, timeout=180, stdin=subprocess.DEVNULL, capture_output=True,
+        env=env,
+        check=True,
+        timeout=180,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
     )
     result = json.loads(out.read_text(encoding="utf-8"))
     assert "error" not in result, result.get("error")
@@ -83,7 +89,9 @@ def readme_init_lua() -> str:
     return match.group(1)
 
 
-@pytest.mark.skipif(NVIM is None and os.environ.get("CI") != "true", reason="Neovim is not installed")
+@pytest.mark.skipif(
+    NVIM is None and os.environ.get("CI") != "true", reason="Neovim is not installed"
+)
 def test_the_readme_neovim_setup_as_a_new_user(tmp_path: Path) -> None:
     """The README's init.lua and `hiera-ls` on PATH: one server for the repository's files."""
     assert NVIM is not None, "CI=true but nvim is not installed"
@@ -106,14 +114,21 @@ def test_the_readme_neovim_setup_as_a_new_user(tmp_path: Path) -> None:
         HIERA_OUT=str(out),
         HIERA_FILE=str(node),
         HIERA_SECOND=str(repo / "site-modules" / "profile" / "data" / "common.yaml"),
-        HIERA_HOVER_LINE=str(next(i for i, line in enumerate(lines) if line.startswith("profile::ssh::port"))),
+        HIERA_HOVER_LINE=str(
+            next(i for i, line in enumerate(lines) if line.startswith("profile::ssh::port"))
+        ),
         XDG_CONFIG_HOME=str(tmp_path / "config"),
         XDG_DATA_HOME=str(tmp_path / "data"),
         XDG_STATE_HOME=str(tmp_path / "state"),
     )
     subprocess.run(
         [NVIM, "--headless", "-n", "-c", f"luafile {README_DRIVER}"],
-        env=env, check=True, timeout=180, stdin=subprocess.DEVNULL, capture_output=True, cwd=tmp_path,
+        env=env,
+        check=True,
+        timeout=180,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        cwd=tmp_path,
     )
     result = json.loads(out.read_text(encoding="utf-8"))
     assert "error" not in result, result.get("error")

@@ -22,8 +22,14 @@ COMMON = CONTROL_REPO / "data" / "common.yaml"
 FACTS_DIR = CONTROL_REPO / ".hiera-ls" / "facts"
 
 
-async def start(client: LanguageClient, options: dict[str, object] | None = None, capabilities: str = "visual_studio_code") -> None:
-    await client.initialize_session(init_params(CONTROL_REPO, client_capabilities(capabilities), options))
+async def start(
+    client: LanguageClient,
+    options: dict[str, object] | None = None,
+    capabilities: str = "visual_studio_code",
+) -> None:
+    await client.initialize_session(
+        init_params(CONTROL_REPO, client_capabilities(capabilities), options)
+    )
     await wait_for_log(client, READY)
     open_document(client, COMMON)
 
@@ -36,7 +42,11 @@ async def test_list_profiles_names_every_profile_by_certname(fresh_client: Langu
     got = sorted((p["name"], p["path"], p["active"]) for p in listed)
     assert got == [
         ("db01.example.com", str(FACTS_DIR / "db01.json"), False),  # PuppetDB factset export
-        ("debian11.example.com", str(CONTROL_REPO / "spec" / "factsets" / "Debian-11-64.json"), False),  # onceover
+        (
+            "debian11.example.com",
+            str(CONTROL_REPO / "spec" / "factsets" / "Debian-11-64.json"),
+            False,
+        ),  # onceover
         ("web01.example.com", str(FACTS_DIR / "web01.example.com.yaml"), True),  # facter -y
     ]
     via_command = await execute(client, "hiera.listFactsProfiles")
@@ -63,7 +73,10 @@ async def test_select_profile_request_and_clearing_it(fresh_client: LanguageClie
     client = fresh_client
     await start(client)
     unresolved = await hover_text(client, COMMON, "profile::ssh::port:")
-    assert "_No facts profile selected: every definition, in the order Puppet searches them._" in unresolved
+    assert (
+        "_No facts profile selected: every definition, in the order Puppet searches them._"
+        in unresolved
+    )
     assert "1. Environment / Per-node data `nodes/%{trusted.certname}.yaml`" in unresolved
     assert "2. Environment / Common data `common.yaml`" in unresolved
     answer = await request(client, "hiera/selectFactsProfile", {"name": "web01.example.com"})
@@ -88,7 +101,9 @@ async def test_settings_change_switches_profile(fresh_client: LanguageClient) ->
 
 
 @pytest.mark.asyncio
-async def test_pushed_settings_count_when_the_client_has_no_hiera_section(fresh_client: LanguageClient) -> None:
+async def test_pushed_settings_count_when_the_client_has_no_hiera_section(
+    fresh_client: LanguageClient,
+) -> None:
     # eglot with a flat .dir-locals.el: workspace/configuration answers null for "hiera"
     client = fresh_client
     await start(client)
@@ -100,7 +115,9 @@ async def test_pushed_settings_count_when_the_client_has_no_hiera_section(fresh_
 
 
 @pytest.mark.asyncio
-async def test_settings_pushed_by_a_client_without_workspace_configuration(fresh_client: LanguageClient) -> None:
+async def test_settings_pushed_by_a_client_without_workspace_configuration(
+    fresh_client: LanguageClient,
+) -> None:
     client = fresh_client
     await start(client, capabilities="neovim@v0.7.0")
     assert "_No facts profile selected" in await hover_text(client, COMMON, "profile::ssh::port:")
@@ -112,7 +129,9 @@ async def test_settings_pushed_by_a_client_without_workspace_configuration(fresh
 
 
 @pytest.mark.asyncio
-async def test_facts_paths_setting_adds_profiles_and_unknown_names_are_reported(fresh_client: LanguageClient, tmp_path) -> None:
+async def test_facts_paths_setting_adds_profiles_and_unknown_names_are_reported(
+    fresh_client: LanguageClient, tmp_path
+) -> None:
     client = fresh_client
     extra = tmp_path / "app01.json"
     extra.write_text('{"fqdn": "app01.example.com", "role": "web", "os": {"family": "RedHat"}}')
@@ -131,7 +150,13 @@ async def test_facts_paths_setting_adds_profiles_and_unknown_names_are_reported(
 async def test_workspace_folders_can_change(fresh_client: LanguageClient) -> None:
     client = fresh_client
     broken = CONTROL_REPO.parent / "broken-repo"
-    await client.initialize_session(init_params(broken, client_capabilities("visual_studio_code"), {"hiera": {"factsProfile": "db01.example.com"}}))
+    await client.initialize_session(
+        init_params(
+            broken,
+            client_capabilities("visual_studio_code"),
+            {"hiera": {"factsProfile": "db01.example.com"}},
+        )
+    )
     await wait_for_log(client, READY)
     client.workspace_did_change_workspace_folders(
         types.DidChangeWorkspaceFoldersParams(

@@ -46,11 +46,15 @@ class Env:
 
     def error(self, key: str, merge: object = None) -> str:
         out = self.lookup(key, merge)
-        assert out.error is not None, f"expected an error, got found={out.found} value={out.value!r}"
+        assert out.error is not None, (
+            f"expected an error, got found={out.found} value={out.value!r}"
+        )
         return out.error
 
 
-def make_env(tmp: Path, files: dict[str, str], facts: dict[str, object] | None = None, **kw: object) -> Env:
+def make_env(
+    tmp: Path, files: dict[str, str], facts: dict[str, object] | None = None, **kw: object
+) -> Env:
     root = tmp / "production"
     if "hiera.yaml" not in files:
         files = {"hiera.yaml": DEFAULT_HIERA, **files}
@@ -60,6 +64,8 @@ def make_env(tmp: Path, files: dict[str, str], facts: dict[str, object] | None =
             path = tmp / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text))
-    global_config = str(tmp / "GLOBAL" / "hiera.yaml") if any(r.startswith("GLOBAL/") for r in files) else None
+    global_config = (
+        str(tmp / "GLOBAL" / "hiera.yaml") if any(r.startswith("GLOBAL/") for r in files) else None
+    )
     base_facts: dict[str, object] = {"os": {"family": "Debian", "name": "Debian"}, "role": "web"}
     return Env(root, {**base_facts, **(facts or {})}, global_config=global_config, **kw)  # type: ignore[arg-type]

@@ -29,16 +29,21 @@ hierarchy:
 
 
 def test_first_found_higher_level_wins(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "data/nodes/web01.example.com.yaml": "ntp: node\n",
-        "data/common.yaml": "ntp: common\nonly_common: 1\n",
-    })
+    env = make_env(
+        tmp_path,
+        {
+            "data/nodes/web01.example.com.yaml": "ntp: node\n",
+            "data/common.yaml": "ntp: common\nonly_common: 1\n",
+        },
+    )
     assert env.value("ntp") == "node"
     assert env.value("only_common") == 1
 
 
 def test_found_null_is_a_value_and_default_is_not_used(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {"data/nodes/web01.example.com.yaml": "k: ~\n", "data/common.yaml": "k: x\n"})
+    env = make_env(
+        tmp_path, {"data/nodes/web01.example.com.yaml": "k: ~\n", "data/common.yaml": "k: x\n"}
+    )
     out = env.lookup("k", default="dflt")
     assert out.found and out.value is None
 
@@ -52,59 +57,76 @@ def test_not_found_message(tmp_path: Path) -> None:
 
 
 def test_first_with_sub_key_does_not_fall_through(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "data/nodes/web01.example.com.yaml": "h: {a: 1}\n",
-        "data/common.yaml": "h: {a: 0, b: 2}\n",
-    })
+    env = make_env(
+        tmp_path,
+        {
+            "data/nodes/web01.example.com.yaml": "h: {a: 1}\n",
+            "data/common.yaml": "h: {a: 0, b: 2}\n",
+        },
+    )
     assert not env.lookup("h.b").found
     assert env.value("h.b", "deep") == 2
 
 
 def test_hash_merge_order_lower_keys_first(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "data/nodes/web01.example.com.yaml": "h: {z: high, a: high}\n",
-        "data/common.yaml": "h: {a: low, m: low}\nlookup_options: {h: {merge: hash}}\n",
-    })
+    env = make_env(
+        tmp_path,
+        {
+            "data/nodes/web01.example.com.yaml": "h: {z: high, a: high}\n",
+            "data/common.yaml": "h: {a: low, m: low}\nlookup_options: {h: {merge: hash}}\n",
+        },
+    )
     value = env.value("h")
     assert value == {"a": "high", "m": "low", "z": "high"}
     assert list(value) == ["a", "m", "z"]  # type: ignore[arg-type]
 
 
 def test_deep_merge_arrays_lower_first_and_null_never_overrides(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "data/nodes/web01.example.com.yaml": "d: {list: [1, 1, 2], keep: ~, e: {}}\n",
-        "data/common.yaml": "d: {list: [3], keep: low, e: 5}\n",
-    })
+    env = make_env(
+        tmp_path,
+        {
+            "data/nodes/web01.example.com.yaml": "d: {list: [1, 1, 2], keep: ~, e: {}}\n",
+            "data/common.yaml": "d: {list: [3], keep: low, e: 5}\n",
+        },
+    )
     assert env.value("d", "deep") == {"list": [3, 1, 2], "keep": "low", "e": 5}
 
 
 def test_unique_flattens_and_dedupes_higher_first(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "data/nodes/web01.example.com.yaml": "u: [[1, 2], 3]\n",
-        "data/common.yaml": "u: [3, [4]]\n",
-    })
+    env = make_env(
+        tmp_path,
+        {
+            "data/nodes/web01.example.com.yaml": "u: [[1, 2], 3]\n",
+            "data/common.yaml": "u: [3, [4]]\n",
+        },
+    )
     assert env.value("u", "unique") == [1, 2, 3, 4]
 
 
 def test_merge_argument_replaces_lookup_options(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "data/nodes/web01.example.com.yaml": "h: {a: 1}\n",
-        "data/common.yaml": "h: {b: 2}\nlookup_options: {h: {merge: hash}}\n",
-    })
+    env = make_env(
+        tmp_path,
+        {
+            "data/nodes/web01.example.com.yaml": "h: {a: 1}\n",
+            "data/common.yaml": "h: {b: 2}\nlookup_options: {h: {merge: hash}}\n",
+        },
+    )
     assert env.value("h") == {"b": 2, "a": 1}
     assert env.value("h", "first") == {"a": 1}
 
 
 def test_literal_option_key_beats_regex_and_lower_pattern_wins(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "hiera.yaml": HIERA_3_LEVELS,
-        "data/nodes/web01.example.com.yaml": (
-            "lookup_options:\n  '^pro':\n    merge: unique\n"
-            "profile::x: [a]\n"
-        ),
-        "data/roles/web.yaml": "profile::x: [b]\n",
-        "data/common.yaml": "lookup_options:\n  '^profile::':\n    merge: first\nprofile::x: [c]\n",
-    })
+    env = make_env(
+        tmp_path,
+        {
+            "hiera.yaml": HIERA_3_LEVELS,
+            "data/nodes/web01.example.com.yaml": (
+                "lookup_options:\n  '^pro':\n    merge: unique\nprofile::x: [a]\n"
+            ),
+            "data/roles/web.yaml": "profile::x: [b]\n",
+            "data/common.yaml": "lookup_options:\n  '^profile::':\n    merge: first\nprofile::x: [c]\n",
+        },
+    )
     # Two different patterns match: the one from the lower level is iterated first.
     assert env.value("profile::x") == ["a"]
 
@@ -116,16 +138,19 @@ def test_lookup_options_is_never_found(tmp_path: Path) -> None:
 
 
 def test_variable_interpolation_forms(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "data/common.yaml": (
-            "a: \"%{facts.os.family}\"\n"
-            "b: \"%{::role}-%{role}\"\n"
-            "c: \"%{trusted.certname}\"\n"
-            "d: \"%{scope('role')}\"\n"
-            "e: \"x%{facts.nosuch}y\"\n"
-            "f: \"%%{}{escaped} %{literal('%')}{x}\"\n"
-        ),
-    })
+    env = make_env(
+        tmp_path,
+        {
+            "data/common.yaml": (
+                'a: "%{facts.os.family}"\n'
+                'b: "%{::role}-%{role}"\n'
+                'c: "%{trusted.certname}"\n'
+                "d: \"%{scope('role')}\"\n"
+                'e: "x%{facts.nosuch}y"\n'
+                "f: \"%%{}{escaped} %{literal('%')}{x}\"\n"
+            ),
+        },
+    )
     assert env.value("a") == "Debian"
     assert env.value("b") == "web-web"
     assert env.value("c") == "web01.example.com"
@@ -135,26 +160,29 @@ def test_variable_interpolation_forms(tmp_path: Path) -> None:
 
 
 def test_undefined_variable_is_an_error_under_strict_variables(tmp_path: Path) -> None:
-    files = {"data/common.yaml": "a: \"x%{nosuch}y\"\n"}
+    files = {"data/common.yaml": 'a: "x%{nosuch}y"\n'}
     assert "Undefined variable 'nosuch'" in make_env(tmp_path, files).error("a")
     lax = make_env(tmp_path, files, strict_variables=False)
     assert lax.value("a") == "xy"
 
 
 def test_lookup_alias_and_missing_keys(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "data/common.yaml": (
-            "list: [1, 2]\n"
-            "al: \"%{alias('list')}\"\n"
-            "lk: \"v=%{lookup('list')}\"\n"
-            "miss: \"[%{lookup('nope')}]\"\n"
-            "amiss: \"%{alias('nope')}\"\n"
-            "bad: \"x %{alias('list')}\"\n"
-            "sp: \"%{ alias('list') }\"\n"
-        ),
-    })
+    env = make_env(
+        tmp_path,
+        {
+            "data/common.yaml": (
+                "list: [1, 2]\n"
+                "al: \"%{alias('list')}\"\n"
+                "lk: \"v=%{lookup('list')}\"\n"
+                "miss: \"[%{lookup('nope')}]\"\n"
+                "amiss: \"%{alias('nope')}\"\n"
+                "bad: \"x %{alias('list')}\"\n"
+                "sp: \"%{ alias('list') }\"\n"
+            ),
+        },
+    )
     assert env.value("al") == [1, 2]
-    assert env.value("lk") == 'v=[1, 2]'
+    assert env.value("lk") == "v=[1, 2]"
     assert env.value("miss") == "[]"
     assert env.value("amiss") == ""
     assert env.value("sp") == [1, 2]
@@ -162,33 +190,39 @@ def test_lookup_alias_and_missing_keys(tmp_path: Path) -> None:
 
 
 def test_method_syntax_errors(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "data/common.yaml": (
-            "sp: \"%{lookup( 'a' )}\"\n"
-            "unk: \"%{nosuch('a')}\"\n"
-        ),
-    })
+    env = make_env(
+        tmp_path,
+        {
+            "data/common.yaml": ("sp: \"%{lookup( 'a' )}\"\nunk: \"%{nosuch('a')}\"\n"),
+        },
+    )
     assert env.error("sp") == "Syntax error in string: %{lookup( 'a' )}"
     assert env.error("unk") == "Unknown interpolation method 'nosuch'"
 
 
 def test_recursion_is_detected_and_wrapped_by_the_global_layer(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "data/common.yaml": "a: \"%{lookup('b')}\"\nb: \"%{lookup('a')}\"\nself: \"%{alias('self')}\"\n",
-    })
+    env = make_env(
+        tmp_path,
+        {
+            "data/common.yaml": "a: \"%{lookup('b')}\"\nb: \"%{lookup('a')}\"\nself: \"%{alias('self')}\"\n",
+        },
+    )
     assert env.error("a") == "Lookup of key 'a' failed: Recursive lookup detected in [a, b]"
     assert env.error("self") == "Lookup of key 'self' failed: Recursive lookup detected in [self]"
 
 
 def test_hash_keys_are_interpolated(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {"data/common.yaml": "h: {\"%{facts.role}_port\": 80}\n"})
+    env = make_env(tmp_path, {"data/common.yaml": 'h: {"%{facts.role}_port": 80}\n'})
     assert env.value("h") == {"web_port": 80}
 
 
 def test_sub_keys_quotes_and_indexes(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "data/common.yaml": "\"a.b\": dotted\nh: {list: [x, y], \"k.1\": q, s: str}\n",
-    })
+    env = make_env(
+        tmp_path,
+        {
+            "data/common.yaml": '"a.b": dotted\nh: {list: [x, y], "k.1": q, s: str}\n',
+        },
+    )
     assert env.value('"a.b"') == "dotted"
     assert env.value("h.list.1") == "y"
     assert not env.lookup("h.list.5").found
@@ -198,33 +232,45 @@ def test_sub_keys_quotes_and_indexes(tmp_path: Path) -> None:
 
 
 def test_module_layer_only_sees_its_own_keys(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "data/common.yaml": "other: env\n",
-        "modules/ntp/hiera.yaml": "version: 5\n",
-        "modules/ntp/data/common.yaml": "ntp::servers: [a]\nstray: module\n",
-    })
+    env = make_env(
+        tmp_path,
+        {
+            "data/common.yaml": "other: env\n",
+            "modules/ntp/hiera.yaml": "version: 5\n",
+            "modules/ntp/data/common.yaml": "ntp::servers: [a]\nstray: module\n",
+        },
+    )
     assert env.value("ntp::servers") == ["a"]
     assert not env.lookup("stray").found
     assert not env.lookup("apache::x").found
 
 
 def test_module_lookup_options_must_be_qualified(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "modules/ntp/hiera.yaml": "version: 5\n",
-        "modules/ntp/data/common.yaml": "ntp::a: 1\nlookup_options: {'^x': {merge: deep}}\n",
-    })
-    assert env.error("ntp::a") == "all lookup_options patterns must match a key starting with module name 'ntp'"
+    env = make_env(
+        tmp_path,
+        {
+            "modules/ntp/hiera.yaml": "version: 5\n",
+            "modules/ntp/data/common.yaml": "ntp::a: 1\nlookup_options: {'^x': {merge: deep}}\n",
+        },
+    )
+    assert (
+        env.error("ntp::a")
+        == "all lookup_options patterns must match a key starting with module name 'ntp'"
+    )
 
 
 def test_module_default_hierarchy_only_when_nothing_found(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "data/common.yaml": "ntp::a: env\n",
-        "modules/ntp/hiera.yaml": (
-            "version: 5\nhierarchy: []\n"
-            "default_hierarchy:\n  - name: defaults\n    path: defaults.yaml\n"
-        ),
-        "modules/ntp/data/defaults.yaml": "ntp::a: dflt\nntp::b: dflt\n",
-    })
+    env = make_env(
+        tmp_path,
+        {
+            "data/common.yaml": "ntp::a: env\n",
+            "modules/ntp/hiera.yaml": (
+                "version: 5\nhierarchy: []\n"
+                "default_hierarchy:\n  - name: defaults\n    path: defaults.yaml\n"
+            ),
+            "modules/ntp/data/defaults.yaml": "ntp::a: dflt\nntp::b: dflt\n",
+        },
+    )
     assert env.value("ntp::a") == "env"
     assert env.value("ntp::b") == "dflt"
 
@@ -239,26 +285,33 @@ def test_environment_without_hiera_yaml_has_no_data(tmp_path: Path) -> None:
 
 
 def test_global_layer_wins(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "data/common.yaml": "a: env\n",
-        "GLOBAL/hiera.yaml": "version: 5\nhierarchy:\n  - name: g\n    path: global.yaml\n",
-        "GLOBAL/data/global.yaml": "a: global\n",
-    })
+    env = make_env(
+        tmp_path,
+        {
+            "data/common.yaml": "a: env\n",
+            "GLOBAL/hiera.yaml": "version: 5\nhierarchy:\n  - name: g\n    path: global.yaml\n",
+            "GLOBAL/data/global.yaml": "a: global\n",
+        },
+    )
     assert env.value("a") == "global"
 
 
 def test_globs_sorted_and_mapped_paths(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "hiera.yaml": (
-            "version: 5\nhierarchy:\n"
-            "  - name: globbed\n    glob: \"conf.d/*.yaml\"\n"
-            "  - name: mapped\n    mapped_paths: [facts.roles, r, \"roles/%{r}.yaml\"]\n"
-        ),
-        "data/conf.d/b.yaml": "k: b\nu: [b]\n",
-        "data/conf.d/a.yaml": "k: a\nu: [a]\n",
-        "data/roles/db.yaml": "u: [db]\n",
-        "data/roles/web.yaml": "u: [web]\n",
-    }, facts={"roles": ["web", "db"]})
+    env = make_env(
+        tmp_path,
+        {
+            "hiera.yaml": (
+                "version: 5\nhierarchy:\n"
+                '  - name: globbed\n    glob: "conf.d/*.yaml"\n'
+                '  - name: mapped\n    mapped_paths: [facts.roles, r, "roles/%{r}.yaml"]\n'
+            ),
+            "data/conf.d/b.yaml": "k: b\nu: [b]\n",
+            "data/conf.d/a.yaml": "k: a\nu: [a]\n",
+            "data/roles/db.yaml": "u: [db]\n",
+            "data/roles/web.yaml": "u: [web]\n",
+        },
+        facts={"roles": ["web", "db"]},
+    )
     assert env.value("k") == "a"
     assert env.value("u", "unique") == ["a", "b", "web", "db"]
 
@@ -270,31 +323,40 @@ def test_unquoted_date_rejects_the_whole_file(tmp_path: Path) -> None:
 
 
 def test_knockout_prefix(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "data/nodes/web01.example.com.yaml": "k: {list: ['--b'], s: '--'}\n",
-        "data/common.yaml": "k: {list: [a, b], s: low}\n",
-    })
+    env = make_env(
+        tmp_path,
+        {
+            "data/nodes/web01.example.com.yaml": "k: {list: ['--b'], s: '--'}\n",
+            "data/common.yaml": "k: {list: [a, b], s: low}\n",
+        },
+    )
     merge = {"strategy": "deep", "knockout_prefix": "--"}
     assert env.value("k", merge) == {"list": ["a"], "s": ""}
 
 
 def test_merge_type_error_is_reported(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "data/nodes/web01.example.com.yaml": "h: str\n",
-        "data/common.yaml": "h: {a: 1}\n",
-    })
+    env = make_env(
+        tmp_path,
+        {
+            "data/nodes/web01.example.com.yaml": "h: str\n",
+            "data/common.yaml": "h: {a: 1}\n",
+        },
+    )
     assert "The first element of the merge has wrong type" in env.error("h", "hash")
 
 
 def test_custom_backend_level_is_skipped_with_a_note(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "hiera.yaml": (
-            "version: 5\nhierarchy:\n"
-            "  - name: vault\n    lookup_key: vault_lookup\n    path: x\n"
-            "  - name: common\n    path: common.yaml\n"
-        ),
-        "data/common.yaml": "a: 1\n",
-    })
+    env = make_env(
+        tmp_path,
+        {
+            "hiera.yaml": (
+                "version: 5\nhierarchy:\n"
+                "  - name: vault\n    lookup_key: vault_lookup\n    path: x\n"
+                "  - name: common\n    path: common.yaml\n"
+            ),
+            "data/common.yaml": "a: 1\n",
+        },
+    )
     out = env.lookup("a")
     assert out.value == 1
     assert any("vault_lookup" in n for n in out.notes)
@@ -311,17 +373,20 @@ EYAML_HIERA = (
 
 def test_eyaml_levels_are_read_and_encrypted_strings_stay_as_written(tmp_path: Path) -> None:
     secret = "ENC[PKCS7,MIIBeQYJKoZIhvcNAQcDoIIBajCCAWYCAQAxggEhMIIBHQIBADAF]"
-    env = make_env(tmp_path, {
-        "hiera.yaml": EYAML_HIERA,
-        "data/secrets.eyaml": (
-            f"db::password: {secret}\n"
-            "db::user: 'app-%{facts.os.family}'\n"  # plain values are interpolated as in yaml_data
-            f"db::settings:\n  password: {secret}\n  port: 5432\n"
-            f"db::dsn: 'postgres://app:{secret}@db'\n"
-            "lookup_options:\n  db::settings:\n    merge: deep\n"
-        ),
-        "data/common.yaml": "db::user: fallback\ndb::settings: {host: db01, port: 5433}\n",
-    })
+    env = make_env(
+        tmp_path,
+        {
+            "hiera.yaml": EYAML_HIERA,
+            "data/secrets.eyaml": (
+                f"db::password: {secret}\n"
+                "db::user: 'app-%{facts.os.family}'\n"  # plain values are interpolated as in yaml_data
+                f"db::settings:\n  password: {secret}\n  port: 5432\n"
+                f"db::dsn: 'postgres://app:{secret}@db'\n"
+                "lookup_options:\n  db::settings:\n    merge: deep\n"
+            ),
+            "data/common.yaml": "db::user: fallback\ndb::settings: {host: db01, port: 5433}\n",
+        },
+    )
     password = env.lookup("db::password")
     assert password.value == secret and isinstance(password.value, Encrypted)
     assert any("never decrypts" in n for n in password.notes)
@@ -331,6 +396,8 @@ def test_eyaml_levels_are_read_and_encrypted_strings_stay_as_written(tmp_path: P
     dsn = env.value("db::dsn")
     assert isinstance(dsn, Encrypted)  # Puppet decrypts the block inside the string
     assert not env.lookup("db::user").notes
+
+
 @pytest.mark.parametrize("bad", ["a: [1\n", "- 1\n- 2\n"])
 def test_broken_file_fails_lookups_that_reach_it_and_no_others(tmp_path: Path, bad: str) -> None:
     files = {
@@ -349,10 +416,13 @@ def test_broken_file_fails_lookups_that_reach_it_and_no_others(tmp_path: Path, b
 
 
 def test_explain_trace_names_levels_and_positions(tmp_path: Path) -> None:
-    env = make_env(tmp_path, {
-        "data/nodes/web01.example.com.yaml": "h: {a: 1}\n",
-        "data/common.yaml": "x: 0\nh: {b: 2}\n",
-    })
+    env = make_env(
+        tmp_path,
+        {
+            "data/nodes/web01.example.com.yaml": "h: {a: 1}\n",
+            "data/common.yaml": "x: 0\nh: {b: 2}\n",
+        },
+    )
     out = env.lookup("h", "deep", explain=True)
     assert out.trace is not None
     found = list(out.trace.found_values())

@@ -252,11 +252,60 @@ def theirs_normalised(case: dict[str, object], out: dict[str, object]) -> dict[s
 # ---------------------------------------------------------------------------- random cases
 
 SCALARS: list[object] = [
-    None, True, False, 0, 1, 2, -1, 3, 1.0, 2.5, 0.0, -0.0, 1e20, 10**20,
-    "a", "b", "c", "1", "2", "", "--", "--a", "--1", "--b", "--c", "-", "-a", "x--", "a|b", "#{x}",
-    "A1", ".", "--2", "--", "--x\n--a", "é",
+    None,
+    True,
+    False,
+    0,
+    1,
+    2,
+    -1,
+    3,
+    1.0,
+    2.5,
+    0.0,
+    -0.0,
+    1e20,
+    10**20,
+    "a",
+    "b",
+    "c",
+    "1",
+    "2",
+    "",
+    "--",
+    "--a",
+    "--1",
+    "--b",
+    "--c",
+    "-",
+    "-a",
+    "x--",
+    "a|b",
+    "#{x}",
+    "A1",
+    ".",
+    "--2",
+    "--",
+    "--x\n--a",
+    "é",
 ]
-PREFIXES: list[object] = ["--", "-", "a|b", ".", "x", "^", "--a", "--", "-", "", "(", "[", ")", "\\", "?"]
+PREFIXES: list[object] = [
+    "--",
+    "-",
+    "a|b",
+    ".",
+    "x",
+    "^",
+    "--a",
+    "--",
+    "-",
+    "",
+    "(",
+    "[",
+    ")",
+    "\\",
+    "?",
+]
 KEYS = ["a", "b", "c", "--a", "x"]
 
 
@@ -328,39 +377,154 @@ def gen_hashy(rng: random.Random, rich: bool) -> object:
 
 
 SPEC_CASES: list[object] = [
-    "first", "default", "unique", "hash", "deep", "unconstrained_deep", "reverse_deep", "bogus", "",
-    "Deep", 5, 1.5, True, ["deep"], {"a": 1}, {"strategy": "deep"}, {"strategy": None},
-    {"strategy": 5}, {"strategy": False}, {"strategy": ["deep"]}, {"strategy": {"a": 1}},
-    {"strategy": "deep", "x": 1}, {"strategy": "hash", "x": 1}, {"strategy": "first", "x": 1},
-    {"strategy": "unique", "x": 1}, {"strategy": "default", "x": 1}, {"strategy": "default"},
-    {"strategy": "unconstrained_deep", "x": 1}, {"strategy": "reverse_deep", "x": 1},
-    {"strategy": "deep", "knockout_prefix": 1}, {"strategy": "deep", "knockout_prefix": None},
-    {"strategy": "deep", "sort_merged_arrays": "yes"}, {"strategy": "deep", "merge_hash_arrays": 1},
-    {"strategy": "deep", "merge_debug": "x"}, {"strategy": "deep", "knockout_prefix": 1, "x": 2},
-    {"strategy": "deep", "x": 2, "y": 3}, {"strategy": "deep", "preserve_unmergeables": True},
-    {"strategy": "deep", "knockout_prefix": ""}, {"strategy": "hash", "strategy2": 1},
+    "first",
+    "default",
+    "unique",
+    "hash",
+    "deep",
+    "unconstrained_deep",
+    "reverse_deep",
+    "bogus",
+    "",
+    "Deep",
+    5,
+    1.5,
+    True,
+    ["deep"],
+    {"a": 1},
+    {"strategy": "deep"},
+    {"strategy": None},
+    {"strategy": 5},
+    {"strategy": False},
+    {"strategy": ["deep"]},
+    {"strategy": {"a": 1}},
+    {"strategy": "deep", "x": 1},
+    {"strategy": "hash", "x": 1},
+    {"strategy": "first", "x": 1},
+    {"strategy": "unique", "x": 1},
+    {"strategy": "default", "x": 1},
+    {"strategy": "default"},
+    {"strategy": "unconstrained_deep", "x": 1},
+    {"strategy": "reverse_deep", "x": 1},
+    {"strategy": "deep", "knockout_prefix": 1},
+    {"strategy": "deep", "knockout_prefix": None},
+    {"strategy": "deep", "sort_merged_arrays": "yes"},
+    {"strategy": "deep", "merge_hash_arrays": 1},
+    {"strategy": "deep", "merge_debug": "x"},
+    {"strategy": "deep", "knockout_prefix": 1, "x": 2},
+    {"strategy": "deep", "x": 2, "y": 3},
+    {"strategy": "deep", "preserve_unmergeables": True},
+    {"strategy": "deep", "knockout_prefix": ""},
+    {"strategy": "hash", "strategy2": 1},
     {"strategy": "deep", "sort_merged_arrays": False, "merge_hash_arrays": False},
-    {"strategy": "deep", "knockout_prefix": 1, "sort_merged_arrays": 2}, {"strategy": "deep", 1: 2},
-    {"strategy": "deep", "knockout_prefix": ["a"]}, {"strategy": "deep", "sort_merged_arrays": None},
-    {"strategy": "Deep"}, {"strategy": "deep", "x": None}, {"x": 1, "strategy": "deep"},
-    {"strategy": "unconstrained_deep"}, {"strategy": "unconstrained_deep", "": 1},
-    {"strategy": "unconstrained_deep", 1: 1}, {"strategy": "hash", 1: 2}, {"strategy": "hash", "": 2},
-    {"strategy": "deep", "knockout_prefix": "x", "y": 1, "z": 2}, {"strategy": "hash ", "x": 1},
+    {"strategy": "deep", "knockout_prefix": 1, "sort_merged_arrays": 2},
+    {"strategy": "deep", 1: 2},
+    {"strategy": "deep", "knockout_prefix": ["a"]},
+    {"strategy": "deep", "sort_merged_arrays": None},
+    {"strategy": "Deep"},
+    {"strategy": "deep", "x": None},
+    {"x": 1, "strategy": "deep"},
+    {"strategy": "unconstrained_deep"},
+    {"strategy": "unconstrained_deep", "": 1},
+    {"strategy": "unconstrained_deep", 1: 1},
+    {"strategy": "hash", 1: 2},
+    {"strategy": "hash", "": 2},
+    {"strategy": "deep", "knockout_prefix": "x", "y": 1, "z": 2},
+    {"strategy": "hash ", "x": 1},
     {"strategy": "deep", "knockout_prefix": 1.5, "merge_debug": [], "sort_merged_arrays": {}},
     {"strategy": "deep", "merge_hash_arrays": {"a": 1}, "merge_debug": True},
-    {"strategy": "deep", 1: 2, 2: 3, 3: 4, 4: 5, 5: 6}, {"strategy": "first", "": 1},
-    {"strategy": "deep", "": None, "knockout_prefix": "--"}, {"strategy": RubySymbol("deep")},
-    {"strategy": RubySymbol("deep"), "knockout_prefix": "x"}, RubySymbol("unique"),
+    {"strategy": "deep", 1: 2, 2: 3, 3: 4, 4: 5, 5: 6},
+    {"strategy": "first", "": 1},
+    {"strategy": "deep", "": None, "knockout_prefix": "--"},
+    {"strategy": RubySymbol("deep")},
+    {"strategy": RubySymbol("deep"), "knockout_prefix": "x"},
+    RubySymbol("unique"),
 ]
 
-SORT_POOL: list[object] = [1, 2, 3, 1.5, -1, 10**20, 2.0, "a", "b", "B", "é", "", None, True, False,
-                           [1], [1, "a"], [1, 2], [], {}, {"a": 1}, RubySymbol("s"), RubySymbol("t"), float("nan")]
+SORT_POOL: list[object] = [
+    1,
+    2,
+    3,
+    1.5,
+    -1,
+    10**20,
+    2.0,
+    "a",
+    "b",
+    "B",
+    "é",
+    "",
+    None,
+    True,
+    False,
+    [1],
+    [1, "a"],
+    [1, 2],
+    [],
+    {},
+    {"a": 1},
+    RubySymbol("s"),
+    RubySymbol("t"),
+    float("nan"),
+]
 
-TEXT_POOL = ["a", "\"", "\\", "#", "{", "$", "@", "#{", "\n", "\t", "\x1b", "\x00", "\x7f", "\x85", "\xa0",
-             "\u200b", "\u2028", "é", "😀", "\U0010ffff", "\ufffe", "\u0378", " ", "'", "%", "#$x", "#@y"]
-FLOAT_POOL = [0.1, 1.0, 2.5, 1e15, 1e16, 1e14, 999999999999999.0, 1234567890123456.0, 123456789012345.67,
-              1e-4, 1e-5, 0.00012, 1.5e-7, 5e-324, 1.7976931348623157e308, 1e100, -0.0, 100.0, 1e20, 3.14159,
-              float("inf"), float("-inf"), 12345.678, 0.30000000000000004, 2.0**60, 1 / 3]
+TEXT_POOL = [
+    "a",
+    '"',
+    "\\",
+    "#",
+    "{",
+    "$",
+    "@",
+    "#{",
+    "\n",
+    "\t",
+    "\x1b",
+    "\x00",
+    "\x7f",
+    "\x85",
+    "\xa0",
+    "\u200b",
+    "\u2028",
+    "é",
+    "😀",
+    "\U0010ffff",
+    "\ufffe",
+    "\u0378",
+    " ",
+    "'",
+    "%",
+    "#$x",
+    "#@y",
+]
+FLOAT_POOL = [
+    0.1,
+    1.0,
+    2.5,
+    1e15,
+    1e16,
+    1e14,
+    999999999999999.0,
+    1234567890123456.0,
+    123456789012345.67,
+    1e-4,
+    1e-5,
+    0.00012,
+    1.5e-7,
+    5e-324,
+    1.7976931348623157e308,
+    1e100,
+    -0.0,
+    100.0,
+    1e20,
+    3.14159,
+    float("inf"),
+    float("-inf"),
+    12345.678,
+    0.30000000000000004,
+    2.0**60,
+    1 / 3,
+]
 
 
 @dataclass
@@ -387,7 +551,9 @@ def generate(seed: int) -> Cases:
         kind = spec if isinstance(spec, str) else str(spec["strategy"])  # type: ignore[index]
         cases.add("merge", f"merge {kind}", spec=enc(spec), a=enc(a), b=enc(b))
     for _ in range(900):
-        spec = rng.choice(["first", "default", "unique", "hash", gen_deep_spec(rng), gen_unconstrained_spec(rng)])
+        spec = rng.choice(
+            ["first", "default", "unique", "hash", gen_deep_spec(rng), gen_unconstrained_spec(rng)]
+        )
         values: list[object] = []
         for _ in range(rng.randint(0, 3)):
             if rng.random() < 0.25:
@@ -421,8 +587,12 @@ def generate(seed: int) -> Cases:
 
 def run_puppet(lines: list[str]) -> Iterator[dict[str, object]]:
     proc = subprocess.run(
-        ["ruby", "-e", RUBY_DRIVER], input="\n".join(lines) + "\n", capture_output=True, text=True,
-        check=False, env={**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"},
+        ["ruby", "-e", RUBY_DRIVER],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"},
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     for line in proc.stdout.split("\n")[:-1]:  # not splitlines(): U+2028 is no line break here
@@ -442,7 +612,9 @@ def check(seed: int, report: Callable[[str], None]) -> None:
     total = len(cases.lines)
     kinds = ", ".join(f"{n} {k}" for k, n in sorted(cases.by_kind.items()))
     report(f"seed {seed}: {total - len(disagreements)}/{total} cases agree with Puppet ({kinds})")
-    assert not disagreements, f"{len(disagreements)} of {total} disagree:\n" + "\n".join(disagreements[:15])
+    assert not disagreements, f"{len(disagreements)} of {total} disagree:\n" + "\n".join(
+        disagreements[:15]
+    )
 
 
 def test_merge_strategies_agree_with_puppet(capsys: pytest.CaptureFixture[str]) -> None:

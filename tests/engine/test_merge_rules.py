@@ -116,7 +116,15 @@ def test_hash_is_shallow() -> None:
 
 @pytest.mark.parametrize(
     ("value", "got"),
-    [("x", "String"), ([1], "Tuple"), (None, "Undef"), ([], "Array"), (1, "Integer"), (1.5, "Float"), (True, "Boolean")],
+    [
+        ("x", "String"),
+        ([1], "Tuple"),
+        (None, "Undef"),
+        ([], "Array"),
+        (1, "Integer"),
+        (1.5, "Float"),
+        (True, "Boolean"),
+    ],
 )
 def test_hash_requires_hashes(value: object, got: str) -> None:
     assert error(merge_pair, HASH, {"a": 1}, value) == (
@@ -141,7 +149,10 @@ def test_hash_requires_string_keys_and_data_values() -> None:
 
 
 def test_hash_options_other_than_strategy_are_rejected() -> None:
-    assert error(parse_merge, {"strategy": "hash", "x": 1}) == "The merge options has wrong type, unrecognized key 'x'"
+    assert (
+        error(parse_merge, {"strategy": "hash", "x": 1})
+        == "The merge options has wrong type, unrecognized key 'x'"
+    )
 
 
 # ---------------------------------------------------------------------------- §6.4 unique
@@ -157,7 +168,10 @@ def test_unique_uses_ruby_eql() -> None:
     assert types(result) == [int, float, dict, bool] and result == [1, 1.0, {"a": 1}, True]
 
 
-@pytest.mark.parametrize(("value", "got"), [(None, "Undef"), ({"a": 1}, "Struct"), ({}, "Hash"), ({1: 2}, "Hash"), ({"": 1}, "Hash")])
+@pytest.mark.parametrize(
+    ("value", "got"),
+    [(None, "Undef"), ({"a": 1}, "Struct"), ({}, "Hash"), ({1: 2}, "Hash"), ({"": 1}, "Hash")],
+)
 def test_unique_requires_scalars_or_arrays(value: object, got: str) -> None:
     assert error(merge_pair, UNIQUE, [], value) == (
         f"The second element of the merge has wrong type, expects a value of type Scalar or Array, got {got}"
@@ -217,19 +231,32 @@ def test_deep_array_union_is_lower_first_and_not_flattened() -> None:
 
 def test_deep_array_only_at_higher_is_deduplicated_only_at_lower_is_not() -> None:
     assert merge_pair(DEEP, {"a": [2, 2, 1]}, {"b": [3, 3]}) == {"b": [3, 3], "a": [2, 1]}
-    assert merge_pair(deep(sort_merged_arrays=True), {"a": [2, 2, 1]}, {"b": [3, 3]}) == {"b": [3, 3], "a": [1, 2]}
+    assert merge_pair(deep(sort_merged_arrays=True), {"a": [2, 2, 1]}, {"b": [3, 3]}) == {
+        "b": [3, 3],
+        "a": [1, 2],
+    }
 
 
 def test_deep_sort_uses_ruby_ordering_and_errors() -> None:
     assert merge_pair(deep(sort_merged_arrays=True), ["b", "B"], ["a"]) == ["B", "a", "b"]
-    assert error(merge_pair, deep(sort_merged_arrays=True), [1, "a"], [2]) == "comparison of Integer with String failed"
+    assert (
+        error(merge_pair, deep(sort_merged_arrays=True), [1, "a"], [2])
+        == "comparison of Integer with String failed"
+    )
 
 
 def test_deep_merge_hash_arrays_merges_by_position() -> None:
     mha = deep(merge_hash_arrays=True)
     assert merge_pair(mha, [{"a": 1}], [{"b": 2}, {"c": 3}]) == [{"b": 2, "a": 1}, {"c": 3}]
-    assert merge_pair(mha, [{"a": 1}, {"d": 4}], []) == [{"a": 1}, {"d": 4}]  # [] counts as all hashes
-    assert merge_pair(mha, [{"a": 1}, 2], [{"b": 2}]) == [{"b": 2}, {"a": 1}, 2]  # not all hashes: union
+    assert merge_pair(mha, [{"a": 1}, {"d": 4}], []) == [
+        {"a": 1},
+        {"d": 4},
+    ]  # [] counts as all hashes
+    assert merge_pair(mha, [{"a": 1}, 2], [{"b": 2}]) == [
+        {"b": 2},
+        {"a": 1},
+        2,
+    ]  # not all hashes: union
 
 
 def test_deep_knockout_removes_strings_by_ruby_equality() -> None:
@@ -250,8 +277,14 @@ def test_deep_knockout_of_a_scalar_gives_empty_string_and_keys_stay_literal() ->
 
 def test_deep_knockout_prefix_is_an_unescaped_regex() -> None:
     assert merge_pair(deep(knockout_prefix="."), ["xa", "b"], ["a", "b", "c"]) == ["c"]
-    assert error(merge_pair, deep(knockout_prefix="("), ["(a"], ["a"]) == "end pattern with unmatched parenthesis: /^(/"
-    assert error(merge_pair, deep(knockout_prefix=""), None, 1) == "knockout_prefix cannot be an empty string in deep_merge!"
+    assert (
+        error(merge_pair, deep(knockout_prefix="("), ["(a"], ["a"])
+        == "end pattern with unmatched parenthesis: /^(/"
+    )
+    assert (
+        error(merge_pair, deep(knockout_prefix=""), None, 1)
+        == "knockout_prefix cannot be an empty string in deep_merge!"
+    )
 
 
 def test_deep_array_with_bare_prefix_inside_a_hash_only_at_higher_is_emptied() -> None:
@@ -281,7 +314,11 @@ def test_merges_never_mutate_their_inputs() -> None:
     high = {"h": {"a": ["--", 1], "b": ["--1", "2"]}, "s": "--x"}
     low = {"h": {"b": ["1", "3"], "c": [{"x": 1}]}, "s": ["q"]}
     saved = copy.deepcopy((high, low))
-    for strategy in (KO, deep(knockout_prefix="--", merge_hash_arrays=True, sort_merged_arrays=True), HASH):
+    for strategy in (
+        KO,
+        deep(knockout_prefix="--", merge_hash_arrays=True, sort_merged_arrays=True),
+        HASH,
+    ):
         merge_pair(strategy, high, low)
     assert (high, low) == saved
     flat = [[1, [2]], 1]
@@ -300,16 +337,34 @@ def test_parse_merge_forms() -> None:
     assert parse_merge(False) == FIRST
     assert parse_merge({"strategy": "deep"}) == MergeStrategy("deep")
     assert parse_merge("unconstrained_deep") == MergeStrategy("deep")
-    s = parse_merge({"strategy": "deep", "knockout_prefix": "--", "sort_merged_arrays": True, "merge_hash_arrays": False})
+    s = parse_merge(
+        {
+            "strategy": "deep",
+            "knockout_prefix": "--",
+            "sort_merged_arrays": True,
+            "merge_hash_arrays": False,
+        }
+    )
     assert s is not None
-    assert (s.name, s.knockout_prefix, s.sort_merged_arrays, s.merge_hash_arrays) == ("deep", "--", True, False)
-    assert dict(s.options) == {"knockout_prefix": "--", "sort_merged_arrays": True, "merge_hash_arrays": False}
+    assert (s.name, s.knockout_prefix, s.sort_merged_arrays, s.merge_hash_arrays) == (
+        "deep",
+        "--",
+        True,
+        False,
+    )
+    assert dict(s.options) == {
+        "knockout_prefix": "--",
+        "sort_merged_arrays": True,
+        "merge_hash_arrays": False,
+    }
     assert list(s.options) == ["knockout_prefix", "sort_merged_arrays", "merge_hash_arrays"]
 
 
 def test_parse_merge_keeps_explicit_nil_options_for_explain() -> None:
     s = parse_merge({"strategy": "deep", "knockout_prefix": None})
-    assert s is not None and dict(s.options) == {"knockout_prefix": None} and s.knockout_prefix is None
+    assert (
+        s is not None and dict(s.options) == {"knockout_prefix": None} and s.knockout_prefix is None
+    )
 
 
 @pytest.mark.parametrize(
@@ -320,13 +375,28 @@ def test_parse_merge_keeps_explicit_nil_options_for_explain() -> None:
         (5, "Unknown merge strategy: '5'"),
         (["deep"], "Unknown merge strategy: '[\"deep\"]'"),
         ({"strategy": False}, "Unknown merge strategy: 'false'"),
-        ({"a": 1}, "The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'"),
-        ({"strategy": None}, "The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'"),
+        (
+            {"a": 1},
+            "The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'",
+        ),
+        (
+            {"strategy": None},
+            "The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'",
+        ),
         ({"strategy": "deep", "x": 1}, "The merge options has wrong type, unrecognized key 'x'"),
         ({"strategy": "first", "x": 1}, "The merge options has wrong type, unrecognized key 'x'"),
-        ({"strategy": "deep", "preserve_unmergeables": True}, "The merge options has wrong type, unrecognized key 'preserve_unmergeables'"),
-        ({"strategy": "deep", "knockout_prefix": 1}, "The merge options has wrong type, entry 'knockout_prefix' expects a value of type Undef or String, got Integer"),
-        ({"strategy": "deep", "sort_merged_arrays": "yes"}, "The merge options has wrong type, entry 'sort_merged_arrays' expects a value of type Undef or Boolean, got String"),
+        (
+            {"strategy": "deep", "preserve_unmergeables": True},
+            "The merge options has wrong type, unrecognized key 'preserve_unmergeables'",
+        ),
+        (
+            {"strategy": "deep", "knockout_prefix": 1},
+            "The merge options has wrong type, entry 'knockout_prefix' expects a value of type Undef or String, got Integer",
+        ),
+        (
+            {"strategy": "deep", "sort_merged_arrays": "yes"},
+            "The merge options has wrong type, entry 'sort_merged_arrays' expects a value of type Undef or Boolean, got String",
+        ),
         (
             {"strategy": "deep", "knockout_prefix": 1, "x": 2},
             " The merge options has wrong type, entry 'knockout_prefix' expects a value of type Undef or String, got Integer\n"
@@ -339,7 +409,10 @@ def test_parse_merge_keeps_explicit_nil_options_for_explain() -> None:
             "'merge_hash_arrays' => Optional[Boolean], 'sort_merged_arrays' => Optional[Boolean]}] value, "
             "got Hash[Variant[String, Integer[1, 1]], Variant[String, Integer[2, 2]]]",
         ),
-        ({"strategy": "hash", 1: 2}, "The merge options has wrong type, expects size to be at most 1, got 2"),
+        (
+            {"strategy": "hash", 1: 2},
+            "The merge options has wrong type, expects size to be at most 1, got 2",
+        ),
         (
             {"strategy": "unconstrained_deep", "": 1},
             "The merge options has wrong type, expects a Hash[String[1], Any] value, "

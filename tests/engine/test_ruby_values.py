@@ -29,14 +29,21 @@ def test_eql_tells_integer_float_and_boolean_apart() -> None:
     keys = {eql_key(1), eql_key(1.0), eql_key(True)}
     assert len(keys) == 3
     assert eql_key(0.0) == eql_key(-0.0)
-    assert eql_key([1, {"a": 1, "b": 2}]) == eql_key([1, {"b": 2, "a": 1}])  # Hash order is not equality
+    assert eql_key([1, {"a": 1, "b": 2}]) == eql_key(
+        [1, {"b": 2, "a": 1}]
+    )  # Hash order is not equality
     assert eql_key([1]) != eql_key([1.0])
     assert eql_key("x") != eql_key(RubySymbol("x"))
 
 
 def test_uniq_keeps_first_occurrence_by_eql() -> None:
     out = ruby_uniq([1, True, 1.0, 1, {"a": 1}, {"a": 1}, math.nan, math.nan])
-    assert [(type(v), v) for v in out[:4]] == [(int, 1), (bool, True), (float, 1.0), (dict, {"a": 1})]
+    assert [(type(v), v) for v in out[:4]] == [
+        (int, 1),
+        (bool, True),
+        (float, 1.0),
+        (dict, {"a": 1}),
+    ]
     assert len(out) == 5 and math.isnan(out[4])  # type: ignore[arg-type]
 
 
@@ -51,12 +58,26 @@ def test_ruby_equal_equates_only_integer_with_float() -> None:
 @pytest.mark.parametrize(
     ("value", "text"),
     [
-        (1.0, "1.0"), (2.5, "2.5"), (1e20, "1.0e+20"), (1e16, "1.0e+16"), (1e15, "1.0e+15"),
-        (1e14, "100000000000000.0"), (999999999999999.0, "999999999999999.0"),
-        (1234567890123456.0, "1.234567890123456e+15"), (123456789012345.6, "123456789012345.6"),
-        (1e-4, "0.0001"), (1e-5, "1.0e-05"), (0.00012, "0.00012"), (0.1 + 0.2, "0.30000000000000004"),
-        (-0.0, "-0.0"), (math.inf, "Infinity"), (-math.inf, "-Infinity"), (math.nan, "NaN"),
-        (5e-324, "5.0e-324"), (1.7976931348623157e308, "1.7976931348623157e+308"), (100.0, "100.0"),
+        (1.0, "1.0"),
+        (2.5, "2.5"),
+        (1e20, "1.0e+20"),
+        (1e16, "1.0e+16"),
+        (1e15, "1.0e+15"),
+        (1e14, "100000000000000.0"),
+        (999999999999999.0, "999999999999999.0"),
+        (1234567890123456.0, "1.234567890123456e+15"),
+        (123456789012345.6, "123456789012345.6"),
+        (1e-4, "0.0001"),
+        (1e-5, "1.0e-05"),
+        (0.00012, "0.00012"),
+        (0.1 + 0.2, "0.30000000000000004"),
+        (-0.0, "-0.0"),
+        (math.inf, "Infinity"),
+        (-math.inf, "-Infinity"),
+        (math.nan, "NaN"),
+        (5e-324, "5.0e-324"),
+        (1.7976931348623157e308, "1.7976931348623157e+308"),
+        (100.0, "100.0"),
     ],
 )
 def test_float_to_s(value: float, text: str) -> None:
@@ -76,7 +97,9 @@ def test_to_s_of_each_kind() -> None:
 
 
 def test_string_inspect_escapes() -> None:
-    text = 'a"b\\c#{x}#$y#@z#a#\n\t\r\f\v\b\a\x1b\x01\x7f\x85\xa0\u200b\u2028é😀\U0010ffff\uffff\u0378'
+    text = (
+        'a"b\\c#{x}#$y#@z#a#\n\t\r\f\v\b\a\x1b\x01\x7f\x85\xa0\u200b\u2028é😀\U0010ffff\uffff\u0378'
+    )
     assert inspect(text) == (
         '"a\\"b\\\\c\\#{x}\\#$y\\#@z#a#\\n\\t\\r\\f\\v\\b\\a\\e\\u0001\\u007F\x85\xa0\u200b\\u2028é😀'
         '\\u{10FFFF}\\uFFFF\\u0378"'
@@ -106,7 +129,10 @@ def test_sort_orders_numbers_and_strings_like_ruby() -> None:
 @pytest.mark.parametrize(
     ("values", "message"),
     [
-        ([3, "a", 1], "comparison of String with 1 failed"),  # glibc merge sort compares ("a", 1) first
+        (
+            [3, "a", 1],
+            "comparison of String with 1 failed",
+        ),  # glibc merge sort compares ("a", 1) first
         (["a", 3], "comparison of String with 3 failed"),
         ([3, "a"], "comparison of Integer with String failed"),
         ([1, None], "comparison of Integer with nil failed"),
@@ -136,9 +162,20 @@ def test_compare_is_nil_across_kinds() -> None:
 @pytest.mark.parametrize(
     ("value", "name"),
     [
-        ("s", "String"), (1, "Integer"), (10**30, "Integer"), (1.5, "Float"), (True, "Boolean"),
-        (None, "Undef"), ([], "Array"), ([1, "a"], "Tuple"), ({}, "Hash"), ({"a": 1}, "Struct"),
-        ({"a": {"b": [1]}}, "Struct"), ({1: 2}, "Hash"), ({"": 1}, "Hash"), (RubySymbol("x"), "Runtime"),
+        ("s", "String"),
+        (1, "Integer"),
+        (10**30, "Integer"),
+        (1.5, "Float"),
+        (True, "Boolean"),
+        (None, "Undef"),
+        ([], "Array"),
+        ([1, "a"], "Tuple"),
+        ({}, "Hash"),
+        ({"a": 1}, "Struct"),
+        ({"a": {"b": [1]}}, "Struct"),
+        ({1: 2}, "Hash"),
+        ({"": 1}, "Hash"),
+        (RubySymbol("x"), "Runtime"),
         (RubySymbol("default"), "Default"),
     ],
 )
@@ -149,14 +186,26 @@ def test_type_name(value: object, name: str) -> None:
 @pytest.mark.parametrize(
     ("value", "text"),
     [
-        ({1: 2, 3: 4}, "Hash[Variant[Integer[1, 1], Integer[3, 3]], Variant[Integer[2, 2], Integer[4, 4]], 2, 2]"),
+        (
+            {1: 2, 3: 4},
+            "Hash[Variant[Integer[1, 1], Integer[3, 3]], Variant[Integer[2, 2], Integer[4, 4]], 2, 2]",
+        ),
         ({1: "x", 2: "y"}, "Hash[Integer[1, 2], Enum['x', 'y'], 2, 2]"),
         ({1: True, 2: False}, "Hash[Integer[1, 2], Variant[Boolean[true], Boolean[false]], 2, 2]"),
         ({1: 2, "a": None}, "Hash[Variant[Integer[1, 1], String], Optional[Integer[2, 2]], 2, 2]"),
-        ({1.0e20: [1, "a", None, True, 1.5]}, "Hash[Float[1.0e+20, 1.0e+20], Tuple[Integer[1, 1], String, Undef, Boolean[true], Float[1.5, 1.5]], 1, 1]"),
-        ({1: {"a": None, "it's": 1}}, "Hash[Integer[1, 1], Struct[{NotUndef['a'] => Undef, 'it\\'s' => Integer[1, 1]}], 1, 1]"),
+        (
+            {1.0e20: [1, "a", None, True, 1.5]},
+            "Hash[Float[1.0e+20, 1.0e+20], Tuple[Integer[1, 1], String, Undef, Boolean[true], Float[1.5, 1.5]], 1, 1]",
+        ),
+        (
+            {1: {"a": None, "it's": 1}},
+            "Hash[Integer[1, 1], Struct[{NotUndef['a'] => Undef, 'it\\'s' => Integer[1, 1]}], 1, 1]",
+        ),
         # Puppet merges ranges in one pass from the last: 3 absorbs 2, and 1 stays apart
-        ({1: math.inf, 2: [], 3: {}}, "Hash[Variant[Integer[2, 3], Integer[1, 1]], Variant[Float[Infinity], Array[0, 0], Hash[0, 0]], 3, 3]"),
+        (
+            {1: math.inf, 2: [], 3: {}},
+            "Hash[Variant[Integer[2, 3], Integer[1, 1]], Variant[Float[Infinity], Array[0, 0], Hash[0, 0]], 3, 3]",
+        ),
     ],
 )
 def test_inferred_type_strings(value: object, text: str) -> None:

@@ -13,24 +13,33 @@ from hiera_ls.project.workspace import Workspace
 from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
-HIERA = 'version: 5\nhierarchy:\n  - name: Common\n    path: common.yaml\n'
+HIERA = "version: 5\nhierarchy:\n  - name: Common\n    path: common.yaml\n"
 
 
 def p(line: int, col: int = 0) -> Problem:
-    return Problem("x", f"at {line}", Severity.WARNING, FileSpan("/f", Span.of(line, col, line, col + 1)))
+    return Problem(
+        "x", f"at {line}", Severity.WARNING, FileSpan("/f", Span.of(line, col, line, col + 1))
+    )
 
 
 def test_problems_move_with_the_lines_around_an_edit() -> None:
     old = "a\nb\nc\nd\ne\n"
     new = "a\nb\nX\nY\nc\nd\ne\n"  # two lines inserted after b
     moved = move_with_lines(old, new, [p(0), p(1), p(2), p(4, 3)])
-    assert [(m.where.span.start.line, m.where.span.start.column) for m in moved] == [(0, 0), (1, 0), (4, 0), (6, 3)]
+    assert [(m.where.span.start.line, m.where.span.start.column) for m in moved] == [
+        (0, 0),
+        (1, 0),
+        (4, 0),
+        (6, 3),
+    ]
     edited = "a\nB\nc\nd\ne\n"
     assert [m.message for m in move_with_lines(old, edited, [p(0), p(1), p(2)])] == ["at 0", "at 2"]
 
 
 def test_clean_fixture_has_no_problems_and_broken_one_has_them() -> None:
-    clean = Workspace([str(FIXTURES / "control-repo")], Settings(facts_profile="web01.example.com")).snapshot()
+    clean = Workspace(
+        [str(FIXTURES / "control-repo")], Settings(facts_profile="web01.example.com")
+    ).snapshot()
     d = Diagnostics()
     found = {path: d.file_problems(clean, path) for path in project_paths(clean)}
     assert len(found) >= 20 and all(problems == [] for problems in found.values())
@@ -60,14 +69,19 @@ def test_quick_answer_for_an_expensive_file_keeps_check_problems_outside_the_edi
     ws.update_buffer(path, "a: '%{lookup(\"nope\")}'\nb: 2\nnew: 1\nc: yes\n")
     quick = d.quick_problems(ws.snapshot(), path)
     # the check's finding on line 0 is kept; the loader's finding is fresh (moved down a line)
-    assert [(x.code, x.where.span.start.line) for x in quick] == [("reference-undefined-key", 0), ("yaml11-boolean", 3)]
+    assert [(x.code, x.where.span.start.line) for x in quick] == [
+        ("reference-undefined-key", 0),
+        ("yaml11-boolean", 3),
+    ]
     ws.update_buffer(path, "a: '%{lookup(\"b\")}'\nb: 2\nnew: 1\nc: yes\n")
     quick = d.quick_problems(ws.snapshot(), path)
     assert [x.code for x in quick] == ["yaml11-boolean"]  # the edited line's check result waits
     assert [x.code for x in d.file_problems(ws.snapshot(), path)] == ["yaml11-boolean"]
 
 
-def test_rebuilt_index_sees_edits_of_other_files_and_keeps_what_did_not_change(tmp_path: Path) -> None:
+def test_rebuilt_index_sees_edits_of_other_files_and_keeps_what_did_not_change(
+    tmp_path: Path,
+) -> None:
     (tmp_path / "data").mkdir()
     levels = "  - name: First\n    path: first.yaml\n  - name: Common\n    path: common.yaml\n"
     (tmp_path / "hiera.yaml").write_text("version: 5\nhierarchy:\n" + levels)

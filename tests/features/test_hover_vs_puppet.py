@@ -32,7 +32,9 @@ def _keys(ws: Workspace) -> list[str]:
 
 @pytest.mark.puppet
 @pytest.mark.parametrize("profile", PROFILES)
-def test_hover_value_is_puppets_for_every_key(profile: str, puppet_oracle: PuppetOracle, tmp_path: Path) -> None:
+def test_hover_value_is_puppets_for_every_key(
+    profile: str, puppet_oracle: PuppetOracle, tmp_path: Path
+) -> None:
     ws = Workspace([str(CONTROL_REPO)], Settings(facts_profile=profile))
     snapshot = ws.snapshot()
     assert snapshot.active is not None and snapshot.active.name == profile
@@ -55,7 +57,9 @@ def test_hover_value_is_puppets_for_every_key(profile: str, puppet_oracle: Puppe
         ours = resolve(snapshot, view, key, key).outcome
         text = key_hover(snapshot, view, key, (key,), here=None)
         if "error" in answer:
-            assert ours.error is not None, f"{key}: Puppet fails ({answer['error']}), we found {ours.value!r}"
+            assert ours.error is not None, (
+                f"{key}: Puppet fails ({answer['error']}), we found {ours.value!r}"
+            )
             assert "**Puppet fails this lookup:**" in text
         elif answer["found"]:
             assert ours.error is None and ours.found, f"{key}: {ours.error}"

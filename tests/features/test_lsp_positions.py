@@ -7,7 +7,7 @@ from lsprotocol import types
 from hiera_ls.features.lsp import Converter, diagnostic, encoding_name, locations, path_of, uri_of
 from hiera_ls.source.spans import FileSpan, Position, Problem, Severity, Span
 
-TEXT = "key: \"é🚀 %{facts.os.family}\"\r\nnext: 1\n"
+TEXT = 'key: "é🚀 %{facts.os.family}"\r\nnext: 1\n'
 
 
 def test_utf16_counts_a_surrogate_pair_as_two() -> None:
@@ -17,7 +17,9 @@ def test_utf16_counts_a_surrogate_pair_as_two() -> None:
     assert conv.from_lsp(types.Position(line=0, character=token_cp + 1)) == Position(0, token_cp)
     # a position inside the pair snaps to the character after it
     emoji_cp = TEXT.index("🚀")
-    assert conv.from_lsp(types.Position(line=0, character=emoji_cp + 1)) == Position(0, emoji_cp + 1)
+    assert conv.from_lsp(types.Position(line=0, character=emoji_cp + 1)) == Position(
+        0, emoji_cp + 1
+    )
 
 
 def test_utf8_and_utf32() -> None:
@@ -34,18 +36,25 @@ def test_utf8_and_utf32() -> None:
 def test_crlf_lines_and_positions_past_the_end_are_clamped() -> None:
     conv = Converter(TEXT)
     assert conv.to_lsp(Position(1, 0)) == types.Position(line=1, character=0)
-    assert conv.to_lsp(Position(0, 500)).character == len(TEXT.split("\r\n")[0]) + 1  # clamped to the line
+    assert (
+        conv.to_lsp(Position(0, 500)).character == len(TEXT.split("\r\n")[0]) + 1
+    )  # clamped to the line
     assert conv.to_lsp(Position(9, 3)) == types.Position(line=9, character=0)
 
 
 def test_diagnostic_and_location_conversion() -> None:
     token_cp = TEXT.index("%{")
     span = Span.of(0, token_cp, 0, token_cp + len("%{facts.os.family}"))
-    problem = Problem("interpolation-unknown-method", "msg", Severity.ERROR, FileSpan("/r/x.yaml", span))
+    problem = Problem(
+        "interpolation-unknown-method", "msg", Severity.ERROR, FileSpan("/r/x.yaml", span)
+    )
     d = diagnostic(problem, Converter(TEXT))
     assert d.code == "interpolation-unknown-method" and d.source == "hiera-ls"
     assert d.severity == types.DiagnosticSeverity.Error
-    assert (d.range.start.character, d.range.end.character) == (token_cp + 1, token_cp + 1 + len("%{facts.os.family}"))
+    assert (d.range.start.character, d.range.end.character) == (
+        token_cp + 1,
+        token_cp + 1 + len("%{facts.os.family}"),
+    )
     (loc,) = locations([FileSpan("/r/dir with space/x.yaml", span)], lambda p: Converter(TEXT))
     assert loc.uri == "file:///r/dir%20with%20space/x.yaml"
     assert path_of(loc.uri) == "/r/dir with space/x.yaml"

@@ -70,7 +70,9 @@ def test_the_lower_levels_pattern_wins_and_the_hover_says_so(repo: Path) -> None
     assert res.strategy is not None and res.strategy.name == "unique"
     assert res.option_source is not None
     assert res.option_source.pattern == "^profile::"
-    assert res.option_source.where is not None and res.option_source.where.path.endswith("data/common.yaml")
+    assert res.option_source.where is not None and res.option_source.where.path.endswith(
+        "data/common.yaml"
+    )
     assert res.option_source.where.span.start.line == 1
     text = key_hover(snap, view, "profile::x", ("profile::x",), here=None)
     assert "set by lookup_options `^profile::` in [data/common.yaml:2]" in text
@@ -81,15 +83,22 @@ def test_a_literal_key_beats_every_pattern(repo: Path) -> None:
     view = snap.environments[0]
     res = resolve(snap, view, "profile::lit", "profile::lit")
     assert res.option_source is not None and res.option_source.pattern == "profile::lit"
-    assert res.option_source.where is not None and res.option_source.where.path.endswith("nodes/web01.yaml")
+    assert res.option_source.where is not None and res.option_source.where.path.endswith(
+        "nodes/web01.yaml"
+    )
 
 
 def test_without_a_profile_every_matching_entry_and_definition_is_listed(repo: Path) -> None:
     snap = Workspace([str(repo)]).snapshot()
     view = snap.environments[0]
-    entries = [(e.pattern, Path(e.where.path).name) for e in option_entries(snap, view, "profile::x")]
+    entries = [
+        (e.pattern, Path(e.where.path).name) for e in option_entries(snap, view, "profile::x")
+    ]
     assert entries == [("^profile::x", "web01.yaml"), ("^profile::", "common.yaml")]
-    defs = [(d.level.entry.name, Path(d.where.path).name, d.where.span.start.line) for d in definitions(snap, view, ("profile::x",))]
+    defs = [
+        (d.level.entry.name, Path(d.where.path).name, d.where.span.start.line)
+        for d in definitions(snap, view, ("profile::x",))
+    ]
     assert defs == [("Node", "web01.yaml", 5), ("Common", "common.yaml", 3)]
 
 

@@ -14,7 +14,10 @@ def test_strings_puppet_would_read_as_something_else_stay_quoted() -> None:
     )
     assert to_yaml(["x", 1]) == "- x\n- 1"
     assert to_yaml("plain") == "plain"
-    assert to_yaml({1: Sensitive("secret"), "s": RubySymbol("sym")}) == "1: Sensitive [value redacted]\ns: :sym"
+    assert (
+        to_yaml({1: Sensitive("secret"), "s": RubySymbol("sym")})
+        == "1: Sensitive [value redacted]\ns: :sym"
+    )
 
 
 def test_alias_bombs_are_cut() -> None:
@@ -29,7 +32,10 @@ def test_alias_bombs_are_cut() -> None:
 
 def test_links_and_code() -> None:
     where = FileSpan("/repo/data/common yaml.yaml", Span.of(11, 0, 11, 3))
-    assert link(where, "/repo") == "[data/common yaml.yaml:12](file:///repo/data/common%20yaml.yaml#L12)"
+    assert (
+        link(where, "/repo")
+        == "[data/common yaml.yaml:12](file:///repo/data/common%20yaml.yaml#L12)"
+    )
     assert code("a`b") == "``a`b``"
 
 

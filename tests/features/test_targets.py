@@ -8,7 +8,7 @@ from hiera_ls.features.targets import DataKey, KeyCall, OptionsKey, TokenAt, key
 from hiera_ls.project.workspace import Workspace
 from hiera_ls.source.spans import Position
 
-HIERA = 'version: 5\nhierarchy:\n  - name: Common\n    path: common.yaml\n'
+HIERA = "version: 5\nhierarchy:\n  - name: Common\n    path: common.yaml\n"
 COMMON = """\
 lookup_options:
   "^app::":

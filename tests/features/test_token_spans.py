@@ -9,9 +9,9 @@ from hiera_ls.features.token_spans import exact_token_spans
 from hiera_ls.project.workspace import Workspace
 from hiera_ls.source.spans import Span
 
-HIERA = 'version: 5\nhierarchy:\n  - name: Common\n    path: common.yaml\n'
+HIERA = "version: 5\nhierarchy:\n  - name: Common\n    path: common.yaml\n"
 COMMON = (
-    'a: "\\x25{facts.x} and %{lookup(\'b\')}"\n'  # an escape spells the first token's %
+    "a: \"\\x25{facts.x} and %{lookup('b')}\"\n"  # an escape spells the first token's %
     "c: >\n"
     "  folded text\n"
     "  %{lookup('b')}\n"

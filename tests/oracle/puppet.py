@@ -52,7 +52,9 @@ class PuppetOracle:
     ``{"error": message}`` (plus ``error_class`` / ``lookup_error`` that comparisons ignore).
     """
 
-    def __init__(self, ruby: str = "ruby", script: Path = ORACLE_SCRIPT, timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(
+        self, ruby: str = "ruby", script: Path = ORACLE_SCRIPT, timeout: float = DEFAULT_TIMEOUT
+    ) -> None:
         self._cmd = [ruby, str(script)]
         self._timeout = timeout
         self._proc: subprocess.Popen[str] | None = None
@@ -67,7 +69,10 @@ class PuppetOracle:
         return self
 
     def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
     ) -> None:
         self.close()
 
@@ -86,8 +91,12 @@ class PuppetOracle:
             env=env,
         )
         assert self._proc.stdout is not None and self._proc.stderr is not None
-        threading.Thread(target=_pump_lines, args=(self._proc.stdout, self._lines), daemon=True).start()
-        threading.Thread(target=_keep_tail, args=(self._proc.stderr, self._stderr), daemon=True).start()
+        threading.Thread(
+            target=_pump_lines, args=(self._proc.stdout, self._lines), daemon=True
+        ).start()
+        threading.Thread(
+            target=_keep_tail, args=(self._proc.stderr, self._stderr), daemon=True
+        ).start()
         ready = self._read_answer()
         if not ready.get("ready"):
             raise OracleError(f"unexpected greeting from the oracle: {ready!r}")
@@ -131,7 +140,9 @@ class PuppetOracle:
         try:
             line = self._lines.get(timeout=self._timeout)
         except queue.Empty:
-            raise OracleError(f"the oracle did not answer within {self._timeout}s{self._stderr_tail()}") from None
+            raise OracleError(
+                f"the oracle did not answer within {self._timeout}s{self._stderr_tail()}"
+            ) from None
         if line is None:
             raise OracleError(f"the oracle process exited{self._stderr_tail()}")
         answer = json.loads(line)

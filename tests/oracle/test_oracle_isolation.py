@@ -23,7 +23,12 @@ def _request(base: Path, lookups: list[str], hiera_config: Path | None = None) -
         "environmentpath": str(base / "envs"),
         "environment": "production",
         "node": "n1.example.com",
-        "facts": {"hostname": "n1", "domain": "example.com", "fqdn": "n1.example.com", "clientcert": "n1.example.com"},
+        "facts": {
+            "hostname": "n1",
+            "domain": "example.com",
+            "fqdn": "n1.example.com",
+            "clientcert": "n1.example.com",
+        },
         "hiera_config": str(hiera_config) if hiera_config else None,
         "lookups": [{"key": k, "merge": None} for k in lookups],
     }
@@ -44,7 +49,9 @@ def test_edits_between_requests_are_seen(tmp_path: Path, puppet_oracle: PuppetOr
     assert puppet_oracle.lookup_batch(_request(tmp_path, ["a"])) == [{"found": True, "value": 2}]
     _write(env / "hiera.yaml", HIERA.replace("common.yaml", "other.yaml"))
     _write(env / "data" / "other.yaml", "a: other\n")
-    assert puppet_oracle.lookup_batch(_request(tmp_path, ["a"])) == [{"found": True, "value": "other"}]
+    assert puppet_oracle.lookup_batch(_request(tmp_path, ["a"])) == [
+        {"found": True, "value": "other"}
+    ]
 
 
 @pytest.mark.puppet
@@ -56,13 +63,20 @@ def test_each_key_is_looked_up_as_if_alone(tmp_path: Path, puppet_oracle: Puppet
     _write(env / "data" / "common.yaml", "a: 1\n")
     _write(tmp_path / "global" / "hiera.yaml", HIERA)
     _write(tmp_path / "global" / "data" / "common.yaml", "lookup_options: [not, a, hash]\n")
-    answers = puppet_oracle.lookup_batch(_request(tmp_path, ["a", "a"], tmp_path / "global" / "hiera.yaml"))
+    answers = puppet_oracle.lookup_batch(
+        _request(tmp_path, ["a", "a"], tmp_path / "global" / "hiera.yaml")
+    )
     assert [a.get("error") for a in answers] == ["value of lookup_options must be a hash"] * 2
 
 
 @pytest.mark.puppet
-def test_without_a_global_config_the_global_layer_is_empty(tmp_path: Path, puppet_oracle: PuppetOracle) -> None:
+def test_without_a_global_config_the_global_layer_is_empty(
+    tmp_path: Path, puppet_oracle: PuppetOracle
+) -> None:
     env = tmp_path / "envs" / "production"
     _write(env / "hiera.yaml", HIERA)
     _write(env / "data" / "common.yaml", "a: env\n")
-    assert puppet_oracle.lookup_batch(_request(tmp_path, ["a", "b"])) == [{"found": True, "value": "env"}, {"found": False}]
+    assert puppet_oracle.lookup_batch(_request(tmp_path, ["a", "b"])) == [
+        {"found": True, "value": "env"},
+        {"found": False},
+    ]

@@ -106,21 +106,27 @@ def _merge_arg(flags: list[str]) -> Any:
     return {"strategy": flags[1]}
 
 
-def _puppet_lookup(envs: Path, facts: Path, empty: Path, key: str, flags: list[str]) -> dict[str, Any]:
+def _puppet_lookup(
+    envs: Path, facts: Path, empty: Path, key: str, flags: list[str]
+) -> dict[str, Any]:
     """One `puppet lookup` run, read back into the oracle's answer shape."""
     base = [
         "puppet", "lookup", "--environmentpath", str(envs), "--environment", "production",
         "--node", NODE, "--facts", str(facts), "--hiera_config", str(empty / "hiera.yaml"),
         "--basemodulepath", str(empty), "--strict", "error", "--strict_variables", "--color", "false",
     ]  # fmt: skip
-    run = subprocess.run([*base, "--render-as", "json", *flags, key], capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [*base, "--render-as", "json", *flags, key], capture_output=True, text=True, timeout=120
+    )
     if run.returncode == 0:
         return {"found": True, "value": json.loads(run.stdout)}
     errors = [line for line in run.stderr.splitlines() if line.startswith("Error: ")]
     if errors:
         return {"error": errors[0].removeprefix("Error: Could not run: ")}
     # A LookupError (not-found included) exits 1 silently; --explain ends with its message.
-    explain = subprocess.run([*base, "--explain", *flags, key], capture_output=True, text=True, timeout=120)
+    explain = subprocess.run(
+        [*base, "--explain", *flags, key], capture_output=True, text=True, timeout=120
+    )
     last = [line for line in explain.stdout.splitlines() if line.strip()][-1]
     if last.startswith("Function lookup() did not find a value"):
         return {"found": False}

@@ -227,7 +227,7 @@ CASES: list[Case] = [
     Case(
         "duplicate-name",
         "environment",
-        "version: 5\nhierarchy:\n  - name: Common\n    path: a.yaml\n  - name: \"Common\"\n    path: b.yaml\n",
+        'version: 5\nhierarchy:\n  - name: Common\n    path: a.yaml\n  - name: "Common"\n    path: b.yaml\n',
         "Hierarchy name 'Common' defined more than once. First defined at (line: 3) (file: {path}, line: 5)",
     ),
     Case(
@@ -306,9 +306,21 @@ CASES: list[Case] = [
         "version: five\n",
         "This runtime does not support hiera.yaml version 0 (file: {path})",
     ),
-    Case("version-true", "environment", "version: true\n", "undefined method `to_i' for true:TrueClass"),
-    Case("symbol-keys", "environment", ":version: 5\n:hierarchy:\n  - :name: a\n    :path: x\n", None),
-    Case("v4-environment", "environment", "version: 4\nhierarchy:\n  - name: common\n    backend: yaml\n", None),
+    Case(
+        "version-true",
+        "environment",
+        "version: true\n",
+        "undefined method `to_i' for true:TrueClass",
+    ),
+    Case(
+        "symbol-keys", "environment", ":version: 5\n:hierarchy:\n  - :name: a\n    :path: x\n", None
+    ),
+    Case(
+        "v4-environment",
+        "environment",
+        "version: 4\nhierarchy:\n  - name: common\n    backend: yaml\n",
+        None,
+    ),
     Case(
         "v4-global",
         "global",
@@ -340,5 +352,10 @@ CASES: list[Case] = [
         "Lookup of key 'lookup_options' failed: ({path}): did not find expected node content "
         "while parsing a flow node at line 3 column 1",
     ),
-    Case("valid", "environment", "version: 5\nhierarchy:\n  - name: Common\n    path: common.yaml\n", None),
+    Case(
+        "valid",
+        "environment",
+        "version: 5\nhierarchy:\n  - name: Common\n    path: common.yaml\n",
+        None,
+    ),
 ]

@@ -58,18 +58,26 @@ def test_each_type_mismatch_points_at_its_key_or_value() -> None:
     text = "version: 5\nhierarchy:\n  - path: x\n    pth: y\n  - name: ''\n    paths: []\n"
     cfg = load(text)
     assert found(cfg) == [
-        ("hiera-config-wrong-type", Span.of(2, 4, 2, 11)),  # the level that lacks a name: its first line
+        (
+            "hiera-config-wrong-type",
+            Span.of(2, 4, 2, 11),
+        ),  # the level that lacks a name: its first line
         ("hiera-config-wrong-type", Span.of(3, 4, 3, 7)),  # the unknown key 'pth'
         ("hiera-config-wrong-type", Span.of(4, 10, 4, 12)),  # name ''
         ("hiera-config-wrong-type", Span.of(5, 11, 5, 13)),  # paths []
     ]
     messages = [p.message for p in cfg.problems[:4]]
-    assert messages[1] == f"The Lookup Configuration at '{PATH}' has wrong type, entry 'hierarchy' index 0 unrecognized key 'pth'"
+    assert (
+        messages[1]
+        == f"The Lookup Configuration at '{PATH}' has wrong type, entry 'hierarchy' index 0 unrecognized key 'pth'"
+    )
     assert cfg.error is not None and cfg.error.startswith(" The Lookup")  # several: Puppet's join
 
 
 def test_option_name_mismatch_points_at_the_key() -> None:
-    cfg = load("version: 5\nhierarchy:\n  - name: a\n    path: x\n    data_hash: my::data\n    options:\n      _x: 1\n")
+    cfg = load(
+        "version: 5\nhierarchy:\n  - name: a\n    path: x\n    data_hash: my::data\n    options:\n      _x: 1\n"
+    )
     assert found(cfg) == [("hiera-config-wrong-type", Span.of(6, 6, 6, 8))]
 
 
@@ -110,7 +118,10 @@ def test_every_semantic_finding_is_reported_the_first_is_the_error() -> None:
         ("hiera-config-duplicate-name", Span.of(14, 10, 14, 16)),
         ("hiera-config-options-refused", Span.of(4, 2, 4, 9)),
     ]
-    assert cfg.error == f"Only one of data_hash, lookup_key, data_dig, or hiera3_backend can be defined in defaults (file: {PATH})"
+    assert (
+        cfg.error
+        == f"Only one of data_hash, lookup_key, data_dig, or hiera3_backend can be defined in defaults (file: {PATH})"
+    )
     assert cfg.problems[7].message == (
         f"Hierarchy name 'Common' defined more than once. First defined at (line: 8) (file: {PATH}, line: 15)"
     )
@@ -126,7 +137,9 @@ def test_missing_function_of_a_filled_in_level_points_at_defaults() -> None:
 
 
 def test_puppet_line_search_ignores_text_after_any_hash_mark() -> None:
-    text = "version: 5\nhierarchy:\n  - name: 'a' # name: a\n    path: x\n  - name: a\n    path: y\n"
+    text = (
+        "version: 5\nhierarchy:\n  - name: 'a' # name: a\n    path: x\n  - name: a\n    path: y\n"
+    )
     assert load(text).error == (
         f"Hierarchy name 'a' defined more than once. First defined at (line: 3) (file: {PATH}, line: 5)"
     )
@@ -167,7 +180,10 @@ def test_file_wide_findings_sit_on_version_or_the_first_line() -> None:
 def test_v3_global_is_recognised_not_evaluated() -> None:
     cfg = load(":backends:\n  - yaml\n:hierarchy:\n  - common\n", "global")
     assert (cfg.version, cfg.error, cfg.hierarchy) == (3, None, ())
-    assert [p.code for p in cfg.problems] == ["hiera-config-deprecated-version", "hiera-config-v3-not-evaluated"]
+    assert [p.code for p in cfg.problems] == [
+        "hiera-config-deprecated-version",
+        "hiera-config-v3-not-evaluated",
+    ]
     assert cfg.problems[1].severity is Severity.INFORMATION
 
 
@@ -190,37 +206,57 @@ def test_levels_for_the_engine() -> None:
         "    a: 1\n"
         "hierarchy:\n"
         "  - name: Nodes\n"
-        "    path: \"nodes/%{trusted.certname}.json\"\n"
+        '    path: "nodes/%{trusted.certname}.json"\n'
         "  - name: Roles\n"
-        "    mapped_paths: [facts.roles, role, \"roles/%{role}.yaml\"]\n"
+        '    mapped_paths: [facts.roles, role, "roles/%{role}.yaml"]\n'
         "    data_hash: yaml_data\n"
         "    datadir: data\n"
         "    options: {}\n"
         "  - name: Secrets\n"
         "    lookup_key: eyaml_lookup_key\n"
-        "    globs: [\"secrets/*.eyaml\", \"more/*.eyaml\"]\n"
+        '    globs: ["secrets/*.eyaml", "more/*.eyaml"]\n'
         "  - name: Remote\n"
         "    data_dig: my::dig\n"
-        "    uri: \"https://example.com/%{trusted.certname}\"\n"
+        '    uri: "https://example.com/%{trusted.certname}"\n'
     )
     cfg = load(text)
     assert cfg.error is None and cfg.version == 5
     nodes, roles, secrets, remote = cfg.hierarchy
-    assert (nodes.name, nodes.function_kind, nodes.function_name) == ("Nodes", "data_hash", "json_data")
-    assert nodes.location == LocationSpec("path", ("nodes/%{trusted.certname}.json",), (Span.of(8, 10, 8, 42),))
-    assert (nodes.datadir, nodes.datadir_span, nodes.options) == ("shared", Span.of(2, 11, 2, 17), {"a": 1})
+    assert (nodes.name, nodes.function_kind, nodes.function_name) == (
+        "Nodes",
+        "data_hash",
+        "json_data",
+    )
+    assert nodes.location == LocationSpec(
+        "path", ("nodes/%{trusted.certname}.json",), (Span.of(8, 10, 8, 42),)
+    )
+    assert (nodes.datadir, nodes.datadir_span, nodes.options) == (
+        "shared",
+        Span.of(2, 11, 2, 17),
+        {"a": 1},
+    )
     assert nodes.name_span == Span.of(7, 10, 7, 15)
-    assert nodes.span.start == Span.of(7, 4, 7, 4).start and nodes.span.contains(nodes.location.spans[0].end)
+    assert nodes.span.start == Span.of(7, 4, 7, 4).start and nodes.span.contains(
+        nodes.location.spans[0].end
+    )
     assert roles.location.kind == "mapped_paths"
     assert roles.location.values == ("facts.roles", "role", "roles/%{role}.yaml")
     assert len(roles.location.spans) == 3
-    assert (roles.function_name, roles.datadir, roles.options) == ("yaml_data", "data", {})  # {} is not replaced
+    assert (roles.function_name, roles.datadir, roles.options) == (
+        "yaml_data",
+        "data",
+        {},
+    )  # {} is not replaced
     assert (secrets.function_kind, secrets.location.kind, secrets.location.values) == (
         "lookup_key",
         "globs",
         ("secrets/*.eyaml", "more/*.eyaml"),
     )
-    assert (remote.function_kind, remote.function_name, remote.location.kind) == ("data_dig", "my::dig", "uri")
+    assert (remote.function_kind, remote.function_name, remote.location.kind) == (
+        "data_dig",
+        "my::dig",
+        "uri",
+    )
     assert cfg.default_hierarchy == ()
 
 
@@ -254,23 +290,43 @@ def test_v4_levels_get_the_backend_extension() -> None:
         "    backend: yaml\n"
         "  - name: nodes\n"
         "    backend: json\n"
-        "    paths: [\"nodes/%{trusted.certname}\", other.json]\n"
+        '    paths: ["nodes/%{trusted.certname}", other.json]\n'
         "    datadir: jsondata\n"
     )
     cfg = load(text)
     assert cfg.error is None and cfg.version == 4
     common, nodes = cfg.hierarchy
-    assert (common.function_name, common.location.values, common.datadir) == ("yaml_data", ("common.yaml",), "hieradata")
-    assert (nodes.function_name, nodes.location.kind, nodes.datadir) == ("json_data", "paths", "jsondata")
+    assert (common.function_name, common.location.values, common.datadir) == (
+        "yaml_data",
+        ("common.yaml",),
+        "hieradata",
+    )
+    assert (nodes.function_name, nodes.location.kind, nodes.datadir) == (
+        "json_data",
+        "paths",
+        "jsondata",
+    )
     assert nodes.location.values == ("nodes/%{trusted.certname}.json", "other.json")
     assert [p.code for p in cfg.problems] == ["hiera-config-deprecated-version"]
 
 
 def test_builtin_default_config() -> None:
     cfg = builtin_default_config()
-    assert (cfg.path, cfg.version, cfg.error, cfg.problems, cfg.default_hierarchy) == (None, 5, None, (), ())
+    assert (cfg.path, cfg.version, cfg.error, cfg.problems, cfg.default_hierarchy) == (
+        None,
+        5,
+        None,
+        (),
+        (),
+    )
     (common,) = cfg.hierarchy
-    assert (common.name, common.function_name, common.location.values, common.datadir, common.options) == (
+    assert (
+        common.name,
+        common.function_name,
+        common.location.values,
+        common.datadir,
+        common.options,
+    ) == (
         "Common",
         "yaml_data",
         ("common.yaml",),
@@ -316,9 +372,9 @@ def test_custom_functions_are_accepted() -> None:
         (5.9, 5),
         (True, "undefined method `to_i' for true:TrueClass"),
         ([5], "undefined method `to_i' for [5]:Array"),
-        ({"a": 1}, "undefined method `to_i' for {\"a\"=>1}:Hash"),
+        ({"a": 1}, 'undefined method `to_i\' for {"a"=>1}:Hash'),
         (RubySymbol("x"), "undefined method `to_i' for :x:Symbol"),
-        (RubySymbol('x"'), "undefined method `to_i' for :\"x\\\"\":Symbol"),
+        (RubySymbol('x"'), 'undefined method `to_i\' for :"x\\"":Symbol'),
     ],
 )
 def test_version_is_read_with_rubys_to_i(value: object, number: int | str) -> None:
@@ -333,10 +389,50 @@ def test_false_version_means_version_3() -> None:
 
 
 _PIECES = [
-    "version", "hierarchy", "name", "path", "paths", "defaults", "options", "glob", "datadir",
-    "data_hash", "lookup_key", "mapped_paths", "default_hierarchy", ":", ": ", "- ", "\n", "\n  ",
-    "\n    ", "[", "]", "{", "}", ",", "'", '"', "#", "5", "4", "3", "~", "&a ", "*a", "<<: ", "!!str ",
-    ":sym", "%{x}", "%{lookup('x')}", "x(", "\t", "\u00e9", "?", "|\n  x", ">-\n  y",
+    "version",
+    "hierarchy",
+    "name",
+    "path",
+    "paths",
+    "defaults",
+    "options",
+    "glob",
+    "datadir",
+    "data_hash",
+    "lookup_key",
+    "mapped_paths",
+    "default_hierarchy",
+    ":",
+    ": ",
+    "- ",
+    "\n",
+    "\n  ",
+    "\n    ",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    "'",
+    '"',
+    "#",
+    "5",
+    "4",
+    "3",
+    "~",
+    "&a ",
+    "*a",
+    "<<: ",
+    "!!str ",
+    ":sym",
+    "%{x}",
+    "%{lookup('x')}",
+    "x(",
+    "\t",
+    "\u00e9",
+    "?",
+    "|\n  x",
+    ">-\n  y",
 ]
 
 

@@ -22,7 +22,13 @@ from tests.project.hiera_config_cases import CASES
 
 pytestmark = pytest.mark.puppet
 
-LOOKUP_TIME = ("must be declared in hiera.yaml", "Unable to find", "Undefined variable", "load_typed", "expects")
+LOOKUP_TIME = (
+    "must be declared in hiera.yaml",
+    "Unable to find",
+    "Undefined variable",
+    "load_typed",
+    "expects",
+)
 
 
 def _place(root: Path, text: str, layer: str) -> tuple[dict[str, Any], str]:
@@ -115,10 +121,39 @@ def _yaml(value: object, indent: int = 0) -> str:
     return f" {json.dumps(value)}\n"
 
 
-_SCALARS: list[object] = ["x", "", 1, 2.5, True, None, RubySymbol("s"), "common.yaml", "yaml", "%{facts.x}", "_bad", "a-b", 0]
+_SCALARS: list[object] = [
+    "x",
+    "",
+    1,
+    2.5,
+    True,
+    None,
+    RubySymbol("s"),
+    "common.yaml",
+    "yaml",
+    "%{facts.x}",
+    "_bad",
+    "a-b",
+    0,
+]
 _LEVEL_KEYS = [
-    "name", "options", "data_hash", "lookup_key", "hiera3_backend", "v4_data_hash", "data_dig", "path", "paths",
-    "glob", "globs", "uri", "uris", "mapped_paths", "datadir", "pth", "backend",
+    "name",
+    "options",
+    "data_hash",
+    "lookup_key",
+    "hiera3_backend",
+    "v4_data_hash",
+    "data_dig",
+    "path",
+    "paths",
+    "glob",
+    "globs",
+    "uri",
+    "uris",
+    "mapped_paths",
+    "datadir",
+    "pth",
+    "backend",
 ]
 
 
@@ -152,8 +187,12 @@ def _config(rng: random.Random) -> dict[object, object]:
     if rng.random() < 0.3:
         defaults: dict[object, object] = {}
         for _ in range(rng.randint(0, 3)):
-            key = rng.choice(["data_hash", "lookup_key", "data_dig", "datadir", "options", "x", "hiera3_backend"])
-            defaults[key] = rng.choice(["yaml_data", "data", 1, {"a": 1}, {"path": 1}, {"_k": 1}, None])
+            key = rng.choice(
+                ["data_hash", "lookup_key", "data_dig", "datadir", "options", "x", "hiera3_backend"]
+            )
+            defaults[key] = rng.choice(
+                ["yaml_data", "data", 1, {"a": 1}, {"path": 1}, {"_k": 1}, None]
+            )
         config["defaults"] = defaults
     if rng.random() < 0.9:
         config["hierarchy"] = [_level(rng, ["a", "b", "Common"]) for _ in range(rng.randint(0, 4))]

@@ -99,9 +99,23 @@ def test_schema_is_puppets_type() -> None:
 
 VALID = [
     {"version": 5},
-    {"version": 5, "hierarchy": [{"name": "a", "path": "a.yaml"}, {"name": "b", "globs": ["*.yaml"]}]},
-    {"version": 5, "defaults": {"data_hash": "json_data", "datadir": "d", "options": {"k-1": [1, {"x": None}]}}},
-    {"version": 5, "defaults": {}, "hierarchy": [{"name": "a", "lookup_key": "eyaml_lookup_key", "path": "s"}]},
+    {
+        "version": 5,
+        "hierarchy": [{"name": "a", "path": "a.yaml"}, {"name": "b", "globs": ["*.yaml"]}],
+    },
+    {
+        "version": 5,
+        "defaults": {
+            "data_hash": "json_data",
+            "datadir": "d",
+            "options": {"k-1": [1, {"x": None}]},
+        },
+    },
+    {
+        "version": 5,
+        "defaults": {},
+        "hierarchy": [{"name": "a", "lookup_key": "eyaml_lookup_key", "path": "s"}],
+    },
     {"version": 5, "hierarchy": [{"name": "a", "mapped_paths": ["facts.r", "r", "r/%{r}.yaml"]}]},
     {"version": 5, "defaults": None, "hierarchy": None},  # Puppet fills both in
 ]
@@ -141,7 +155,10 @@ def test_layer_rules_are_annotations_not_constraints() -> None:
     reader = SchemaReader(load_schema())
     instance = {"version": 5, "default_hierarchy": [{"name": "d", "hiera3_backend": "mongo"}]}
     assert reader.is_valid(reader.root, instance)
-    issues = {layer: [f.issue for f in reader.findings(instance, layer)] for layer in ("global", "environment", "module")}
+    issues = {
+        layer: [f.issue for f in reader.findings(instance, layer)]
+        for layer in ("global", "environment", "module")
+    }
     assert issues == {
         "global": ["HIERA_DEFAULT_HIERARCHY_NOT_IN_MODULE"],
         "environment": ["HIERA_DEFAULT_HIERARCHY_NOT_IN_MODULE", "HIERA_V3_BACKEND_NOT_GLOBAL"],

@@ -44,15 +44,22 @@ def test_control_repository_layers_and_level_map() -> None:
     # environment.conf: site-modules first, then modules; role has no hiera.yaml
     assert list(view.env.modules) == ["profile", "role", "ntp"]
     assert view.env.modules["role"].config is None
-    levels = {str(Path(p).relative_to(CONTROL_REPO)): [lv.entry.name for lv in info.levels] for p, info in snap.data_files.items()}
+    levels = {
+        str(Path(p).relative_to(CONTROL_REPO)): [lv.entry.name for lv in info.levels]
+        for p, info in snap.data_files.items()
+    }
     assert levels["data/nodes/web01.example.com.yaml"] == ["Per-node data"]
     assert levels["data/datacenter/ams1.yaml"] == ["Per-datacenter data"]  # mapped_paths template
-    assert levels["data/os/Debian/12.yaml"] == ["Per-OS data"]  # os/%{family}/%{major}.yaml, not os/%{family}.yaml
+    assert levels["data/os/Debian/12.yaml"] == [
+        "Per-OS data"
+    ]  # os/%{family}/%{major}.yaml, not os/%{family}.yaml
     assert levels["data/os/Debian.yaml"] == ["Per-OS data"]
     assert levels["site-modules/profile/data/os/RedHat.yaml"] == ["Profile OS family defaults"]
     assert levels["modules/ntp/data/common.yaml"] == ["common"]
     assert snap.kind_of(str(CONTROL_REPO / "hiera.yaml")) is FileKind.HIERA_CONFIG
-    assert snap.kind_of(str(CONTROL_REPO / "site-modules/profile/hiera.yaml")) is FileKind.HIERA_CONFIG
+    assert (
+        snap.kind_of(str(CONTROL_REPO / "site-modules/profile/hiera.yaml")) is FileKind.HIERA_CONFIG
+    )
     assert snap.kind_of(str(CONTROL_REPO / ".hiera-ls/facts/db01.json")) is FileKind.FACTS
     assert snap.kind_of(str(CONTROL_REPO / "manifests/site.pp")) is FileKind.OTHER
 
@@ -65,24 +72,34 @@ def test_templates_become_globs() -> None:
 
 
 def test_conventional_module_directories_without_environment_conf(tmp_path: Path) -> None:
-    root = write(tmp_path / "repo", {
-        "hiera.yaml": HIERA,
-        "site/profile/hiera.yaml": HIERA,
-        "site-modules/role/manifests/init.pp": "class role {}\n",
-        "modules/apache/hiera.yaml": HIERA,
-    })
-    assert [Path(d).name for d in module_dirs(str(root), Workspace([]).files())] == ["modules", "site-modules", "site"]
+    root = write(
+        tmp_path / "repo",
+        {
+            "hiera.yaml": HIERA,
+            "site/profile/hiera.yaml": HIERA,
+            "site-modules/role/manifests/init.pp": "class role {}\n",
+            "modules/apache/hiera.yaml": HIERA,
+        },
+    )
+    assert [Path(d).name for d in module_dirs(str(root), Workspace([]).files())] == [
+        "modules",
+        "site-modules",
+        "site",
+    ]
     (view,) = Workspace([str(root)]).snapshot().environments
     assert sorted(view.env.modules) == ["apache", "profile", "role"]
 
 
 def test_environment_path_setting_finds_every_environment(tmp_path: Path) -> None:
-    write(tmp_path, {
-        "code/environments/production/hiera.yaml": HIERA,
-        "code/environments/development/hiera.yaml": HIERA,
-        "code/environments/development/data/common.yaml": "a: 1\n",
-        "code/environments/notes/README": "not an environment\n",
-    })
+    write(
+        tmp_path,
+        {
+            "code/environments/production/hiera.yaml": HIERA,
+            "code/environments/development/hiera.yaml": HIERA,
+            "code/environments/development/data/common.yaml": "a: 1\n",
+            "code/environments/notes/README": "not an environment\n",
+        },
+    )
     ws = Workspace([str(tmp_path)], Settings(environment_path="code/environments"))
     snap = ws.snapshot()
     assert sorted(v.env.name for v in snap.environments) == ["development", "production"]
@@ -92,20 +109,29 @@ def test_environment_path_setting_finds_every_environment(tmp_path: Path) -> Non
 
 
 def test_a_directory_of_environments_is_found_without_settings(tmp_path: Path) -> None:
-    write(tmp_path, {"environments/production/hiera.yaml": HIERA, "environments/staging/environment.conf": ""})
-    assert sorted(v.env.name for v in Workspace([str(tmp_path)]).snapshot().environments) == ["production", "staging"]
+    write(
+        tmp_path,
+        {"environments/production/hiera.yaml": HIERA, "environments/staging/environment.conf": ""},
+    )
+    assert sorted(v.env.name for v in Workspace([str(tmp_path)]).snapshot().environments) == [
+        "production",
+        "staging",
+    ]
 
 
 def test_a_folder_opened_inside_an_environment_finds_the_environment(tmp_path: Path) -> None:
     # eglot outside version control makes the file's own directory the workspace root
-    write(tmp_path / "environments/production", {
-        "hiera.yaml": HIERA,
-        "data/common.yaml": "a: 1\n",
-        "data/nodes/web01.yaml": "a: 2\n",
-        "site-modules/profile/hiera.yaml": HIERA,
-        "site-modules/profile/data/common.yaml": "profile::x: 1\n",
-        ".hiera-ls/facts/web01.yaml": "trusted: {certname: web01.example.com}\n",
-    })
+    write(
+        tmp_path / "environments/production",
+        {
+            "hiera.yaml": HIERA,
+            "data/common.yaml": "a: 1\n",
+            "data/nodes/web01.yaml": "a: 2\n",
+            "site-modules/profile/hiera.yaml": HIERA,
+            "site-modules/profile/data/common.yaml": "profile::x: 1\n",
+            ".hiera-ls/facts/web01.yaml": "trusted: {certname: web01.example.com}\n",
+        },
+    )
     env = tmp_path / "environments/production"
     for inner in ("data/nodes", "site-modules/profile/data", "site-modules/profile"):
         snap = Workspace([str(env / inner)], Settings(facts_profile="web01.example.com")).snapshot()
@@ -116,11 +142,14 @@ def test_a_folder_opened_inside_an_environment_finds_the_environment(tmp_path: P
 
 
 def test_a_module_repository_is_its_own_module_layer(tmp_path: Path) -> None:
-    root = write(tmp_path / "puppet-ntp", {
-        "metadata.json": json.dumps({"name": "puppetlabs-ntp", "version": "1.0.0"}),
-        "hiera.yaml": HIERA,
-        "data/common.yaml": "ntp::servers: [a]\n",
-    })
+    root = write(
+        tmp_path / "puppet-ntp",
+        {
+            "metadata.json": json.dumps({"name": "puppetlabs-ntp", "version": "1.0.0"}),
+            "hiera.yaml": HIERA,
+            "data/common.yaml": "ntp::servers: [a]\n",
+        },
+    )
     snap = Workspace([str(root)]).snapshot()
     (view,) = snap.environments
     assert list(view.env.modules) == ["ntp"]
@@ -130,16 +159,23 @@ def test_a_module_repository_is_its_own_module_layer(tmp_path: Path) -> None:
 
 
 def test_global_hiera_config_setting_adds_the_global_layer(tmp_path: Path) -> None:
-    write(tmp_path, {
-        "repo/hiera.yaml": HIERA,
-        "repo/data/common.yaml": "k: env\n",
-        "etc/hiera.yaml": HIERA,
-        "etc/data/common.yaml": "k: global\n",
-    })
-    ws = Workspace([str(tmp_path / "repo")], Settings(hiera_config=str(tmp_path / "etc/hiera.yaml")))
+    write(
+        tmp_path,
+        {
+            "repo/hiera.yaml": HIERA,
+            "repo/data/common.yaml": "k: env\n",
+            "etc/hiera.yaml": HIERA,
+            "etc/data/common.yaml": "k: global\n",
+        },
+    )
+    ws = Workspace(
+        [str(tmp_path / "repo")], Settings(hiera_config=str(tmp_path / "etc/hiera.yaml"))
+    )
     snap = ws.snapshot()
     (view,) = snap.environments
-    assert view.env.global_layer.config is not None and view.env.global_layer.config.path == str(tmp_path / "etc/hiera.yaml")
+    assert view.env.global_layer.config is not None and view.env.global_layer.config.path == str(
+        tmp_path / "etc/hiera.yaml"
+    )
     assert shared_session(snap, view).lookup("k").value == "global"
 
 
@@ -148,7 +184,9 @@ def test_global_hiera_config_setting_adds_the_global_layer(tmp_path: Path) -> No
 
 def test_profiles_are_named_by_certname_from_every_format() -> None:
     snap = Workspace([str(CONTROL_REPO)]).snapshot()
-    names = {e.name: Path(e.profile.path).relative_to(CONTROL_REPO).as_posix() for e in snap.profiles}
+    names = {
+        e.name: Path(e.profile.path).relative_to(CONTROL_REPO).as_posix() for e in snap.profiles
+    }
     assert names == {
         "web01.example.com": ".hiera-ls/facts/web01.example.com.yaml",  # facter -y: clientcert
         "db01.example.com": ".hiera-ls/facts/db01.json",  # PuppetDB export: values wrapped
@@ -157,18 +195,25 @@ def test_profiles_are_named_by_certname_from_every_format() -> None:
     assert snap.active is None
 
 
-def test_duplicate_certnames_get_their_file_name_and_unknown_names_are_reported(tmp_path: Path) -> None:
-    write(tmp_path, {
-        "hiera.yaml": HIERA,
-        ".hiera-ls/facts/a.yaml": "fqdn: web.example.com\n",
-        ".hiera-ls/facts/b.json": '{"trusted": {"certname": "web.example.com"}}',
-        "facts/c.yaml": "just_a_fact: 1\n",
-    })
+def test_duplicate_certnames_get_their_file_name_and_unknown_names_are_reported(
+    tmp_path: Path,
+) -> None:
+    write(
+        tmp_path,
+        {
+            "hiera.yaml": HIERA,
+            ".hiera-ls/facts/a.yaml": "fqdn: web.example.com\n",
+            ".hiera-ls/facts/b.json": '{"trusted": {"certname": "web.example.com"}}',
+            "facts/c.yaml": "just_a_fact: 1\n",
+        },
+    )
     ws = Workspace([str(tmp_path)], Settings(facts_paths=("facts",), facts_profile="nosuch"))
     snap = ws.snapshot()
     assert [e.name for e in snap.profiles] == ["web.example.com", "web.example.com (b.json)", "c"]
     assert snap.active is None
-    assert snap.messages == ("No facts profile named 'nosuch': hovers show every definition instead",)
+    assert snap.messages == (
+        "No facts profile named 'nosuch': hovers show every definition instead",
+    )
     ws.select_profile("web.example.com (b.json)")
     assert ws.snapshot().active is not None and ws.snapshot().active.profile.path.endswith("b.json")
     ws.select_profile(None)  # explicitly none, even though the setting names one
@@ -184,14 +229,18 @@ def test_settings_change_of_the_profile_wins_over_an_earlier_command() -> None:
 
 
 def test_settings_accept_the_shapes_clients_send() -> None:
-    nested = parse_settings({"hiera": {"factsProfile": "a", "factsPaths": ["x"], "hieraConfig": "/etc/h.yaml"}})
+    nested = parse_settings(
+        {"hiera": {"factsProfile": "a", "factsPaths": ["x"], "hieraConfig": "/etc/h.yaml"}}
+    )
     assert nested.settings.facts_profile == "a" and nested.settings.facts_paths == ("x",)
     flat = parse_settings({"hiera.factsProfile": "b", "hiera.environmentPath": "envs"})
     assert flat.settings.facts_profile == "b" and flat.settings.environment_path == "envs"
     section = parse_settings({"factsProfile": "c"}, nested.settings)
     assert section.settings.facts_profile == "c" and section.settings.hiera_config == "/etc/h.yaml"
     bad = parse_settings({"hiera": {"factsPaths": 3, "factsProfile": None}})
-    assert bad.settings == Settings() and bad.messages == ("hiera.factsPaths must be a list of paths; ignored",)
+    assert bad.settings == Settings() and bad.messages == (
+        "hiera.factsPaths must be a list of paths; ignored",
+    )
 
 
 # ------------------------------------------------------------------ edits
@@ -212,11 +261,14 @@ def loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def test_one_edit_reparses_one_file(tmp_path: Path, loads: list[str]) -> None:
-    root = write(tmp_path, {
-        "hiera.yaml": HIERA,
-        "data/common.yaml": "a: 1\nb: '%{lookup(\"a\")}'\n",
-        **{f"data/nodes/n{i}.yaml": f"a: {i}\n" for i in range(20)},
-    })
+    root = write(
+        tmp_path,
+        {
+            "hiera.yaml": HIERA,
+            "data/common.yaml": "a: 1\nb: '%{lookup(\"a\")}'\n",
+            **{f"data/nodes/n{i}.yaml": f"a: {i}\n" for i in range(20)},
+        },
+    )
     ws = Workspace([str(root)])
     snap = ws.snapshot()
     keys = [k for fk in snap.all_file_keys() for k in fk.keys]
@@ -253,7 +305,9 @@ def test_unsaved_new_file_and_disk_changes_are_seen(tmp_path: Path) -> None:
     snap = ws.snapshot()
     assert snap.active is not None and snap.kind_of(node) is FileKind.DATA
     assert shared_session(snap, snap.environments[0]).lookup("k").value == "node"
-    (root / "hiera.yaml").write_text("version: 5\nhierarchy:\n  - name: Common\n    path: common.yaml\n")
+    (root / "hiera.yaml").write_text(
+        "version: 5\nhierarchy:\n  - name: Common\n    path: common.yaml\n"
+    )
     ws.disk_changed(str(root / "hiera.yaml"), created_or_deleted=False)
     snap = ws.snapshot()
     assert shared_session(snap, snap.environments[0]).lookup("k").value == "common"
@@ -270,4 +324,6 @@ def test_snapshots_are_stable_until_something_changes(tmp_path: Path) -> None:
     second = ws.snapshot()
     assert second is not first and second.generation > first.generation
     assert second.environments is first.environments  # a data edit keeps the environments
-    assert shared_session(first, first.environments[0]).lookup("k").value == 1  # old snapshot unchanged
+    assert (
+        shared_session(first, first.environments[0]).lookup("k").value == 1
+    )  # old snapshot unchanged

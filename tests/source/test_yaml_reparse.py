@@ -58,8 +58,37 @@ TANGLED = [  # entries that make a full parse necessary
     "? complex\n: value {i}\n",
     "yes: boolean key\n",
 ]
-SNIPPETS = ["x", " ", "  ", "\n", "\n\n", ":", ": ", "- ", "#", "'", '"', "|", "|+\n  ", "key{n}: v\n",
-            "---\n", "...\n", "&a ", "*a", "{", "}", "[", "]", "\t", "yes", "0", "%", "\r\n", "k{n}:", "<<: "]
+SNIPPETS = [
+    "x",
+    " ",
+    "  ",
+    "\n",
+    "\n\n",
+    ":",
+    ": ",
+    "- ",
+    "#",
+    "'",
+    '"',
+    "|",
+    "|+\n  ",
+    "key{n}: v\n",
+    "---\n",
+    "...\n",
+    "&a ",
+    "*a",
+    "{",
+    "}",
+    "[",
+    "]",
+    "\t",
+    "yes",
+    "0",
+    "%",
+    "\r\n",
+    "k{n}:",
+    "<<: ",
+]
 
 
 def _generate(rng: random.Random) -> str:
@@ -91,7 +120,9 @@ def _edit(rng: random.Random, text: str) -> str:
     elif kind < 0.85:
         del lines[j]
     else:
-        lines[j] = _generate(rng).rstrip("\n").split("\n", 1)[0] if rng.random() < 0.5 else lines[j] + "x"
+        lines[j] = (
+            _generate(rng).rstrip("\n").split("\n", 1)[0] if rng.random() < 0.5 else lines[j] + "x"
+        )
     return "\n".join(lines)
 
 
@@ -129,7 +160,10 @@ def test_random_edits_read_as_a_full_parse(seed: int) -> None:
 
 
 def _big() -> str:
-    return "".join(f"profile::app{i}::settings:\n  port: {8000 + i}\n  list:\n  - a{i}\n  - b\n" for i in range(300))
+    return "".join(
+        f"profile::app{i}::settings:\n  port: {8000 + i}\n  list:\n  - a{i}\n  - b\n"
+        for i in range(300)
+    )
 
 
 def test_typing_in_a_big_file_re_parses_one_entry() -> None:
@@ -156,7 +190,7 @@ def test_what_a_full_parse_must_decide_is_left_to_it() -> None:
         "a: 1\nb: 2\nb: 3\n",  # a duplicate of a key outside the edited entry
         "a: 1\nb: &x 2\nc: *x\n",  # an anchor used by another entry
         "a: 1\nb: 2\n---\nc: 3\n",  # a second document
-        "a: 1\nb: \"2\nc: 3\n",  # an unterminated string swallowing the next entry
+        'a: 1\nb: "2\nc: 3\n',  # an unterminated string swallowing the next entry
         "# all gone\n",  # an empty file is Puppet's empty-file case, not an empty hash
     ):
         _same(reload_yaml(doc, text, edited), load_yaml("/d/x.yaml", edited))

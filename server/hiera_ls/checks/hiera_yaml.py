@@ -36,7 +36,9 @@ def check_config_tokens(layer: Layer, text: str) -> list[Problem]:
     for entry in (*config.hierarchy, *config.default_hierarchy):
         if entry.datadir_span is not None and entry.datadir_span not in seen_datadirs:
             seen_datadirs.add(entry.datadir_span)
-            out.extend(_string_tokens(config.path, locator, entry.datadir, entry.datadir_span, None))
+            out.extend(
+                _string_tokens(config.path, locator, entry.datadir, entry.datadir_span, None)
+            )
         location = entry.location
         local = None
         slots = range(len(location.values))
@@ -45,11 +47,17 @@ def check_config_tokens(layer: Layer, text: str) -> list[Problem]:
             local = location.values[1] if len(location.values) > 1 else None
         for slot in slots:
             if slot < len(location.spans) and location.spans[slot] != NO_SPAN:
-                out.extend(_string_tokens(config.path, locator, location.values[slot], location.spans[slot], local))
+                out.extend(
+                    _string_tokens(
+                        config.path, locator, location.values[slot], location.spans[slot], local
+                    )
+                )
     return out
 
 
-def _string_tokens(path: str, locator: Locator, value: str, span: Span, local: str | None) -> list[Problem]:
+def _string_tokens(
+    path: str, locator: Locator, value: str, span: Span, local: str | None
+) -> list[Problem]:
     if "%{" not in value:
         return []
     site = StringSite((), value, False, span, None, False)
@@ -104,7 +112,10 @@ def _has_buffer_under(files: FileAccess, directory: str) -> bool:
 
 
 def check_unmatched_templates(
-    layer: Layer, files: FileAccess, existing: Collection[str], templates: list[LevelTemplate] | None = None
+    layer: Layer,
+    files: FileAccess,
+    existing: Collection[str],
+    templates: list[LevelTemplate] | None = None,
 ) -> list[Problem]:
     """Location templates of built-in file functions that name no existing file at all.
 
@@ -154,7 +165,9 @@ def check_unused_data_files(index: WorkspaceIndex) -> list[Problem]:
             for path in sorted(index.existing):
                 if not path.startswith(prefix) or not is_data_file(path):
                     continue
-                if index.role(path).layer is not layer or any(t.pattern.match(path) for t in templates):
+                if index.role(path).layer is not layer or any(
+                    t.pattern.match(path) for t in templates
+                ):
                     continue
                 indexed = index.files.get(path)
                 first_line = indexed.first_line if indexed is not None else 0

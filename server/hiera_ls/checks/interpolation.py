@@ -34,13 +34,27 @@ KEY_METHODS = frozenset({"lookup", "hiera", "alias"})
 # Variables that are meant to be read without ``::``: Puppet's own top-scope hashes, and the
 # names that are local to the scope running the lookup (module_name) or Hiera 3 leftovers.
 UNQUALIFIED_OK = frozenset(
-    {"facts", "trusted", "server_facts", "environment", "module_name", "calling_module", "calling_class", "calling_class_path"}
+    {
+        "facts",
+        "trusted",
+        "server_facts",
+        "environment",
+        "module_name",
+        "calling_module",
+        "calling_class",
+        "calling_class_path",
+    }
 )
 METHOD_LIST = "alias, hiera, literal, lookup and scope"
 
 
 def token_problems(
-    value: str, span_of: SpanOf, path: str, *, config: bool = False, local_variable: str | None = None
+    value: str,
+    span_of: SpanOf,
+    path: str,
+    *,
+    config: bool = False,
+    local_variable: str | None = None,
 ) -> list[Problem]:
     """Problems of one string's tokens; ``span_of(start, end)`` maps value offsets to source.
 
@@ -91,7 +105,10 @@ def _token_problem(
             try:
                 LookupKey.parse(argument)
             except KeySyntaxError:
-                return report("interpolation-syntax-error", f"Puppet fails the lookup with: Syntax error in key: '{argument}'")
+                return report(
+                    "interpolation-syntax-error",
+                    f"Puppet fails the lookup with: Syntax error in key: '{argument}'",
+                )
             return None
         if method == "literal":
             if argument == "%":
@@ -103,7 +120,9 @@ def _token_problem(
             )
         # scope('var')
         return _variable_problem(value, argument, token, report, local_variable, scope_call=True)
-    return _variable_problem(value, token.expression, token, report, local_variable, scope_call=False)
+    return _variable_problem(
+        value, token.expression, token, report, local_variable, scope_call=False
+    )
 
 
 def _variable_problem(
@@ -231,7 +250,7 @@ def unquoted_token_problem(syntax: Problem, text: str) -> Problem | None:
     end = len(line.rstrip()) if close < 0 else close + 1
     return problem(
         "interpolation-unquoted",
-        "A plain YAML value cannot start with `%`: put the whole value in quotes (key: \"%{...}\"). "
+        'A plain YAML value cannot start with `%`: put the whole value in quotes (key: "%{...}"). '
         f"Puppet cannot load this file: {syntax.message}",
         syntax.where.path,
         Span.of(where.line, column, where.line, end),

@@ -76,7 +76,9 @@ def level_templates(layer: Layer) -> list[LevelTemplate]:
             location = entry.location
             if location.kind not in PATH_KINDS:
                 continue
-            slots: Iterable[int] = (2,) if location.kind == "mapped_paths" else range(len(location.values))
+            slots: Iterable[int] = (
+                (2,) if location.kind == "mapped_paths" else range(len(location.values))
+            )
             for slot in slots:
                 if slot >= len(location.values):
                     continue
@@ -88,7 +90,14 @@ def level_templates(layer: Layer) -> list[LevelTemplate]:
 
 
 def _template(
-    layer: Layer, entry: HierarchyEntry, section: str, index: int, slot: int, template: str, span: Span, rank: int
+    layer: Layer,
+    entry: HierarchyEntry,
+    section: str,
+    index: int,
+    slot: int,
+    template: str,
+    span: Span,
+    rank: int,
 ) -> LevelTemplate:
     kind = entry.location.kind
     is_glob = kind in ("glob", "globs")

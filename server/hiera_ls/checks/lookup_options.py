@@ -87,7 +87,11 @@ def check_lookup_options(
             continue
         if key.startswith(PATTERN_START):
             compiled = _compile(key, report)
-            if compiled is not None and all_keys is not None and not _matches_any(compiled, all_keys):
+            if (
+                compiled is not None
+                and all_keys is not None
+                and not _matches_any(compiled, all_keys)
+            ):
                 report(
                     "lookup-options-unused-pattern",
                     f"The pattern {key} matches no key of the data this environment can load, "
@@ -171,7 +175,11 @@ def _check_entry(
                 "lookup-options-entry-not-hash",
                 f"The options for '{key}' must be a hash such as {{merge: deep}}: Puppet reads this String "
                 f"with String#[] and finds the text '{found}' in it"
-                + (", so lookups of the key fail with: Unknown merge strategy: 'merge'" if found == "merge" else ""),
+                + (
+                    ", so lookups of the key fail with: Unknown merge strategy: 'merge'"
+                    if found == "merge"
+                    else ""
+                ),
                 spans.value,
             )
             return
@@ -220,7 +228,11 @@ def _ruby_index_error(value: object) -> str:
 
 
 def _check_merge(
-    path: str, key: str, merge: object, nodes: Mapping[tuple[object, ...], NodeSpans], out: list[Problem]
+    path: str,
+    key: str,
+    merge: object,
+    nodes: Mapping[tuple[object, ...], NodeSpans],
+    out: list[Problem],
 ) -> None:
     merge_spans = nodes.get((LOOKUP_OPTIONS, key, "merge"))
     if merge_spans is None:

@@ -14,7 +14,9 @@ from hiera_ls.source.spans import Problem
 LOOKUP_OPTIONS = "lookup_options"
 
 
-def check_module_keys(path: str, data_file: DataFile, module_name: str, function_name: str = "yaml_data") -> list[Problem]:
+def check_module_keys(
+    path: str, data_file: DataFile, module_name: str, function_name: str = "yaml_data"
+) -> list[Problem]:
     prefix = f"{module_name}::"
     out: list[Problem] = []
     for key in data_file.data:

@@ -28,4 +28,6 @@ def unique(problems: Iterable[Problem]) -> list[Problem]:
 
 
 def in_file_order(problems: Iterable[Problem]) -> list[Problem]:
-    return sorted(problems, key=lambda p: (p.where.path, p.where.span.start, p.where.span.end, p.code))
+    return sorted(
+        problems, key=lambda p: (p.where.path, p.where.span.start, p.where.span.end, p.code)
+    )

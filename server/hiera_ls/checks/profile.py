@@ -96,7 +96,9 @@ def _without_key(error: str, key: str) -> str:
     return re.sub(r"'" + re.escape(key) + r"'", "'…'", error)
 
 
-def _embedded_collections(profile: ProfileLookup, path: str, references: Sequence[Reference]) -> list[Problem]:
+def _embedded_collections(
+    profile: ProfileLookup, path: str, references: Sequence[Reference]
+) -> list[Problem]:
     """``%{lookup('k')}`` where k is an Array or Hash: Puppet writes Ruby's text of it."""
     out: list[Problem] = []
     asked: dict[str, LookupOutcome] = {}
@@ -116,7 +118,7 @@ def _embedded_collections(profile: ProfileLookup, path: str, references: Sequenc
         if len(shown) > 60:
             shown = shown[:57] + "..."
         fix = (
-            f"make the whole value \"%{{alias('{ref.key_text}')}}\" to keep the {kind[kind.index(' ') + 1:]}"
+            f"make the whole value \"%{{alias('{ref.key_text}')}}\" to keep the {kind[kind.index(' ') + 1 :]}"
             if ref.whole
             else "interpolate a single element or value instead"
         )

@@ -73,7 +73,15 @@ def references_in(
                 continue
             seen.add(mark)
             out.append(
-                Reference(path, source, target, argument, token.method or "", span, token.text == site.value)
+                Reference(
+                    path,
+                    source,
+                    target,
+                    argument,
+                    token.method or "",
+                    span,
+                    token.text == site.value,
+                )
             )
     return out
 
@@ -141,7 +149,11 @@ class ReferenceGraph:
             if budget[0] < 0:
                 return False
             for ref in self.edges.get(key, ()):
-                if ref.target == key or ref.target in chain[1:] or not self._fits(key, ref.path, used):
+                if (
+                    ref.target == key
+                    or ref.target in chain[1:]
+                    or not self._fits(key, ref.path, used)
+                ):
                     continue
                 used.append((key, ref.path))
                 chain.append(key)
@@ -160,7 +172,11 @@ class ReferenceGraph:
         files = {p for _, p in used} | {path}
         for other_key, other_path in used:
             other = self.places.get(other_path, FilePlace())
-            if other_path != path and place.exclusive is not None and place.exclusive == other.exclusive:
+            if (
+                other_path != path
+                and place.exclusive is not None
+                and place.exclusive == other.exclusive
+            ):
                 return False
             if self._hides(other_key, other_path, {path}):
                 return False
@@ -182,7 +198,9 @@ class ReferenceGraph:
         return False
 
     def _statically_hidden(self, key: str, path: str) -> bool:
-        static = [p for p in self.definitions.get(key, ()) if self.places.get(p, FilePlace()).static]
+        static = [
+            p for p in self.definitions.get(key, ()) if self.places.get(p, FilePlace()).static
+        ]
         return self._hides(key, path, static)
 
 
@@ -269,8 +287,12 @@ def unindexed_layers(
             out.add(scope)
             continue
         entries = (*config.hierarchy, *config.default_hierarchy)
-        by_code = any(not e.read_by_hiera_ls for e in entries)  # a custom function can answer any key
-        if by_code or any(not t.walkable for t in (own if own is not None else level_templates(layer))):
+        by_code = any(
+            not e.read_by_hiera_ls for e in entries
+        )  # a custom function can answer any key
+        if by_code or any(
+            not t.walkable for t in (own if own is not None else level_templates(layer))
+        ):
             out.add(scope)
     return frozenset(out)
 

@@ -101,12 +101,28 @@ CHECKS: tuple[CheckInfo, ...] = (
         ),
         "",
     ),
-    CheckInfo("unused lookup_options pattern", "data file", ("lookup-options-unused-pattern",), "index"),
+    CheckInfo(
+        "unused lookup_options pattern", "data file", ("lookup-options-unused-pattern",), "index"
+    ),
     CheckInfo("module data keys", "data file", ("module-data-unqualified-key",), "index or env"),
     CheckInfo("references", "data file", ("reference-undefined-key", "reference-cycle"), "index"),
-    CheckInfo("profile lookups", "profile", ("lookup-fails-for-profile", "interpolation-collection-in-string"), "profile"),
+    CheckInfo(
+        "profile lookups",
+        "profile",
+        ("lookup-fails-for-profile", "interpolation-collection-in-string"),
+        "profile",
+    ),
     CheckInfo("hiera.yaml validation", "hiera.yaml", ("hiera-config-*",), ""),
-    CheckInfo("hiera.yaml tokens", "hiera.yaml", ("interpolation-syntax-error", "interpolation-unterminated", "interpolation-top-scope-variable"), ""),
+    CheckInfo(
+        "hiera.yaml tokens",
+        "hiera.yaml",
+        (
+            "interpolation-syntax-error",
+            "interpolation-unterminated",
+            "interpolation-top-scope-variable",
+        ),
+        "",
+    ),
     CheckInfo("datadir", "hiera.yaml", ("hiera-datadir-missing",), "files"),
     CheckInfo("location templates", "hiera.yaml", ("hiera-path-matches-nothing",), "files"),
     CheckInfo("unused data files", "workspace", ("hiera-data-file-unused",), "index"),
@@ -129,7 +145,9 @@ def check_data_file(
     path = source.path
     out: list[Problem] = []
     for found in data.problems:
-        clearer = unquoted_token_problem(found, source.text) if found.code == "yaml-syntax" else None
+        clearer = (
+            unquoted_token_problem(found, source.text) if found.code == "yaml-syntax" else None
+        )
         out.append(clearer if clearer is not None else found)
     if data.error is not None:
         return in_file_order(unique(out))
@@ -161,7 +179,9 @@ def check_data_file(
             )
         )
     if profile is not None and not _read_by_no_level(role):
-        out.extend(check_profile(profile, path, data, module_name=module_name, references=references))
+        out.extend(
+            check_profile(profile, path, data, module_name=module_name, references=references)
+        )
     return in_file_order(unique(out))
 
 
@@ -227,4 +247,3 @@ def check_workspace(index: WorkspaceIndex) -> dict[str, list[Problem]]:
     for found in check_unused_data_files(index):
         grouped.setdefault(found.where.path, []).append(found)
     return grouped
-

@@ -36,7 +36,9 @@ class StringSite:
         return self.node_path[0] if self.node_path else None
 
 
-def iter_strings(data_file: DataFile, lines: SourceLines, only_with: str | None = "%{") -> Iterator[StringSite]:
+def iter_strings(
+    data_file: DataFile, lines: SourceLines, only_with: str | None = "%{"
+) -> Iterator[StringSite]:
     """String values and keys of the file; with ``only_with``, only those containing it.
 
     Walks the data (cheap) and asks the node table only for the strings it yields; a visit
@@ -63,13 +65,22 @@ def iter_strings(data_file: DataFile, lines: SourceLines, only_with: str | None 
             if wanted(key) and isinstance(value, dict):
                 spans = nodes.get((*at, key))
                 if spans is not None and spans.key is not None:
-                    yield StringSite((*at, key), str(key), True, spans.key, None, _is_alias(lines, spans.key))
+                    yield StringSite(
+                        (*at, key), str(key), True, spans.key, None, _is_alias(lines, spans.key)
+                    )
             if isinstance(item, (dict, list)):
                 stack.append((item, (*at, key)))
             elif wanted(item):
                 spans = nodes.get((*at, key))
                 if spans is not None:
-                    yield StringSite((*at, key), str(item), False, spans.value, spans.style, _is_alias(lines, spans.value))
+                    yield StringSite(
+                        (*at, key),
+                        str(item),
+                        False,
+                        spans.value,
+                        spans.style,
+                        _is_alias(lines, spans.value),
+                    )
 
 
 def _is_alias(lines: SourceLines, span: Span) -> bool:
@@ -97,7 +108,9 @@ class Locator:
         if cache_key not in self._maps:
             # Keys carry no recorded style; a plain scalar never starts with a quote or | >.
             style = site.style if site.style is not None else infer_style(self.lines, site.scalar)
-            self._maps[cache_key] = map_scalar(self.lines, site.scalar, style, site.value, self.json)
+            self._maps[cache_key] = map_scalar(
+                self.lines, site.scalar, style, site.value, self.json
+            )
         found = self._maps[cache_key]
         if found is None or start >= len(site.value):
             return site.scalar

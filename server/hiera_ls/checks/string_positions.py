@@ -152,7 +152,10 @@ def _replay(lines: SourceLines, span: Span, style: str | None, json: bool) -> li
         return _block(lines, line, col, span, folded=style == ">")
     elif style in ("'", '"'):
         end = span.end
-        if lines.line(line)[col : col + 1] != style or lines.line(end.line)[end.column - 1 : end.column] != style:
+        if (
+            lines.line(line)[col : col + 1] != style
+            or lines.line(end.line)[end.column - 1 : end.column] != style
+        ):
             return []
         found = _flow(lines, line, col + 1, end.line, end.column - 1, style)
     else:

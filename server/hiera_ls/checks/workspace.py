@@ -132,7 +132,9 @@ def role_of(env: Environment, templates: Mapping[str, list[LevelTemplate]], path
     (``datadir: modules/hieradata/data``).  Puppet reads those keys as environment data; the
     module's own data provider never sees them, so they are not judged as module data.
     """
-    holders = [layer for layer in layers_of(env) if path.startswith(layer.root.rstrip(os.sep) + os.sep)]
+    holders = [
+        layer for layer in layers_of(env) if path.startswith(layer.root.rstrip(os.sep) + os.sep)
+    ]
     if not holders:
         return FileRole(None)
     holders.sort(key=lambda layer: len(layer.root), reverse=True)
@@ -201,7 +203,10 @@ def build_index(
     index.defined_keys = frozenset(definitions)
     index.files = indexed
     index.graph = ReferenceGraph.build(
-        (r for entry in indexed.values() for r in entry.references), definitions, places, _merged_keys(index, data)
+        (r for entry in indexed.values() for r in entry.references),
+        definitions,
+        places,
+        _merged_keys(index, data),
     )
     return index
 
@@ -246,7 +251,9 @@ def _merged_keys(index: WorkspaceIndex, data: Mapping[str, DataFile]) -> _Merged
                 except PuppetError:
                     continue
             else:
-                literal.setdefault(scope, {})[key] = literal.get(scope, {}).get(key, False) or merges
+                literal.setdefault(scope, {})[key] = (
+                    literal.get(scope, {}).get(key, False) or merges
+                )
     return _MergedKeys(literal, patterns)
 
 
@@ -269,7 +276,9 @@ class _MergedKeys:
         return False
 
 
-def discover_sources(env: Environment, files: FileAccess, cache: DataCache | None = None) -> list[DataSource]:
+def discover_sources(
+    env: Environment, files: FileAccess, cache: DataCache | None = None
+) -> list[DataSource]:
     """Every data file under the datadirs of the environment's layers, loaded."""
     cache = cache or DataCache()
     roots = [d for layer in layers_of(env) for d in static_datadirs(layer)]

@@ -138,8 +138,15 @@ def _convert(type_name: str, value: object, rest: list[object]) -> object:
         raise _cannot("new_boolean", value, "Boolean")
     if type_name in ("Integer", "Float", "Numeric"):
         if isinstance(value, dict):
-            keys = "\n".join(f"  {type_name}.new has wrong type, unrecognized key '{k}'" for k in value if k != "from")
-            raise ValueError(f" {type_name}.new has wrong type, expects a value for key 'from'" + ("\n" + keys if keys else ""))
+            keys = "\n".join(
+                f"  {type_name}.new has wrong type, unrecognized key '{k}'"
+                for k in value
+                if k != "from"
+            )
+            raise ValueError(
+                f" {type_name}.new has wrong type, expects a value for key 'from'"
+                + ("\n" + keys if keys else "")
+            )
         if isinstance(value, bool):
             return (1 if value else 0) if type_name != "Float" else (1.0 if value else 0.0)
         if isinstance(value, (int, float)):
@@ -194,5 +201,11 @@ def puppet_string(value: object, nested: bool = False) -> str:
     if isinstance(value, dict):
         if not value:
             return "{}"
-        return "{" + ", ".join(f"{puppet_string(k, True)} => {puppet_string(v, True)}" for k, v in value.items()) + "}"
+        return (
+            "{"
+            + ", ".join(
+                f"{puppet_string(k, True)} => {puppet_string(v, True)}" for k, v in value.items()
+            )
+            + "}"
+        )
     return to_s(value)

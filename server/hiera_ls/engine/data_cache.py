@@ -31,7 +31,9 @@ class DataCache:
             return None
         previous_text = entry[0].buffer_text if entry is not None else None
         if entry is not None and previous_text is not None and function == "yaml_data":
-            data = reload_yaml_data(entry[1], previous_text, text)  # an edit: re-parse what it touched
+            data = reload_yaml_data(
+                entry[1], previous_text, text
+            )  # an edit: re-parse what it touched
         else:
             data = LOADERS[function](path, text)
         self._entries[(path, function)] = (stamp, data)

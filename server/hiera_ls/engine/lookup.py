@@ -180,7 +180,9 @@ class LookupSession:
             return self._outcome(key, False, None, error="hiera-ls: lookup nested too deeply")
         except Exception as e:
             self._forget_compilation()
-            return self._outcome(key, False, None, error=f"hiera-ls internal error ({type(e).__name__}: {e})")
+            return self._outcome(
+                key, False, None, error=f"hiera-ls internal error ({type(e).__name__}: {e})"
+            )
 
     def _forget_compilation(self) -> None:
         self._options.clear()
@@ -190,7 +192,11 @@ class LookupSession:
         self._entries.clear()
 
     def _outcome(
-        self, key: str, found: bool, value: object, error: str | None = None,
+        self,
+        key: str,
+        found: bool,
+        value: object,
+        error: str | None = None,
         not_found_message: str | None = None,
     ) -> LookupOutcome:
         trace = self.trace.root if not isinstance(self.trace, NullBuilder) else None
@@ -264,7 +270,9 @@ class LookupSession:
 
     # ------------------------------------------------------------------ merging
 
-    def _run(self, strategy: MergeStrategy, variants: Sequence[T], fn: Callable[[T], object]) -> object:
+    def _run(
+        self, strategy: MergeStrategy, variants: Sequence[T], fn: Callable[[T], object]
+    ) -> object:
         """Puppet's MergeStrategy#lookup over one level's variants."""
         if strategy.name == "first":
             for v in variants:
@@ -284,7 +292,11 @@ class LookupSession:
                     value = fn(v)
                 except NotFound:
                     continue
-                memo = convert_first(strategy, value) if memo is NO_VALUE else merge_pair(strategy, memo, value)
+                memo = (
+                    convert_first(strategy, value)
+                    if memo is NO_VALUE
+                    else merge_pair(strategy, memo, value)
+                )
             if memo is NO_VALUE:
                 raise NotFound
             self.trace.result(memo)
@@ -349,7 +361,10 @@ class LookupSession:
         def body() -> object:
             cfg = layer.config
             with self.trace.branch(
-                Kind.DATA_PROVIDER, layer.title, layer=layer.kind.value, module=layer.module_name,
+                Kind.DATA_PROVIDER,
+                layer.title,
+                layer=layer.kind.value,
+                module=layer.module_name,
                 version=cfg.version if cfg else 5,
                 config_path=cfg.path if cfg else None,
             ):
@@ -361,7 +376,9 @@ class LookupSession:
 
         return self._check(lk.text, body)
 
-    def _entry_lookup(self, rentry: ResolvedEntry, lk: LookupKey, strategy: MergeStrategy) -> object:
+    def _entry_lookup(
+        self, rentry: ResolvedEntry, lk: LookupKey, strategy: MergeStrategy
+    ) -> object:
         with self.trace.branch(Kind.HIERARCHY_ENTRY, rentry.entry.name):
             entry = rentry.entry
             if not rentry.supported:
@@ -374,9 +391,13 @@ class LookupSession:
                 raise NotFound
             if rentry.locations is None or any(loc.is_uri for loc in rentry.locations):
                 raise LookupError_(f"'{entry.function_name}' {MISSING_PATH}")
-            return self._run(strategy, rentry.locations, lambda loc: self._location_lookup(rentry, loc, lk))
+            return self._run(
+                strategy, rentry.locations, lambda loc: self._location_lookup(rentry, loc, lk)
+            )
 
-    def _location_lookup(self, rentry: ResolvedEntry, loc: ResolvedLocation, lk: LookupKey) -> object:
+    def _location_lookup(
+        self, rentry: ResolvedEntry, loc: ResolvedLocation, lk: LookupKey
+    ) -> object:
         with self.trace.branch(Kind.PATH, loc.path, original=loc.original, exists=loc.exists):
             if not loc.exists:
                 self.trace.event(Event.LOCATION_NOT_FOUND, lk.root)
@@ -416,12 +437,16 @@ class LookupSession:
             raise NotFound
         if not layer.config.default_hierarchy:
             raise NotFound
-        with self.trace.branch(Kind.SCOPE, f'Searching default_hierarchy of module "{module_name}"'):
+        with self.trace.branch(
+            Kind.SCOPE, f'Searching default_hierarchy of module "{module_name}"'
+        ):
             if module_name not in self._default_options:
                 opts: CompiledOptions | None = None
                 with self._invocation(LOOKUP_OPTIONS, module_name):
                     try:
-                        raw = self._provider_lookup(layer, LookupKey.parse(LOOKUP_OPTIONS), HASH, True)
+                        raw = self._provider_lookup(
+                            layer, LookupKey.parse(LOOKUP_OPTIONS), HASH, True
+                        )
                         opts = compile_options(validate_options(raw, module_name))
                     except NotFound:
                         opts = None
@@ -452,7 +477,10 @@ class LookupSession:
     def _retrieve_options(self, module_name: str | None) -> CompiledOptions | None:
         outer_module = self._inv.module_name
         key = LookupKey.parse(LOOKUP_OPTIONS)
-        with self._invocation(LOOKUP_OPTIONS, outer_module), self.trace.branch(Kind.META, LOOKUP_OPTIONS):
+        with (
+            self._invocation(LOOKUP_OPTIONS, outer_module),
+            self.trace.branch(Kind.META, LOOKUP_OPTIONS),
+        ):
             opts = self._env_lookup_options(key)
             if module_name is not None:
                 if None not in self._options:
@@ -509,7 +537,11 @@ class LookupSession:
         cfg = layer.config
         if cfg is None:
             return []
-        if cfg.version == 3 and layer.kind is not LayerKind.GLOBAL and not self.scope.strict_variables:
+        if (
+            cfg.version == 3
+            and layer.kind is not LayerKind.GLOBAL
+            and not self.scope.strict_variables
+        ):
             self.trace.text(f"Warning: {cfg.path}: hiera.yaml version 3 found and ignored")
             self._entries[cache_key] = []
             return []
@@ -537,7 +569,9 @@ class LookupSession:
         finally:
             self.trace = saved
 
-    def _resolve_entries(self, layer: Layer, entries: Sequence[HierarchyEntry]) -> list[ResolvedEntry]:
+    def _resolve_entries(
+        self, layer: Layer, entries: Sequence[HierarchyEntry]
+    ) -> list[ResolvedEntry]:
         cfg = layer.config
         assert cfg is not None
         resolved: list[ResolvedEntry] = []
@@ -580,7 +614,9 @@ class LookupSession:
                         out.append(ResolvedLocation(pattern, match, True))
         elif kind in ("uri", "uris"):
             for declared in spec.values:
-                out.append(ResolvedLocation(declared, self._location_interpolate(declared), True, True))
+                out.append(
+                    ResolvedLocation(declared, self._location_interpolate(declared), True, True)
+                )
         elif kind == "mapped_paths":
             var_expr, var_name, template = spec.values
             try:
@@ -619,14 +655,20 @@ class LookupSession:
             return self._interpolate(value, allow_methods=False)
         except UndefinedVariable as e:
             line = _find_line(self.files, config_path, e.name) if config_path else None
-            where = f" (file: {config_path}, line: {line})" if line else (
-                f" (file: {config_path})" if config_path else ""
+            where = (
+                f" (file: {config_path}, line: {line})"
+                if line
+                else (f" (file: {config_path})" if config_path else "")
             )
-            raise LookupError_(f"Undefined variable '{e.name}'{where}", issue_code="HIERA_UNDEFINED_VARIABLE") from e
+            raise LookupError_(
+                f"Undefined variable '{e.name}'{where}", issue_code="HIERA_UNDEFINED_VARIABLE"
+            ) from e
 
     # ------------------------------------------------------------------ interpolation
 
-    def _interpolate(self, value: object, allow_methods: bool, undefined_as_empty: bool = False) -> object:
+    def _interpolate(
+        self, value: object, allow_methods: bool, undefined_as_empty: bool = False
+    ) -> object:
         if isinstance(value, str):
             if "%{" not in value or isinstance(value, Encrypted):
                 return value
@@ -642,7 +684,9 @@ class LookupSession:
             }
         return value
 
-    def _interpolate_string(self, subject: str, allow_methods: bool, undefined_as_empty: bool) -> object:
+    def _interpolate_string(
+        self, subject: str, allow_methods: bool, undefined_as_empty: bool
+    ) -> object:
         with self.trace.branch(Kind.INTERPOLATE, subject):
             parts: list[str] = []
             pos = 0
@@ -690,7 +734,9 @@ class LookupSession:
                     guard,
                     lambda found=value: self._interpolate(found, allow_methods, undefined_as_empty),  # type: ignore[misc]
                 )
-                parts.append("" if value is None else (value if isinstance(value, str) else to_s(value)))
+                parts.append(
+                    "" if value is None else (value if isinstance(value, str) else to_s(value))
+                )
             parts.append(subject[pos:])
             result = "".join(parts)
             self.trace.result(result)
@@ -758,7 +804,14 @@ def _find_line(files: FileAccess, config_path: str, var: str) -> int | None:
     return None
 
 
-__all__ = ["NO_DEFAULT", "LookupOutcome", "LookupSession", "ResolvedEntry", "ResolvedLocation", "ruby_hash_get"]
+__all__ = [
+    "NO_DEFAULT",
+    "LookupOutcome",
+    "LookupSession",
+    "ResolvedEntry",
+    "ResolvedLocation",
+    "ruby_hash_get",
+]
 
 
 def mark_encrypted(value: object) -> tuple[object, bool]:

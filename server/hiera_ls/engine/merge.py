@@ -152,7 +152,13 @@ def parse_merge(spec: object) -> MergeStrategy | None:
     else:
         strategy = spec
         options = {}
-    name = strategy if isinstance(strategy, str) else strategy.name if isinstance(strategy, RubySymbol) else None
+    name = (
+        strategy
+        if isinstance(strategy, str)
+        else strategy.name
+        if isinstance(strategy, RubySymbol)
+        else None
+    )
     if name is None or name not in _INSTANCES:
         raise RubyError(f"Unknown merge strategy: '{to_s(strategy)}'")
     if not options:
@@ -176,7 +182,9 @@ def _validate_options(name: str, options: dict[object, object]) -> None:
     errors: list[_Mismatch] = []
     if name in _UNCONSTRAINED:
         if isinstance(actual, PHash):
-            errors.append(_tm(subject, f"expects a Hash[String[1], Any] value, got {_hash_actual(actual)}"))
+            errors.append(
+                _tm(subject, f"expects a Hash[String[1], Any] value, got {_hash_actual(actual)}")
+            )
     else:
         kinds = _DEEP_OPTION_KINDS if name == "deep" else (("strategy", "pattern"),)
         if isinstance(actual, PStruct):
@@ -186,7 +194,13 @@ def _validate_options(name: str, options: dict[object, object]) -> None:
                 struct = _struct_type_string(kinds, name)
                 errors.append(_tm(subject, f"expects a {struct} value, got {_hash_actual(actual)}"))
             else:
-                errors.append(_tm(subject, f"expects size to be at most {len(kinds)}, got {len(options)}", "size"))
+                errors.append(
+                    _tm(
+                        subject,
+                        f"expects size to be at most {len(kinds)}, got {len(options)}",
+                        "size",
+                    )
+                )
     if errors:
         raise MergeError(_describe(errors))
 
@@ -216,11 +230,17 @@ def _describe_struct(
         if kind == "pattern":
             if not (isinstance(value, str) and regex.search(key, value)):
                 got = f"'{value}'" if isinstance(value, str) else _short(value)
-                errors.append(_tm(path, f"expects an undef value or a match for Pattern[/{key}/], got {got}"))
+                errors.append(
+                    _tm(path, f"expects an undef value or a match for Pattern[/{key}/], got {got}")
+                )
         elif kind == "string" and not isinstance(value, str):
-            errors.append(_tm(path, f"expects a value of type Undef or String, got {_short(value)}"))
+            errors.append(
+                _tm(path, f"expects a value of type Undef or String, got {_short(value)}")
+            )
         elif kind == "boolean" and not isinstance(value, bool):
-            errors.append(_tm(path, f"expects a value of type Undef or Boolean, got {_short(value)}"))
+            errors.append(
+                _tm(path, f"expects a value of type Undef or Boolean, got {_short(value)}")
+            )
     known = {option for option, _ in kinds}
     for k in options:
         if k not in known:
@@ -230,7 +250,9 @@ def _describe_struct(
 
 # ---------------------------------------------------------------------------- type mismatch messages
 
-_PathElement = tuple[str, object]  # ("subject", text) | ("variant", i) | ("index", i) | ("entry", key)
+_PathElement = tuple[
+    str, object
+]  # ("subject", text) | ("variant", i) | ("index", i) | ("entry", key)
 _Path = tuple[_PathElement, ...]
 
 
@@ -325,7 +347,9 @@ def _describe_data(t: PType, path: _Path) -> list[_Mismatch]:
     if isinstance(t, PUndef):
         return []
     variants = []
-    for i, describe in enumerate((_describe_scalar_data, _describe_hash_of_data, _describe_array_of_data)):
+    for i, describe in enumerate(
+        (_describe_scalar_data, _describe_hash_of_data, _describe_array_of_data)
+    ):
         found = describe(t, (*path, ("variant", i)))
         if not found:
             return []
@@ -337,7 +361,11 @@ def _describe_data(t: PType, path: _Path) -> list[_Mismatch]:
 
 
 def _describe_scalar_data(t: PType, path: _Path) -> list[_Mismatch]:
-    return [] if _scalar_ok(t) else [_tm(path, f"expects a ScalarData value, got {simple_type_name(t)}")]
+    return (
+        []
+        if _scalar_ok(t)
+        else [_tm(path, f"expects a ScalarData value, got {simple_type_name(t)}")]
+    )
 
 
 def _describe_hash_of_data(t: PType, path: _Path) -> list[_Mismatch]:
@@ -367,7 +395,11 @@ def _describe_array_of_data(t: PType, path: _Path) -> list[_Mismatch]:
 
 
 def _describe_scalar_or_array(t: PType, path: _Path) -> list[_Mismatch]:
-    d0 = [] if _scalar_ok(t) else [_tm((*path, ("variant", 0)), f"expects a Scalar value, got {simple_type_name(t)}")]
+    d0 = (
+        []
+        if _scalar_ok(t)
+        else [_tm((*path, ("variant", 0)), f"expects a Scalar value, got {simple_type_name(t)}")]
+    )
     if not d0:
         return []
     d1 = _describe_array_of_data(t, (*path, ("variant", 1)))
@@ -501,7 +533,9 @@ class _Knockout:
     def _compiled(self) -> regex.Pattern[str]:
         if self._pattern is None:
             try:
-                self._pattern = regex.compile(ruby_regex_source(self.source), regex.MULTILINE | regex.VERSION0)
+                self._pattern = regex.compile(
+                    ruby_regex_source(self.source), regex.MULTILINE | regex.VERSION0
+                )
             except (regex.error, ValueError) as e:
                 raise RubyError(_ruby_regexp_message(str(e), self.source)) from e
         return self._pattern
@@ -511,13 +545,17 @@ class _Knockout:
         try:
             return str(self._compiled().sub("", text, timeout=KNOCKOUT_TIMEOUT_S))
         except TimeoutError as e:
-            raise RubyError(f"hiera-ls: knockout_prefix /{self.source}/ took too long to match") from e
+            raise RubyError(
+                f"hiera-ls: knockout_prefix /{self.source}/ took too long to match"
+            ) from e
 
     def matches(self, text: str) -> bool:
         try:
             return self._compiled().search(text, timeout=KNOCKOUT_TIMEOUT_S) is not None
         except TimeoutError as e:
-            raise RubyError(f"hiera-ls: knockout_prefix /{self.source}/ took too long to match") from e
+            raise RubyError(
+                f"hiera-ls: knockout_prefix /{self.source}/ took too long to match"
+            ) from e
 
 
 _REGEXP_MESSAGES = (
@@ -551,7 +589,9 @@ class _DeepMerge:
         if isinstance(o.knockout, str) and o.knockout == "":
             raise RubyError("knockout_prefix cannot be an empty string in deep_merge!")
         if self.knockout is not None and not o.overwrite_unmergeable:
-            raise RubyError("overwrite_unmergeable must be true if knockout_prefix is specified in deep_merge!")
+            raise RubyError(
+                "overwrite_unmergeable must be true if knockout_prefix is specified in deep_merge!"
+            )
         if source is None:
             return dest
         if not truthy(dest) and o.overwrite_unmergeable:
@@ -601,8 +641,10 @@ class _DeepMerge:
                     return False
 
                 _delete_if(source, knocked_out)
-            if o.merge_hash_arrays and all(isinstance(e, dict) for e in source) and all(
-                isinstance(e, dict) for e in dest
+            if (
+                o.merge_hash_arrays
+                and all(isinstance(e, dict) for e in source)
+                and all(isinstance(e, dict) for e in dest)
             ):
                 merged: list[object] = []
                 i = 0
@@ -611,7 +653,7 @@ class _DeepMerge:
                     merged.append(self.merge(higher if truthy(higher) else {}, dest[i]))
                     i += 1
                 if len(source) > len(dest):
-                    merged.extend(source[len(dest):])
+                    merged.extend(source[len(dest) :])
                 dest = merged
             else:
                 dest = ruby_uniq([*dest, *source])

@@ -46,7 +46,9 @@ def ruby_regex_source(source: str) -> str:
         out.append(c)
         i += 1
     text = "".join(out)
-    return regex.sub(r"\(\?([imx]*)m([imx]*)([):])", lambda m: f"(?{m.group(1)}s{m.group(2)}{m.group(3)}", text)
+    return regex.sub(
+        r"\(\?([imx]*)m([imx]*)([):])", lambda m: f"(?{m.group(1)}s{m.group(2)}{m.group(3)}", text
+    )
 
 
 def compile_ruby_regex(source: str) -> regex.Pattern[str]:
@@ -106,7 +108,9 @@ def validate_options(options: object, module_name: str | None) -> dict[str, obje
                     f"all lookup_options patterns must match a key starting with module name '{module_name}'"
                 )
         elif not text.startswith(prefix):
-            raise LookupError_(f"all lookup_options keys must start with module name '{module_name}'")
+            raise LookupError_(
+                f"all lookup_options keys must start with module name '{module_name}'"
+            )
     return options
 
 

@@ -233,8 +233,36 @@ def inspect_string(text: str) -> str:
 
 
 _OPERATOR_SYMBOLS = frozenset(
-    ["+", "-", "*", "/", "%", "**", "==", "===", "!=", "<=>", "<", "<=", ">", ">=", "<<", ">>",
-     "!", "~", "+@", "-@", "[]", "[]=", "=~", "!~", "&", "|", "^", "`"]
+    [
+        "+",
+        "-",
+        "*",
+        "/",
+        "%",
+        "**",
+        "==",
+        "===",
+        "!=",
+        "<=>",
+        "<",
+        "<=",
+        ">",
+        ">=",
+        "<<",
+        ">>",
+        "!",
+        "~",
+        "+@",
+        "-@",
+        "[]",
+        "[]=",
+        "=~",
+        "!~",
+        "&",
+        "|",
+        "^",
+        "`",
+    ]
 )
 
 
@@ -281,7 +309,13 @@ def _inspect(value: object, active: set[int]) -> str:
         try:
             if isinstance(value, list):
                 return "[" + ", ".join(_inspect(v, active) for v in value) + "]"
-            return "{" + ", ".join(f"{_inspect(k, active)}=>{_inspect(v, active)}" for k, v in value.items()) + "}"
+            return (
+                "{"
+                + ", ".join(
+                    f"{_inspect(k, active)}=>{_inspect(v, active)}" for k, v in value.items()
+                )
+                + "}"
+            )
         finally:
             active.discard(id(value))
     return str(value)
@@ -558,7 +592,9 @@ def _normalize_variant(t: PVariant) -> PType:
     if len(types) == 1:
         return types[0]
     if any(isinstance(m, PUndef | POptional) for m in types):
-        rest = [m.type if isinstance(m, POptional) else m for m in types if not isinstance(m, PUndef)]
+        rest = [
+            m.type if isinstance(m, POptional) else m for m in types if not isinstance(m, PUndef)
+        ]
         return normalize(POptional(_maybe_variant(rest)))
     types = _flatten_variants(types)
     size_before = len(types)
@@ -571,7 +607,11 @@ def _normalize_variant(t: PVariant) -> PType:
 
 
 def _merge_enums(types: list[PType]) -> list[PType]:
-    enums = [m for m in types if (isinstance(m, PEnum) and m.values) or (isinstance(m, PString) and m.value is not None)]
+    enums = [
+        m
+        for m in types
+        if (isinstance(m, PEnum) and m.values) or (isinstance(m, PString) and m.value is not None)
+    ]
     if len(enums) <= 1:
         return types
     others = [m for m in types if not any(m is e for e in enums)]

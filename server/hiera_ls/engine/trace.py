@@ -112,8 +112,9 @@ class TraceBuilder:
         finally:
             self._stack.pop()
 
-    def event(self, event: Event, key: object, value: object = NO_VALUE,
-              where: FileSpan | None = None) -> None:
+    def event(
+        self, event: Event, key: object, value: object = NO_VALUE, where: FileSpan | None = None
+    ) -> None:
         node = self.current
         # A location or provider node takes its outcome directly, as Puppet prints it.
         if node.event is None and node.kind in (Kind.PATH, Kind.URI, Kind.SEGMENT):
@@ -145,8 +146,9 @@ class NullBuilder(TraceBuilder):
     def branch(self, kind: Kind, label: str = "", **attrs: object) -> Iterator[TraceNode]:
         yield self.root
 
-    def event(self, event: Event, key: object, value: object = NO_VALUE,
-              where: FileSpan | None = None) -> None:
+    def event(
+        self, event: Event, key: object, value: object = NO_VALUE, where: FileSpan | None = None
+    ) -> None:
         return None
 
     def result(self, value: object) -> None:

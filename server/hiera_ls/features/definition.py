@@ -42,11 +42,17 @@ def definition(snapshot: Snapshot, path: str, pos: Position) -> list[FileSpan]:
         token = target.token
         if token.kind is TokenKind.METHOD and token.method in KEY_METHODS:
             return _key_use(snapshot, view, token.argument or "")
-        if token.kind is TokenKind.EMPTY or (token.kind is TokenKind.METHOD and token.method != "scope"):
+        if token.kind is TokenKind.EMPTY or (
+            token.kind is TokenKind.METHOD and token.method != "scope"
+        ):
             return []
         expression = (token.argument if token.kind is TokenKind.METHOD else token.expression) or ""
         level = target.level
-        if level is not None and level.entry.location.kind == "mapped_paths" and len(level.entry.location.values) == 3:
+        if (
+            level is not None
+            and level.entry.location.kind == "mapped_paths"
+            and len(level.entry.location.values) == 3
+        ):
             var_expr, var_name, _ = level.entry.location.values
             if str((split_key(expression) or [""])[0]) == var_name:
                 expression = var_expr

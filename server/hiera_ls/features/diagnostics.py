@@ -90,7 +90,9 @@ class Diagnostics:
             return None
         return DataSource(path, text, df, stamp)
 
-    def _build(self, snapshot: Snapshot, view: EnvironmentView, changes: int | None = None) -> _Built:
+    def _build(
+        self, snapshot: Snapshot, view: EnvironmentView, changes: int | None = None
+    ) -> _Built:
         sources: list[StampedData] = []
         for path, info in snapshot.data_files.items():
             if info.view is view:
@@ -120,13 +122,18 @@ class Diagnostics:
 
     def has_index(self, snapshot: Snapshot) -> bool:
         return all(
-            (b := self._built.get(v.env.root)) is not None and b.index.env is v.env for v in snapshot.environments
+            (b := self._built.get(v.env.root)) is not None and b.index.env is v.env
+            for v in snapshot.environments
         )
 
     def quick_problems(self, snapshot: Snapshot, path: str) -> list[Problem]:
         """What to show right after an edit: full checks if cheap, else loader + moved problems."""
         last = self._full.get(path)
-        if last is None or last.cost_s < FAST_BUDGET_S or snapshot.kind_of(path) is not FileKind.DATA:
+        if (
+            last is None
+            or last.cost_s < FAST_BUDGET_S
+            or snapshot.kind_of(path) is not FileKind.DATA
+        ):
             return self.file_problems(snapshot, path)
         source = self.source(snapshot, path)
         if source is None:
@@ -137,7 +144,9 @@ class Diagnostics:
         moved = move_with_lines(last.text, source.text, kept)
         return _located_in(sorted([*source.data.problems, *moved], key=_order), path)
 
-    def file_problems(self, snapshot: Snapshot, path: str, pause: Pause | None = None) -> list[Problem]:
+    def file_problems(
+        self, snapshot: Snapshot, path: str, pause: Pause | None = None
+    ) -> list[Problem]:
         """Problems located in ``path``, in file order, without duplicates (every check).
 
         ``pause`` is called before each lookup the profile check makes: a background caller
@@ -147,7 +156,9 @@ class Diagnostics:
         found, source = self._file_problems(snapshot, path, pause)
         if source is not None:
             cost = time.perf_counter() - started
-            self._full[path] = _Full(source.text, frozenset(source.data.problems), tuple(found), cost)
+            self._full[path] = _Full(
+                source.text, frozenset(source.data.problems), tuple(found), cost
+            )
         return found
 
     def forget(self, path: str) -> None:
@@ -168,7 +179,9 @@ class Diagnostics:
             layer = view.configs[path]
             text = snapshot.text(path) or ""
             built = self.built(snapshot, view)
-            found = check_hiera_config(layer, text, snapshot.files, built.index if built is not None else None)
+            found = check_hiera_config(
+                layer, text, snapshot.files, built.index if built is not None else None
+            )
         elif view is not None and kind is FileKind.DATA:
             source = self.source(snapshot, path)
             if source is not None:
@@ -195,12 +208,16 @@ def move_with_lines(old: str, new: str, problems: list[Problem]) -> list[Problem
         if span.end.line < prefix:
             out.append(p)
         elif span.start.line >= tail_start:
-            moved = Span.of(span.start.line + delta, span.start.column, span.end.line + delta, span.end.column)
+            moved = Span.of(
+                span.start.line + delta, span.start.column, span.end.line + delta, span.end.column
+            )
             out.append(replace(p, where=FileSpan(p.where.path, moved)))
     return out
 
 
-def _profile(snapshot: Snapshot, view: EnvironmentView, pause: Pause | None) -> ProfileLookup | None:
+def _profile(
+    snapshot: Snapshot, view: EnvironmentView, pause: Pause | None
+) -> ProfileLookup | None:
     if snapshot.active is None:
         return None
     session = new_session(snapshot, view)  # its own: a worker thread may check another file

@@ -58,14 +58,18 @@ def explain_key(snapshot: Snapshot, view: EnvironmentView, key: str) -> ExplainR
     text = render_text(outcome.trace) if outcome.trace is not None else ""
     profile = snapshot.active.name if snapshot.active is not None else None
     if profile is None:
-        text = (
-            f"# No facts profile selected: node '{NO_PROFILE_CERTNAME}' with no facts\n" + text
-        )
+        text = f"# No facts profile selected: node '{NO_PROFILE_CERTNAME}' with no facts\n" + text
     return ExplainResult(key, profile, view.env.name, outcome.found, outcome.error, text)
 
 
-def explain(snapshot: Snapshot, path: str | None, pos: Position | None, key: str | None) -> ExplainResult | None:
-    view = snapshot.environment_for(path) if path else (snapshot.environments[0] if snapshot.environments else None)
+def explain(
+    snapshot: Snapshot, path: str | None, pos: Position | None, key: str | None
+) -> ExplainResult | None:
+    view = (
+        snapshot.environment_for(path)
+        if path
+        else (snapshot.environments[0] if snapshot.environments else None)
+    )
     if view is None:
         return None
     if key is None and path is not None and pos is not None:

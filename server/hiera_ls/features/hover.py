@@ -98,7 +98,11 @@ def _strategy_text(strategy: MergeStrategy | None) -> str:
 
 
 def key_hover(
-    snapshot: Snapshot, view: EnvironmentView, key: str, node_path: tuple[object, ...], here: str | None
+    snapshot: Snapshot,
+    view: EnvironmentView,
+    key: str,
+    node_path: tuple[object, ...],
+    here: str | None,
 ) -> str:
     if snapshot.active is None:
         return _unresolved_key_hover(snapshot, view, key, node_path)
@@ -110,7 +114,10 @@ def key_hover(
     if outcome.error is not None:
         lines += [f"**Puppet fails this lookup:** {outcome.error}", ""]
     elif not outcome.found:
-        lines += [f"**Not found** for {code(node)}: `lookup('{key}')` fails unless it has a default.", ""]
+        lines += [
+            f"**Not found** for {code(node)}: `lookup('{key}')` fails unless it has a default.",
+            "",
+        ]
     else:
         lines += [yaml_block(outcome.value), ""]
     for note in outcome.notes:
@@ -134,7 +141,9 @@ def _merge_line(res: Resolution, snapshot: Snapshot, view: EnvironmentView) -> s
     return text
 
 
-def _key_where(snapshot: Snapshot, c: Contribution, node_path: tuple[object, ...]) -> FileSpan | None:
+def _key_where(
+    snapshot: Snapshot, c: Contribution, node_path: tuple[object, ...]
+) -> FileSpan | None:
     span = node_span(snapshot, c.file, node_path) or node_span(snapshot, c.file, node_path[:1])
     if span is not None:
         return FileSpan(c.file, span)
@@ -142,7 +151,11 @@ def _key_where(snapshot: Snapshot, c: Contribution, node_path: tuple[object, ...
 
 
 def _contribution_lines(
-    snapshot: Snapshot, view: EnvironmentView, res: Resolution, node_path: tuple[object, ...], here: str | None
+    snapshot: Snapshot,
+    view: EnvironmentView,
+    res: Resolution,
+    node_path: tuple[object, ...],
+    here: str | None,
 ) -> list[str]:
     if not res.candidates:
         return ["No level holds this key for this node."]
@@ -153,7 +166,11 @@ def _contribution_lines(
     winner_seen = False
     for i, c in enumerate(res.candidates, start=1):
         where = _key_where(snapshot, c, node_path)
-        place = link(where, view.env.root) if where is not None else code(shown_path(c.file, snapshot, view))
+        place = (
+            link(where, view.env.root)
+            if where is not None
+            else code(shown_path(c.file, snapshot, view))
+        )
         label = f"{_layer_name(c.layer)} / {c.entry}"
         mark = ""
         if first:
@@ -177,9 +194,16 @@ def _contribution_lines(
     return out
 
 
-def _unresolved_key_hover(snapshot: Snapshot, view: EnvironmentView, key: str, node_path: tuple[object, ...]) -> str:
+def _unresolved_key_hover(
+    snapshot: Snapshot, view: EnvironmentView, key: str, node_path: tuple[object, ...]
+) -> str:
     root = str(node_path[0])
-    lines = [f"**{code(key)}**", "", "_No facts profile selected: every definition, in the order Puppet searches them._", ""]
+    lines = [
+        f"**{code(key)}**",
+        "",
+        "_No facts profile selected: every definition, in the order Puppet searches them._",
+        "",
+    ]
     for entry in option_entries(snapshot, view, root):
         lines.append(
             f"**lookup_options** {code(entry.pattern)}: {code(inline(entry.value) or '…')} in {link(entry.where, view.env.root)}"
@@ -199,7 +223,9 @@ def _unresolved_key_hover(snapshot: Snapshot, view: EnvironmentView, key: str, n
         df = snapshot.data_file(d.where.path)
         value = value_at(df.data if df is not None else {}, node_path)
         shown = inline(value) if value is not MISSING else ""
-        lines.append(f"    - {link(d.where, view.env.root)}" + (f": {code(shown)}" if shown else ""))
+        lines.append(
+            f"    - {link(d.where, view.env.root)}" + (f": {code(shown)}" if shown else "")
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -208,7 +234,11 @@ def _unresolved_key_hover(snapshot: Snapshot, view: EnvironmentView, key: str, n
 
 def options_hover(snapshot: Snapshot, view: EnvironmentView, pattern: str) -> str:
     matched = keys_matching(snapshot, view, pattern)
-    kind = "Ruby regular expression, searched in each root key" if pattern.startswith("^") else "literal key"
+    kind = (
+        "Ruby regular expression, searched in each root key"
+        if pattern.startswith("^")
+        else "literal key"
+    )
     lines = [f"**lookup_options** {code(pattern)} ({kind})", ""]
     if not matched:
         lines.append("Applies to no key defined in this environment's data.")
@@ -288,7 +318,9 @@ def fact_location(snapshot: Snapshot, expression: str) -> FileSpan | None:
     return None
 
 
-def token_hover(snapshot: Snapshot, view: EnvironmentView, token: Token, level: LevelRef | None) -> str:
+def token_hover(
+    snapshot: Snapshot, view: EnvironmentView, token: Token, level: LevelRef | None
+) -> str:
     head = f"{code(token.text)}"
     if token.kind is TokenKind.EMPTY:
         return f"{head} expands to an empty string (the escape idiom `%%{{}}{{x}}` gives a literal `%{{x}}`).\n"
@@ -301,7 +333,11 @@ def token_hover(snapshot: Snapshot, view: EnvironmentView, token: Token, level: 
         if method != "scope":
             return f"{head}: Puppet fails with `Unknown interpolation method '{method}'`.\n"
     expression = (token.argument if token.kind is TokenKind.METHOD else token.expression) or ""
-    if level is not None and level.entry.location.kind == "mapped_paths" and len(level.entry.location.values) == 3:
+    if (
+        level is not None
+        and level.entry.location.kind == "mapped_paths"
+        and len(level.entry.location.values) == 3
+    ):
         var_expr, var_name, _template = level.entry.location.values
         segments = split_key(expression) or []
         if segments and str(segments[0]) == var_name:
@@ -315,7 +351,9 @@ def token_hover(snapshot: Snapshot, view: EnvironmentView, token: Token, level: 
         lines.append(f"**Puppet fails:** {found.error}")
     elif not found.defined:
         if level is not None:
-            lines.append(f"Undefined variable {code(expression)}: Puppet warns and the location gets `''` here.")
+            lines.append(
+                f"Undefined variable {code(expression)}: Puppet warns and the location gets `''` here."
+            )
         else:
             lines.append(
                 f"**Undefined variable** {code(expression)}: with `strict_variables` (Puppet 8's default) "
@@ -326,21 +364,28 @@ def token_hover(snapshot: Snapshot, view: EnvironmentView, token: Token, level: 
         if found.value is None:
             lines += ["", "Expands to `''` (nothing there)."]
         elif isinstance(found.value, (dict, list)):
-            lines += ["", f"Expands to Ruby's text for it: {code(to_s(found.value))}; interpolating a collection is rarely meant."]
+            lines += [
+                "",
+                f"Expands to Ruby's text for it: {code(to_s(found.value))}; interpolating a collection is rarely meant.",
+            ]
     where = fact_location(snapshot, expression)
     if where is not None:
         lines += ["", f"Fact in {link(where, snapshot.roots[0] if snapshot.roots else None)}"]
     return "\n".join(lines) + "\n"
 
 
-def _mapped_hover(snapshot: Snapshot, view: EnvironmentView, head: str, var_expr: str, var_name: str) -> str:
+def _mapped_hover(
+    snapshot: Snapshot, view: EnvironmentView, head: str, var_expr: str, var_name: str
+) -> str:
     lines = [f"{head}: bound by `mapped_paths` to each element of {code(var_expr)}", ""]
     if snapshot.active is not None:
         found = variable_value(scope_for(snapshot, view), var_expr)
         if found.defined and found.error is None:
             lines += [f"For {code(snapshot.active.name)}:", "", yaml_block(found.value)]
         else:
-            lines.append(f"{code(var_expr)} is not set for {code(snapshot.active.name)}: this level reads no file.")
+            lines.append(
+                f"{code(var_expr)} is not set for {code(snapshot.active.name)}: this level reads no file."
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -352,7 +397,12 @@ def _lookup_token_hover(snapshot: Snapshot, view: EnvironmentView, token: Token)
         return f"{head}: Puppet fails with `Syntax error in key: '{key}'`.\n"
     if snapshot.active is None:
         defs = definitions(snapshot, view, (root,))
-        lines = [f"{head} looks up {code(key)}", "", "_Select a facts profile to see its value._", ""]
+        lines = [
+            f"{head} looks up {code(key)}",
+            "",
+            "_Select a facts profile to see its value._",
+            "",
+        ]
         if not defs:
             lines.append("No data file defines this key: it expands to `''`.")
         for d in defs[:MAX_LISTED]:
@@ -370,7 +420,10 @@ def _lookup_token_hover(snapshot: Snapshot, view: EnvironmentView, token: Token)
         if token.method == "alias":
             lines += ["", "`alias` keeps the value's type."]
         elif isinstance(out.value, (dict, list)):
-            lines += ["", f"Expands to Ruby's text for it: {code(to_s(out.value))}; use `alias` to keep the type."]
+            lines += [
+                "",
+                f"Expands to Ruby's text for it: {code(to_s(out.value))}; use `alias` to keep the type.",
+            ]
     if res.contributions:
         lines.append("")
         if res.strategy is not None and res.strategy.name != "first":
@@ -385,7 +438,9 @@ def _lookup_token_hover(snapshot: Snapshot, view: EnvironmentView, token: Token)
 # ------------------------------------------------------------------ hiera.yaml locations
 
 
-def resolved_locations(snapshot: Snapshot, view: EnvironmentView, level: LevelRef) -> list[tuple[str, bool]]:
+def resolved_locations(
+    snapshot: Snapshot, view: EnvironmentView, level: LevelRef
+) -> list[tuple[str, bool]]:
     """The files a level reads for the active profile: (path, exists), in the engine's order."""
     module = level.layer.module_name
     key = f"{module}::{PROBE_KEY}" if module else PROBE_KEY
@@ -423,7 +478,10 @@ def resolved_locations(snapshot: Snapshot, view: EnvironmentView, level: LevelRe
 def location_hover(snapshot: Snapshot, view: EnvironmentView, target: LocationAt) -> str:
     level = target.level
     lines = [f"**{_level_label(level)}** reads {code(level.template)}", ""]
-    if level.entry.function_kind != "data_hash" or level.entry.function_name not in ("yaml_data", "json_data"):
+    if level.entry.function_kind != "data_hash" or level.entry.function_name not in (
+        "yaml_data",
+        "json_data",
+    ):
         lines.append(
             f"_hiera-ls does not run the {level.entry.function_kind} function "
             f"{code(level.entry.function_name)}: lookups skip this level._"
@@ -436,7 +494,9 @@ def location_hover(snapshot: Snapshot, view: EnvironmentView, target: LocationAt
         if not found:
             lines.append("- no file (the variable it maps is empty or unset)")
         for path, exists in found:
-            shown = file_link(path, view.env.root) if exists else code(shown_path(path, snapshot, view))
+            shown = (
+                file_link(path, view.env.root) if exists else code(shown_path(path, snapshot, view))
+            )
             lines.append(f"- {shown}" + ("" if exists else " — does not exist (Puppet skips it)"))
         lines.append("")
     files = level_files(level, snapshot.files)

@@ -98,6 +98,11 @@ def diagnostic(problem: Problem, conv: Converter) -> types.Diagnostic:
     )
 
 
-def locations(spans: Sequence[FileSpan], converter_of: Callable[[str], Converter]) -> list[types.Location]:
+def locations(
+    spans: Sequence[FileSpan], converter_of: Callable[[str], Converter]
+) -> list[types.Location]:
     """``converter_of(path)``: the positions of that file's text (the server keeps them)."""
-    return [types.Location(uri=uri_of(fs.path), range=converter_of(fs.path).to_lsp_range(fs.span)) for fs in spans]
+    return [
+        types.Location(uri=uri_of(fs.path), range=converter_of(fs.path).to_lsp_range(fs.span))
+        for fs in spans
+    ]

@@ -113,7 +113,11 @@ def option_entries(snapshot: Snapshot, view: EnvironmentView, root: str) -> list
             continue
         for pattern, entry in keys.options.items():
             if pattern_matches(pattern, root):
-                out.append(OptionEntry(pattern, FileSpan(d.where.path, entry.key_span), options.get(pattern)))
+                out.append(
+                    OptionEntry(
+                        pattern, FileSpan(d.where.path, entry.key_span), options.get(pattern)
+                    )
+                )
     return out
 
 
@@ -126,7 +130,9 @@ def pattern_matches(pattern: str, root: str) -> bool:
     return pattern == root
 
 
-def keys_matching(snapshot: Snapshot, view: EnvironmentView, pattern: str) -> dict[str, list[FileSpan]]:
+def keys_matching(
+    snapshot: Snapshot, view: EnvironmentView, pattern: str
+) -> dict[str, list[FileSpan]]:
     """Every data key (across the environment's files) a lookup_options key applies to."""
     out: dict[str, list[FileSpan]] = {}
     compiled = None
@@ -179,7 +185,9 @@ class Resolution:
     candidates: tuple[Contribution, ...]  # every level that holds the root key for this node
 
 
-def _contributions(node: TraceNode, root: str, layer: str = "", entry: str = "") -> Iterator[Contribution]:
+def _contributions(
+    node: TraceNode, root: str, layer: str = "", entry: str = ""
+) -> Iterator[Contribution]:
     for child in node.children:
         kind = child.kind
         if kind in (Kind.INTERPOLATE, Kind.META, Kind.SUB_KEY):
@@ -190,7 +198,9 @@ def _contributions(node: TraceNode, root: str, layer: str = "", entry: str = "")
             yield from _contributions(child, root, layer, child.label)
         elif kind is Kind.PATH:
             if child.event is Event.FOUND and child.key == root:
-                yield Contribution(layer, entry, child.label, child.original or "", child.where, child.value)
+                yield Contribution(
+                    layer, entry, child.label, child.original or "", child.where, child.value
+                )
         else:
             yield from _contributions(child, root, layer, entry)
 

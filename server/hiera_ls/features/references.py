@@ -16,7 +16,9 @@ from hiera_ls.source.interpolation import TokenKind
 from hiera_ls.source.spans import FileSpan, Position
 
 
-def references(snapshot: Snapshot, path: str, pos: Position, include_declaration: bool) -> list[FileSpan]:
+def references(
+    snapshot: Snapshot, path: str, pos: Position, include_declaration: bool
+) -> list[FileSpan]:
     target = target_at(snapshot, path, pos)
     view = snapshot.environment_for(path)
     if target is None or view is None:
@@ -32,15 +34,21 @@ def references(snapshot: Snapshot, path: str, pos: Position, include_declaration
         token = target.token
         if token.kind is TokenKind.METHOD and token.method in KEY_METHODS:
             root = root_of(token.argument or "")
-        elif token.kind is TokenKind.VARIABLE or (token.kind is TokenKind.METHOD and token.method == "scope"):
-            expression = (token.argument if token.kind is TokenKind.METHOD else token.expression) or ""
+        elif token.kind is TokenKind.VARIABLE or (
+            token.kind is TokenKind.METHOD and token.method == "scope"
+        ):
+            expression = (
+                token.argument if token.kind is TokenKind.METHOD else token.expression
+            ) or ""
             return variable_references(snapshot, view, expression, include_declaration)
     if root is None:
         return []
     return key_references(snapshot, view, root, include_declaration)
 
 
-def key_references(snapshot: Snapshot, view: EnvironmentView, root: str, include_declaration: bool) -> list[FileSpan]:
+def key_references(
+    snapshot: Snapshot, view: EnvironmentView, root: str, include_declaration: bool
+) -> list[FileSpan]:
     found: list[FileSpan] = []
     if include_declaration:
         found.extend(key_definitions(snapshot, view, root, (root,)))

@@ -71,7 +71,9 @@ def plain(value: object) -> object:
     if isinstance(value, RubySymbol):
         return f":{value.name}"
     if isinstance(value, Encrypted):  # ciphertext is hundreds of characters nobody reads
-        return ENCRYPTED_RE.sub(lambda m: m.group(0)[:20] + "…]" if len(m.group(0)) > 22 else m.group(0), str(value))
+        return ENCRYPTED_RE.sub(
+            lambda m: m.group(0)[:20] + "…]" if len(m.group(0)) > 22 else m.group(0), str(value)
+        )
     if isinstance(value, dict):
         return {_plain_key(k): plain(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -116,7 +118,9 @@ def yaml_block(value: object) -> str:
 
 def inline(value: object) -> str:
     """A short one-line rendering, or '' when the value is too long to show inline."""
-    text = inspect(plain(shrink(value, MAX_INLINE))) if not isinstance(value, Sensitive) else REDACTED
+    text = (
+        inspect(plain(shrink(value, MAX_INLINE))) if not isinstance(value, Sensitive) else REDACTED
+    )
     return text if len(text) <= MAX_INLINE and "\n" not in text else ""
 
 

@@ -21,7 +21,9 @@ from hiera_ls.source.spans import Position, Span
 NodePath = tuple[object, ...]
 
 # lookup('key'), hiera('key'), lookup("key", ...) in manifests, templates, plans.
-CALL_RE = re.compile(r"\b(lookup|hiera|hiera_array|hiera_hash|hiera_include)\s*\(\s*(['\"])([^'\"\n]+)\2")
+CALL_RE = re.compile(
+    r"\b(lookup|hiera|hiera_array|hiera_hash|hiera_include)\s*\(\s*(['\"])([^'\"\n]+)\2"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +81,9 @@ def key_text(node_path: NodePath) -> str:
             parts.append(str(seg))
             continue
         text = str(seg)
-        if (i == 0 and "." not in text and "'" not in text and '"' not in text) or (re.fullmatch(r"[^'\".\s]+", text) and not re.fullmatch(r"[+-]?[0-9]+", text)):
+        if (i == 0 and "." not in text and "'" not in text and '"' not in text) or (
+            re.fullmatch(r"[^'\".\s]+", text) and not re.fullmatch(r"[+-]?[0-9]+", text)
+        ):
             parts.append(text)
         elif "'" not in text:
             parts.append(f"'{text}'")
@@ -102,7 +106,11 @@ def _raw_items(
     for path, spans in nodes.items():
         k = spans.key
         v = spans.value
-        key = (k.start.line, k.start.column, k.end.line, k.end.column) if k is not None else (-1, -1, -1, -1)
+        key = (
+            (k.start.line, k.start.column, k.end.line, k.end.column)
+            if k is not None
+            else (-1, -1, -1, -1)
+        )
         yield path, (*key, v.start.line, v.start.column, v.end.line, v.end.column)
 
 
@@ -110,7 +118,9 @@ def _within(pos: Position, span: Span) -> bool:
     return span.start <= pos <= span.end
 
 
-def node_at(nodes: Mapping[NodePath, NodeSpans], pos: Position) -> tuple[NodePath, Span, bool] | None:
+def node_at(
+    nodes: Mapping[NodePath, NodeSpans], pos: Position
+) -> tuple[NodePath, Span, bool] | None:
     """The deepest node under ``pos``: (its path, the span hit, whether the key was hit).
 
     Works on plain ints: an alias-heavy file can hold 10^5 nodes, and a hover must stay quick.
@@ -186,7 +196,9 @@ def _token_under(
         return None
     span = (spans.key or spans.value) if on_key else spans.value
     style = None if on_key else spans.style
-    for use in scalar_tokens(path, text, span, style, string, node_path, on_key, snapshot.key_index.token_spans):
+    for use in scalar_tokens(
+        path, text, span, style, string, node_path, on_key, snapshot.key_index.token_spans
+    ):
         if _within(pos, use.span) and use.span != span:
             return TokenAt(path, use.span, use.token)
     return None

@@ -66,13 +66,17 @@ class ConfigCache:
 
 
 def _is_environment(path: str, files: FileAccess) -> bool:
-    return files.is_file(os.path.join(path, CONFIG_FILE)) or files.is_file(os.path.join(path, ENVIRONMENT_CONF))
+    return files.is_file(os.path.join(path, CONFIG_FILE)) or files.is_file(
+        os.path.join(path, ENVIRONMENT_CONF)
+    )
 
 
 def _in_environment_module_dir(path: str, files: FileAccess) -> bool:
     """``path`` is a module in a conventional module directory of an environment."""
     moddir = os.path.dirname(path)
-    return os.path.basename(moddir) in CONVENTIONAL_MODULE_DIRS and _is_environment(os.path.dirname(moddir), files)
+    return os.path.basename(moddir) in CONVENTIONAL_MODULE_DIRS and _is_environment(
+        os.path.dirname(moddir), files
+    )
 
 
 def _environment_name(root: str, environment: str | None) -> str:
@@ -118,7 +122,11 @@ def _subdirs(path: str) -> list[str]:
         names = sorted(os.listdir(path))
     except OSError:
         return []
-    return [os.path.join(path, n) for n in names if not n.startswith(".") and os.path.isdir(os.path.join(path, n))]
+    return [
+        os.path.join(path, n)
+        for n in names
+        if not n.startswith(".") and os.path.isdir(os.path.join(path, n))
+    ]
 
 
 def find_environment_roots(
@@ -133,14 +141,22 @@ def find_environment_roots(
             found.append(item)
 
     if environment_path:
-        bases = [environment_path] if os.path.isabs(environment_path) else [os.path.join(r, environment_path) for r in roots]
+        bases = (
+            [environment_path]
+            if os.path.isabs(environment_path)
+            else [os.path.join(r, environment_path) for r in roots]
+        )
         for base in bases:
             for sub in _subdirs(os.path.normpath(base)):
                 if _is_environment(sub, files):
                     add(EnvironmentRoot(sub, os.path.basename(sub)))
     for root in roots:
         root = os.path.normpath(root)
-        module_name = None if files.is_file(os.path.join(root, ENVIRONMENT_CONF)) else _module_metadata_name(root, files)
+        module_name = (
+            None
+            if files.is_file(os.path.join(root, ENVIRONMENT_CONF))
+            else _module_metadata_name(root, files)
+        )
         if module_name is not None:
             add(EnvironmentRoot(root, environment or DEFAULT_ENVIRONMENT, root, module_name))
         elif _in_environment_module_dir(root, files):  # a module of an environment, opened alone
@@ -149,7 +165,9 @@ def find_environment_roots(
         elif _is_environment(root, files):
             add(EnvironmentRoot(root, environment or DEFAULT_ENVIRONMENT))
         else:
-            nested = [s for s in _subdirs(os.path.join(root, "environments")) if _is_environment(s, files)]
+            nested = [
+                s for s in _subdirs(os.path.join(root, "environments")) if _is_environment(s, files)
+            ]
             for sub in nested:
                 add(EnvironmentRoot(sub, os.path.basename(sub)))
             if not nested and not any(f.root.startswith(root + os.sep) for f in found):
@@ -185,7 +203,9 @@ def find_modules(env_root: str, files: FileAccess, configs: ConfigCache) -> dict
     return modules
 
 
-def global_layer(hiera_config: str | None, roots: Sequence[str], files: FileAccess, configs: ConfigCache) -> Layer:
+def global_layer(
+    hiera_config: str | None, roots: Sequence[str], files: FileAccess, configs: ConfigCache
+) -> Layer:
     if not hiera_config:
         return Layer(LayerKind.GLOBAL, NO_GLOBAL_ROOT, builtin_default_config())
     path = os.path.expanduser(hiera_config)
@@ -193,7 +213,11 @@ def global_layer(hiera_config: str | None, roots: Sequence[str], files: FileAcce
         path = os.path.join(roots[0], path)
     path = os.path.normpath(path)
     config = configs.load(path, "global", files)
-    return Layer(LayerKind.GLOBAL, os.path.dirname(path), config if config is not None else builtin_default_config())
+    return Layer(
+        LayerKind.GLOBAL,
+        os.path.dirname(path),
+        config if config is not None else builtin_default_config(),
+    )
 
 
 def build_environment(
@@ -201,8 +225,12 @@ def build_environment(
 ) -> Environment:
     if item.module_root is not None and item.module_name is not None:
         config = configs.load(os.path.join(item.module_root, CONFIG_FILE), "module", files)
-        modules = {item.module_name: Layer(LayerKind.MODULE, item.module_root, config, item.module_name)}
-        env_layer = Layer(LayerKind.ENVIRONMENT, os.path.join(item.root, ".hiera-ls-no-environment"), None)
+        modules = {
+            item.module_name: Layer(LayerKind.MODULE, item.module_root, config, item.module_name)
+        }
+        env_layer = Layer(
+            LayerKind.ENVIRONMENT, os.path.join(item.root, ".hiera-ls-no-environment"), None
+        )
         return Environment(item.name, item.root, glob, env_layer, modules)
     env_config = configs.load(os.path.join(item.root, CONFIG_FILE), "environment", files)
     return Environment(

@@ -26,7 +26,9 @@ class FactsProfile:
     path: str
     facts: Mapping[str, object]
     source: DataFile  # positions of the facts in their file (go to definition)
-    key_prefix: tuple[object, ...]  # node path of the facts hash inside ``source`` (() or ('values',))
+    key_prefix: tuple[
+        object, ...
+    ]  # node path of the facts hash inside ``source`` (() or ('values',))
     error: str | None = None
 
     @property
@@ -68,7 +70,13 @@ def _profile_name(facts: Mapping[str, object], wrapped: str | None, path: str) -
     return base.rsplit(".", 1)[0] if "." in base else base
 
 
-RESERVED_FACTS = {"facts": "reserved", "server_facts": "reserved", "title": "reassign", "name": "reassign", "module_name": "reassign"}
+RESERVED_FACTS = {
+    "facts": "reserved",
+    "server_facts": "reserved",
+    "title": "reassign",
+    "name": "reassign",
+    "module_name": "reassign",
+}
 
 
 def node_scope(
@@ -111,7 +119,9 @@ def node_scope(
     given = facts.get("trusted")
     if isinstance(given, dict) and {"authenticated", "certname", "extensions"} <= set(given):
         trusted = given
-    variables: dict[str, object] = {k: v for k, v in facts.items() if k not in ("environment", "trusted")}
+    variables: dict[str, object] = {
+        k: v for k, v in facts.items() if k not in ("environment", "trusted")
+    }
     variables.update(
         {
             "environment": environment,

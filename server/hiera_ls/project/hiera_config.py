@@ -37,10 +37,22 @@ LocationKind = Literal["path", "paths", "glob", "globs", "uri", "uris", "mapped_
 
 FUNCTION_KEYS = ("data_hash", "lookup_key", "data_dig", "hiera3_backend")
 ALL_FUNCTION_KEYS = (*FUNCTION_KEYS, "v4_data_hash")
-LOCATION_KEYS: tuple[LocationKind, ...] = ("path", "paths", "glob", "globs", "uri", "uris", "mapped_paths")
+LOCATION_KEYS: tuple[LocationKind, ...] = (
+    "path",
+    "paths",
+    "glob",
+    "globs",
+    "uri",
+    "uris",
+    "mapped_paths",
+)
 # Functions Puppet ships whose dispatch needs options {'path' => String} and nothing else.
 PATH_ONLY_DATA_HASH = frozenset({"yaml_data", "json_data", "hocon_data"})
-V4_BACKENDS = {"yaml": ("yaml_data", ".yaml"), "json": ("json_data", ".json"), "hocon": ("hocon_data", ".conf")}
+V4_BACKENDS = {
+    "yaml": ("yaml_data", ".yaml"),
+    "json": ("json_data", ".json"),
+    "hocon": ("hocon_data", ".conf"),
+}
 V3_BACKENDS_REPLACED = ("yaml", "json", "hocon")
 NO_SPAN = Span.of(0, 0, 0, 0)
 
@@ -74,7 +86,9 @@ class HierarchyEntry:
 
 
 # (function kind, function name) of the levels whose data files hiera-ls reads
-READ_FUNCTIONS = frozenset({("data_hash", "yaml_data"), ("data_hash", "json_data"), ("lookup_key", "eyaml_lookup_key")})
+READ_FUNCTIONS = frozenset(
+    {("data_hash", "yaml_data"), ("data_hash", "json_data"), ("lookup_key", "eyaml_lookup_key")}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +161,9 @@ _FUNCTIONS_TEXT = "data_hash, lookup_key, data_dig, or hiera3_backend"
 _LOCATIONS_TEXT = "path, paths, glob, globs, uri, uris, or mapped_paths"
 _QUOTE = "['\"]?"  # Puppet's optional quote, as its pattern source spells it
 _LINE_RE = re.compile(r"[^\n]*\n|[^\n]+\Z")
-_MISSING_PATH = "one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml"
+_MISSING_PATH = (
+    "one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml"
+)
 
 
 def symkeys_to_string(value: object) -> object:
@@ -172,14 +188,21 @@ def ruby_inspect(value: object) -> str:
         plain = re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*[?!=]?", value.name)
         return f":{value.name}" if plain else f":{ruby_inspect(value.name)}"
     if isinstance(value, str):
-        escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+        escaped = (
+            value.replace("\\", "\\\\")
+            .replace('"', '\\"')
+            .replace("\n", "\\n")
+            .replace("\t", "\\t")
+        )
         return f'"{escaped}"'
     if isinstance(value, float):
         return ruby_float(value)
     if isinstance(value, list):
         return "[" + ", ".join(ruby_inspect(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{ruby_inspect(k)}=>{ruby_inspect(v)}" for k, v in value.items()) + "}"
+        return (
+            "{" + ", ".join(f"{ruby_inspect(k)}=>{ruby_inspect(v)}" for k, v in value.items()) + "}"
+        )
     return str(value)
 
 
@@ -283,7 +306,12 @@ class _ConfigReader:
         default_hierarchy: Sequence[HierarchyEntry] = (),
     ) -> HieraConfig:
         return HieraConfig(
-            self.path, version, tuple(hierarchy), tuple(default_hierarchy), tuple(self.problems), self.error
+            self.path,
+            version,
+            tuple(hierarchy),
+            tuple(default_hierarchy),
+            tuple(self.problems),
+            self.error,
         )
 
     # ------------------------------------------------------------------ version 5
@@ -297,11 +325,16 @@ class _ConfigReader:
         found = filled.get("defaults")
         defaults: dict[object, object] = found if isinstance(found, dict) else {}
         hierarchy = self._entries(filled, "hierarchy", defaults)
-        default_hierarchy = self._entries(filled, "default_hierarchy", defaults) if self.layer == "module" else []
+        default_hierarchy = (
+            self._entries(filled, "default_hierarchy", defaults) if self.layer == "module" else []
+        )
         self._creation_checks(filled, "hierarchy")
         if self.layer == "module" and "default_hierarchy" in filled:
             self._creation_checks(filled, "default_hierarchy")
-        for section, entries in (("hierarchy", hierarchy), ("default_hierarchy", default_hierarchy)):
+        for section, entries in (
+            ("hierarchy", hierarchy),
+            ("default_hierarchy", default_hierarchy),
+        ):
             for entry, index in entries:
                 self._function_arguments(entry, (section, index), _get(filled, (section, index)))
         return self._result(5, [e for e, _ in hierarchy], [e for e, _ in default_hierarchy])
@@ -346,7 +379,11 @@ class _ConfigReader:
             backend = owner.get("hiera3_backend") if isinstance(owner, dict) else ""
             text = f'Use "data_hash: {backend}_data" instead of "hiera3_backend: {backend}"'
             span = self._span((*path, "hiera3_backend"))
-            found = self._line(r"\s+hiera3_backend:\s*" + _QUOTE + str(backend) + r"(?:[^\w]|$)", _ISSUE_CODE[issue], span)
+            found = self._line(
+                r"\s+hiera3_backend:\s*" + _QUOTE + str(backend) + r"(?:[^\w]|$)",
+                _ISSUE_CODE[issue],
+                span,
+            )
             if found is False:
                 return
             line = found if isinstance(found, int) and not isinstance(found, bool) else None
@@ -388,7 +425,9 @@ class _ConfigReader:
             if name in seen:
                 self._duplicate(name, (section, index, "name"))
             seen.add(name)
-            self._method_syntax(he, (section, index), defaults if isinstance(defaults, dict) else {})
+            self._method_syntax(
+                he, (section, index), defaults if isinstance(defaults, dict) else {}
+            )
 
     def _duplicate(self, name: str, path: tuple[object, ...]) -> None:
         pattern = r"\s+name:\s+" + _QUOTE + name + r"(?:[^\w]|$)"
@@ -425,7 +464,10 @@ class _ConfigReader:
             for sub, text in _strings(value, where):
                 if any(t.kind is TokenKind.METHOD for t in scan(text)):
                     span = self._span(sub)
-                    if any(p.code == "hiera-config-method-interpolation" and p.where.span == span for p in self.problems):
+                    if any(
+                        p.code == "hiera-config-method-interpolation" and p.where.span == span
+                        for p in self.problems
+                    ):
                         continue
                     self._fail(
                         "hiera-config-method-interpolation",
@@ -433,7 +475,9 @@ class _ConfigReader:
                         span,
                     )
 
-    def _function_arguments(self, entry: HierarchyEntry, path: tuple[object, ...], he: object) -> None:
+    def _function_arguments(
+        self, entry: HierarchyEntry, path: tuple[object, ...], he: object
+    ) -> None:
         """Built-in functions that the level's location or options will make fail."""
         name = entry.function_name
         builtin = (entry.function_kind == "data_hash" and name in PATH_ONLY_DATA_HASH) or (
@@ -487,7 +531,9 @@ class _ConfigReader:
             backend = he.get("backend")
             if not isinstance(backend, str) or backend not in V4_BACKENDS:
                 span = self._span(("hierarchy", index, "backend"))
-                found = self._line(r"[^\w]" + str(backend) + r"(?:[^\w]|$)", "hiera-config-unknown-backend", span)
+                found = self._line(
+                    r"[^\w]" + str(backend) + r"(?:[^\w]|$)", "hiera-config-unknown-backend", span
+                )
                 if found is False:
                     continue
                 line = found if isinstance(found, int) and not isinstance(found, bool) else None
@@ -520,7 +566,9 @@ class _ConfigReader:
         if not all(isinstance(p, str) for p, _ in declared):
             return None
         # Puppet appends the backend's extension after interpolation, unless already there.
-        values = tuple(str(p) if str(p).endswith(extension) else f"{p}{extension}" for p, _ in declared)
+        values = tuple(
+            str(p) if str(p).endswith(extension) else f"{p}{extension}" for p, _ in declared
+        )
         own = he.get("datadir")
         dir_value = own if isinstance(own, str) else datadir if isinstance(datadir, str) else "data"
         dir_path: tuple[object, ...] = (*base, "datadir") if isinstance(own, str) else ("datadir",)
@@ -601,7 +649,10 @@ class _ConfigReader:
         if isinstance(he.get("datadir"), str):
             datadir, datadir_span = str(he["datadir"]), self._existing_span((*base, "datadir"))
         elif isinstance(defaults.get("datadir"), str):
-            datadir, datadir_span = str(defaults["datadir"]), self._existing_span(("defaults", "datadir"))
+            datadir, datadir_span = (
+                str(defaults["datadir"]),
+                self._existing_span(("defaults", "datadir")),
+            )
         else:
             datadir, datadir_span = "data", None
         options = he.get("options")
@@ -725,7 +776,9 @@ class _ConfigReader:
             return span
         lines = self.text.split("\n")
         end = len(lines[span.start.line]) if span.start.line < len(lines) else span.start.column
-        return Span.of(span.start.line, span.start.column, span.start.line, max(end, span.start.column))
+        return Span.of(
+            span.start.line, span.start.column, span.start.line, max(end, span.start.column)
+        )
 
     def _second_key_span(self, path: tuple[object, ...], keys: Sequence[str]) -> Span:
         """The key that makes a set of exclusive keys more than one (in file order)."""

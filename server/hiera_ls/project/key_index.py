@@ -174,11 +174,23 @@ def _key_marks(nodes: Mapping[NodePath, NodeSpans], path: NodePath) -> Marks | N
         return None
     k = spans.key or spans.value
     v = spans.value
-    return (k.start.line, k.start.column, k.end.line, k.end.column, v.start.line, v.start.column, v.end.line, v.end.column)
+    return (
+        k.start.line,
+        k.start.column,
+        k.end.line,
+        k.end.column,
+        v.start.line,
+        v.start.column,
+        v.end.line,
+        v.end.column,
+    )
 
 
 def index_file(
-    df: DataFile, text: str, token_spans: TokenSpans | None = None, scans: dict[str, tuple[Token, ...]] | None = None
+    df: DataFile,
+    text: str,
+    token_spans: TokenSpans | None = None,
+    scans: dict[str, tuple[Token, ...]] | None = None,
 ) -> FileKeys:
     """Keys, lookup_options entries and tokens of one loaded data file.
 
@@ -216,9 +228,13 @@ def index_file(
             if scanned is None:
                 scanned = memo[string] = tuple(scan(string))
             if exact is not None:
-                tokens.extend(_exact_tokens(df.path, exact, span, style, string, node_path, in_key, scanned))
+                tokens.extend(
+                    _exact_tokens(df.path, exact, span, style, string, node_path, in_key, scanned)
+                )
             else:
-                tokens.extend(locate_tokens(df.path, lines, span, string, node_path, in_key, scanned))
+                tokens.extend(
+                    locate_tokens(df.path, lines, span, string, node_path, in_key, scanned)
+                )
     return FileKeys(df.path, keys, options, tuple(tokens))
 
 

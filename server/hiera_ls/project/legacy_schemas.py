@@ -24,7 +24,13 @@ V3_DEFAULTS: dict[str, Any] = {
 
 _V3: dict[str, Any] = {
     "type": "object",
-    "x-puppet-fill-order": ["version", "backends", "hierarchy", "merge_behavior", "deep_merge_options"],
+    "x-puppet-fill-order": [
+        "version",
+        "backends",
+        "hierarchy",
+        "merge_behavior",
+        "deep_merge_options",
+    ],
     "properties": {
         "version": {"type": "integer", "const": 3, "default": 3},
         "backends": {**_NON_EMPTY_OR_LIST, "default": V3_DEFAULTS["backends"]},

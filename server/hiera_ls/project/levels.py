@@ -69,7 +69,9 @@ def _join(base: str, path: str) -> str:
     return os.path.normpath(os.path.join(base, path))
 
 
-def entry_levels(layer: Layer, entry: HierarchyEntry, index: int, default_hierarchy: bool) -> Iterator[LevelRef]:
+def entry_levels(
+    layer: Layer, entry: HierarchyEntry, index: int, default_hierarchy: bool
+) -> Iterator[LevelRef]:
     spec = entry.location
     if spec.kind is None or spec.kind in ("uri", "uris"):
         return
@@ -77,11 +79,22 @@ def entry_levels(layer: Layer, entry: HierarchyEntry, index: int, default_hierar
     if spec.kind == "mapped_paths":
         if len(spec.values) == 3:
             span = spec.spans[2] if len(spec.spans) == 3 else None
-            yield LevelRef(layer, entry, index, 0, spec.values[2], span, _join(datadir, to_glob(spec.values[2])), default_hierarchy)
+            yield LevelRef(
+                layer,
+                entry,
+                index,
+                0,
+                spec.values[2],
+                span,
+                _join(datadir, to_glob(spec.values[2])),
+                default_hierarchy,
+            )
         return
     for i, value in enumerate(spec.values):
         span = spec.spans[i] if i < len(spec.spans) else None
-        yield LevelRef(layer, entry, index, i, value, span, _join(datadir, to_glob(value)), default_hierarchy)
+        yield LevelRef(
+            layer, entry, index, i, value, span, _join(datadir, to_glob(value)), default_hierarchy
+        )
 
 
 def layer_levels(layer: Layer) -> list[LevelRef]:

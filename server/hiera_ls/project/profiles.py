@@ -32,7 +32,11 @@ def _files_under(directory: str, files: FileAccess) -> list[str]:
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         out.extend(os.path.join(dirpath, f) for f in sorted(filenames) if f.endswith(EXTENSIONS))
     for path in files.overlay:
-        if path.startswith(directory.rstrip(os.sep) + os.sep) and path.endswith(EXTENSIONS) and path not in out:
+        if (
+            path.startswith(directory.rstrip(os.sep) + os.sep)
+            and path.endswith(EXTENSIONS)
+            and path not in out
+        ):
             out.append(path)
     return out
 
@@ -70,7 +74,9 @@ def is_profile_path(path: str, roots: Sequence[str], extra: Sequence[str]) -> bo
     places = [os.path.join(r, d) for r in roots for d in DEFAULT_DIRS]
     for entry in extra:
         expanded = os.path.expanduser(entry)
-        places.extend([expanded] if os.path.isabs(expanded) else [os.path.join(r, expanded) for r in roots])
+        places.extend(
+            [expanded] if os.path.isabs(expanded) else [os.path.join(r, expanded) for r in roots]
+        )
     for place in places:
         place = os.path.normpath(place)
         if path == place or path.startswith(place + os.sep):

@@ -167,7 +167,11 @@ class SchemaReader:
                 return IntegerType(int(node["const"]), int(node["const"]))
             return IntegerType(node.get("minimum"), node.get("maximum"))
         if kind == "number":
-            return NumericType() if "minimum" not in node else FloatType(node.get("minimum"), node.get("maximum"))
+            return (
+                NumericType()
+                if "minimum" not in node
+                else FloatType(node.get("minimum"), node.get("maximum"))
+            )
         if kind == "boolean":
             return BooleanType()
         if kind == "null":
@@ -220,7 +224,9 @@ class SchemaReader:
         self._walk(self.root, value, (), layer, out)
         return out
 
-    def _walk(self, node: Schema, value: object, path: ValuePath, layer: str, out: list[Finding]) -> None:
+    def _walk(
+        self, node: Schema, value: object, path: ValuePath, layer: str, out: list[Finding]
+    ) -> None:
         if "$ref" in node:
             self._walk(self.deref(node), value, path, layer, out)
         issue = node.get("x-puppet-issue")
@@ -261,7 +267,9 @@ def ruby_pattern_source(pattern: str) -> str:
 def _size(low: object, high: object) -> IntegerType | None:
     if low is None and high is None:
         return None
-    return IntegerType(int(low) if isinstance(low, int) else 0, int(high) if isinstance(high, int) else None)
+    return IntegerType(
+        int(low) if isinstance(low, int) else 0, int(high) if isinstance(high, int) else None
+    )
 
 
 # ----------------------------------------------------------------------- keyword checks
@@ -296,7 +304,11 @@ def _same(a: object, b: object) -> bool:
 
 def _compiled_pattern(pattern: str) -> re.Pattern[str] | None:
     try:
-        return re.compile(pattern[:-1] + r"\Z" if pattern.endswith("$") and not pattern.endswith("\\$") else pattern)
+        return re.compile(
+            pattern[:-1] + r"\Z"
+            if pattern.endswith("$") and not pattern.endswith("\\$")
+            else pattern
+        )
     except re.error:
         return None
 
@@ -322,7 +334,9 @@ def _check_required(r: SchemaReader, node: Schema, value: object) -> bool:
 def _check_properties(r: SchemaReader, node: Schema, value: object) -> bool:
     if not isinstance(value, dict):
         return True
-    return all(r.is_valid(sub, value[name]) for name, sub in node["properties"].items() if name in value)
+    return all(
+        r.is_valid(sub, value[name]) for name, sub in node["properties"].items() if name in value
+    )
 
 
 def _check_additional(r: SchemaReader, node: Schema, value: object) -> bool:
@@ -428,9 +442,24 @@ _CHECKS = {
 # Annotations and keywords handled elsewhere; anything else in the schema is unsupported.
 ANNOTATIONS = frozenset(
     {
-        "$schema", "$id", "$comment", "$defs", "$ref", "title", "description", "default",
-        "examples", "then", "else", "x-puppet-issue", "x-puppet-args", "x-puppet-alias",
-        "x-puppet-type", "x-hiera-layers", "x-hiera-layer-issue", "x-puppet-fill-order",
+        "$schema",
+        "$id",
+        "$comment",
+        "$defs",
+        "$ref",
+        "title",
+        "description",
+        "default",
+        "examples",
+        "then",
+        "else",
+        "x-puppet-issue",
+        "x-puppet-args",
+        "x-puppet-alias",
+        "x-puppet-type",
+        "x-hiera-layers",
+        "x-hiera-layer-issue",
+        "x-puppet-fill-order",
     }
 )
 
@@ -454,7 +483,15 @@ def unsupported_keywords(node: object) -> list[str]:
             if keyword in ("properties", "$defs"):
                 for child in sub.values():
                     found.extend(unsupported_keywords(child))
-            elif keyword in ("default", "examples", "enum", "const", "required", "x-puppet-args", "x-hiera-layers"):
+            elif keyword in (
+                "default",
+                "examples",
+                "enum",
+                "const",
+                "required",
+                "x-puppet-args",
+                "x-hiera-layers",
+            ):
                 continue
             elif isinstance(sub, (Mapping, list)):
                 found.extend(unsupported_keywords(sub))

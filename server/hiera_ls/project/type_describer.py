@@ -133,7 +133,9 @@ class Mismatch:
         return _type_message(position, self.expected, self.actual)
 
 
-def _type_mismatch(path: Path, expected: PType | Sequence[PType], actual: PType, kind: str = "type") -> Mismatch:
+def _type_mismatch(
+    path: Path, expected: PType | Sequence[PType], actual: PType, kind: str = "type"
+) -> Mismatch:
     e = variant_of(list(expected)) if isinstance(expected, (list, tuple)) else expected
     assert isinstance(e, PType)
     return Mismatch(kind, path, expected=normalize(e), actual=normalize(actual))
@@ -209,7 +211,10 @@ def _specialization(e: PType, a: PType) -> bool:
 
 def _always_detailed(es: Sequence[PType], a: PType) -> bool:
     return any(
-        type(e) is type(a) or isinstance(e, AliasType) or isinstance(a, AliasType) or _specialization(e, a)
+        type(e) is type(a)
+        or isinstance(e, AliasType)
+        or isinstance(a, AliasType)
+        or _specialization(e, a)
         for e in es
     )
 
@@ -280,7 +285,9 @@ def _internal(expected: PType, original: PType, actual: PType, path: Path) -> li
     if isinstance(expected, OptionalType):
         if isinstance(actual, UndefType) or expected.type is None:
             return []
-        return _internal(expected.type, original if isinstance(original, AliasType) else expected, actual, path)
+        return _internal(
+            expected.type, original if isinstance(original, AliasType) else expected, actual, path
+        )
     if isinstance(expected, (PatternType, EnumType)):
         return [_type_mismatch(path, original, actual, "pattern")]
     if isinstance(expected, AliasType):
@@ -290,7 +297,9 @@ def _internal(expected: PType, original: PType, actual: PType, path: Path) -> li
     return [_type_mismatch(path, original, actual)]
 
 
-def _describe_variant(expected: VariantType, original: PType, actual: PType, path: Path) -> list[Mismatch]:
+def _describe_variant(
+    expected: VariantType, original: PType, actual: PType, path: Path
+) -> list[Mismatch]:
     alternatives = list(expected.types)
     if isinstance(original, OptionalType):
         alternatives.insert(0, UndefType())
@@ -355,7 +364,9 @@ def _size_fits(expected: IntegerType | None, actual: IntegerType | None) -> bool
     return expected is None or assignable(expected, actual or IntegerType(0, None))
 
 
-def _describe_array(expected: ArrayType, original: PType, actual: PType, path: Path) -> list[Mismatch]:
+def _describe_array(
+    expected: ArrayType, original: PType, actual: PType, path: Path
+) -> list[Mismatch]:
     if isinstance(actual, TupleType):
         size = actual.size or _size_of(actual)
         wanted = expected.size or IntegerType(0, None)
@@ -374,7 +385,9 @@ def _describe_array(expected: ArrayType, original: PType, actual: PType, path: P
     return [_type_mismatch(path, original, actual)]
 
 
-def _describe_hash(expected: HashType, original: PType, actual: PType, path: Path) -> list[Mismatch]:
+def _describe_hash(
+    expected: HashType, original: PType, actual: PType, path: Path
+) -> list[Mismatch]:
     if isinstance(actual, StructType):
         size = _size_of(actual)
         wanted = expected.size or IntegerType(0, None)
@@ -396,7 +409,9 @@ def _describe_hash(expected: HashType, original: PType, actual: PType, path: Pat
     return [_type_mismatch(path, original, actual)]
 
 
-def _describe_struct(expected: StructType, original: PType, actual: PType, path: Path) -> list[Mismatch]:
+def _describe_struct(
+    expected: StructType, original: PType, actual: PType, path: Path
+) -> list[Mismatch]:
     if isinstance(actual, StructType):
         given = {el.name: el for el in actual.elements}
         out: list[Mismatch] = []

@@ -291,7 +291,17 @@ def assignable(e: PType, a: PType) -> bool:
         return isinstance(a, UndefType)
     if isinstance(e, ScalarDataType):
         return isinstance(
-            a, (IntegerType, FloatType, NumericType, StringType, EnumType, PatternType, BooleanType, ScalarDataType)
+            a,
+            (
+                IntegerType,
+                FloatType,
+                NumericType,
+                StringType,
+                EnumType,
+                PatternType,
+                BooleanType,
+                ScalarDataType,
+            ),
         )
     if isinstance(e, NumericType):
         return isinstance(a, (IntegerType, FloatType, NumericType))
@@ -313,10 +323,14 @@ def assignable(e: PType, a: PType) -> bool:
         if isinstance(a, StringType):
             return not e.patterns or (a.value is not None and _pattern_matches(e.patterns, a.value))
         if isinstance(a, EnumType):
-            return not e.patterns or (bool(a.values) and all(_pattern_matches(e.patterns, v) for v in a.values))
+            return not e.patterns or (
+                bool(a.values) and all(_pattern_matches(e.patterns, v) for v in a.values)
+            )
         return isinstance(a, PatternType) and (not e.patterns or set(a.patterns) <= set(e.patterns))
     if isinstance(e, RuntimeType):
-        return isinstance(a, RuntimeType) and (e.runtime is None or (e.runtime, e.name) == (a.runtime, a.name))
+        return isinstance(a, RuntimeType) and (
+            e.runtime is None or (e.runtime, e.name) == (a.runtime, a.name)
+        )
     if isinstance(e, ArrayType):
         return _array_assignable(e, a)
     if isinstance(e, HashType):
@@ -325,7 +339,9 @@ def assignable(e: PType, a: PType) -> bool:
         return _struct_assignable(e, a)
     if isinstance(e, TupleType):
         if isinstance(a, TupleType):
-            return len(a.types) == len(e.types) and all(assignable(x, y) for x, y in zip(e.types, a.types, strict=True))
+            return len(a.types) == len(e.types) and all(
+                assignable(x, y) for x, y in zip(e.types, a.types, strict=True)
+            )
         return False
     return False
 
@@ -337,7 +353,11 @@ def _string_assignable(e: StringType, a: PType) -> bool:
             return (e.value is None or e.value == a.value) and size[0] <= len(a.value) <= size[1]
         return e.value is None and _range_within(_int_range(a.size), size)
     if isinstance(a, EnumType):
-        return e.value is None and bool(a.values) and all(size[0] <= len(v) <= size[1] for v in a.values)
+        return (
+            e.value is None
+            and bool(a.values)
+            and all(size[0] <= len(v) <= size[1] for v in a.values)
+        )
     if isinstance(a, PatternType):
         return e.value is None and e.size is None
     return False
@@ -410,7 +430,9 @@ def normalize(t: PType) -> PType:
     if isinstance(t, TupleType):
         return TupleType(tuple(normalize(x) for x in t.types), t.size)
     if isinstance(t, StructType):
-        return StructType(tuple(StructElement(e.name, e.optional, normalize(e.value)) for e in t.elements))
+        return StructType(
+            tuple(StructElement(e.name, e.optional, normalize(e.value)) for e in t.elements)
+        )
     return t
 
 
@@ -452,7 +474,11 @@ def _merge_enums(types: list[PType]) -> list[PType]:
         return types
     values: list[str] = []
     for x in enums:
-        values.extend([x.value] if isinstance(x, StringType) and x.value is not None else getattr(x, "values", ()))
+        values.extend(
+            [x.value]
+            if isinstance(x, StringType) and x.value is not None
+            else getattr(x, "values", ())
+        )
     return [x for x in types if not enum_like(x)] + [make_enum(values)]
 
 
@@ -477,7 +503,9 @@ def _merge_ranges(types: list[PType], cls: type[IntegerType] | type[FloatType]) 
     if len(types) < 2 or len(ranges) < 2:
         return types
     result: list[PType] = []
-    pending: list[IntegerType | FloatType] = [x for x in ranges if isinstance(x, (IntegerType, FloatType))]
+    pending: list[IntegerType | FloatType] = [
+        x for x in ranges if isinstance(x, (IntegerType, FloatType))
+    ]
     while pending:
         memo = pending.pop()
         unmerged: list[IntegerType | FloatType] = []
@@ -492,7 +520,9 @@ def _merge_ranges(types: list[PType], cls: type[IntegerType] | type[FloatType]) 
     return result + [x for x in types if not isinstance(x, cls)]
 
 
-def _merge_range(a: IntegerType | FloatType, b: IntegerType | FloatType) -> IntegerType | FloatType | None:
+def _merge_range(
+    a: IntegerType | FloatType, b: IntegerType | FloatType
+) -> IntegerType | FloatType | None:
     lo_a, hi_a = _num_range(a)
     lo_b, hi_b = _num_range(b)
     touching = lo_a <= hi_b and lo_b <= hi_a
@@ -502,7 +532,9 @@ def _merge_range(a: IntegerType | FloatType, b: IntegerType | FloatType) -> Inte
         return None
     lo, hi = min(lo_a, lo_b), max(hi_a, hi_b)
     if isinstance(a, IntegerType):
-        return IntegerType(None if lo == -math.inf else int(lo), None if hi == math.inf else int(hi))
+        return IntegerType(
+            None if lo == -math.inf else int(lo), None if hi == math.inf else int(hi)
+        )
     return FloatType(None if lo == -math.inf else lo, None if hi == math.inf else hi)
 
 
@@ -528,7 +560,9 @@ def generalize(t: PType) -> PType:
     if isinstance(t, TupleType):
         return TupleType(tuple(generalize(x) for x in t.types), t.size)
     if isinstance(t, StructType):
-        return StructType(tuple(StructElement(e.name, e.optional, generalize(e.value)) for e in t.elements))
+        return StructType(
+            tuple(StructElement(e.name, e.optional, generalize(e.value)) for e in t.elements)
+        )
     if isinstance(t, VariantType):
         return variant_of([generalize(x) for x in t.types])
     if isinstance(t, OptionalType) and t.type is not None:
@@ -579,7 +613,11 @@ def type_name(t: PType) -> str:
 
 def short_name(t: PType) -> str:
     """The name the describer prints when details would not help (``Optional[String]``)."""
-    if isinstance(t, (OptionalType, NotUndefType)) and t.type is not None and not isinstance(t.type, AnyType):
+    if (
+        isinstance(t, (OptionalType, NotUndefType))
+        and t.type is not None
+        and not isinstance(t.type, AnyType)
+    ):
         return f"{type_name(t)}[{type_name(t.type)}]"
     return type_name(t)
 
@@ -607,8 +645,10 @@ def ruby_float(value: float) -> str:
 def _range_parts(t: IntegerType | FloatType | None) -> list[str]:
     if t is None or (t.low is None and t.high is None):
         return []
+
     def num(v: float) -> str:
         return ruby_float(v) if isinstance(v, float) else str(v)
+
     parts = ["default" if t.low is None else num(t.low)]
     if t.high is not None:
         parts.append(num(t.high))
@@ -648,7 +688,9 @@ def format_type(t: PType) -> str:
             return "Hash[0, 0]"
         if t.key == AnyType() and t.value == AnyType() and t.size is None:
             return "Hash"
-        return _with_params("Hash", [format_type(t.key), format_type(t.value), *_range_parts(t.size)])
+        return _with_params(
+            "Hash", [format_type(t.key), format_type(t.value), *_range_parts(t.size)]
+        )
     if isinstance(t, TupleType):
         if not t.types:
             return "Tuple"

@@ -74,7 +74,10 @@ class EnvironmentView:
     def contains(self, path: str) -> bool:
         if path.startswith(self.env.root.rstrip(os.sep) + os.sep):
             return True
-        return any(path.startswith(layer.root.rstrip(os.sep) + os.sep) for layer in environment_layers(self.env))
+        return any(
+            path.startswith(layer.root.rstrip(os.sep) + os.sep)
+            for layer in environment_layers(self.env)
+        )
 
     def datadirs(self) -> list[str]:
         out: list[str] = []
@@ -194,7 +197,10 @@ class Workspace:
     """Mutable project state; every change marks what must be rebuilt for the next snapshot."""
 
     def __init__(
-        self, roots: Sequence[str], settings: Settings | None = None, token_spans: TokenSpans | None = None
+        self,
+        roots: Sequence[str],
+        settings: Settings | None = None,
+        token_spans: TokenSpans | None = None,
     ) -> None:
         self.roots: tuple[str, ...] = tuple(os.path.normpath(os.path.abspath(r)) for r in roots)
         self.settings = settings or Settings()
@@ -291,7 +297,11 @@ class Workspace:
         setting = self.settings.hiera_config
         if not setting:
             return False
-        full = setting if os.path.isabs(setting) else os.path.join(self.roots[0] if self.roots else "", setting)
+        full = (
+            setting
+            if os.path.isabs(setting)
+            else os.path.join(self.roots[0] if self.roots else "", setting)
+        )
         return os.path.normpath(full) == path
 
     # -------------------------------------------------------------- outputs
@@ -308,17 +318,27 @@ class Workspace:
         messages: list[str] = []
         if self._views is None:
             glob = global_layer(self.settings.hiera_config, self.roots, files, self._configs)
-            items = find_environment_roots(self.roots, self.settings.environment_path, self.settings.environment, files)
-            self._views = tuple(build_view(build_environment(item, glob, files, self._configs)) for item in items)
+            items = find_environment_roots(
+                self.roots, self.settings.environment_path, self.settings.environment, files
+            )
+            self._views = tuple(
+                build_view(build_environment(item, glob, files, self._configs)) for item in items
+            )
         if self._data_files is None:
             self._data_files = _list_data_files(self._views, files)
         if self._profiles is None:
             paths = profile_paths(self._profile_roots(), self.settings.facts_paths, files)
             self._profiles = tuple(self._profile_cache.load(paths, files))
-        wanted = self.selected_profile[0] if self.selected_profile is not None else self.settings.facts_profile
+        wanted = (
+            self.selected_profile[0]
+            if self.selected_profile is not None
+            else self.settings.facts_profile
+        )
         active = find_profile(self._profiles, wanted)
         if wanted and active is None:
-            messages.append(f"No facts profile named '{wanted}': hovers show every definition instead")
+            messages.append(
+                f"No facts profile named '{wanted}': hovers show every definition instead"
+            )
         self._snapshot = Snapshot(
             generation=self._generation,
             roots=self.roots,
@@ -335,7 +355,9 @@ class Workspace:
         return self._snapshot
 
 
-def _list_data_files(views: Sequence[EnvironmentView], files: FileAccess) -> dict[str, DataFileInfo]:
+def _list_data_files(
+    views: Sequence[EnvironmentView], files: FileAccess
+) -> dict[str, DataFileInfo]:
     """Every file a level can read, plus YAML/JSON files lying in a datadir (for diagnostics)."""
     found: dict[str, tuple[EnvironmentView, list[LevelRef]]] = {}
     for view in views:
@@ -354,4 +376,7 @@ def _list_data_files(views: Sequence[EnvironmentView], files: FileAccess) -> dic
             for path in files.overlay:
                 if path.startswith(prefix) and os.path.splitext(path)[1] in DATA_EXTENSIONS:
                     found.setdefault(path, (view, []))
-    return {path: DataFileInfo(path, view, tuple(levels)) for path, (view, levels) in sorted(found.items())}
+    return {
+        path: DataFileInfo(path, view, tuple(levels))
+        for path, (view, levels) in sorted(found.items())
+    }

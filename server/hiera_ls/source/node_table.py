@@ -18,7 +18,16 @@ from dataclasses import dataclass
 
 from hiera_ls.source.spans import Span
 
-__all__ = ["EMPTY_NODES", "NodeSpans", "NodeTable", "Nodes", "Path", "Raw", "SplicedNodes", "splice_nodes"]
+__all__ = [
+    "EMPTY_NODES",
+    "NodeSpans",
+    "NodeTable",
+    "Nodes",
+    "Path",
+    "Raw",
+    "SplicedNodes",
+    "splice_nodes",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +120,9 @@ class NodeTable(Nodes):
         "symbol_keys",
     )
 
-    def __init__(self, raw: Mapping[Path, Raw], symbol_keys: bool = False, suspect: bool = True) -> None:
+    def __init__(
+        self, raw: Mapping[Path, Raw], symbol_keys: bool = False, suspect: bool = True
+    ) -> None:
         count = len(raw)
         position: dict[Path, int] = {}
         marks = array("i")
@@ -148,12 +159,16 @@ class NodeTable(Nodes):
         self._parent = parent
         self._first = first
         self._next = following
-        self._kids: dict[int, dict[object, int]] = {}  # child dicts of wide nodes, made when searched
+        self._kids: dict[
+            int, dict[object, int]
+        ] = {}  # child dicts of wide nodes, made when searched
         self._marks = marks
         self._styles = bytes(styles)
         self.symbol_keys = symbol_keys
         self.suspect = suspect
-        self._by_line: dict[int, list[tuple[Path, int]]] | None = None  # built by the first covering()
+        self._by_line: dict[int, list[tuple[Path, int]]] | None = (
+            None  # built by the first covering()
+        )
 
     def find(self, path: Path) -> int | None:
         """The node at ``path``, or None."""
@@ -212,7 +227,17 @@ class NodeTable(Nodes):
     def _raw(self, i: int) -> Raw:
         m = self._marks
         b = 8 * i
-        return (m[b], m[b + 1], m[b + 2], m[b + 3], m[b + 4], m[b + 5], m[b + 6], m[b + 7], _STYLES[self._styles[i]])
+        return (
+            m[b],
+            m[b + 1],
+            m[b + 2],
+            m[b + 3],
+            m[b + 4],
+            m[b + 5],
+            m[b + 6],
+            m[b + 7],
+            _STYLES[self._styles[i]],
+        )
 
     def raw(self, path: Path) -> Raw | None:
         i = self.find(path)

@@ -72,8 +72,6 @@ class CompositeKey:
         return hash(("CompositeKey", self.text))
 
 
-
-
 @dataclass(frozen=True, slots=True)
 class Outline:
     """Where each top-level entry of a block-mapping document starts, in file order.
@@ -802,6 +800,7 @@ def outline_of(value: dict[object, object], nodes: Nodes) -> Outline | None:
         lines.append(r[0])
         last_end = (r[6], r[7])
     return Outline(tuple(lines), tuple(value))
+
 
 _SEVERITY = {
     "yaml-duplicate-key": Severity.WARNING,

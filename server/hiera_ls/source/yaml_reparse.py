@@ -82,7 +82,9 @@ def _edit(old: str, new: str) -> _Edit | None:
     stop_line = old.count("\n", 0, old_stop)
     new_stop_line = first + new.count("\n", p, new_stop)
     # the unchanged end starts a line in both texts: that line is not part of the change
-    whole = (old_stop == 0 or old[old_stop - 1] == "\n") and (new_stop == 0 or new[new_stop - 1] == "\n")
+    whole = (old_stop == 0 or old[old_stop - 1] == "\n") and (
+        new_stop == 0 or new[new_stop - 1] == "\n"
+    )
     extra = 0 if whole else 1
     return _Edit(p, old_stop, first, stop_line, stop_line + extra, new_stop_line + extra)
 
@@ -119,7 +121,12 @@ def _line_start(text: str, line_of_offset: int, offset: int, line: int) -> int:
 def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
     outline = previous.outline
     value = previous.value
-    if outline is None or not isinstance(value, dict) or previous.fatal is not None or not outline.lines:
+    if (
+        outline is None
+        or not isinstance(value, dict)
+        or previous.fatal is not None
+        or not outline.lines
+    ):
         return None
     if _odd_breaks(old) or _odd_breaks(new):
         return None
@@ -198,13 +205,17 @@ def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
     problems = [pr for pr in previous.problems if pr.where.span.start.line < b1]
     problems.extend(_moved(pr, b1) for pr in part.problems)
     if end is not None:
-        problems.extend(_moved(pr, delta) for pr in previous.problems if pr.where.span.start.line >= end)
+        problems.extend(
+            _moved(pr, delta) for pr in previous.problems if pr.where.span.start.line >= end
+        )
     return YamlDocument(previous.path, merged, nodes, tuple(problems), None, new_outline)
 
 
 def _odd_breaks(text: str) -> bool:
     """Line breaks libyaml counts that "\\n" does not (a lone CR, NEL, LS, PS)."""
-    return any(ch in text for ch in _ODD_BREAKS) or ("\r" in text and text.count("\r") != text.count("\r\n"))
+    return any(ch in text for ch in _ODD_BREAKS) or (
+        "\r" in text and text.count("\r") != text.count("\r\n")
+    )
 
 
 def _follows(nodes: Nodes, outline: Outline, i: int) -> bool:
@@ -217,5 +228,7 @@ def _follows(nodes: Nodes, outline: Outline, i: int) -> bool:
 
 def _moved(problem: Problem, delta: int) -> Problem:
     span = problem.where.span
-    moved = Span.of(span.start.line + delta, span.start.column, span.end.line + delta, span.end.column)
+    moved = Span.of(
+        span.start.line + delta, span.start.column, span.end.line + delta, span.end.column
+    )
     return replace(problem, where=FileSpan(problem.where.path, moved))
