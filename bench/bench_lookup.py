@@ -25,10 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gen_repo import generate
 
-from hiera_ls.engine.files import FileAccess
 from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.project.environment import load_environment
 from hiera_ls.project.facts import node_scope
+from hiera_ls.source.files import FileAccess
 
 
 def pct(values: list[float], p: float) -> float:

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from hiera_ls import __version__
-from hiera_ls.engine.files import FileAccess
 from hiera_ls.engine.lookup import NO_DEFAULT, LookupOutcome, LookupSession
-from hiera_ls.engine.ruby import to_s
 from hiera_ls.project.environment import load_environment
 from hiera_ls.project.facts import load_facts, node_scope
+from hiera_ls.puppet.ruby import to_s
+from hiera_ls.source.files import FileAccess
 
 STRATEGIES = ("first", "unique", "hash", "deep")
 

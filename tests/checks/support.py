@@ -17,13 +17,13 @@ from hiera_ls.checks.registry import (
     check_workspace,
 )
 from hiera_ls.checks.workspace import discover_sources, layers_of
-from hiera_ls.engine.data_cache import DataCache
-from hiera_ls.engine.files import FileAccess
 from hiera_ls.engine.lookup import LookupSession
-from hiera_ls.engine.model import Environment
 from hiera_ls.project.environment import load_environment
 from hiera_ls.project.facts import node_scope
+from hiera_ls.project.model import Environment
+from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.data_file import load_json_data, load_yaml_data
+from hiera_ls.source.files import FileAccess
 from hiera_ls.source.spans import Problem, Span
 
 ENV_HIERA = """\

@@ -21,11 +21,11 @@ from hiera_ls.checks.registry import (
     check_workspace,
 )
 from hiera_ls.checks.workspace import discover_sources, layers_of
-from hiera_ls.engine.data_cache import DataCache
-from hiera_ls.engine.files import FileAccess
 from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.project.environment import load_environment
 from hiera_ls.project.facts import load_facts, node_scope
+from hiera_ls.source.data_cache import DataCache
+from hiera_ls.source.files import FileAccess
 from hiera_ls.source.spans import Problem, Severity
 from tests.checks.support import make_workspace
 

@@ -13,9 +13,9 @@ import random
 
 import pytest
 
-from hiera_ls.checks.string_positions import ScalarMap, SourceLines, infer_style, map_scalar
 from hiera_ls.source.data_file import load_json_data
 from hiera_ls.source.spans import Span
+from hiera_ls.source.string_positions import ScalarMap, SourceLines, infer_style, map_scalar
 from hiera_ls.source.yaml_loader import load_yaml
 
 

@@ -6,10 +6,10 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from hiera_ls.engine.files import FileAccess
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.project.environment import load_environment
 from hiera_ls.project.facts import node_scope
+from hiera_ls.source.files import FileAccess
 
 DEFAULT_HIERA = """\
 version: 5

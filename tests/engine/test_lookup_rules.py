@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from hiera_ls.source.values import Encrypted
+from hiera_ls.puppet.values import Encrypted
 from tests.engine.envbuilder import make_env
 
 HIERA_3_LEVELS = """\

@@ -31,7 +31,7 @@ from hiera_ls.engine.merge import (
     merge_single,
     parse_merge,
 )
-from hiera_ls.engine.ruby import (
+from hiera_ls.puppet.ruby import (
     ComparisonFailed,
     infer_set,
     inspect,
@@ -40,7 +40,7 @@ from hiera_ls.engine.ruby import (
     to_s,
     type_to_s,
 )
-from hiera_ls.source.values import RubySymbol
+from hiera_ls.puppet.values import RubySymbol
 
 RUBY_DRIVER = r"""
 require 'puppet'

@@ -1,4 +1,4 @@
-"""Ruby value semantics (engine/ruby.py); every expected value is what Ruby 3.1 / Puppet 7.23
+"""Ruby value semantics (puppet/ruby.py); every expected value is what Ruby 3.1 / Puppet 7.23
 printed for the same input.  test_merge_differential.py checks them on random data too."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from hiera_ls.engine.ruby import (
+from hiera_ls.puppet.ruby import (
     ComparisonFailed,
     eql_key,
     infer_set,
@@ -22,7 +22,7 @@ from hiera_ls.engine.ruby import (
     type_name,
     type_to_s,
 )
-from hiera_ls.source.values import RubySymbol
+from hiera_ls.puppet.values import RubySymbol
 
 
 def test_eql_tells_integer_float_and_boolean_apart() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hiera_ls.engine.convert import Sensitive
 from hiera_ls.features.render import code, inline, link, plain_text, shrink, to_yaml
+from hiera_ls.puppet.values import Encrypted, RubySymbol
 from hiera_ls.source.spans import FileSpan, Span
-from hiera_ls.source.values import Encrypted, RubySymbol
 
 
 def test_strings_puppet_would_read_as_something_else_stay_quoted() -> None:

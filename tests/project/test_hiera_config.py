@@ -16,8 +16,8 @@ from hiera_ls.project.hiera_config import (
     ruby_regexp_error,
     version_number,
 )
+from hiera_ls.puppet.values import RubySymbol
 from hiera_ls.source.spans import Severity, Span
-from hiera_ls.source.values import RubySymbol
 from tests.project.hiera_config_cases import CASES, Case
 
 PATH = "/etc/puppetlabs/code/environments/production/hiera.yaml"

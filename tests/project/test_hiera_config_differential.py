@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from hiera_ls.project.hiera_config import load_hiera_config
-from hiera_ls.source.values import RubySymbol
+from hiera_ls.puppet.values import RubySymbol
 from tests.oracle.puppet import PuppetOracle
 from tests.project.hiera_config_cases import CASES
 

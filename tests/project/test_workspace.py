@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import hiera_ls.engine.data_cache as data_cache
+import hiera_ls.source.data_cache as data_cache
 from hiera_ls.features.sessions import shared_session
 from hiera_ls.project.discovery import module_dirs
 from hiera_ls.project.levels import to_glob

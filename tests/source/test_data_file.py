@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from hiera_ls.puppet.inferred_types import infer, ruby_float_text, type_text
+from hiera_ls.puppet.values import RubySymbol
 from hiera_ls.source.data_file import DataFile, load_json_data, load_yaml_data
-from hiera_ls.source.puppet_types import infer, ruby_float_text, type_text
 from hiera_ls.source.spans import Problem, Severity, Span
-from hiera_ls.source.values import RubySymbol
 
 F = "/env/data/common.yaml"
 

@@ -15,11 +15,11 @@ from collections.abc import Collection
 from hiera_ls.checks.interpolation import token_problems
 from hiera_ls.checks.locations import LevelTemplate, is_data_file, level_templates, static_datadirs
 from hiera_ls.checks.problems import problem
-from hiera_ls.checks.scalars import Locator, StringSite
 from hiera_ls.checks.workspace import WorkspaceIndex
-from hiera_ls.engine.files import FileAccess
-from hiera_ls.engine.model import Layer
 from hiera_ls.project.hiera_config import HierarchyEntry
+from hiera_ls.project.model import Layer
+from hiera_ls.source.files import FileAccess
+from hiera_ls.source.scalars import Locator, StringSite
 from hiera_ls.source.spans import Problem, Span
 
 NO_SPAN = Span.of(0, 0, 0, 0)

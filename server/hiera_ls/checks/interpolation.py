@@ -15,8 +15,6 @@ import re
 from collections.abc import Callable
 
 from hiera_ls.checks.problems import problem
-from hiera_ls.checks.scalars import Locator, StringSite, iter_strings
-from hiera_ls.engine.keys import KeySyntaxError, LookupKey, split_key
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.interpolation import (
     CALL_LIKE_RE,
@@ -26,6 +24,8 @@ from hiera_ls.source.interpolation import (
     scan,
     unterminated_at,
 )
+from hiera_ls.source.keys import KeySyntaxError, LookupKey, split_key
+from hiera_ls.source.scalars import Locator, StringSite, iter_strings
 from hiera_ls.source.spans import Problem, Span
 
 SpanOf = Callable[[int, int], Span]

@@ -14,9 +14,9 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from hiera_ls.engine.files import FileAccess
-from hiera_ls.engine.model import Layer, LayerKind
 from hiera_ls.project.hiera_config import HierarchyEntry
+from hiera_ls.project.model import Layer, LayerKind
+from hiera_ls.source.files import FileAccess
 from hiera_ls.source.interpolation import TOKEN_RE
 from hiera_ls.source.spans import Span
 

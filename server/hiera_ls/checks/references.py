@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 
 from hiera_ls.checks.locations import LevelTemplate, level_templates
 from hiera_ls.checks.problems import problem
-from hiera_ls.checks.scalars import Locator, iter_strings
-from hiera_ls.engine.keys import KeySyntaxError, LookupKey
-from hiera_ls.engine.model import Layer, LayerKind
+from hiera_ls.project.model import Layer, LayerKind
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.interpolation import TokenKind, scan
+from hiera_ls.source.keys import KeySyntaxError, LookupKey
+from hiera_ls.source.scalars import Locator, iter_strings
 from hiera_ls.source.spans import Problem, Span
 
 KEY_METHODS = frozenset({"lookup", "hiera", "alias"})

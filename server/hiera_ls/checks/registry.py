@@ -29,7 +29,6 @@ from hiera_ls.checks.module_data import check_module_keys
 from hiera_ls.checks.problems import in_file_order, unique
 from hiera_ls.checks.profile import ProfileLookup, check_profile
 from hiera_ls.checks.references import Reference, check_references, references_in, unindexed_layers
-from hiera_ls.checks.scalars import Locator
 from hiera_ls.checks.workspace import (
     DataSource,
     FileRole,
@@ -38,8 +37,9 @@ from hiera_ls.checks.workspace import (
     build_index,
     role_of,
 )
-from hiera_ls.engine.files import FileAccess
-from hiera_ls.engine.model import Environment, Layer
+from hiera_ls.project.model import Environment, Layer
+from hiera_ls.source.files import FileAccess
+from hiera_ls.source.scalars import Locator
 from hiera_ls.source.spans import Problem
 
 __all__ = [

@@ -27,13 +27,13 @@ from hiera_ls.checks.locations import (
 )
 from hiera_ls.checks.module_data import kept_keys
 from hiera_ls.checks.references import FilePlace, Reference, ReferenceGraph, references_in
-from hiera_ls.checks.scalars import Locator
-from hiera_ls.engine.data_cache import DataCache
-from hiera_ls.engine.errors import PuppetError
-from hiera_ls.engine.files import FileAccess, Stamp
-from hiera_ls.engine.model import Environment, Layer, LayerKind
 from hiera_ls.engine.options import compile_ruby_regex, regex_search
+from hiera_ls.project.model import Environment, Layer, LayerKind
+from hiera_ls.puppet.errors import PuppetError
+from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.data_file import DataFile
+from hiera_ls.source.files import FileAccess, Stamp
+from hiera_ls.source.scalars import Locator
 
 LOOKUP_OPTIONS = "lookup_options"
 _NOT_MERGING = (None, "first", "default")

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from hiera_ls.engine.errors import LookupError_
-from hiera_ls.engine.ruby import inspect, to_s
-from hiera_ls.source import puppet_types as pt
-from hiera_ls.source.puppet_text import puppet_quote as pt_quote
+from hiera_ls.puppet import inferred_types as pt
+from hiera_ls.puppet.errors import LookupError_
+from hiera_ls.puppet.ruby import inspect, to_s
+from hiera_ls.puppet.text import puppet_quote as pt_quote
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 from hiera_ls.engine.convert import Sensitive
 from hiera_ls.engine.merge import MergeStrategy
-from hiera_ls.engine.ruby import inspect
 from hiera_ls.engine.trace import NO_VALUE, Event, Kind, TraceNode
+from hiera_ls.puppet.ruby import inspect
 
 INDENT = "  "
 

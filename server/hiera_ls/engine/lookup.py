@@ -14,10 +14,6 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
-from hiera_ls.engine.data_cache import DataCache
-from hiera_ls.engine.errors import LookupError_, PuppetError, RegexpError, UndefinedVariable
-from hiera_ls.engine.files import FileAccess
-from hiera_ls.engine.keys import LookupKey, NotFound, Segment, dig, ruby_hash_get, split_key
 from hiera_ls.engine.merge import (
     MergeError,
     MergeStrategy,
@@ -26,10 +22,7 @@ from hiera_ls.engine.merge import (
     merge_single,
     parse_merge,
 )
-from hiera_ls.engine.model import Environment, Layer, LayerKind
 from hiera_ls.engine.options import CompiledOptions, compile_options, validate_options
-from hiera_ls.engine.ruby import to_s
-from hiera_ls.engine.scope import Scope
 from hiera_ls.engine.trace import (
     NO_VALUE,
     Event,
@@ -38,9 +31,16 @@ from hiera_ls.engine.trace import (
     TraceBuilder,
     TraceNode,
 )
+from hiera_ls.project.model import Environment, Layer, LayerKind
+from hiera_ls.project.scope import Scope
+from hiera_ls.puppet.errors import LookupError_, PuppetError, RegexpError, UndefinedVariable
+from hiera_ls.puppet.ruby import to_s
+from hiera_ls.puppet.values import ENCRYPTED_RE, Encrypted
+from hiera_ls.source.data_cache import DataCache
+from hiera_ls.source.files import FileAccess
 from hiera_ls.source.interpolation import TokenKind, scan
+from hiera_ls.source.keys import LookupKey, NotFound, Segment, dig, ruby_hash_get, split_key
 from hiera_ls.source.spans import FileSpan
-from hiera_ls.source.values import ENCRYPTED_RE, Encrypted
 
 if TYPE_CHECKING:
     from hiera_ls.project.hiera_config import HierarchyEntry

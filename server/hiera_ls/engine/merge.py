@@ -25,7 +25,7 @@ from types import MappingProxyType
 import regex
 
 from hiera_ls.engine.options import ruby_regex_source
-from hiera_ls.engine.ruby import (
+from hiera_ls.puppet.ruby import (
     ComparisonFailed,
     PBoolean,
     PEmptyArray,
@@ -55,7 +55,7 @@ from hiera_ls.engine.ruby import (
     truthy,
     type_to_s,
 )
-from hiera_ls.source.values import RubySymbol
+from hiera_ls.puppet.values import RubySymbol
 
 KNOCKOUT_TIMEOUT_S = 0.05
 

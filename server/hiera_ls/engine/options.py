@@ -13,7 +13,7 @@ from typing import Any
 
 import regex
 
-from hiera_ls.engine.errors import LookupError_, RegexpError
+from hiera_ls.puppet.errors import LookupError_, RegexpError
 
 MATCH_TIMEOUT_S = 0.05
 PATTERN_START = "^"

@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-from hiera_ls.engine.keys import split_key
 from hiera_ls.features.hover import fact_location, fact_path, resolved_locations
 from hiera_ls.features.provenance import definitions, distinct, keys_matching, node_span, resolve
 from hiera_ls.features.targets import DataKey, KeyCall, LocationAt, OptionsKey, TokenAt, target_at
@@ -18,6 +17,7 @@ from hiera_ls.project.key_index import KEY_METHODS, root_of
 from hiera_ls.project.levels import LevelRef, level_files
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.source.interpolation import TokenKind
+from hiera_ls.source.keys import split_key
 from hiera_ls.source.spans import FileSpan, Position, Span
 
 FILE_START = Span.of(0, 0, 0, 0)

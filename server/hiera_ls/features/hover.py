@@ -12,11 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hiera_ls.engine.errors import LookupError_, UndefinedVariable
-from hiera_ls.engine.keys import NotFound, dig, split_key
 from hiera_ls.engine.merge import MergeStrategy
-from hiera_ls.engine.ruby import to_s
-from hiera_ls.engine.scope import Scope
 from hiera_ls.engine.trace import Kind, TraceNode
 from hiera_ls.features.provenance import (
     Contribution,
@@ -42,8 +38,12 @@ from hiera_ls.features.targets import (
 )
 from hiera_ls.project.key_index import root_of
 from hiera_ls.project.levels import LevelRef, level_files
+from hiera_ls.project.scope import Scope
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
+from hiera_ls.puppet.errors import LookupError_, UndefinedVariable
+from hiera_ls.puppet.ruby import to_s
 from hiera_ls.source.interpolation import Token, TokenKind
+from hiera_ls.source.keys import NotFound, dig, split_key
 from hiera_ls.source.spans import FileSpan, Position, Span
 
 MAX_LISTED = 30

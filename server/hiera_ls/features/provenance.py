@@ -12,7 +12,6 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from hiera_ls.engine.errors import PuppetError
 from hiera_ls.engine.lookup import LookupOutcome
 from hiera_ls.engine.merge import MergeStrategy
 from hiera_ls.engine.options import compile_ruby_regex, regex_search
@@ -21,6 +20,7 @@ from hiera_ls.features.sessions import new_session
 from hiera_ls.project.key_index import LOOKUP_OPTIONS
 from hiera_ls.project.levels import LevelRef
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
+from hiera_ls.puppet.errors import PuppetError
 from hiera_ls.source.spans import FileSpan, Span
 
 NodePath = tuple[object, ...]

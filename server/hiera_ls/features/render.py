@@ -16,9 +16,9 @@ from urllib.parse import quote
 from ruamel.yaml import YAML
 
 from hiera_ls.engine.convert import Sensitive
-from hiera_ls.engine.ruby import inspect
+from hiera_ls.puppet.ruby import inspect
+from hiera_ls.puppet.values import ENCRYPTED_RE, Encrypted, RubySymbol
 from hiera_ls.source.spans import FileSpan
-from hiera_ls.source.values import ENCRYPTED_RE, Encrypted, RubySymbol
 
 REDACTED = "Sensitive [value redacted]"
 MAX_INLINE = 60

@@ -8,8 +8,8 @@ so a new session re-reads nothing that did not change.
 from __future__ import annotations
 
 from hiera_ls.engine.lookup import LookupSession
-from hiera_ls.engine.scope import Scope
 from hiera_ls.project.facts import node_scope
+from hiera_ls.project.scope import Scope
 from hiera_ls.project.workspace import NO_PROFILE_CERTNAME, EnvironmentView, Snapshot
 
 

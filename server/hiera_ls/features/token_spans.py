@@ -7,9 +7,9 @@ this function to the workspace's key index.
 
 from __future__ import annotations
 
-from hiera_ls.checks.string_positions import ScalarMap, SourceLines, infer_style, map_scalar
 from hiera_ls.project.key_index import ScalarSpan
 from hiera_ls.source.spans import Span
+from hiera_ls.source.string_positions import ScalarMap, SourceLines, infer_style, map_scalar
 
 
 def exact_token_spans(text: str, is_json: bool) -> ScalarSpan:

@@ -18,8 +18,6 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from hiera_ls.engine.files import FileAccess, Stamp
-from hiera_ls.engine.model import Environment, Layer, LayerKind
 from hiera_ls.project.environment import MODULE_NAME, environment_modulepath
 from hiera_ls.project.hiera_config import (
     HieraConfig,
@@ -27,6 +25,8 @@ from hiera_ls.project.hiera_config import (
     builtin_default_config,
     load_hiera_config,
 )
+from hiera_ls.project.model import Environment, Layer, LayerKind
+from hiera_ls.source.files import FileAccess, Stamp
 
 CONFIG_FILE = "hiera.yaml"
 ENVIRONMENT_CONF = "environment.conf"

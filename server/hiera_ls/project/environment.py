@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 import re
 
-from hiera_ls.engine.files import FileAccess
-from hiera_ls.engine.model import Environment, Layer, LayerKind
 from hiera_ls.project.hiera_config import HieraConfig, builtin_default_config, load_hiera_config
+from hiera_ls.project.model import Environment, Layer, LayerKind
+from hiera_ls.source.files import FileAccess
 
 CONFIG_FILE = "hiera.yaml"
 MODULE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from hiera_ls.engine.scope import Scope
+from hiera_ls.project.scope import Scope
 from hiera_ls.source.data_file import DataFile, load_json_data, load_yaml_data
 from hiera_ls.source.spans import Problem
 

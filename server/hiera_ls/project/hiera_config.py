@@ -24,12 +24,12 @@ from typing import Literal
 from hiera_ls.codes import code
 from hiera_ls.project.legacy_schemas import V3_DEFAULTS, V4_SCHEMA, v3_schema
 from hiera_ls.project.schema_validation import Finding, SchemaReader
-from hiera_ls.project.type_describer import Mismatch, describe_mismatch, render
-from hiera_ls.project.type_model import ruby_float
+from hiera_ls.puppet.type_describer import Mismatch, describe_mismatch, render
+from hiera_ls.puppet.type_model import ruby_float
+from hiera_ls.puppet.values import RubySymbol
 from hiera_ls.schemas_path import HIERA_V5, load_schema
 from hiera_ls.source.interpolation import TokenKind, scan
 from hiera_ls.source.spans import FileSpan, Problem, Span
-from hiera_ls.source.values import RubySymbol
 from hiera_ls.source.yaml_loader import YamlDocument, load_yaml, psych_error_text
 
 LayerName = Literal["global", "environment", "module"]

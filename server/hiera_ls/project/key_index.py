@@ -17,10 +17,10 @@ import bisect
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from hiera_ls.engine.files import FileAccess, Stamp
-from hiera_ls.engine.keys import split_key
 from hiera_ls.source.data_file import DataFile
+from hiera_ls.source.files import FileAccess, Stamp
 from hiera_ls.source.interpolation import Token, TokenKind, scan
+from hiera_ls.source.keys import split_key
 from hiera_ls.source.node_table import Nodes, NodeSpans
 from hiera_ls.source.spans import Position, Span
 

@@ -12,9 +12,9 @@ import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from hiera_ls.engine.files import FileAccess, glob_match
-from hiera_ls.engine.model import Environment, Layer, LayerKind
 from hiera_ls.project.hiera_config import HierarchyEntry
+from hiera_ls.project.model import Environment, Layer, LayerKind
+from hiera_ls.source.files import FileAccess, glob_match
 from hiera_ls.source.interpolation import scan
 from hiera_ls.source.spans import Span
 

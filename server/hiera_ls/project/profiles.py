@@ -11,8 +11,8 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from hiera_ls.engine.files import FileAccess, Stamp
 from hiera_ls.project.facts import FactsProfile, load_facts
+from hiera_ls.source.files import FileAccess, Stamp
 
 DEFAULT_DIRS = (os.path.join(".hiera-ls", "facts"), os.path.join("spec", "factsets"))
 EXTENSIONS = (".yaml", ".yml", ".json")

@@ -32,7 +32,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hiera_ls.project.type_model import (
+from hiera_ls.puppet.type_model import (
     AliasType,
     AnyType,
     ArrayType,
@@ -51,7 +51,7 @@ from hiera_ls.project.type_model import (
     VariantType,
     make_enum,
 )
-from hiera_ls.source.values import RubySymbol
+from hiera_ls.puppet.values import RubySymbol
 
 Schema = Mapping[str, Any]
 ValuePath = tuple[object, ...]

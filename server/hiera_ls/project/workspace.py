@@ -19,9 +19,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from hiera_ls.engine.data_cache import DataCache
-from hiera_ls.engine.files import FileAccess
-from hiera_ls.engine.model import Environment, Layer
 from hiera_ls.project.discovery import (
     CONFIG_FILE,
     ENVIRONMENT_CONF,
@@ -38,6 +35,7 @@ from hiera_ls.project.levels import (
     level_files,
     levels_for,
 )
+from hiera_ls.project.model import Environment, Layer
 from hiera_ls.project.profiles import (
     ProfileCache,
     ProfileEntry,
@@ -46,7 +44,9 @@ from hiera_ls.project.profiles import (
     profile_paths,
 )
 from hiera_ls.project.settings import Settings
+from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.data_file import DataFile
+from hiera_ls.source.files import FileAccess
 
 DATA_EXTENSIONS = {".yaml": "yaml_data", ".yml": "yaml_data", ".json": "json_data"}
 NO_PROFILE_CERTNAME = "localhost"

@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from hiera_ls.codes import CODES
+from hiera_ls.puppet.inferred_types import infer, mismatch_name, type_text
+from hiera_ls.puppet.values import RubySymbol
 from hiera_ls.source.json_loader import load_json
-from hiera_ls.source.puppet_types import infer, mismatch_name, type_text
 from hiera_ls.source.spans import FileSpan, Problem, Span
-from hiera_ls.source.values import RubySymbol
 from hiera_ls.source.yaml_loader import (
     EMPTY_NODES,
     CompositeKey,

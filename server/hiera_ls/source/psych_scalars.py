@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import regex
 
-from hiera_ls.source.values import RubySymbol
+from hiera_ls.puppet.values import RubySymbol
 
 
 @dataclass(frozen=True, slots=True)

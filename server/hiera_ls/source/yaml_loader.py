@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from hiera_ls.puppet.values import RubySymbol
 from hiera_ls.source.node_table import EMPTY_NODES, Nodes, NodeSpans, NodeTable, Path
 from hiera_ls.source.node_table import Raw as _Raw
 from hiera_ls.source.psych_scalars import (
@@ -36,7 +37,6 @@ from hiera_ls.source.psych_scalars import (
     tokenize,
 )
 from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
-from hiera_ls.source.values import RubySymbol
 
 __all__ = [
     "EMPTY_NODES",

@@ -20,8 +20,8 @@ import unicodedata
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
-from hiera_ls.source.puppet_text import puppet_quote
-from hiera_ls.source.values import RubySymbol
+from hiera_ls.puppet.text import puppet_quote
+from hiera_ls.puppet.values import RubySymbol
 
 # Ruby's Integer is a tagged immediate ("fixnum") in this range; error texts treat it specially.
 _FIXNUM_MIN = -(2**62)

@@ -5,8 +5,8 @@ describer prints both the expected type and the *inferred* type of the offending
 (``got Tuple``, ``got Hash[Integer[1, 1], String]`` ...).  Reproducing those texts
 needs Puppet's inference, its assignability rule, its normalisation of variants and its
 type formatter, for the handful of type kinds a configuration can involve.  Nothing here
-knows about hiera.yaml; :mod:`hiera_ls.project.type_describer` builds the messages.
-(:mod:`hiera_ls.source.puppet_types` answers a different question: Puppet's reduced
+knows about hiera.yaml; :mod:`hiera_ls.puppet.type_describer` builds the messages.
+(:mod:`hiera_ls.puppet.inferred_types` answers a different question: Puppet's reduced
 ``infer`` of a data value, for data-file messages.)
 """
 
@@ -17,8 +17,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from hiera_ls.source.puppet_text import puppet_quote
-from hiera_ls.source.values import RubySymbol
+from hiera_ls.puppet.text import puppet_quote
+from hiera_ls.puppet.values import RubySymbol
 from hiera_ls.source.yaml_loader import CompositeKey
 
 

@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from hiera_ls.project.type_model import (
+from hiera_ls.puppet.type_model import (
     AliasType,
     ArrayType,
     EnumType,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from hiera_ls.source.values import RubySymbol
+from hiera_ls.puppet.values import RubySymbol
 
 # Abstract types, from the most specific; each accepts everything the ones before it do.
 NUMERIC, SCALAR_DATA, DATA, RICH_DATA, ANY = "Numeric", "ScalarData", "Data", "RichData", "Any"

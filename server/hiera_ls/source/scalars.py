@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from hiera_ls.checks.string_positions import ScalarMap, SourceLines, infer_style, map_scalar
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.spans import Span
+from hiera_ls.source.string_positions import ScalarMap, SourceLines, infer_style, map_scalar
 from hiera_ls.source.yaml_loader import NodeSpans
 
 NodePath = tuple[object, ...]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hiera_ls.engine.files import FileAccess, Stamp
 from hiera_ls.source.data_file import DataFile, load_json_data, load_yaml_data, reload_yaml_data
+from hiera_ls.source.files import FileAccess, Stamp
 
 LOADERS = {"yaml_data": load_yaml_data, "json_data": load_json_data}
 SAME_AS = {"eyaml_lookup_key": "yaml_data"}  # eyaml files are YAML files: one parse serves both

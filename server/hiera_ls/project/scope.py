@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from hiera_ls.engine.errors import UndefinedVariable
+from hiera_ls.puppet.errors import UndefinedVariable
 
 _EMPTY: Mapping[str, object] = {}
 # Puppet's built-in variables and regex match variables never raise when unset.
