@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hiera_ls.server import PLAIN_YAML_CODES, hidden_codes
+from hiera_ls.lsp.configuration import PLAIN_YAML_CODES, hidden_codes
 
 
 def test_yaml_extension_present_hides_only_plain_yaml_problems() -> None:

@@ -11,7 +11,7 @@ from pytest_lsp import LanguageClient, client_capabilities
 
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Workspace
-from hiera_ls.server import HieraLanguageServer, _guard
+from hiera_ls.lsp.server import HieraLanguageServer, guard
 from tests.e2e.conftest import (
     CONTROL_REPO,
     READY,
@@ -127,11 +127,11 @@ def test_a_failing_feature_is_logged_and_answered_with_its_default() -> None:
     logged: list[tuple[str, types.MessageType]] = []
     ls.log = lambda message, kind=types.MessageType.Info: logged.append((message, kind))  # type: ignore[method-assign]
 
-    @_guard(ls, "hover", lambda: None)
-    async def hover(params: object) -> str:
+    @guard("hover", lambda: None)
+    async def hover(ls: HieraLanguageServer, params: object) -> str:
         raise ValueError("a bug met on some user's data")
 
-    assert asyncio.run(hover(object())) is None
+    assert asyncio.run(hover(ls, object())) is None
     ((message, kind),) = logged
     assert kind == types.MessageType.Error
     assert message.startswith("hiera-ls: hover failed:\nTraceback")
@@ -145,6 +145,6 @@ def test_background_checks_give_up_when_an_edit_came_in() -> None:
     snapshot = ls.project.snapshot()
     ls.diagnostics.data_changed()
     current = ls.diagnostics.changes
-    assert ls._full_checks(snapshot, current, [common]) == {common: []}
+    assert ls.scheduler.full_checks(snapshot, current, [common]) == {common: []}
     ls.diagnostics.data_changed()  # an edit arrived while the worker ran
-    assert ls._full_checks(snapshot, current, [common]) == {}
+    assert ls.scheduler.full_checks(snapshot, current, [common]) == {}

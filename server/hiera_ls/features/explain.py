@@ -27,16 +27,6 @@ class ExplainResult:
     error: str | None
     text: str  # the --explain output
 
-    def as_json(self) -> dict[str, object]:
-        return {
-            "key": self.key,
-            "profile": self.profile,
-            "environment": self.environment,
-            "found": self.found,
-            "error": self.error,
-            "text": self.text,
-        }
-
 
 def key_at(snapshot: Snapshot, path: str, pos: Position) -> str | None:
     target = target_at(snapshot, path, pos)

@@ -14,12 +14,6 @@ class ProfileItem:
     active: bool
     error: str | None = None  # the file could not be read as facts
 
-    def as_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"name": self.name, "path": self.path, "active": self.active}
-        if self.error is not None:
-            out["error"] = self.error
-        return out
-
 
 def list_profiles(snapshot: Snapshot) -> list[ProfileItem]:
     active = snapshot.active

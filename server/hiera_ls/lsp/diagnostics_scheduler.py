@@ -1,0 +1,265 @@
+"""When problems are computed and sent: at once for the file being edited, later for the rest.
+
+An edit gets the quick checks of its own file right away (push clients get a publish for
+the new version). Cross-file checks (the key index, every open file's full checks) wait for
+a pause in typing (``REBUILD_DELAY_S``) and run in one worker thread on a snapshot, so
+typing goes on meanwhile; the worker gives way while a request is answered (``foreground``)
+and gives up once an edit has made its snapshot stale, since that edit schedules its own run.
+Clients that pull diagnostics are asked to re-pull instead of being pushed to.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import functools
+import hashlib
+import threading
+import traceback
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from hiera_ls.features import lsp
+
+if TYPE_CHECKING:
+    from hiera_ls.lsp.server import HieraLanguageServer
+    from hiera_ls.project.workspace import Snapshot
+
+REBUILD_DELAY_S = 0.3  # pause in typing before cross-file problems are recomputed
+
+
+class DiagnosticsScheduler:
+    """Debounce, background full checks, and what was last published to each document."""
+
+    def __init__(self, ls: HieraLanguageServer) -> None:
+        self.ls = ls
+        self.published: dict[str, tuple[Any, ...]] = {}  # uri -> last pushed diagnostics
+        self._rebuild: asyncio.TimerHandle | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._idle = threading.Event()  # cleared while the server's thread answers the client
+        self._idle.set()
+        self._busy = 0  # handlers under way (see foreground)
+        # one worker: full checks after a pause in typing never overlap each other
+        self._worker = concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="hiera-ls-checks"
+        )
+
+    @contextlib.contextmanager
+    def foreground(self) -> Iterator[None]:
+        """While the client waits for an answer, the background checks wait (see pause)."""
+        self._busy += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._busy -= 1
+            if not self._busy:
+                self._idle.set()
+
+    def diagnostics_for(
+        self,
+        snapshot: Snapshot,
+        path: str,
+        quick: bool = False,
+        pause: Callable[[], None] | None = None,
+    ) -> list[types.Diagnostic]:
+        ls = self.ls
+        conv = ls.converter(path, snapshot.text(path) or "")  # the snapshot's text, not the latest
+        d = ls.diagnostics
+        problems = (
+            d.quick_problems(snapshot, path) if quick else d.file_problems(snapshot, path, pause)
+        )
+        hidden = ls.hidden_codes if path.endswith((".yaml", ".yml")) else frozenset()
+        return [lsp.diagnostic(p, conv) for p in problems if p.code not in hidden]
+
+    @property
+    def changes_seen(self) -> int:
+        return self.ls.diagnostics.changes
+
+    def data_changed(self) -> None:
+        """Diagnose edits at once; rebuild the cross-file index after a pause in typing."""
+        self.ls.diagnostics.data_changed()
+        self.schedule_full_checks()
+
+    def schedule_full_checks(self) -> None:
+        if self._rebuild is not None:
+            self._rebuild.cancel()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._rebuild = loop.call_later(REBUILD_DELAY_S, self._rebuild_index)
+
+    def _rebuild_index(self) -> None:
+        """After a pause in typing: cross-file index, then every open file's full checks.
+
+        They run in a worker thread on a snapshot, so typing goes on meanwhile; results for
+        a snapshot that an edit has since replaced are dropped (that edit schedules its own).
+        """
+        self._rebuild = None
+        snapshot = self.ls.snapshot()
+        changes = self.ls.diagnostics.changes
+        paths = list(self.ls.uris)
+        loop = self._loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._worker, self.full_checks, snapshot, changes, paths)
+        future.add_done_callback(functools.partial(self._full_checks_done, snapshot))
+
+    def full_checks(
+        self, snapshot: Snapshot, changes: int, paths: list[str]
+    ) -> dict[str, list[types.Diagnostic]]:
+        """In the worker: gives way to the server's thread, and gives up once an edit came in."""
+
+        def pause() -> None:
+            self._idle.wait()
+            if self.changes_seen != changes:
+                raise _Superseded
+
+        try:
+            self.ls.diagnostics.rebuild_stale(snapshot, changes)
+            # Warm the key index, so the first references request need not parse the project;
+            # open files change as the user types, and a big one takes a long stretch without
+            # a pause (a hover would wait for it): they are indexed when a request needs them.
+            for path in snapshot.data_files:
+                if path not in snapshot.files.overlay:
+                    snapshot.file_keys(path)
+                pause()
+        except _Superseded:
+            return {}
+        out: dict[str, list[types.Diagnostic]] = {}
+        for path in paths:
+            try:
+                out[path] = self.diagnostics_for(snapshot, path, pause=pause)
+            except _Superseded:
+                return {}
+            except Exception:
+                self.log_threadsafe(
+                    f"hiera-ls: diagnostics failed for {path}:\n{traceback.format_exc()}"
+                )
+        return out
+
+    def _full_checks_done(
+        self, snapshot: Snapshot, future: asyncio.Future[dict[str, list[types.Diagnostic]]]
+    ) -> None:
+        ls = self.ls
+        try:
+            results = future.result()
+        except Exception:
+            ls.log(
+                f"hiera-ls: rebuilding the index failed:\n{traceback.format_exc()}",
+                types.MessageType.Error,
+            )
+            return
+        if ls.project.snapshot() is not snapshot:
+            self.schedule_full_checks()  # changed meanwhile: these ranges may be stale
+            return
+        ls.announce_profile()
+        if ls.pull_diagnostics:
+            if ls.refresh_supported:
+                ls.workspace_diagnostic_refresh(None)
+            return
+        self.publish(list(results), computed=results)
+
+    def log_threadsafe(self, message: str) -> None:
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self.ls.log, message, types.MessageType.Error)
+
+    def publish(
+        self,
+        paths: Sequence[str] | None = None,
+        force: str | None = None,
+        quick: bool = False,
+        computed: Mapping[str, list[types.Diagnostic]] | None = None,
+    ) -> None:
+        """Push diagnostics of open documents (push clients only).
+
+        The document just opened or edited (``force``) always gets a publish for its new
+        version; the others only when their diagnostics changed, to keep the client quiet.
+        ``quick``: right after an edit, where a big file gets its full checks only after
+        a pause in typing (see Diagnostics.quick_problems).
+        """
+        ls = self.ls
+        if ls.pull_diagnostics:
+            return
+        snapshot = ls.snapshot()
+        for path in list(paths if paths is not None else ls.uris):
+            uri = ls.uris.get(path)
+            if uri is None:
+                continue
+            try:
+                if computed is not None and path in computed:
+                    diags = computed[path]
+                else:
+                    diags = self.diagnostics_for(snapshot, path, quick=quick)
+            except Exception:
+                ls.log(
+                    f"hiera-ls: diagnostics failed for {path}:\n{traceback.format_exc()}",
+                    types.MessageType.Error,
+                )
+                continue
+            key = tuple(_diag_key(d) for d in diags)
+            if self.published.get(uri) == key and path != force:
+                continue
+            self.published[uri] = key
+            version = None
+            try:
+                version = ls.workspace.get_text_document(uri).version
+            except Exception:
+                version = None
+            ls.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=diags)
+            )
+
+    def clear(self, uri: str) -> None:
+        self.published.pop(uri, None)
+        if not self.ls.pull_diagnostics:
+            self.ls.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+            )
+
+    def refresh(self) -> None:
+        """After a profile, settings or cross-file change: re-push, or ask a pulling client to
+        re-pull (the full results are computed first, so the pull answers from them)."""
+        ls = self.ls
+        ls.announce_profile()
+        if not ls.pull_diagnostics:
+            self.publish()
+            return
+        snapshot = ls.snapshot()
+        for path in list(ls.uris):
+            try:
+                ls.diagnostics.file_problems(snapshot, path)
+            except Exception:
+                ls.log(
+                    f"hiera-ls: diagnostics failed for {path}:\n{traceback.format_exc()}",
+                    types.MessageType.Error,
+                )
+        if ls.refresh_supported:
+            ls.workspace_diagnostic_refresh(None)
+
+
+class _Superseded(Exception):
+    """Raised in the worker: an edit made its snapshot stale, so its results would be dropped."""
+
+
+def _diag_key(d: types.Diagnostic) -> tuple[Any, ...]:
+    r = d.range
+    return (
+        r.start.line,
+        r.start.character,
+        r.end.line,
+        r.end.character,
+        d.message,
+        d.code,
+        d.severity,
+    )
+
+
+def result_id(items: Sequence[types.Diagnostic]) -> str:
+    """A pull client's ``previousResultId``: equal when the diagnostics are."""
+    digest = hashlib.sha1()
+    for d in items:
+        digest.update(repr(_diag_key(d)).encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()[:16]

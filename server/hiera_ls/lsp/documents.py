@@ -1,0 +1,65 @@
+"""Open documents: the editor's buffer wins over the file on disk while it is open.
+
+pygls updates its own copy of a document before these handlers run; the workspace gets
+the new text, the edited file its quick checks at once, and the rest waits for a pause in
+typing (see ``diagnostics_scheduler``).
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from hiera_ls.features import lsp
+from hiera_ls.lsp.server import HieraLanguageServer, guard, none
+
+
+@guard("didOpen", none)
+async def text_document_did_open(
+    ls: HieraLanguageServer, params: types.DidOpenTextDocumentParams
+) -> None:
+    path = lsp.path_of(params.text_document.uri)
+    if path is None:
+        return
+    ls.uris[path] = params.text_document.uri
+    ls.project.open_buffer(path, params.text_document.text)
+    if ls.project.buffers.get(path) != ls.text_of_disk(path):
+        ls.scheduler.data_changed()
+    elif not ls.diagnostics.has_index(ls.snapshot()):
+        ls.scheduler.schedule_full_checks()  # a big environment: its index is built in the background
+    ls.scheduler.publish([path], force=path, quick=True)
+
+
+@guard("didChange", none)
+async def text_document_did_change(
+    ls: HieraLanguageServer, params: types.DidChangeTextDocumentParams
+) -> None:
+    uri = params.text_document.uri
+    path = lsp.path_of(uri)
+    if path is None:
+        return
+    ls.uris[path] = uri
+    ls.project.update_buffer(path, ls.workspace.get_text_document(uri).source)
+    ls.scheduler.data_changed()
+    ls.scheduler.publish([path], force=path, quick=True)
+
+
+@guard("didClose", none)
+async def text_document_did_close(
+    ls: HieraLanguageServer, params: types.DidCloseTextDocumentParams
+) -> None:
+    uri = params.text_document.uri
+    path = lsp.path_of(uri)
+    if path is None:
+        return
+    ls.uris.pop(path, None)
+    ls.project.close_buffer(path)
+    ls.diagnostics.forget(path)
+    ls.scheduler.data_changed()
+    ls.scheduler.clear(uri)
+    ls.scheduler.publish()
+
+
+def register(ls: HieraLanguageServer) -> None:
+    ls.feature(types.TEXT_DOCUMENT_DID_OPEN)(text_document_did_open)
+    ls.feature(types.TEXT_DOCUMENT_DID_CHANGE)(text_document_did_change)
+    ls.feature(types.TEXT_DOCUMENT_DID_CLOSE)(text_document_did_close)

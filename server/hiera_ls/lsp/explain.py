@@ -1,0 +1,37 @@
+"""``hiera/explain``: the ``puppet lookup --explain`` text for the key under the cursor or a
+named key, for clients that show it in a panel (also the command ``hiera.explain``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hiera_ls.features import lsp
+from hiera_ls.features.explain import explain
+from hiera_ls.lsp import protocol
+from hiera_ls.lsp.protocol import ExplainParams, ExplainResult
+from hiera_ls.lsp.server import HieraLanguageServer, guard, none
+
+
+def _explain(ls: HieraLanguageServer, params: ExplainParams | None) -> ExplainResult | None:
+    if params is None:
+        return None
+    path = lsp.path_of(params.uri) if params.uri is not None else None
+    pos = None
+    if path is not None and params.position is not None:
+        pos = ls.converter(path).from_lsp(params.position)
+    return explain(ls.snapshot(), path, pos, params.key)
+
+
+@guard(protocol.EXPLAIN, none)
+async def hiera_explain(ls: HieraLanguageServer, params: Any) -> ExplainResult | None:
+    return _explain(ls, ExplainParams.from_json(params))
+
+
+@guard(protocol.CMD_EXPLAIN, none)
+async def command_explain(ls: HieraLanguageServer, *args: Any) -> ExplainResult | None:
+    return _explain(ls, ExplainParams.from_json(args[0] if args else None))
+
+
+def register(ls: HieraLanguageServer) -> None:
+    ls.feature(protocol.EXPLAIN)(hiera_explain)
+    ls.command(protocol.CMD_EXPLAIN)(command_explain)

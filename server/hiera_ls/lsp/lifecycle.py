@@ -1,0 +1,91 @@
+"""``initialize`` and ``initialized``: what the client can do, where the workspace is, and
+the file watching the server asks for."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from hiera_ls import __version__
+from hiera_ls.features import lsp
+from hiera_ls.features.token_spans import exact_token_spans
+from hiera_ls.lsp.configuration import hidden_codes, reload_settings
+from hiera_ls.lsp.protocol import plain
+from hiera_ls.lsp.server import HieraLanguageServer, guard, none
+from hiera_ls.project.settings import parse_settings
+from hiera_ls.project.workspace import Workspace
+
+WATCH_GLOBS = ("**/*.{yaml,yml,json}", "**/environment.conf")
+
+
+@guard("initialize", none)
+async def initialize(ls: HieraLanguageServer, params: types.InitializeParams) -> None:
+    caps = params.capabilities
+    ls.pull_diagnostics = bool(caps.text_document and caps.text_document.diagnostic)
+    hover_caps = caps.text_document.hover if caps.text_document else None
+    formats = hover_caps.content_format if hover_caps else None
+    ls.hover_markdown = not formats or types.MarkupKind.Markdown in formats
+    ls.configuration_supported = bool(caps.workspace and caps.workspace.configuration)
+    ls.refresh_supported = bool(
+        caps.workspace and caps.workspace.diagnostics and caps.workspace.diagnostics.refresh_support
+    )
+    options = plain(params.initialization_options)
+    ls.hidden_codes = hidden_codes(options)
+    parsed = parse_settings(options)
+    for message in parsed.messages:
+        ls.log(message, types.MessageType.Warning)
+    ls.init_settings = parsed.settings
+    ls.project = Workspace(_roots(params), parsed.settings, exact_token_spans)
+
+
+@guard("initialized", none, foreground=False)
+async def initialized(ls: HieraLanguageServer, params: types.InitializedParams) -> None:
+    caps = ls.client_capabilities
+    watched = caps.workspace.did_change_watched_files if caps.workspace else None
+    if watched is not None and watched.dynamic_registration:
+        options = types.DidChangeWatchedFilesRegistrationOptions(
+            watchers=[types.FileSystemWatcher(glob_pattern=g) for g in WATCH_GLOBS]
+        )
+        registration = types.Registration(
+            id="hiera-ls-watch",
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=options,
+        )
+        try:
+            await ls.client_register_capability_async(
+                types.RegistrationParams(registrations=[registration])
+            )
+        except Exception as e:
+            ls.log(
+                f"hiera-ls: the client did not accept file watching: {e}",
+                types.MessageType.Warning,
+            )
+    if ls.configuration_supported:
+        await reload_settings(ls)
+    snap = ls.snapshot()
+    envs = ", ".join(
+        f"{v.env.name} ({v.env.root}, {len(v.env.modules)} modules)" for v in snap.environments
+    )
+    ls.log(
+        f"hiera-ls {__version__}: environments: {envs or 'none'}; facts profiles: {len(snap.profiles)}"
+    )
+    ls.scheduler.refresh()
+
+
+def _roots(params: types.InitializeParams) -> list[str]:
+    roots: list[str] = []
+    for folder in params.workspace_folders or []:
+        path = lsp.path_of(folder.uri)
+        if path:
+            roots.append(path)
+    if not roots and params.root_uri:
+        path = lsp.path_of(params.root_uri)
+        if path:
+            roots.append(path)
+    if not roots and params.root_path:
+        roots.append(params.root_path)
+    return roots
+
+
+def register(ls: HieraLanguageServer) -> None:
+    ls.feature(types.INITIALIZE)(initialize)
+    ls.feature(types.INITIALIZED)(initialized)

@@ -1,0 +1,121 @@
+"""hiera-ls' own messages beside LSP's, for clients that show pickers, panels and a status bar.
+
+One module names them, so the server, the VS Code client (``client-vscode/src/protocol.ts``
+mirrors these names) and the README cannot drift apart:
+
+- request ``hiera/listFactsProfiles`` -> ``[FactsProfile]`` (also the command
+  ``hiera.listFactsProfiles``);
+- request ``hiera/selectFactsProfile`` ``{name}`` -> ``{active, profiles}``; the command
+  ``hiera.selectFactsProfile`` takes the name as its argument (null or "" clears it);
+- notification ``hiera/activeFactsProfile`` ``{name}`` (name or null) whenever the active
+  profile changes, and once after start-up;
+- request ``hiera/explain`` ``{uri, position}`` or ``{key[, uri]}`` -> ``ExplainResult`` or
+  null (also the command ``hiera.explain`` with that object as its argument).
+
+Results are dataclasses that pygls' converter writes as JSON objects with the same field
+names. Parameters are read leniently (``from_json``): pygls hands a custom request's params
+over as namedtuples, editors send what their users type, and an argument that does not fit
+is treated as absent rather than failing the request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from lsprotocol import types
+
+from hiera_ls.features.explain import ExplainResult
+from hiera_ls.features.profiles import ProfileItem
+
+__all__ = [
+    "ACTIVE_FACTS_PROFILE",
+    "CMD_EXPLAIN",
+    "CMD_LIST_FACTS_PROFILES",
+    "CMD_SELECT_FACTS_PROFILE",
+    "EXPLAIN",
+    "LIST_FACTS_PROFILES",
+    "SELECT_FACTS_PROFILE",
+    "ActiveFactsProfileParams",
+    "ExplainParams",
+    "ExplainResult",
+    "FactsProfile",
+    "SelectFactsProfileParams",
+    "SelectFactsProfileResult",
+    "plain",
+]
+
+LIST_FACTS_PROFILES = "hiera/listFactsProfiles"
+SELECT_FACTS_PROFILE = "hiera/selectFactsProfile"
+EXPLAIN = "hiera/explain"
+ACTIVE_FACTS_PROFILE = "hiera/activeFactsProfile"
+CMD_LIST_FACTS_PROFILES = "hiera.listFactsProfiles"
+CMD_SELECT_FACTS_PROFILE = "hiera.selectFactsProfile"
+CMD_EXPLAIN = "hiera.explain"
+
+FactsProfile = ProfileItem
+"""One entry of ``hiera/listFactsProfiles``: ``{name, path, active, error}``."""
+
+
+@dataclass(frozen=True, slots=True)
+class SelectFactsProfileParams:
+    name: str | None  # None clears the selection
+
+    @classmethod
+    def from_json(cls, data: object) -> SelectFactsProfileParams:
+        """``{name}`` from the request, or the bare name a command gets as its argument."""
+        data = plain(data)
+        name = data.get("name") if isinstance(data, dict) else data
+        return cls(name if isinstance(name, str) and name else None)
+
+
+@dataclass(frozen=True, slots=True)
+class SelectFactsProfileResult:
+    active: str | None
+    profiles: list[FactsProfile]
+
+
+@dataclass(frozen=True, slots=True)
+class ActiveFactsProfileParams:
+    name: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ExplainParams:
+    """The key under ``position`` in ``uri``, or the ``key`` named (in ``uri``'s environment)."""
+
+    uri: str | None = None
+    position: types.Position | None = None
+    key: str | None = None
+
+    @classmethod
+    def from_json(cls, data: object) -> ExplainParams | None:
+        data = plain(data)
+        if not isinstance(data, dict):
+            return None
+        uri = data.get("uri")
+        key = data.get("key")
+        position = data.get("position")
+        return cls(
+            uri=uri if isinstance(uri, str) else None,
+            position=(
+                types.Position(
+                    line=int(position.get("line", 0)),
+                    character=int(position.get("character", 0)),
+                )
+                if isinstance(position, dict)
+                else None
+            ),
+            key=key if isinstance(key, str) and key else None,
+        )
+
+
+def plain(value: object) -> object:
+    """pygls hands unknown JSON objects over as namedtuples; features want dicts."""
+    if hasattr(value, "_asdict"):
+        return {k: plain(v) for k, v in value._asdict().items()}
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value

@@ -1,0 +1,52 @@
+"""Changes outside the editor: files changed on disk (watched by the client for us) and
+workspace folders added or removed."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from hiera_ls.features import lsp
+from hiera_ls.features.diagnostics import Diagnostics
+from hiera_ls.features.token_spans import exact_token_spans
+from hiera_ls.lsp.server import HieraLanguageServer, guard, none
+from hiera_ls.project.workspace import Workspace
+
+
+@guard("didChangeWatchedFiles", none)
+async def workspace_did_change_watched_files(
+    ls: HieraLanguageServer, params: types.DidChangeWatchedFilesParams
+) -> None:
+    for change in params.changes:
+        path = lsp.path_of(change.uri)
+        if path is None:
+            continue
+        ls.project.disk_changed(path, change.type is not types.FileChangeType.Changed)
+    ls.scheduler.data_changed()
+    ls.scheduler.refresh()
+
+
+@guard("didChangeWorkspaceFolders", none)
+async def workspace_did_change_workspace_folders(
+    ls: HieraLanguageServer, params: types.DidChangeWorkspaceFoldersParams
+) -> None:
+    roots = [r for r in ls.project.roots]
+    for folder in params.event.removed:
+        path = lsp.path_of(folder.uri)
+        if path in roots:
+            roots.remove(path)
+    for folder in params.event.added:
+        path = lsp.path_of(folder.uri)
+        if path and path not in roots:
+            roots.append(path)
+    old = ls.project
+    ls.project = Workspace(roots, old.settings, exact_token_spans)
+    ls.project.selected_profile = old.selected_profile
+    for path, text in old.buffers.items():
+        ls.project.open_buffer(path, text)
+    ls.diagnostics = Diagnostics()
+    ls.scheduler.refresh()
+
+
+def register(ls: HieraLanguageServer) -> None:
+    ls.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)(workspace_did_change_watched_files)
+    ls.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)(workspace_did_change_workspace_folders)
