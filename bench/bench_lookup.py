@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_repo import generate
 
 from hiera_ls.engine.lookup import LookupSession
-from hiera_ls.project.environment import load_environment
+from hiera_ls.project.environments import ModuleDirs, environment_at
 from hiera_ls.project.facts import node_scope
 from hiera_ls.source.files import FileAccess
 
@@ -39,7 +39,9 @@ def pct(values: list[float], p: float) -> float:
 def bench_hiera_ls(repo: dict[str, object], rounds: int) -> list[float]:
     files = FileAccess()
     facts = json.loads(Path(str(repo["facts"])).read_text())
-    env = load_environment(str(repo["env"]), "production", None, files)
+    env = environment_at(
+        str(repo["env"]), "production", None, files, module_dirs=ModuleDirs.MODULEPATH
+    )
     session = LookupSession(env, node_scope(facts, str(repo["node"]), "production"), files)
     keys = list(repo["keys"])  # type: ignore[call-overload]
     for k in keys:

@@ -15,7 +15,7 @@ from typing import TextIO
 
 from hiera_ls import __version__
 from hiera_ls.engine.lookup import NO_DEFAULT, LookupOutcome, LookupSession
-from hiera_ls.project.environment import load_environment
+from hiera_ls.project.environments import ModuleDirs, environment_at
 from hiera_ls.project.facts import load_facts, node_scope
 from hiera_ls.puppet.ruby import to_s
 from hiera_ls.source.files import FileAccess
@@ -42,6 +42,14 @@ def _lookup_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
     p.add_argument(
         "--environment", default="production", help="environment name (default: production)"
+    )
+    p.add_argument(
+        "--modulepath-conventional",
+        "--modulepath_conventional",
+        dest="modulepath_conventional",
+        action="store_true",
+        help="also read modules in site-modules, site and modules when the modulepath lacks "
+        "them, as the language server does (default: the modulepath only, as Puppet does)",
     )
     p.add_argument("--node", help="the node's certname (sets trusted.certname)")
     p.add_argument("--facts", help="YAML or JSON file of facts (plain hash or a factset export)")
@@ -152,7 +160,8 @@ def _session(args: argparse.Namespace) -> LookupSession:
                 f"(only accepts yaml and json files): {profile.error}"
             )
         facts = dict(profile.facts)
-    env = load_environment(env_root, args.environment, args.hiera_config, files)
+    which = ModuleDirs.CONVENTIONAL if args.modulepath_conventional else ModuleDirs.MODULEPATH
+    env = environment_at(env_root, args.environment, args.hiera_config, files, module_dirs=which)
     scope = node_scope(facts, certname, args.environment, args.strict_variables)
     return LookupSession(env, scope, files)
 

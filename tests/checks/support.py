@@ -18,7 +18,7 @@ from hiera_ls.checks.registry import (
 )
 from hiera_ls.checks.workspace import discover_sources, layers_of
 from hiera_ls.engine.lookup import LookupSession
-from hiera_ls.project.environment import load_environment
+from hiera_ls.project.environments import ModuleDirs, environment_at
 from hiera_ls.project.facts import node_scope
 from hiera_ls.project.model import Environment
 from hiera_ls.source.data_cache import DataCache
@@ -92,7 +92,7 @@ def make_workspace(tmp_path: Path, files: dict[str, str]) -> Workspace:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(textwrap.dedent(text))
     access = FileAccess()
-    env = load_environment(str(root), "production", None, access)
+    env = environment_at(str(root), "production", None, access, module_dirs=ModuleDirs.MODULEPATH)
     index = build_index(env, discover_sources(env, access), access)
     return Workspace(root, env, access, index)
 

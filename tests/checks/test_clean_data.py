@@ -22,7 +22,7 @@ from hiera_ls.checks.registry import (
 )
 from hiera_ls.checks.workspace import discover_sources, layers_of
 from hiera_ls.engine.lookup import LookupSession
-from hiera_ls.project.environment import load_environment
+from hiera_ls.project.environments import ModuleDirs, environment_at
 from hiera_ls.project.facts import load_facts, node_scope
 from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.files import FileAccess
@@ -35,7 +35,7 @@ SERIOUS = (Severity.ERROR, Severity.WARNING)
 
 def everything(root: Path, profiles: list[ProfileLookup | None]) -> list[Problem]:
     files = FileAccess()
-    env = load_environment(str(root), "production", None, files)
+    env = environment_at(str(root), "production", None, files, module_dirs=ModuleDirs.MODULEPATH)
     sources = discover_sources(env, files)
     assert sources, "the repository has data"
     index = build_index(env, sources, files)
@@ -55,7 +55,7 @@ def everything(root: Path, profiles: list[ProfileLookup | None]) -> list[Problem
 
 def fixture_profiles(root: Path) -> list[ProfileLookup | None]:
     files = FileAccess()
-    env = load_environment(str(root), "production", None, files)
+    env = environment_at(str(root), "production", None, files, module_dirs=ModuleDirs.MODULEPATH)
     out: list[ProfileLookup | None] = [None]
     for path in sorted(glob.glob(str(root / ".hiera-ls" / "facts" / "*"))):
         profile = load_facts(path, Path(path).read_text())

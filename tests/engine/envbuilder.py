@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
-from hiera_ls.project.environment import load_environment
+from hiera_ls.project.environments import ModuleDirs, environment_at
 from hiera_ls.project.facts import node_scope
 from hiera_ls.source.files import FileAccess
 
@@ -31,7 +31,13 @@ class Env:
 
     def session(self) -> LookupSession:
         files = FileAccess()
-        env = load_environment(str(self.root), "production", self.global_config, files)
+        env = environment_at(
+            str(self.root),
+            "production",
+            self.global_config,
+            files,
+            module_dirs=ModuleDirs.MODULEPATH,
+        )
         scope = node_scope(self.facts, self.node, "production", self.strict_variables)
         return LookupSession(env, scope, files)
 

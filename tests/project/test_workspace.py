@@ -10,7 +10,7 @@ import pytest
 
 import hiera_ls.source.data_cache as data_cache
 from hiera_ls.features.sessions import shared_session
-from hiera_ls.project.discovery import module_dirs
+from hiera_ls.project.environments import ModuleDirs, module_directories
 from hiera_ls.project.levels import to_glob
 from hiera_ls.project.settings import Settings, parse_settings
 from hiera_ls.project.workspace import FileKind, Workspace
@@ -81,13 +81,13 @@ def test_conventional_module_directories_without_environment_conf(tmp_path: Path
             "modules/apache/hiera.yaml": HIERA,
         },
     )
-    assert [Path(d).name for d in module_dirs(str(root), Workspace([]).files())] == [
-        "modules",
-        "site-modules",
-        "site",
-    ]
+    files = Workspace([]).files()
+    searched = module_directories(str(root), files, ModuleDirs.CONVENTIONAL)
+    assert [Path(d).name for d in searched] == ["modules", "site-modules", "site"]
+    assert module_directories(str(root), files, ModuleDirs.MODULEPATH) == searched[:1]
     (view,) = Workspace([str(root)]).snapshot().environments
     assert sorted(view.env.modules) == ["apache", "profile", "role"]
+    assert view.env.off_modulepath == {"profile", "role"}
 
 
 def test_environment_path_setting_finds_every_environment(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from hiera_ls.engine.merge import MergeStrategy
@@ -24,7 +25,7 @@ from hiera_ls.features.provenance import (
     resolve,
     shown_path,
 )
-from hiera_ls.features.render import code, file_link, inline, link, yaml_block
+from hiera_ls.features.render import code, file_link, inline, link, relative, yaml_block
 from hiera_ls.features.sessions import new_session, scope_for
 from hiera_ls.features.targets import (
     MISSING,
@@ -43,7 +44,7 @@ from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.puppet.errors import LookupError_, UndefinedVariable
 from hiera_ls.puppet.ruby import to_s
 from hiera_ls.source.interpolation import Token, TokenKind
-from hiera_ls.source.keys import NotFound, dig, split_key
+from hiera_ls.source.keys import LookupKey, NotFound, dig, split_key
 from hiera_ls.source.spans import FileSpan, Position, Span
 
 MAX_LISTED = 30
@@ -122,12 +123,32 @@ def key_hover(
         lines += [yaml_block(outcome.value), ""]
     for note in outcome.notes:
         lines += [f"_{note}_", ""]
+    off_path = _off_modulepath_note(view, root)
+    if off_path is not None:
+        lines += [off_path, ""]
     lines.append(_merge_line(res, snapshot, view))
     lines.append("")
     lines += _contribution_lines(snapshot, view, res, node_path, here)
     if here is not None and res.candidates and all(c.file != here for c in res.candidates):
         lines += ["", f"_This file is not read for {code(node)}._"]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _off_modulepath_note(view: EnvironmentView, root: str) -> str | None:
+    """The one line saying this key's module data is read only by the server's generous rule
+    (ModuleDirs.CONVENTIONAL in project/environments.py), not by Puppet."""
+    module = LookupKey(root, root, ()).module_name
+    if module is None or module not in view.env.off_modulepath:
+        return None
+    layer = view.env.modules[module]
+    if layer.config is None:
+        return None  # no module data: nothing Puppet would miss
+    where = relative(os.path.dirname(layer.root), view.env.root).rstrip(os.sep) + "/"
+    return (
+        f"_Module {code(module)} was found in {code(where)}, which is not on this "
+        "environment's modulepath: Puppet would not read its data. Add it to "
+        "environment.conf's modulepath._"
+    )
 
 
 def _merge_line(res: Resolution, snapshot: Snapshot, view: EnvironmentView) -> str:
@@ -204,6 +225,9 @@ def _unresolved_key_hover(
         "_No facts profile selected: every definition, in the order Puppet searches them._",
         "",
     ]
+    off_path = _off_modulepath_note(view, root)
+    if off_path is not None:
+        lines += [off_path, ""]
     for entry in option_entries(snapshot, view, root):
         lines.append(
             f"**lookup_options** {code(entry.pattern)}: {code(inline(entry.value) or '…')} in {link(entry.where, view.env.root)}"

@@ -1,14 +1,9 @@
-"""Finding the environments, modules and global layer of an editor workspace.
+"""Which environments an editor workspace holds (building each one is project/environments.py).
 
 An operator opens a control repository (a hiera.yaml or environment.conf at the root), a
 directory of environments (the ``hiera.environmentPath`` setting, or ``environments/*``),
-or a single module (metadata.json and a hiera.yaml).  Module directories follow
-environment.conf's ``modulepath`` first, as Puppet does, then the conventional
-``site-modules``, ``site`` and ``modules`` directories, so data in a control repository
-without environment.conf is still found.
-
-hiera.yaml files are parsed through a cache keyed by content stamp: rebuilding the
-environments after one hiera.yaml changes re-reads that file only.
+a folder inside an environment, a module of an environment, or a single module
+(metadata.json and a hiera.yaml).
 """
 
 from __future__ import annotations
@@ -16,53 +11,17 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
-from hiera_ls.project.environment import MODULE_NAME, environment_modulepath
-from hiera_ls.project.hiera_config import (
-    HieraConfig,
-    LayerName,
-    builtin_default_config,
-    load_hiera_config,
+from hiera_ls.project.environments import (
+    CONFIG_FILE,
+    CONVENTIONAL_MODULE_DIRS,
+    DEFAULT_ENVIRONMENT,
+    ENVIRONMENT_CONF,
+    MODULE_NAME,
+    EnvironmentRoot,
+    subdirectories,
 )
-from hiera_ls.project.model import Environment, Layer, LayerKind
-from hiera_ls.source.files import FileAccess, Stamp
-
-CONFIG_FILE = "hiera.yaml"
-ENVIRONMENT_CONF = "environment.conf"
-CONVENTIONAL_MODULE_DIRS = ("site-modules", "site", "modules")
-DEFAULT_ENVIRONMENT = "production"
-# Where Puppet keeps a global hiera.yaml when no setting names one: not in a workspace.
-NO_GLOBAL_ROOT = os.path.join(os.sep, "nonexistent-hiera-ls-global")
-
-
-@dataclass(frozen=True, slots=True)
-class EnvironmentRoot:
-    root: str
-    name: str
-    module_root: str | None = None  # set when the workspace is a single module
-    module_name: str | None = None
-
-
-@dataclass(slots=True)
-class ConfigCache:
-    """hiera.yaml path -> (stamp, layer name, parsed config)."""
-
-    _entries: dict[tuple[str, str], tuple[Stamp, HieraConfig]] = field(default_factory=dict)
-
-    def load(self, path: str, layer: LayerName, files: FileAccess) -> HieraConfig | None:
-        stamp = files.stamp(path)
-        if stamp is None or not files.is_file(path):
-            return None
-        cached = self._entries.get((path, layer))
-        if cached is not None and cached[0] == stamp:
-            return cached[1]
-        text = files.read_text(path)
-        if text is None:
-            return None
-        config = load_hiera_config(path, text, layer)
-        self._entries[(path, layer)] = (stamp, config)
-        return config
+from hiera_ls.source.files import FileAccess
 
 
 def _is_environment(path: str, files: FileAccess) -> bool:
@@ -117,18 +76,6 @@ def _module_metadata_name(root: str, files: FileAccess) -> str | None:
     return short if MODULE_NAME.match(short) else None
 
 
-def _subdirs(path: str) -> list[str]:
-    try:
-        names = sorted(os.listdir(path))
-    except OSError:
-        return []
-    return [
-        os.path.join(path, n)
-        for n in names
-        if not n.startswith(".") and os.path.isdir(os.path.join(path, n))
-    ]
-
-
 def find_environment_roots(
     roots: Sequence[str], environment_path: str | None, environment: str | None, files: FileAccess
 ) -> list[EnvironmentRoot]:
@@ -147,7 +94,7 @@ def find_environment_roots(
             else [os.path.join(r, environment_path) for r in roots]
         )
         for base in bases:
-            for sub in _subdirs(os.path.normpath(base)):
+            for sub in subdirectories(os.path.normpath(base)):
                 if _is_environment(sub, files):
                     add(EnvironmentRoot(sub, os.path.basename(sub)))
     for root in roots:
@@ -166,7 +113,9 @@ def find_environment_roots(
             add(EnvironmentRoot(root, environment or DEFAULT_ENVIRONMENT))
         else:
             nested = [
-                s for s in _subdirs(os.path.join(root, "environments")) if _is_environment(s, files)
+                s
+                for s in subdirectories(os.path.join(root, "environments"))
+                if _is_environment(s, files)
             ]
             for sub in nested:
                 add(EnvironmentRoot(sub, os.path.basename(sub)))
@@ -179,64 +128,3 @@ def find_environment_roots(
                     # its modules' data works and a hiera.yaml created later is picked up.
                     add(EnvironmentRoot(root, environment or DEFAULT_ENVIRONMENT))
     return found
-
-
-def module_dirs(env_root: str, files: FileAccess) -> list[str]:
-    """environment.conf's modulepath (Puppet's order), then the conventional directories."""
-    dirs = environment_modulepath(env_root, files)
-    for name in CONVENTIONAL_MODULE_DIRS:
-        path = os.path.normpath(os.path.join(env_root, name))
-        if path not in dirs:
-            dirs.append(path)
-    return dirs
-
-
-def find_modules(env_root: str, files: FileAccess, configs: ConfigCache) -> dict[str, Layer]:
-    modules: dict[str, Layer] = {}
-    for moddir in module_dirs(env_root, files):
-        for root in _subdirs(moddir):
-            name = os.path.basename(root)
-            if name in modules or not MODULE_NAME.match(name):
-                continue
-            config = configs.load(os.path.join(root, CONFIG_FILE), "module", files)
-            modules[name] = Layer(LayerKind.MODULE, root, config, name)
-    return modules
-
-
-def global_layer(
-    hiera_config: str | None, roots: Sequence[str], files: FileAccess, configs: ConfigCache
-) -> Layer:
-    if not hiera_config:
-        return Layer(LayerKind.GLOBAL, NO_GLOBAL_ROOT, builtin_default_config())
-    path = os.path.expanduser(hiera_config)
-    if not os.path.isabs(path) and roots:
-        path = os.path.join(roots[0], path)
-    path = os.path.normpath(path)
-    config = configs.load(path, "global", files)
-    return Layer(
-        LayerKind.GLOBAL,
-        os.path.dirname(path),
-        config if config is not None else builtin_default_config(),
-    )
-
-
-def build_environment(
-    item: EnvironmentRoot, glob: Layer, files: FileAccess, configs: ConfigCache
-) -> Environment:
-    if item.module_root is not None and item.module_name is not None:
-        config = configs.load(os.path.join(item.module_root, CONFIG_FILE), "module", files)
-        modules = {
-            item.module_name: Layer(LayerKind.MODULE, item.module_root, config, item.module_name)
-        }
-        env_layer = Layer(
-            LayerKind.ENVIRONMENT, os.path.join(item.root, ".hiera-ls-no-environment"), None
-        )
-        return Environment(item.name, item.root, glob, env_layer, modules)
-    env_config = configs.load(os.path.join(item.root, CONFIG_FILE), "environment", files)
-    return Environment(
-        name=item.name,
-        root=item.root,
-        global_layer=glob,
-        environment_layer=Layer(LayerKind.ENVIRONMENT, item.root, env_config),
-        modules=find_modules(item.root, files, configs),
-    )

@@ -45,8 +45,13 @@ class Layer:
 
 @dataclass(frozen=True, slots=True)
 class Environment:
+    """``off_modulepath`` names the modules found only in a conventional directory
+    (``site-modules`` ...) that the environment's modulepath lacks: Puppet would not read
+    them (see ``ModuleDirs`` in project/environments.py)."""
+
     name: str
     root: str
     global_layer: Layer
     environment_layer: Layer
     modules: Mapping[str, Layer] = field(default_factory=dict)
+    off_modulepath: frozenset[str] = frozenset()

@@ -19,12 +19,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from hiera_ls.project.discovery import (
+from hiera_ls.project.discovery import find_environment_roots
+from hiera_ls.project.environments import (
     CONFIG_FILE,
     ENVIRONMENT_CONF,
     ConfigCache,
+    ModuleDirs,
     build_environment,
-    find_environment_roots,
     global_layer,
 )
 from hiera_ls.project.key_index import FileKeys, KeyIndex, TokenSpans
@@ -48,6 +49,10 @@ from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.files import FileAccess
 
+# The server also reads modules in site-modules/, site/ and modules/ that the modulepath lacks,
+# so a control repository without environment.conf is still checked; the hover on their keys
+# says Puppet would not read them (docs/differences.md).
+SERVER_MODULE_DIRS = ModuleDirs.CONVENTIONAL
 DATA_EXTENSIONS = {".yaml": "yaml_data", ".yml": "yaml_data", ".json": "json_data"}
 NO_PROFILE_CERTNAME = "localhost"
 
@@ -317,12 +322,18 @@ class Workspace:
         files = self.files()
         messages: list[str] = []
         if self._views is None:
-            glob = global_layer(self.settings.hiera_config, self.roots, files, self._configs)
+            base = self.roots[0] if self.roots else os.getcwd()
+            glob = global_layer(self.settings.hiera_config, base, files, self._configs)
             items = find_environment_roots(
                 self.roots, self.settings.environment_path, self.settings.environment, files
             )
             self._views = tuple(
-                build_view(build_environment(item, glob, files, self._configs)) for item in items
+                build_view(
+                    build_environment(
+                        item, glob, files, self._configs, module_dirs=SERVER_MODULE_DIRS
+                    )
+                )
+                for item in items
             )
         if self._data_files is None:
             self._data_files = _list_data_files(self._views, files)
