@@ -28,6 +28,13 @@ import {
 import { EXPLAIN_SCHEME, explainText, explainTitle, parseExplainResult } from './explain';
 import { nodeProbe } from './probe';
 import {
+    ACTIVE_FACTS_PROFILE_NOTIFICATION,
+    EXPLAIN_REQUEST,
+    type ExplainParams,
+    LIST_FACTS_PROFILES_REQUEST,
+    SELECT_FACTS_PROFILE_COMMAND,
+} from './protocol';
+import {
     type ProfilePickItem,
     PICK_PROFILE_COMMAND,
     RESTART_COMMAND,
@@ -46,16 +53,10 @@ const CLIENT_ID = 'hiera';
 const CLIENT_NAME = 'Hiera Language Server';
 const YAML_EXTENSION_ID = 'redhat.vscode-yaml';
 
-// Server protocol (server/hiera_ls/server.py).
-const LIST_PROFILES_REQUEST = 'hiera/listFactsProfiles';
-const EXPLAIN_REQUEST = 'hiera/explain';
-const ACTIVE_PROFILE_NOTIFICATION = 'hiera/activeFactsProfile';
-const SELECT_PROFILE_SERVER_COMMAND = 'hiera.selectFactsProfile';
-
 // The palette commands have ids of their own: the language client registers every
-// command the server announces (hiera.selectFactsProfile, hiera.explain, ...) as a VS
-// Code command, and a second registration of the same id would fail the client's start.
-const EXPLAIN_COMMAND = 'hiera.explainLookup';
+// command the server announces (SERVER_COMMANDS in ./protocol) as a VS Code command, and
+// a second registration of the same id would fail the client's start.
+const EXPLAIN_LOOKUP_COMMAND = 'hiera.explainLookup';
 
 /** A picked profile is remembered per workspace, so a restart keeps it. */
 const REMEMBERED_PROFILE_KEY = 'hiera.selectedFactsProfile';
@@ -131,7 +132,7 @@ class HieraExtension implements vscode.Disposable {
                 this.setState('stopped');
             }
         });
-        client.onNotification(ACTIVE_PROFILE_NOTIFICATION, (params: unknown) => {
+        client.onNotification(ACTIVE_FACTS_PROFILE_NOTIFICATION, (params: unknown) => {
             this.activeProfile = activeProfileName(params);
             this.render();
         });
@@ -332,7 +333,7 @@ class HieraExtension implements vscode.Disposable {
 
     private async selectProfile(client: LanguageClient, name: string | null): Promise<void> {
         const answer: unknown = await client.sendRequest(ExecuteCommandRequest.type, {
-            command: SELECT_PROFILE_SERVER_COMMAND,
+            command: SELECT_FACTS_PROFILE_COMMAND,
             arguments: [name],
         });
         if (answer !== null && typeof answer === 'object' && 'active' in answer) {
@@ -358,7 +359,7 @@ class HieraExtension implements vscode.Disposable {
         if (client === undefined) {
             return;
         }
-        const profiles = parseProfiles(await client.sendRequest(LIST_PROFILES_REQUEST, {}));
+        const profiles = parseProfiles(await client.sendRequest(LIST_FACTS_PROFILES_REQUEST, {}));
         if (profiles.length === 0) {
             const choice = await vscode.window.showInformationMessage(
                 'Hiera: no facts profiles found. Put facts files (facter -y output, or PuppetDB/onceover factsets) in .hiera-ls/facts/ or spec/factsets/, or list them in hiera.factsPaths.',
@@ -424,10 +425,11 @@ class HieraExtension implements vscode.Disposable {
         if (client === undefined) {
             return;
         }
-        const raw: unknown = await client.sendRequest(EXPLAIN_REQUEST, {
+        const params: ExplainParams = {
             uri: client.code2ProtocolConverter.asUri(editor.document.uri),
             position: client.code2ProtocolConverter.asPosition(editor.selection.active),
-        });
+        };
+        const raw: unknown = await client.sendRequest(EXPLAIN_REQUEST, params);
         const result = parseExplainResult(raw);
         if (result === null) {
             await vscode.window.showInformationMessage('Hiera: no Hiera key under the cursor.');
@@ -468,7 +470,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         channel,
         ext,
         vscode.commands.registerCommand(PICK_PROFILE_COMMAND, () => ext.chooseProfile()),
-        vscode.commands.registerCommand(EXPLAIN_COMMAND, () => ext.explainLookup()),
+        vscode.commands.registerCommand(EXPLAIN_LOOKUP_COMMAND, () => ext.explainLookup()),
         vscode.commands.registerCommand(RESTART_COMMAND, () => ext.restart()),
         vscode.commands.registerCommand(SHOW_OUTPUT_COMMAND, () => channel.show()),
         vscode.workspace.registerTextDocumentContentProvider(EXPLAIN_SCHEME, {

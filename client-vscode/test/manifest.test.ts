@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { PICK_PROFILE_COMMAND, RESTART_COMMAND, SHOW_OUTPUT_COMMAND } from '../src/profiles';
+import { SERVER_COMMANDS } from '../src/protocol';
 import { SERVER_SETTING_KEYS } from '../src/settings';
 
 // Compiled to out/test/, run from the package root by `npm test`.
@@ -35,9 +36,8 @@ describe('package.json', () => {
     });
 
     it('never reuses a command id the server announces (the client registers those itself)', () => {
-        const serverCommands = ['hiera.selectFactsProfile', 'hiera.listFactsProfiles', 'hiera.explain'];
         for (const c of manifest.contributes.commands) {
-            assert.ok(!serverCommands.includes(c.command), c.command);
+            assert.ok(!SERVER_COMMANDS.includes(c.command), c.command);
         }
     });
 

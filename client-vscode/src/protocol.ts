@@ -1,0 +1,37 @@
+/**
+ * hiera-ls' own messages beside LSP's, named as the server names them in
+ * server/hiera_ls/lsp/protocol.py (test/protocol.test.ts keeps the two lists equal).
+ *
+ * Answers are read defensively where they are used (parseProfiles, parseExplainResult,
+ * activeProfileName): a server of another version may send less.
+ */
+
+/** Request: `[{name, path, active, error}]`, every facts profile found. */
+export const LIST_FACTS_PROFILES_REQUEST = 'hiera/listFactsProfiles';
+/** Request `{name}` (null clears it): `{active, profiles}`. */
+export const SELECT_FACTS_PROFILE_REQUEST = 'hiera/selectFactsProfile';
+/** Request {@link ExplainParams}: `{key, profile, environment, found, error, text}` or null. */
+export const EXPLAIN_REQUEST = 'hiera/explain';
+/** Notification `{name}` (name or null) whenever the active profile changes. */
+export const ACTIVE_FACTS_PROFILE_NOTIFICATION = 'hiera/activeFactsProfile';
+
+// Commands the server announces; the language client registers each as a VS Code command,
+// so the extension's own palette commands must use other ids.
+export const LIST_FACTS_PROFILES_COMMAND = 'hiera.listFactsProfiles';
+/** Argument: the profile's name (null or '' clears it); answers like the request. */
+export const SELECT_FACTS_PROFILE_COMMAND = 'hiera.selectFactsProfile';
+/** Argument: {@link ExplainParams}; answers like the request. */
+export const EXPLAIN_COMMAND = 'hiera.explain';
+
+export const SERVER_COMMANDS: readonly string[] = [
+    LIST_FACTS_PROFILES_COMMAND,
+    SELECT_FACTS_PROFILE_COMMAND,
+    EXPLAIN_COMMAND,
+];
+
+/** The key under `position` in `uri`, or the `key` named (in `uri`'s environment). */
+export interface ExplainParams {
+    readonly uri?: string;
+    readonly position?: { readonly line: number; readonly character: number };
+    readonly key?: string;
+}
