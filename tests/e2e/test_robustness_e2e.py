@@ -9,9 +9,9 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
 
+from hiera_ls.lsp.server import HieraLanguageServer, guard
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Workspace
-from hiera_ls.lsp.server import HieraLanguageServer, guard
 from tests.e2e.conftest import (
     CONTROL_REPO,
     READY,

@@ -1,0 +1,64 @@
+"""hiera-ls' own requests: what clients may send, and the JSON they get back."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+from lsprotocol import types
+from pygls.protocol import default_converter
+
+from hiera_ls.lsp.protocol import (
+    ExplainParams,
+    ExplainResult,
+    FactsProfile,
+    SelectFactsProfileParams,
+    SelectFactsProfileResult,
+)
+
+
+def test_explain_params_as_pygls_hands_them_over() -> None:
+    # pygls turns a custom request's JSON objects into namedtuples
+    position = namedtuple("Object", ["line", "character"])(3, 7)
+    params = namedtuple("Object", ["uri", "position"])("file:///d/common.yaml", position)
+    assert ExplainParams.from_json(params) == ExplainParams(
+        uri="file:///d/common.yaml", position=types.Position(line=3, character=7)
+    )
+    assert ExplainParams.from_json({"key": "ntp::servers"}) == ExplainParams(key="ntp::servers")
+
+
+def test_explain_params_that_do_not_fit_are_treated_as_absent() -> None:
+    assert ExplainParams.from_json(None) is None
+    assert ExplainParams.from_json(["ntp::servers"]) is None
+    assert ExplainParams.from_json({"key": "", "uri": 5, "position": "top"}) == ExplainParams()
+
+
+def test_a_profile_is_selected_by_request_object_or_by_bare_command_argument() -> None:
+    assert SelectFactsProfileParams.from_json({"name": "db01"}).name == "db01"
+    assert SelectFactsProfileParams.from_json("db01").name == "db01"
+    for clearing in (None, "", {"name": None}, {}):
+        assert SelectFactsProfileParams.from_json(clearing).name is None
+
+
+def test_results_are_written_with_their_field_names() -> None:
+    converter = default_converter()
+    profile = FactsProfile("db01.example.com", "/r/.hiera-ls/facts/db01.json", True)
+    assert converter.unstructure(SelectFactsProfileResult("db01.example.com", [profile])) == {
+        "active": "db01.example.com",
+        "profiles": [
+            {
+                "name": "db01.example.com",
+                "path": "/r/.hiera-ls/facts/db01.json",
+                "active": True,
+                "error": None,
+            }
+        ],
+    }
+    explained = ExplainResult("ntp::servers", None, "production", False, None, "Searching ...")
+    assert converter.unstructure(explained) == {
+        "key": "ntp::servers",
+        "profile": None,
+        "environment": "production",
+        "found": False,
+        "error": None,
+        "text": "Searching ...",
+    }
