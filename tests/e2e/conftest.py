@@ -21,6 +21,8 @@ from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
+from hiera_ls.lsp.protocol import plain  # custom-request answers arrive as namedtuples
+
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CONTROL_REPO = FIXTURES / "control-repo"
 BROKEN_REPO = FIXTURES / "broken-repo"
@@ -216,17 +218,6 @@ async def execute(client: LanguageClient, command: str, *arguments: Any) -> Any:
     return await client.workspace_execute_command_async(
         types.ExecuteCommandParams(command=command, arguments=list(arguments))
     )
-
-
-def plain(value: Any) -> Any:
-    """Custom-request results arrive as namedtuples (objects) or dicts: make them dicts."""
-    if hasattr(value, "_asdict"):
-        return {k: plain(v) for k, v in value._asdict().items()}
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    return value
 
 
 async def request(client: LanguageClient, method: str, params: Any = None) -> Any:
