@@ -25,7 +25,8 @@ async def text_document_did_open(
     if ls.project.buffers.get(path) != ls.text_of_disk(path):
         ls.scheduler.data_changed()
     elif not ls.diagnostics.has_index(ls.snapshot()):
-        ls.scheduler.schedule_full_checks()  # a big environment: its index is built in the background
+        # a big environment: its index is built in the background
+        ls.scheduler.schedule_full_checks()
     ls.scheduler.publish([path], force=path, quick=True)
 
 

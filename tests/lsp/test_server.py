@@ -1,0 +1,38 @@
+"""Every message the server handles is handled once, by a handler under the error guard."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from hiera_ls.lsp import protocol
+from hiera_ls.lsp.server import create_server
+
+
+def test_every_handler_runs_under_the_error_guard() -> None:
+    fm = create_server().protocol.fm
+    handlers = {**fm.features, **fm.commands}
+    assert set(fm.features) == {
+        types.INITIALIZE,
+        types.INITIALIZED,
+        types.TEXT_DOCUMENT_DID_OPEN,
+        types.TEXT_DOCUMENT_DID_CHANGE,
+        types.TEXT_DOCUMENT_DID_CLOSE,
+        types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+        types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS,
+        types.WORKSPACE_DID_CHANGE_CONFIGURATION,
+        types.TEXT_DOCUMENT_HOVER,
+        types.TEXT_DOCUMENT_DEFINITION,
+        types.TEXT_DOCUMENT_REFERENCES,
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        protocol.LIST_FACTS_PROFILES,
+        protocol.SELECT_FACTS_PROFILE,
+        protocol.EXPLAIN,
+    }
+    assert set(fm.commands) == {
+        protocol.CMD_LIST_FACTS_PROFILES,
+        protocol.CMD_SELECT_FACTS_PROFILE,
+        protocol.CMD_EXPLAIN,
+    }
+    for method, handler in handlers.items():
+        fn = getattr(handler, "func", handler)  # pygls wraps it to pass the server in
+        assert fn.__code__.co_name == "guarded", method
