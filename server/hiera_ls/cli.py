@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from hiera_ls import __version__
+from hiera_ls.engine.explain import plain_data, render_text, render_value, to_data
 from hiera_ls.engine.lookup import NO_DEFAULT, LookupOutcome, LookupSession
 from hiera_ls.project.environment import load_environment
 from hiera_ls.project.facts import load_facts, node_scope
-from hiera_ls.puppet.ruby import to_s
 from hiera_ls.source.files import FileAccess
 
 STRATEGIES = ("first", "unique", "hash", "deep")
@@ -157,26 +157,10 @@ def _session(args: argparse.Namespace) -> LookupSession:
     return LookupSession(env, scope, files)
 
 
-def _plain(value: object) -> object:
-    from hiera_ls.engine.convert import Sensitive
-
-    if isinstance(value, Sensitive):
-        return "Sensitive [value redacted]"
-    if isinstance(value, str):
-        return str(value)  # an eyaml Encrypted string is written as the text it holds
-    if isinstance(value, dict):
-        return {(k if isinstance(k, str) else to_s(k)): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
-
-
 def _render(value: object, render_as: str | None) -> str:
     if render_as == "json":
-        return json.dumps(_plain(value), ensure_ascii=False)
+        return json.dumps(plain_data(value), ensure_ascii=False)
     if render_as == "s":
-        from hiera_ls.engine.explain import render_value
-
         return value if isinstance(value, str) else render_value(value)
     return _yaml(value)
 
@@ -185,7 +169,7 @@ def _yaml(value: object) -> str:
     import yaml
 
     text = yaml.safe_dump(
-        _plain(value),
+        plain_data(value),
         explicit_start=True,
         sort_keys=False,
         allow_unicode=True,
@@ -218,7 +202,7 @@ def _batch_answer(outcome: LookupOutcome) -> dict[str, object]:
         return {"error": outcome.error}
     if not outcome.found:
         return {"found": False}
-    answer: dict[str, object] = {"found": True, "value": _plain(outcome.value)}
+    answer: dict[str, object] = {"found": True, "value": plain_data(outcome.value)}
     if outcome.notes:
         answer["notes"] = list(outcome.notes)
     return answer
@@ -236,8 +220,6 @@ def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
     for note in outcome.notes:
         stderr.write(f"Notice: {note}\n")
     if args.explain:
-        from hiera_ls.engine.explain import render_text, to_data
-
         assert outcome.trace is not None
         if args.render_as == "json":
             stdout.write(json.dumps(to_data(outcome.trace), indent=2, ensure_ascii=False) + "\n")

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from hiera_ls.engine.convert import Sensitive
 from hiera_ls.engine.merge import MergeStrategy
 from hiera_ls.engine.trace import NO_VALUE, Event, Kind, TraceNode
-from hiera_ls.puppet.ruby import inspect
+from hiera_ls.puppet.ruby import inspect, to_s
 
 INDENT = "  "
 
@@ -121,7 +121,7 @@ def to_data(node: TraceNode) -> dict[str, object]:
         out["event"] = node.event.value
         out["key"] = node.key
         if node.value is not NO_VALUE:
-            out["value"] = _plain(node.value)
+            out["value"] = plain_data(node.value)
     if node.original is not None:
         out["original_path"] = node.original
         out["path"] = node.label
@@ -136,17 +136,24 @@ def to_data(node: TraceNode) -> dict[str, object]:
     if isinstance(node.merge, MergeStrategy):
         out["merge"] = node.merge.name
         if node.merge.options:
-            out["options"] = _plain(dict(node.merge.options))
+            out["options"] = plain_data(dict(node.merge.options))
     if node.children:
         out["branches"] = [to_data(c) for c in node.children]
     return out
 
 
-def _plain(value: object) -> object:
+def plain_data(value: object) -> object:
+    """A value as JSON and YAML writers take it, as Puppet's renderers print it.
+
+    Sensitive stays redacted, an eyaml string is written as the text it holds, and hash keys
+    that are not strings become their Ruby ``to_s`` (``true``, not Python's ``True``).
+    """
     if isinstance(value, Sensitive):
         return "Sensitive [value redacted]"
+    if isinstance(value, str):
+        return str(value)
     if isinstance(value, dict):
-        return {str(k) if not isinstance(k, str) else k: _plain(v) for k, v in value.items()}
+        return {(k if isinstance(k, str) else to_s(k)): plain_data(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_plain(v) for v in value]
+        return [plain_data(v) for v in value]
     return value

@@ -32,8 +32,8 @@ from hiera_ls.engine.trace import (
     TraceNode,
 )
 from hiera_ls.project.model import Environment, Layer, LayerKind
-from hiera_ls.project.scope import Scope
-from hiera_ls.puppet.errors import LookupError_, PuppetError, RegexpError, UndefinedVariable
+from hiera_ls.project.scope import NodeScope
+from hiera_ls.puppet.errors import LookupFailure, PuppetError, RegexpError, UndefinedVariable
 from hiera_ls.puppet.ruby import to_s
 from hiera_ls.puppet.values import ENCRYPTED_RE, Encrypted
 from hiera_ls.source.data_cache import DataCache
@@ -113,7 +113,7 @@ class LookupSession:
     """One compilation's worth of lookups for one node (Puppet caches per compilation)."""
 
     env: Environment
-    scope: Scope
+    scope: NodeScope
     files: FileAccess = field(default_factory=FileAccess)
     cache: DataCache = field(default_factory=DataCache)
     trace: TraceBuilder = field(default_factory=NullBuilder)
@@ -170,7 +170,7 @@ class LookupSession:
                 joined = ", ".join(f"'{n}'" for n in name_list)
                 msg = f"Function lookup() did not find a value for any of the names [{joined}]"
             return self._outcome(key, False, None, not_found_message=msg)
-        except (LookupError_, PuppetError, MergeError, UndefinedVariable) as e:
+        except (LookupFailure, PuppetError, MergeError, UndefinedVariable) as e:
             # Puppet would remember a half-done lookup_options read for the rest of the
             # compilation; each answer here must be what Puppet gives for that key alone.
             self._forget_compilation()
@@ -306,20 +306,20 @@ class LookupSession:
         """Puppet's Invocation#check: the recursion guard around every provider lookup."""
         stack = self._inv.stack
         if name in stack:
-            raise LookupError_(f"Recursive lookup detected in [{', '.join(stack)}]")
+            raise LookupFailure(f"Recursive lookup detected in [{', '.join(stack)}]")
         stack.append(name)
         try:
             return fn()
-        except LookupError_:
+        except LookupFailure:
             raise
         except MergeError as e:
             if not e.puppet_error:
                 raise
-            raise LookupError_(str(e)) from e
+            raise LookupFailure(str(e)) from e
         except PuppetError as e:
             if isinstance(e, RegexpError):
                 raise
-            raise LookupError_(str(e)) from e
+            raise LookupFailure(str(e)) from e
         finally:
             stack.pop()
 
@@ -328,7 +328,7 @@ class LookupSession:
     def _lookup_global(self, lk: LookupKey, strategy: MergeStrategy) -> object:
         try:
             return self._provider_lookup(self.env.global_layer, lk, strategy)
-        except LookupError_ as e:
+        except LookupFailure as e:
             if e.issue_code is not None:
                 raise
             raise PuppetError(f"Lookup of key '{self._inv.top_key}' failed: {e.message}") from e
@@ -390,7 +390,7 @@ class LookupSession:
                 self.trace.text(note)
                 raise NotFound
             if rentry.locations is None or any(loc.is_uri for loc in rentry.locations):
-                raise LookupError_(f"'{entry.function_name}' {MISSING_PATH}")
+                raise LookupFailure(f"'{entry.function_name}' {MISSING_PATH}")
             return self._run(
                 strategy, rentry.locations, lambda loc: self._location_lookup(rentry, loc, lk)
             )
@@ -409,7 +409,7 @@ class LookupSession:
                 raise NotFound
             if df.error is not None:
                 if not (self.scope.strict_variables is False and df.error.endswith(NOT_A_HASH)):
-                    raise LookupError_(df.error)
+                    raise LookupFailure(df.error)
                 self.trace.text(f"Warning: {df.error}")
             root = lk.root
             if root not in df.data:
@@ -546,7 +546,7 @@ class LookupSession:
             self._entries[cache_key] = []
             return []
         if cfg.error is not None:
-            raise LookupError_(cfg.error, issue_code="HIERA_CONFIG")
+            raise LookupFailure(cfg.error, issue_code="HIERA_CONFIG")
         if cfg.version == 3:
             note = f"{cfg.path}: hiera.yaml version 3 is not evaluated by hiera-ls"
             self.notes.append(note)
@@ -660,7 +660,7 @@ class LookupSession:
                 if line
                 else (f" (file: {config_path})" if config_path else "")
             )
-            raise LookupError_(
+            raise LookupFailure(
                 f"Undefined variable '{e.name}'{where}", issue_code="HIERA_UNDEFINED_VARIABLE"
             ) from e
 
@@ -697,7 +697,7 @@ class LookupSession:
                     continue
                 if tok.kind is TokenKind.METHOD:
                     if not allow_methods:
-                        raise LookupError_(
+                        raise LookupFailure(
                             "Interpolation using method syntax is not allowed in this context",
                             issue_code="HIERA_INTERPOLATION_METHOD_SYNTAX_NOT_ALLOWED",
                         )
@@ -705,7 +705,7 @@ class LookupSession:
                 else:
                     method, arg = "scope", tok.expression
                 if method == "alias" and subject != tok.text:
-                    raise LookupError_(
+                    raise LookupFailure(
                         "'alias' interpolation is only permitted if the expression is equal to the entire string",
                         issue_code="HIERA_INTERPOLATION_ALIAS_NOT_ENTIRE_STRING",
                     )
@@ -724,7 +724,7 @@ class LookupSession:
                 elif method == "literal":
                     value = arg
                 else:
-                    raise LookupError_(
+                    raise LookupFailure(
                         f"Unknown interpolation method '{method}'",
                         issue_code="HIERA_INTERPOLATION_UNKNOWN_INTERPOLATION_METHOD",
                     )
@@ -753,9 +753,9 @@ class LookupSession:
     def _scope_lookup(self, key: str, subject: str) -> object:
         segments = split_key(key)
         if segments is None:
-            raise LookupError_(f"Syntax error in string: {subject}")
+            raise LookupFailure(f"Syntax error in string: {subject}")
         root = str(segments[0])
-        with self.trace.branch(Kind.SCOPE, "Global Scope"):
+        with self.trace.branch(Kind.SCOPE, "Global NodeScope"):
             if self.scope.is_defined(root):
                 value = self.scope.value(root)
                 self.trace.event(Event.FOUND, root, value)
