@@ -199,4 +199,4 @@ def _convert(
     return result.value
 
 
-__all__ = ["NO_DEFAULT", "LookupOutcome", "LookupSession", "search_and_merge"]
+__all__ = ["NO_DEFAULT", "LookupOutcome", "LookupSession"]
