@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from hiera_ls import __version__
-from hiera_ls.engine.explain import plain_data
+from hiera_ls.engine.explain import plain_data, render_text, render_value, to_data
 from hiera_ls.engine.lookup import NO_DEFAULT, LookupOutcome, LookupSession
 from hiera_ls.project.environments import ModuleDirs, environment_at
 from hiera_ls.project.facts import load_facts, node_scope
@@ -170,8 +170,6 @@ def _render(value: object, render_as: str | None) -> str:
     if render_as == "json":
         return json.dumps(plain_data(value), ensure_ascii=False)
     if render_as == "s":
-        from hiera_ls.engine.explain import render_value
-
         return value if isinstance(value, str) else render_value(value)
     return _yaml(value)
 
@@ -231,8 +229,6 @@ def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
     for note in outcome.notes:
         stderr.write(f"Notice: {note}\n")
     if args.explain:
-        from hiera_ls.engine.explain import render_text, to_data
-
         assert outcome.trace is not None
         if args.render_as == "json":
             stdout.write(json.dumps(to_data(outcome.trace), indent=2, ensure_ascii=False) + "\n")

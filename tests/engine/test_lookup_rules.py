@@ -6,6 +6,7 @@ regression says which rule broke.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -432,3 +433,14 @@ def test_explain_trace_names_levels_and_positions(tmp_path: Path) -> None:
 
     text = render_text(out.trace)
     assert 'Searching for "h"' in text and "Merge strategy deep" in text and "Merged result" in text
+
+
+def test_explain_as_json_writes_hash_keys_as_ruby_prints_them(tmp_path: Path) -> None:
+    # `puppet lookup --explain --render-as json` writes the explainer's hash with Ruby's JSON:
+    # a Float key is its Ruby to_s (`1.0e+20`), not Python's `1e+20`.
+    env = make_env(tmp_path, {"data/common.yaml": "h: {1.0e+20: 1, 3: 4}\n"})
+    out = env.lookup("h", explain=True)
+    assert out.trace is not None
+    from hiera_ls.engine.explain import to_data
+
+    assert '"value": {"1.0e+20": 1, "3": 4}' in json.dumps(to_data(out.trace))

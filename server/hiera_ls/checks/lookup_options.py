@@ -20,10 +20,10 @@ from hiera_ls.engine.merge import MergeError, parse_merge
 from hiera_ls.engine.options import compile_ruby_regex, regex_search
 from hiera_ls.puppet.errors import PuppetError
 from hiera_ls.source.data_file import DataFile
+from hiera_ls.source.keys import LOOKUP_OPTIONS
 from hiera_ls.source.spans import Problem, Span
 from hiera_ls.source.yaml_loader import NodeSpans
 
-LOOKUP_OPTIONS = "lookup_options"
 KNOWN_OPTIONS = ("merge", "convert_to")
 PATTERN_START = "^"
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from hiera_ls.checks.problems import problem
 from hiera_ls.source.data_file import DataFile
+from hiera_ls.source.keys import LOOKUP_OPTIONS
 from hiera_ls.source.spans import Problem
-
-LOOKUP_OPTIONS = "lookup_options"
 
 
 def check_module_keys(

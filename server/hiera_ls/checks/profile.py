@@ -18,10 +18,9 @@ from hiera_ls.checks.references import Reference
 from hiera_ls.engine.lookup import LookupOutcome
 from hiera_ls.puppet.ruby import to_s
 from hiera_ls.source.data_file import DataFile
-from hiera_ls.source.keys import split_key
+from hiera_ls.source.keys import LOOKUP_OPTIONS, split_key
 from hiera_ls.source.spans import Problem
 
-LOOKUP_OPTIONS = "lookup_options"
 MAX_EMBED_LOOKUPS = 50
 
 

@@ -22,12 +22,11 @@ from hiera_ls.checks.problems import problem
 from hiera_ls.project.model import Layer, LayerKind
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.interpolation import TokenKind, scan
-from hiera_ls.source.keys import KeySyntaxError, LookupKey
+from hiera_ls.source.keys import LOOKUP_OPTIONS, KeySyntaxError, LookupKey
 from hiera_ls.source.scalars import Locator, iter_strings
 from hiera_ls.source.spans import Problem, Span
 
 KEY_METHODS = frozenset({"lookup", "hiera", "alias"})
-LOOKUP_OPTIONS = "lookup_options"
 SEARCH_BUDGET = 5_000
 
 

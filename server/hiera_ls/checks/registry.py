@@ -55,7 +55,8 @@ __all__ = [
     "check_workspace",
 ]
 
-Scope = Literal["data file", "hiera.yaml", "workspace", "profile"]
+# What a family of rules reads.
+CheckSubject = Literal["data file", "hiera.yaml", "workspace", "profile"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +64,7 @@ class CheckInfo:
     """One family of rules: the codes it may emit and what it needs to run."""
 
     name: str
-    scope: Scope
+    subject: CheckSubject
     codes: tuple[str, ...]
     needs: str  # what must be given for the check to run ("" = the file alone)
 

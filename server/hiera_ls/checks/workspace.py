@@ -33,9 +33,9 @@ from hiera_ls.puppet.errors import PuppetError
 from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.files import FileAccess, Stamp
+from hiera_ls.source.keys import LOOKUP_OPTIONS
 from hiera_ls.source.scalars import Locator
 
-LOOKUP_OPTIONS = "lookup_options"
 _NOT_MERGING = (None, "first", "default")
 
 

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, replace
 
 from hiera_ls.puppet import inferred_types as pt
-from hiera_ls.puppet.errors import LookupError_
+from hiera_ls.puppet.errors import LookupFailure
 from hiera_ls.puppet.ruby import inspect, to_s
 from hiera_ls.puppet.text import puppet_quote as pt_quote
 
@@ -40,7 +40,7 @@ def convert_to(key: str, spec: object, value: object) -> Converted:
     args = list(spec) if isinstance(spec, list) else [spec]
     if not args or not isinstance(args[0], str) or not _TYPE_NAME.match(args[0]):
         source = args[0] if args else ""
-        raise LookupError_(
+        raise LookupFailure(
             f"Invalid data type in lookup_options for key '{key}' could not parse '{source}', "
             "error: 'not a type expression"
         )
@@ -55,7 +55,9 @@ def convert_to(key: str, spec: object, value: object) -> Converted:
             f"convert_to {type_name} for key '{key}' is not evaluated by hiera-ls; the value is shown unconverted",
         )
     except ValueError as e:
-        raise LookupError_(f"The convert_to lookup_option for key '{key}' raised error: {e}") from e
+        raise LookupFailure(
+            f"The convert_to lookup_option for key '{key}' raised error: {e}"
+        ) from e
     return Converted(converted, explain)
 
 

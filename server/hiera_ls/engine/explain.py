@@ -143,9 +143,11 @@ def to_data(node: TraceNode) -> dict[str, object]:
 
 
 def plain_data(value: object) -> object:
-    """A looked-up value as JSON and YAML dumpers take it, as ``puppet lookup`` prints it:
-    Sensitive redacted, keys written as Ruby's ``to_s`` writes them, an eyaml Encrypted
-    string as the text it holds."""
+    """A value as JSON and YAML writers take it, as Puppet's renderers print it.
+
+    Sensitive stays redacted, an eyaml string is written as the text it holds, and hash keys
+    that are not strings become their Ruby ``to_s`` (``true``, not Python's ``True``).
+    """
     if isinstance(value, Sensitive):
         return "Sensitive [value redacted]"
     if isinstance(value, str):

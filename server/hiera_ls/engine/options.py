@@ -13,7 +13,7 @@ from typing import Any
 
 import regex
 
-from hiera_ls.puppet.errors import LookupError_, RegexpError
+from hiera_ls.puppet.errors import LookupFailure, RegexpError
 
 MATCH_TIMEOUT_S = 0.05
 PATTERN_START = "^"
@@ -96,7 +96,7 @@ def validate_options(options: object, module_name: str | None) -> dict[str, obje
     if options is None:
         return None
     if not isinstance(options, dict):
-        raise LookupError_("value of lookup_options must be a hash")
+        raise LookupFailure("value of lookup_options must be a hash")
     if module_name is None:
         return options
     prefix = f"{module_name}::"
@@ -104,11 +104,11 @@ def validate_options(options: object, module_name: str | None) -> dict[str, obje
         text = key if isinstance(key, str) else str(key)
         if text.startswith(PATTERN_START):
             if text[1 : 1 + len(prefix)] != prefix:
-                raise LookupError_(
+                raise LookupFailure(
                     f"all lookup_options patterns must match a key starting with module name '{module_name}'"
                 )
         elif not text.startswith(prefix):
-            raise LookupError_(
+            raise LookupFailure(
                 f"all lookup_options keys must start with module name '{module_name}'"
             )
     return options

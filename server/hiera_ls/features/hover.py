@@ -39,9 +39,9 @@ from hiera_ls.features.targets import (
 )
 from hiera_ls.project.key_index import root_of
 from hiera_ls.project.levels import LevelRef, level_files
-from hiera_ls.project.scope import Scope
+from hiera_ls.project.scope import NodeScope
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
-from hiera_ls.puppet.errors import LookupError_, UndefinedVariable
+from hiera_ls.puppet.errors import LookupFailure, UndefinedVariable
 from hiera_ls.puppet.ruby import to_s
 from hiera_ls.source.interpolation import Token, TokenKind
 from hiera_ls.source.keys import LookupKey, NotFound, dig, split_key
@@ -286,7 +286,7 @@ class VariableValue:
     error: str | None = None
 
 
-def variable_value(scope: Scope, expression: str) -> VariableValue:
+def variable_value(scope: NodeScope, expression: str) -> VariableValue:
     """A scope variable as interpolation reads it (semantics §4.3)."""
     segments = split_key(expression)
     if segments is None:
@@ -304,7 +304,7 @@ def variable_value(scope: Scope, expression: str) -> VariableValue:
             value = dig(expression, value, rest)
         except NotFound:
             value = None
-        except LookupError_ as e:
+        except LookupFailure as e:
             return VariableValue(True, error=str(e))
     return VariableValue(True, value)
 

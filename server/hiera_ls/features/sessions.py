@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.project.facts import node_scope
-from hiera_ls.project.scope import Scope
+from hiera_ls.project.scope import NodeScope
 from hiera_ls.project.workspace import NO_PROFILE_CERTNAME, EnvironmentView, Snapshot
 
 
-def scope_for(snapshot: Snapshot, view: EnvironmentView) -> Scope:
+def scope_for(snapshot: Snapshot, view: EnvironmentView) -> NodeScope:
     """``puppet lookup --node CERTNAME --facts FILE``'s scope; no profile: no facts, localhost."""
     strict = snapshot.settings.strict_variables
     if snapshot.active is None:

@@ -11,10 +11,11 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from hiera_ls.project.key_index import LOOKUP_OPTIONS, LineMap, locate_tokens, scalar_tokens
+from hiera_ls.project.key_index import LineMap, locate_tokens, scalar_tokens
 from hiera_ls.project.levels import LevelRef
 from hiera_ls.project.workspace import FileKind, Snapshot
 from hiera_ls.source.interpolation import Token, TokenKind
+from hiera_ls.source.keys import LOOKUP_OPTIONS
 from hiera_ls.source.node_table import Nodes, NodeSpans
 from hiera_ls.source.spans import Position, Span
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from hiera_ls.project.scope import Scope
+from hiera_ls.project.scope import NodeScope
 from hiera_ls.source.data_file import DataFile, load_json_data, load_yaml_data
 from hiera_ls.source.spans import Problem
 
@@ -85,7 +85,7 @@ def node_scope(
     environment: str,
     strict_variables: bool = True,
     authenticated: str = "local",
-) -> Scope:
+) -> NodeScope:
     """The top scope a compilation gives Hiera (docs/puppet-lookup-scope.md).
 
     ``trusted`` follows an agent run: its certname is the node's name (``puppet lookup``
@@ -101,7 +101,7 @@ def node_scope(
                 if how == "reserved"
                 else f"Cannot reassign variable '${name}'"
             )
-            return Scope({}, strict_variables, error=error)
+            return NodeScope({}, strict_variables, error=error)
     cert = certname if certname is not None else facts.get("clientcert")
     hostname: object = None
     domain: object = None
@@ -133,4 +133,4 @@ def node_scope(
             "name": "main",
         }
     )
-    return Scope(variables, strict_variables)
+    return NodeScope(variables, strict_variables)

@@ -20,11 +20,10 @@ from dataclasses import dataclass, field
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.files import FileAccess, Stamp
 from hiera_ls.source.interpolation import Token, TokenKind, scan
-from hiera_ls.source.keys import split_key
+from hiera_ls.source.keys import LOOKUP_OPTIONS, split_key
 from hiera_ls.source.node_table import Nodes, NodeSpans
 from hiera_ls.source.spans import Position, Span
 
-LOOKUP_OPTIONS = "lookup_options"
 MAX_SCANS = 20_000  # distinct token strings whose Tokens are shared (then forgotten)
 KEY_METHODS = frozenset({"lookup", "hiera", "alias"})
 

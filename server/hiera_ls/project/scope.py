@@ -17,13 +17,13 @@ NEVER_UNDEFINED = frozenset({"module_name", "caller_module_name"})
 
 
 @dataclass(frozen=True, slots=True)
-class Scope:
+class NodeScope:
     variables: Mapping[str, object]
     strict_variables: bool = True
     locals: Mapping[str, object] = field(default_factory=lambda: _EMPTY)
     error: str | None = None  # a fact set Puppet refuses: every lookup fails with this
 
-    def with_local(self, name: str, value: object) -> Scope:
+    def with_local(self, name: str, value: object) -> NodeScope:
         return replace(self, locals={**self.locals, name: value})
 
     def is_defined(self, name: str) -> bool:

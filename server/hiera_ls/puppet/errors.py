@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-class LookupError_(Exception):
+class LookupFailure(Exception):
     """A failed lookup, as Puppet::DataBinding::LookupError: ``str(e)`` is Puppet's text.
 
     ``issue_code`` mirrors Puppet: errors without one that escape the global layer get

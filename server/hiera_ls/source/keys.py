@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from hiera_ls.puppet.errors import LookupError_, RegexpError
+from hiera_ls.puppet.errors import LookupFailure, RegexpError
 from hiera_ls.puppet.ruby import ruby_class
 
 _SPECIAL = re.compile(r"['\".]")
@@ -19,12 +19,15 @@ _INTEGER = re.compile(r"^:?[+-]?[0-9]+$")
 
 Segment = str | int
 
+# The reserved key: never looked up as data, it holds the merge and convert_to options of others.
+LOOKUP_OPTIONS = "lookup_options"
+
 
 class RubyNoMethodError(RegexpError):
     """A Ruby NoMethodError: like RegexpError, never converted into a lookup error."""
 
 
-class KeySyntaxError(LookupError_):
+class KeySyntaxError(LookupFailure):
     """A key or variable name that Puppet cannot split."""
 
 
@@ -87,7 +90,7 @@ class NotFound(Exception):
 
 
 def dig(key_text: str, value: object, segments: tuple[Segment, ...]) -> object:
-    """Apply sub-key segments to a value; raises NotFound or a type-mismatch LookupError_."""
+    """Apply sub-key segments to a value; raises NotFound or a type-mismatch LookupFailure."""
     for seg in segments:
         if value is None:
             raise NotFound
@@ -100,7 +103,7 @@ def dig(key_text: str, value: object, segments: tuple[Segment, ...]) -> object:
             # Ruby's Integer#[] exists, so Puppet reaches `include?` and fails there.
             raise RubyNoMethodError(f"undefined method `include?' for {value}:Integer")
         if not isinstance(value, dict):
-            raise LookupError_(
+            raise LookupFailure(
                 "Data Provider type mismatch: Got "
                 f"{ruby_class(value)} when a hash-like object was expected to access "
                 f"value using '{seg}' from key '{key_text}'"

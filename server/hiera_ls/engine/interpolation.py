@@ -1,0 +1,136 @@
+"""Puppet's interpolation of ``%{...}`` in data values, hiera.yaml paths and options.
+
+As in ``pops/lookup/interpolation.rb``: a bare expression reads a scope variable (dotted
+segments dig into it); ``lookup``/``hiera`` run a full lookup, ``alias`` too but keeps the
+value's type and must be the whole string, ``literal`` is its argument, ``scope`` is the
+bare form; method syntax is refused where Puppet refuses it (hiera.yaml). Each result is
+interpolated again under the recursion guard, so ``a: '%{lookup("a")}'`` is caught.
+"""
+
+from __future__ import annotations
+
+from hiera_ls.engine.invocation import Invocation
+from hiera_ls.engine.trace import Event, Kind
+from hiera_ls.puppet.errors import LookupFailure, UndefinedVariable
+from hiera_ls.puppet.ruby import to_s
+from hiera_ls.puppet.values import Encrypted
+from hiera_ls.source.interpolation import TokenKind, scan
+from hiera_ls.source.keys import LookupKey, NotFound, Segment, dig, split_key
+
+
+def interpolate(
+    value: object, inv: Invocation, allow_methods: bool, undefined_as_empty: bool = False
+) -> object:
+    """``value`` with every string in it interpolated (hash keys too); eyaml strings stay.
+
+    ``undefined_as_empty`` is Puppet 8's rule for locations: an undefined variable warns and
+    expands to ''.
+    """
+    if isinstance(value, str):
+        if "%{" not in value or isinstance(value, Encrypted):
+            return value
+        return _interpolate_string(value, inv, allow_methods, undefined_as_empty)
+    if isinstance(value, list):
+        return [interpolate(v, inv, allow_methods, undefined_as_empty) for v in value]
+    if isinstance(value, dict):
+        return {
+            interpolate(k, inv, allow_methods, undefined_as_empty): interpolate(
+                v, inv, allow_methods, undefined_as_empty
+            )
+            for k, v in value.items()
+        }
+    return value
+
+
+def _interpolate_string(
+    subject: str, inv: Invocation, allow_methods: bool, undefined_as_empty: bool
+) -> object:
+    trace = inv.trace
+    with trace.branch(Kind.INTERPOLATE, subject):
+        parts: list[str] = []
+        pos = 0
+        for tok in scan(subject):
+            parts.append(subject[pos : tok.start])
+            pos = tok.end
+            if tok.kind is TokenKind.EMPTY:
+                continue
+            if tok.kind is TokenKind.METHOD:
+                if not allow_methods:
+                    raise LookupFailure(
+                        "Interpolation using method syntax is not allowed in this context",
+                        issue_code="HIERA_INTERPOLATION_METHOD_SYNTAX_NOT_ALLOWED",
+                    )
+                method, arg = tok.method or "", tok.argument or ""
+            else:
+                method, arg = "scope", tok.expression
+            if method == "alias" and subject != tok.text:
+                raise LookupFailure(
+                    "'alias' interpolation is only permitted if the expression is equal to the entire string",
+                    issue_code="HIERA_INTERPOLATION_ALIAS_NOT_ENTIRE_STRING",
+                )
+            if method in ("lookup", "hiera", "alias"):
+                value = _global_lookup(inv, arg)
+                if method == "alias":
+                    return value
+            elif method == "scope":
+                try:
+                    value = scope_lookup(inv, arg, subject)
+                except UndefinedVariable:
+                    if not undefined_as_empty:
+                        raise
+                    trace.text(f"Warning: Undefined variable '{arg}'; expanded to ''")
+                    value = None
+            elif method == "literal":
+                value = arg
+            else:
+                raise LookupFailure(
+                    f"Unknown interpolation method '{method}'",
+                    issue_code="HIERA_INTERPOLATION_UNKNOWN_INTERPOLATION_METHOD",
+                )
+            # Puppet interpolates the result again, under the recursion guard.
+            guard = f"scope:{arg}" if method == "scope" else arg
+            value = inv.check(
+                guard,
+                lambda found=value: interpolate(found, inv, allow_methods, undefined_as_empty),  # type: ignore[misc]
+            )
+            parts.append(
+                "" if value is None else (value if isinstance(value, str) else to_s(value))
+            )
+        parts.append(subject[pos:])
+        result = "".join(parts)
+        trace.result(result)
+        return result
+
+
+def _global_lookup(inv: Invocation, key: str) -> object:
+    """``%{lookup('k')}``: a full lookup with default '' (a missing key gives '')."""
+    lk = LookupKey.parse(key)
+    try:
+        return inv.search_and_merge(inv, lk.text)
+    except NotFound:
+        return ""
+
+
+def scope_lookup(inv: Invocation, key: str, subject: str) -> object:
+    """A variable of the node scope, dug into by the key's other segments (missing: None).
+
+    ``subject`` is the whole string, for Puppet's ``Syntax error in string`` message.
+    """
+    segments = split_key(key)
+    if segments is None:
+        raise LookupFailure(f"Syntax error in string: {subject}")
+    root = str(segments[0])
+    scope = inv.scope
+    with inv.trace.branch(Kind.SCOPE, "Global Scope"):
+        if scope.is_defined(root):
+            value = scope.value(root)
+            inv.trace.event(Event.FOUND, root, value)
+        else:
+            value = scope.value(root)  # raises under strict_variables
+    rest: tuple[Segment, ...] = tuple(segments[1:])
+    if value is not None and rest:
+        try:
+            value = dig(key, value, rest)
+        except NotFound:
+            value = None
+    return value

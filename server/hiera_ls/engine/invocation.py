@@ -1,0 +1,117 @@
+"""What one lookup carries down through layers, levels and locations (Puppet's Invocation).
+
+As in ``pops/lookup/invocation.rb``: the node scope, the explainer (our trace), the name
+stack that detects recursion, and the key (with its module) being looked up. A nested
+lookup (``%{lookup('k')}`` in a value, the lookup_options retrieval) runs on a child
+invocation that shares the name stack, the trace and the notes with its parent, so
+recursion is caught across them and every step lands in one trace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TypeVar
+
+from hiera_ls.engine.merge import MergeError, MergeStrategy, convert_first, merge_pair, merge_single
+from hiera_ls.engine.trace import NO_VALUE, Kind, NullBuilder, TraceBuilder
+from hiera_ls.project.scope import NodeScope
+from hiera_ls.puppet.errors import LookupFailure, PuppetError, RegexpError
+from hiera_ls.source.keys import NotFound
+
+T = TypeVar("T")
+
+# Puppet's ``Lookup.lookup`` as interpolation calls it: a full lookup of a key from the top,
+# raising NotFound. The lookup module provides it (interpolation cannot import that module).
+SearchAndMerge = Callable[["Invocation", str], object]
+
+
+@dataclass(frozen=True, slots=True)
+class Invocation:
+    scope: NodeScope
+    trace: TraceBuilder
+    search_and_merge: SearchAndMerge
+    notes: list[str] = field(default_factory=list)  # shown to the user beside the answer
+    stack: list[str] = field(default_factory=list)  # names being looked up (recursion guard)
+    top_key: str = ""
+    module_name: str | None = None
+
+    def for_key(self, top_key: str, module_name: str | None) -> Invocation:
+        """Puppet's Invocation#lookup: the same guard and trace, now about ``top_key``."""
+        return replace(self, top_key=top_key, module_name=module_name)
+
+    def untraced(self) -> Invocation:
+        """Puppet's explain output does not show how hiera.yaml itself was interpolated."""
+        return replace(self, trace=NullBuilder())
+
+    def with_local(self, name: str, value: object) -> Invocation:
+        """The binding a ``mapped_paths`` entry makes while one of its paths is interpolated."""
+        return replace(self, scope=self.scope.with_local(name, value))
+
+    def note(self, text: str) -> None:
+        """A note for the user that the explain output shows at this step too."""
+        self.notes.append(text)
+        self.trace.text(text)
+
+    def check(self, name: str, fn: Callable[[], T]) -> T:
+        """Puppet's Invocation#check: the recursion guard around every provider lookup.
+
+        Puppet errors raised inside become lookup failures (Ruby errors such as RegexpError
+        stay as they are), which decides how the global layer words them later.
+        """
+        stack = self.stack
+        if name in stack:
+            raise LookupFailure(f"Recursive lookup detected in [{', '.join(stack)}]")
+        stack.append(name)
+        try:
+            return fn()
+        except LookupFailure:
+            raise
+        except MergeError as e:
+            if not e.puppet_error:
+                raise
+            raise LookupFailure(str(e)) from e
+        except PuppetError as e:
+            if isinstance(e, RegexpError):
+                raise
+            raise LookupFailure(str(e)) from e
+        finally:
+            stack.pop()
+
+
+def lookup_variants(
+    inv: Invocation, strategy: MergeStrategy, variants: Sequence[T], fn: Callable[[T], object]
+) -> object:
+    """Puppet's MergeStrategy#lookup: ``fn`` over one level's variants (layers, hierarchy
+    entries, locations), merged by ``strategy``; NotFound when no variant has the key.
+
+    ``first`` stops at the first variant that has the key; the others read every variant and
+    show the merge in the trace only when there are two or more.
+    """
+    if strategy.name == "first":
+        for v in variants:
+            try:
+                return fn(v)
+            except NotFound:
+                continue
+        raise NotFound
+    if not variants:
+        raise NotFound
+    if len(variants) == 1:
+        return merge_single(strategy, fn(variants[0]))
+    with inv.trace.branch(Kind.MERGE, strategy.name, merge=strategy):
+        memo: object = NO_VALUE
+        for v in variants:
+            try:
+                value = fn(v)
+            except NotFound:
+                continue
+            memo = (
+                convert_first(strategy, value)
+                if memo is NO_VALUE
+                else merge_pair(strategy, memo, value)
+            )
+        if memo is NO_VALUE:
+            raise NotFound
+        inv.trace.result(memo)
+        return memo
