@@ -7,7 +7,8 @@
 # The Python side is tests/oracle/puppet.py (one method per command).
 #
 # Request (one line):  {"command": NAME, ...fields of that command}
-#   A request without "command" is a lookup (the original and still the commonest kind).
+#   "kind" is read as another name for "command"; a request with neither is a lookup (the
+#   original request, still the commonest).
 # Response (one line): {"results": [...], "warnings": [...]} (more fields for some commands);
 #   a request that cannot be served at all gives {"fatal": MSG}.
 #
@@ -344,7 +345,7 @@ COMMANDS = {
 }.freeze
 
 def serve(request)
-  name = request.fetch('command', 'lookup')
+  name = request['command'] || request['kind'] || 'lookup'
   command = COMMANDS[name]
   raise ArgumentError, "unknown command #{name.inspect} (known: #{COMMANDS.keys.join(', ')})" if command.nil?
 

@@ -71,9 +71,12 @@ def test_decoding_gives_python_values() -> None:
     )
 
 
-def test_an_unknown_command_is_refused_and_the_oracle_goes_on(
+def test_an_unknown_command_is_refused_and_kind_names_a_command_too(
     puppet_oracle: PuppetOracle,
 ) -> None:
     with pytest.raises(OracleError, match="unknown command"):
         puppet_oracle.call("no_such_command")
     assert puppet_oracle.sort([[2, 1]]) == [{"ok": [1, 2]}]
+    assert puppet_oracle.request({"kind": "sort", "values": [[2, 1]]})["results"] == [
+        {"ok": [1, 2]}
+    ]
