@@ -1,7 +1,7 @@
 """Interpolation-token rules: exact ranges and the messages a user sees.
 
 Each Puppet behaviour quoted in a message is checked against Puppet itself in
-test_puppet_claims.py.
+tests/differential/test_claims_vs_puppet.py.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""lookup_options rules: exact ranges and messages (Puppet's texts verified in test_puppet_claims.py)."""
+"""lookup_options rules: exact ranges and messages.
+
+Puppet's texts are verified in tests/differential/test_claims_vs_puppet.py.
+"""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 The server runs as ``python -m hiera_ls serve`` with the facts profile of web01 chosen in
 initializationOptions; values in the expectations were checked against Puppet (see
-tests/features/test_hover_vs_puppet.py).
+tests/differential/test_hover_vs_puppet.py).
 """
 
 from __future__ import annotations

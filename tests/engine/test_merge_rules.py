@@ -1,8 +1,8 @@
 """One test per merge rule of hiera5-semantics.md §6, with Puppet's answers.
 
 Every expected value and message here was produced by Puppet 7.23's own MergeStrategy;
-test_merge_differential.py checks the same code against Puppet on random data.  These name
-the rules, so that a regression says which one broke.
+tests/differential/test_merge_vs_puppet.py checks the same code against Puppet on random
+data.  These name the rules, so that a regression says which one broke.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Ruby value semantics (puppet/ruby.py); every expected value is what Ruby 3.1 / Puppet 7.23
-printed for the same input.  test_merge_differential.py checks them on random data too."""
+printed for the same input.  tests/differential/test_merge_vs_puppet.py checks them on random
+data too."""
 
 from __future__ import annotations
 

@@ -16,7 +16,6 @@ from hiera_ls.features.hover import key_hover
 from hiera_ls.features.provenance import definitions, option_entries, resolve
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Workspace
-from tests.oracle.puppet import PuppetOracle
 
 HIERA = """\
 version: 5
@@ -47,8 +46,8 @@ profile::regex_only: [c]
 FACTS = "clientcert: web01\n"
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
+def write_repo(tmp_path: Path) -> Path:
+    """The environment both levels' lookup_options live in (also asked of Puppet)."""
     root = tmp_path / "envs" / "production"
     for rel, text in {
         "hiera.yaml": HIERA,
@@ -60,6 +59,11 @@ def repo(tmp_path: Path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text))
     return root
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return write_repo(tmp_path)
 
 
 def test_the_lower_levels_pattern_wins_and_the_hover_says_so(repo: Path) -> None:
@@ -100,22 +104,3 @@ def test_without_a_profile_every_matching_entry_and_definition_is_listed(repo: P
         for d in definitions(snap, view, ("profile::x",))
     ]
     assert defs == [("Node", "web01.yaml", 5), ("Common", "common.yaml", 3)]
-
-
-@pytest.mark.puppet
-def test_puppet_agrees_on_which_strategy_ran(repo: Path, puppet_oracle: PuppetOracle) -> None:
-    snap = Workspace([str(repo)], Settings(facts_profile="web01")).snapshot()
-    view = snap.environments[0]
-    keys = ["profile::x", "profile::lit", "profile::regex_only"]
-    answers = puppet_oracle.lookup_batch(
-        {
-            "environmentpath": str(repo.parent),
-            "environment": "production",
-            "node": "web01",
-            "facts": {"clientcert": "web01"},
-            "lookups": [{"key": k, "merge": None} for k in keys],
-        }
-    )
-    for key, answer in zip(keys, answers, strict=True):
-        res = resolve(snap, view, key, key)
-        assert res.outcome.value == answer["value"], key

@@ -1,8 +1,10 @@
-"""Python side of the Puppet oracle: one long-lived Ruby process running Puppet's Hiera engine.
+"""Python side of the oracle: one long-lived Ruby process running Psych, Ruby and Puppet 7.23.
 
 Starting Puppet costs about a second, so one process answers every request of a test session
-(``puppet_oracle.rb`` next to this file; its header documents the protocol).  Requests are
-serialised through a lock because the Ruby side answers strictly in order.
+(``puppet_oracle.rb`` next to this file; its header documents the commands and the one
+encoding of values, whose Python side is ``values.py``).  Requests are serialised through a
+lock because the Ruby side answers strictly in order.  The session fixture is
+``puppet_oracle`` in ``tests/conftest.py``.
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ import queue
 import shutil
 import subprocess
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
+
+from tests.oracle.values import encode
 
 ORACLE_SCRIPT = Path(__file__).with_name("puppet_oracle.rb")
 DEFAULT_TIMEOUT = 300.0
@@ -44,12 +48,15 @@ def _keep_tail(stream: IO[str], tail: collections.deque[str]) -> None:
 
 
 class PuppetOracle:
-    """Puppet 7.23's own lookup, one JSON request per environment.
+    """Ruby's and Puppet's own answers, one method per oracle command.
 
     ``lookup_batch({"environmentpath": ..., "environment": ..., "node": ..., "facts": {...},
     "hiera_config": None, "strict_variables": True, "lookups": [{"key": k, "merge": m}]})``
     returns one dict per lookup: ``{"found": True, "value": v}``, ``{"found": False}`` or
     ``{"error": message}`` (plus ``error_class`` / ``lookup_error`` that comparisons ignore).
+    The other methods take Python values (encoded with ``values.encode``) and return one
+    result per input, with values still in the oracle's encoding (compare them through
+    ``values.canonical``, read them with ``values.decode``).
     """
 
     def __init__(
@@ -121,7 +128,7 @@ class PuppetOracle:
                 self.start()
             assert self._proc is not None and self._proc.stdin is not None
             try:
-                self._proc.stdin.write(json.dumps(env_request) + "\n")
+                self._proc.stdin.write(json.dumps(env_request, allow_nan=True) + "\n")
                 self._proc.stdin.flush()
             except OSError as e:
                 raise OracleError(f"the oracle process is gone: {e}{self._stderr_tail()}") from e
@@ -131,10 +138,64 @@ class PuppetOracle:
         self.last_warnings = list(answer.get("warnings", []))
         return answer
 
-    def lookup_batch(self, env_request: Mapping[str, Any]) -> list[dict[str, Any]]:
-        results = self.request(env_request)["results"]
+    def call(self, command: str, **fields: Any) -> list[dict[str, Any]]:
+        """Run one command of the Ruby side; its ``results``, one per input."""
+        results = self.request({"command": command, **fields})["results"]
         assert isinstance(results, list)
         return results
+
+    def lookup_batch(self, env_request: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Puppet's lookup of each key, as ``puppet lookup --render-as json`` would answer."""
+        return self.call("lookup", **env_request)
+
+    def load_yaml(self, texts: Sequence[str]) -> list[dict[str, Any]]:
+        """``{"ok": value}`` or ``{"error": message}``: Psych as Puppet's yaml_data runs it."""
+        return self.call("load_yaml", texts=list(texts))
+
+    def load_json(self, texts: Sequence[str]) -> list[dict[str, Any]]:
+        """``{"ok": value}`` or ``{"error": message}``: JSON.parse as Puppet's json_data runs it."""
+        return self.call("load_json", texts=list(texts))
+
+    def merge(self, cases: Sequence[tuple[object, object, object]]) -> list[dict[str, Any]]:
+        """``MergeStrategy.strategy(spec).merge(a, b)`` for each ``(spec, a, b)``."""
+        return self.call(
+            "merge",
+            cases=[{"spec": encode(s), "a": encode(a), "b": encode(b)} for s, a, b in cases],
+        )
+
+    def merge_lookup(
+        self, cases: Sequence[tuple[object, Sequence[object]]], not_found: object
+    ) -> list[dict[str, Any]]:
+        """``MergeStrategy#lookup`` over variants; a variant that ``is not_found`` is not found.
+
+        Each result is ``{"ok": value}``, ``{"not_found": True}`` or ``{"error": message}``.
+        """
+        return self.call(
+            "merge_lookup",
+            cases=[
+                {
+                    "spec": encode(spec),
+                    "values": [{"not_found": True} if v is not_found else encode(v) for v in vs],
+                }
+                for spec, vs in cases
+            ],
+        )
+
+    def merge_strategy(self, specs: Sequence[object]) -> list[dict[str, Any]]:
+        """``{"ok": {"key": class key, "options": value}}``: the strategy a merge spec makes."""
+        return self.call("merge_strategy", specs=[encode(s) for s in specs])
+
+    def sort(self, values: Sequence[object]) -> list[dict[str, Any]]:
+        """``Array#sort`` of each value."""
+        return self.call("sort", values=[encode(v) for v in values])
+
+    def inspect(self, values: Sequence[object]) -> list[dict[str, Any]]:
+        """``{"ok": {"inspect": text, "to_s": text}}`` for each value."""
+        return self.call("inspect", values=[encode(v) for v in values])
+
+    def infer_type(self, values: Sequence[object]) -> list[dict[str, Any]]:
+        """``{"ok": text}``: ``TypeCalculator#infer_set(v).normalize.to_s``."""
+        return self.call("infer_type", values=[encode(v) for v in values])
 
     def _read_answer(self) -> dict[str, Any]:
         try:

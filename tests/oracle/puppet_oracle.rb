@@ -1,32 +1,65 @@
 # frozen_string_literal: true
 #
-# Puppet's own Hiera engine as a long-lived test oracle.
+# Ruby, Psych and Puppet 7.23 themselves as one long-lived test oracle.
 #
 # One process loads Puppet once (about a second) and then answers one JSON line per request
-# on stdin, so thousands of lookups cost milliseconds each instead of one `puppet lookup`
-# process per key.  The scope of every lookup is built the way `puppet lookup --node N
-# --facts F` builds it (lib/puppet/application/lookup.rb, generate_scope): plain node
-# terminus, facts merged into the node, a compiler with code 'undef', Puppet::Pops::Lookup.lookup
-# inside compiler.compile.  docs/puppet-lookup-scope.md describes the resulting scope.
+# on stdin, so thousands of questions cost milliseconds each instead of one process each.
+# The Python side is tests/oracle/puppet.py (one method per command).
 #
-# Request (one line):
-#   {"environmentpath": DIR, "environment": NAME, "node": CERTNAME, "facts": {...},
-#    "hiera_config": PATH|null, "strict_variables": bool (default true),
-#    "strict": "error"|"warning"|"off" (default "error"),
-#    "lookups": [{"key": K, "merge": M}, ...]}
-# Response (one line):
-#   {"results": [{"found": true, "value": V} | {"found": false} | {"error": MSG}, ...],
-#    "warnings": [...]}
-# Each result may carry extra fields that comparisons ignore: "error_class", "lookup_error"
-# (true when `puppet lookup` would exit 1 *silently*, as it does for not-found), "inspect".
-# A request that cannot be served at all gives {"fatal": MSG}.
+# Request (one line):  {"command": NAME, ...fields of that command}
+#   "kind" is read as another name for "command"; a request with neither is a lookup (the
+#   original request, still the commonest).
+# Response (one line): {"results": [...], "warnings": [...]} (more fields for some commands);
+#   a request that cannot be served at all gives {"fatal": MSG}.
 #
-# Isolation: every request gets a fresh environment loader, environment, node and compiler
-# (so Puppet's per-environment file cache starts empty and edits on disk are seen), and the
-# lookup adapter (lookup_options cache, data providers, parsed hiera.yaml) is dropped before
-# every key, so each key sees exactly what a separate `puppet lookup KEY` run would see.
+# Commands (COMMANDS below; adding one is adding an entry):
+#   lookup       {"environmentpath": DIR, "environment": NAME, "node": CERTNAME, "facts": {...},
+#                 "hiera_config": PATH|null, "strict_variables": bool (default true),
+#                 "strict": "error"|"warning"|"off" (default "error"),
+#                 "lookups": [{"key": K, "merge": M}, ...]}
+#                -> results [{"found": true, "value": V} | {"found": false} | {"error": MSG}]
+#                   V is the value as `puppet lookup --render-as json` renders it (see below).
+#                   Extra fields that comparisons ignore: "error_class", "lookup_error" (true
+#                   when `puppet lookup` would exit 1 *silently*, as it does for not-found).
+#   load_yaml    {"texts": [...]} -> results [{"ok": VALUE} | {"error": MSG}]: Psych.safe_load
+#                 as Puppet's yaml_data calls it, errors worded as yaml_data words them.
+#   load_json    {"texts": [...]} -> results [{"ok": VALUE} | {"error": MSG}]: JSON.parse as
+#                 Puppet's json_data calls it.
+#   merge        {"cases": [{"spec": VALUE, "a": VALUE, "b": VALUE}]}
+#                -> results [{"ok": VALUE} | {"error": MSG}]: MergeStrategy.strategy(spec).merge(a, b)
+#   merge_lookup {"cases": [{"spec": VALUE, "values": [VALUE | {"not_found": true}]}]}
+#                -> results [{"ok": VALUE} | {"not_found": true} | {"error": MSG}]:
+#                   MergeStrategy#lookup over variants, some of them not found
+#   merge_strategy {"specs": [VALUE]} -> results [{"ok": {"key": K, "options": VALUE}} | {"error"}]
+#   sort         {"values": [VALUE]} -> results [{"ok": VALUE} | {"error": MSG}]: Array#sort
+#   inspect      {"values": [VALUE]} -> results [{"ok": {"inspect": S, "to_s": S}} | {"error"}]
+#   infer_type   {"values": [VALUE]} -> results [{"ok": TYPE_TEXT} | {"error": MSG}]:
+#                 TypeCalculator#infer_set(v).normalize.to_s
+#
+# Values (one encoding, both directions; the Python twin is tests/oracle/values.py):
+#   nil, true, false, String, Integer  -> JSON null, true, false, string, number
+#   Float     -> JSON number as Ruby writes it (1.0, 1.0e+20, -0.0: it reads back as a float,
+#                exactly), NaN / Infinity / -Infinity as those bare words (both JSON libraries
+#                read them when asked to)
+#   Array     -> JSON array
+#   Hash      -> {"hash": [[KEY, VALUE], ...]}   insertion order kept, keys of any type
+#   Symbol    -> {"symbol": NAME}
+#   any other -> {"ruby_object": CLASS_NAME, "inspect": VALUE.inspect}
+# A lookup's value is rendered as `puppet lookup --render-as json` renders it instead: hashes
+# are JSON objects whose non-String keys become key.to_s (as JSON.generate does), everything
+# else as above, so a Symbol or an object can never be mistaken for Data.
+#
+# Lookup isolation: every request gets a fresh environment loader, environment, node and
+# compiler (so Puppet's per-environment file cache starts empty and edits on disk are seen),
+# and the lookup adapter (lookup_options cache, data providers, parsed hiera.yaml) is dropped
+# before every key, so each key sees exactly what a separate `puppet lookup KEY` run would
+# see.  The scope of every lookup is built the way `puppet lookup --node N --facts F` builds
+# it (lib/puppet/application/lookup.rb, generate_scope): plain node terminus, facts merged
+# into the node, a compiler with code 'undef', Puppet::Pops::Lookup.lookup inside
+# compiler.compile.  docs/puppet-lookup-scope.md describes the resulting scope.
 
 require 'json'
+require 'psych'
 require 'tmpdir'
 require 'fileutils'
 
@@ -88,20 +121,59 @@ Puppet::Util::Log.level = :warning
 
 NOT_FOUND = Object.new.freeze
 
-# Ruby value -> JSON-able value.  Hash keys become strings with to_s (what JSON.generate does);
-# anything that is not Data is tagged so that a comparison can never mistake it for Data.
-def plain(value)
-  case value
-  when Hash
-    value.each_with_object({}) { |(k, v), h| h[k.is_a?(String) ? k : k.to_s] = plain(v) }
-  when Array
-    value.map { |v| plain(v) }
-  when String, Integer, Float, true, false, nil
-    value
-  else
-    { '__ruby__' => value.class.name, 'inspect' => value.inspect }
+# ------------------------------------------------------------------------------ the encoding
+
+# The one encoding of Ruby values as JSON (see the header), and back.
+module Values
+  module_function
+
+  def encode(value)
+    case value
+    when nil, true, false, Integer, Float then value
+    when String then value.dup.force_encoding('UTF-8').scrub
+    when Symbol then { 'symbol' => value.to_s }
+    when Array then value.map { |v| encode(v) }
+    when Hash then { 'hash' => value.map { |k, v| [encode(k), encode(v)] } }
+    else { 'ruby_object' => value.class.name, 'inspect' => value.inspect }
+    end
+  end
+
+  def decode(value)
+    case value
+    when Array then value.map { |v| decode(v) }
+    when Hash
+      return value['symbol'].to_sym if value.key?('symbol')
+      return value.fetch('hash').to_h { |k, v| [decode(k), decode(v)] } if value.key?('hash')
+
+      raise ArgumentError, "not an encoded value: #{value.inspect}"
+    else value
+    end
+  end
+
+  # As `puppet lookup --render-as json` shows a value: hash keys become strings with to_s
+  # (what JSON.generate does); what is not Data keeps its tagged form.
+  def json_view(value)
+    case value
+    when Hash
+      value.each_with_object({}) { |(k, v), h| h[k.is_a?(String) ? k : k.to_s] = json_view(v) }
+    when Array then value.map { |v| json_view(v) }
+    when String, Integer, Float, true, false, nil then value
+    else encode(value)
+    end
   end
 end
+
+# One result per input: {"ok" => encoded value} or {"error" => message}.  Every exception
+# counts, as a stack overflow or a failed comparison is an answer too.
+def each_answer(inputs)
+  inputs.map do |input|
+    { 'ok' => yield(input) }
+  rescue Exception => e # rubocop:disable Lint/RescueException
+    { 'error' => e.message }
+  end
+end
+
+# ------------------------------------------------------------------------------ lookup
 
 def strict_setting(name)
   case name
@@ -118,7 +190,7 @@ def lookup_one(compiler, key, merge)
   value = Puppet::Pops::Lookup.lookup(key, nil, NOT_FOUND, true, merge, invocation)
   return { 'found' => false } if value.equal?(NOT_FOUND)
 
-  { 'found' => true, 'value' => plain(value) }
+  { 'found' => true, 'value' => Values.json_view(value) }
 rescue StandardError, SystemStackError => e
   {
     'error' => e.to_s,
@@ -127,7 +199,7 @@ rescue StandardError, SystemStackError => e
   }
 end
 
-def serve(request)
+def lookup(request)
   envpath = request.fetch('environmentpath')
   env_name = request.fetch('environment', 'production') || 'production'
   facts_in = request.fetch('facts', {}) || {}
@@ -138,7 +210,6 @@ def serve(request)
   Puppet[:strict_variables] = request.fetch('strict_variables', true) ? true : false
   Puppet[:environment] = env_name
   Puppet::Util::Warnings.clear_warnings
-  COLLECTOR.messages.clear
 
   loader = Puppet::Environments::Directories.new(
     envpath, Puppet::Node::Environment.split_path(Puppet[:basemodulepath])
@@ -172,18 +243,123 @@ def serve(request)
         failure = { 'error' => e.to_s, 'error_class' => e.class.name, 'lookup_error' => false }
         results = lookups.map { failure }
       end
-      { 'results' => results, 'warnings' => COLLECTOR.messages.dup }
+      { 'results' => results }
     end
   end
 end
 
-ANSWERS.puts(JSON.generate({ 'ready' => true, 'puppet' => Puppet.version }))
+# ------------------------------------------------------------------------------ data files
+
+def load_yaml(request)
+  results = request.fetch('texts').map do |text|
+    value = Psych.safe_load(text, permitted_classes: [Symbol], aliases: true, filename: 'f.yaml')
+    { 'ok' => Values.encode(value) }
+  rescue Psych::DisallowedClass => e
+    { 'error' => "Unable to parse (f.yaml): #{e.message}" }
+  rescue StandardError, Psych::Exception => e
+    { 'error' => "Unable to parse #{e.message.lines.first.chomp}" }
+  end
+  { 'results' => results }
+end
+
+def load_json(request)
+  results = request.fetch('texts').map do |text|
+    { 'ok' => Values.encode(JSON.parse(text)) }
+  rescue JSON::ParserError => e
+    { 'error' => "Unable to parse (x.json): #{e.message}" }
+  end
+  { 'results' => results }
+end
+
+# ------------------------------------------------------------------------------ merges and values
+
+MERGE = Puppet::Pops::MergeStrategy
+
+def merge(request)
+  answers = each_answer(request.fetch('cases')) do |c|
+    Values.encode(MERGE.strategy(Values.decode(c['spec'])).merge(Values.decode(c['a']), Values.decode(c['b'])))
+  end
+  { 'results' => answers }
+end
+
+def merge_lookup(request)
+  results = request.fetch('cases').map do |c|
+    variants = c['values'].map { |v| v.is_a?(Hash) && v['not_found'] ? NOT_FOUND : Values.decode(v) }
+    strategy = MERGE.strategy(Values.decode(c['spec']))
+    found = false
+    value = catch(:no_such_key) do
+      merged = strategy.lookup(variants, Puppet::Pops::Lookup::Invocation.new(nil)) do |v|
+        throw :no_such_key if v.equal?(NOT_FOUND)
+        v
+      end
+      found = true
+      merged
+    end
+    found ? { 'ok' => Values.encode(value) } : { 'not_found' => true }
+  rescue Exception => e # rubocop:disable Lint/RescueException
+    { 'error' => e.message }
+  end
+  { 'results' => results }
+end
+
+def merge_strategy(request)
+  answers = each_answer(request.fetch('specs')) do |spec|
+    strategy = MERGE.strategy(Values.decode(spec))
+    { 'key' => strategy.class.key.to_s, 'options' => Values.encode(strategy.options) }
+  end
+  { 'results' => answers }
+end
+
+def sort(request)
+  { 'results' => each_answer(request.fetch('values')) { |v| Values.encode(Values.decode(v).sort) } }
+end
+
+def inspect_values(request)
+  answers = each_answer(request.fetch('values')) do |encoded|
+    v = Values.decode(encoded)
+    { 'inspect' => v.inspect, 'to_s' => v.to_s }
+  end
+  { 'results' => answers }
+end
+
+def infer_type(request)
+  calculator = Puppet::Pops::Types::TypeCalculator.singleton
+  answers = each_answer(request.fetch('values')) do |v|
+    calculator.infer_set(Values.decode(v)).normalize.to_s
+  end
+  { 'results' => answers }
+end
+
+# ------------------------------------------------------------------------------ dispatch
+
+COMMANDS = {
+  'lookup' => method(:lookup),
+  'load_yaml' => method(:load_yaml),
+  'load_json' => method(:load_json),
+  'merge' => method(:merge),
+  'merge_lookup' => method(:merge_lookup),
+  'merge_strategy' => method(:merge_strategy),
+  'sort' => method(:sort),
+  'inspect' => method(:inspect_values),
+  'infer_type' => method(:infer_type),
+}.freeze
+
+def serve(request)
+  name = request['command'] || request['kind'] || 'lookup'
+  command = COMMANDS[name]
+  raise ArgumentError, "unknown command #{name.inspect} (known: #{COMMANDS.keys.join(', ')})" if command.nil?
+
+  COLLECTOR.messages.clear
+  command.call(request).merge('warnings' => COLLECTOR.messages.dup)
+end
+
+ANSWERS.puts(JSON.generate({ 'ready' => true, 'puppet' => Puppet.version, 'commands' => COMMANDS.keys }))
 $stdin.each_line do |line|
   next if line.strip.empty?
 
   answer =
     begin
-      serve(JSON.parse(line))
+      serve(JSON.parse(line, allow_nan: true, max_nesting: false))
     rescue StandardError, SystemStackError => e
       { 'fatal' => "#{e.class}: #{e}", 'warnings' => COLLECTOR.messages.dup }
     end

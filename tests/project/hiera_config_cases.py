@@ -4,7 +4,7 @@ Every expected text was taken from Puppet 7.23's own output: ``puppet lookup --e
 --environmentpath ENVS --environment production --node n1 --facts F --strict error
 --strict_variables somekey`` (``mod::somekey`` for the module layer, ``--hiera_config``
 for the global layer), with the file's path replaced by ``{path}``.
-test_hiera_config_differential.py re-checks the whole table against Puppet.
+tests/differential/test_hiera_config_vs_puppet.py re-checks the whole table against Puppet.
 
 ``error`` is None when every lookup in the layer works (not-found is not an error).
 """

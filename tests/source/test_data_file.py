@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from hiera_ls.puppet.inferred_types import infer, ruby_float_text, type_text
@@ -143,35 +141,3 @@ def test_inferred_types_print_as_puppet_prints_them(value: object, text: str) ->
 )
 def test_ruby_float_to_s(value: float, text: str) -> None:
     assert ruby_float_text(value) == text
-
-
-def test_key_errors_match_puppet_lookup(tmp_path: Path, puppet_oracle) -> None:  # type: ignore[no-untyped-def]
-    """Puppet itself, looking every key up in a file full of poisoned values."""
-    env = tmp_path / "production"
-    (env / "data").mkdir(parents=True)
-    (env / "hiera.yaml").write_text("version: 5\nhierarchy:\n  - name: c\n    path: c.yaml\n")
-    text = (
-        "a: :sym\nb: [1, {true: 2}]\nc: !ruby/sym default\nd:\n  x: [a, !ruby/sym s]\ne: {~: 1}\n"
-        "f:\n  - [1]\n  - - :s\ng:\n  k:\n    1: :v\nh: fine\n:i:\n  :j: 1\nk:\n  - 1.5\n  - :s\n  - {}\n"
-    )
-    path = env / "data" / "c.yaml"
-    path.write_text(text)
-    keys = ["a", "b", "d", "e", "f", "g", "h", "i", "k"]
-    results = puppet_oracle.lookup_batch(
-        {
-            "environmentpath": str(tmp_path),
-            "environment": "production",
-            "node": "n",
-            "facts": {},
-            "hiera_config": None,
-            "strict_variables": True,
-            "lookups": [{"key": k, "merge": None} for k in keys],
-        }
-    )
-    df = load_yaml_data(str(path), text)
-    assert df.error is None
-    for key, result in zip(keys, results, strict=True):
-        if "error" in result:
-            assert df.key_errors.get(key) == result["error"], key
-        else:
-            assert key not in df.key_errors, key

@@ -13,7 +13,7 @@ Type errors reproduce Puppet's TypeMismatchDescriber for the two constrained val
 including its per-entry reports, because those texts are what a user sees on a bad merge.
 
 Spec: hiera5-semantics.md §6; checked against Puppet 7.23 by
-``tests/engine/test_merge_differential.py``.
+``tests/differential/test_merge_vs_puppet.py``.
 """
 
 from __future__ import annotations

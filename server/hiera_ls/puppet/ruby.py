@@ -10,7 +10,7 @@ because it ends up in interpolated strings, explain output and error messages.
 Also here: what Puppet's type inference calls a value (``got Tuple``), including the full type
 strings some merge and option errors print, since those come from the same value analysis.
 
-Checked against Ruby 3.1 and Puppet 7.23 by ``tests/engine/test_merge_differential.py``.
+Checked against Ruby 3.1 and Puppet 7.23 by ``tests/differential/test_merge_vs_puppet.py``.
 """
 
 from __future__ import annotations

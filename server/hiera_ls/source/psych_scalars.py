@@ -2,7 +2,7 @@
 
 Written from a reading of Psych 4's ``ScalarScanner#tokenize`` and ``ToRuby#deserialize``
 (the rules, not the code) and checked scalar by scalar against ``ruby -rpsych`` in
-tests/source/test_psych_differential.py.  The rules are YAML 1.1 as Psych implements it,
+tests/differential/test_psych_vs_puppet.py.  The rules are YAML 1.1 as Psych implements it,
 quirks included: ``yEs`` is true, ``1e3`` is a String, ``1:30`` is 5400 (every part but the
 last is multiplied by 60 once more than base 60 would), and a plain date makes the whole file
 fail because ``safe_load`` may not build a ``Date``.

@@ -1,25 +1,20 @@
 """Differential test: our merge strategies and Ruby value semantics against Puppet itself.
 
-One Ruby process loads Puppet and runs Puppet's own ``MergeStrategy`` (``strategy(spec)``,
-``#merge``, ``#lookup`` over variants with not-found ones), ``Array#sort``, ``inspect`` /
-``to_s`` and Puppet's type inference over a few thousand random cases; every result must be
-identical (hash key order and Integer/Float included), and so must every error message.
-
-Values cross the process boundary as tagged JSON (``{"a": [...]}`` for arrays,
-``{"h": [[k, v], ...]}`` for hashes, so non-string keys and key order survive), and both
-sides decode the same text.
+The oracle runs Puppet's own ``MergeStrategy`` (``strategy(spec)``, ``#merge``, ``#lookup``
+over variants with not-found ones), ``Array#sort``, ``inspect`` / ``to_s`` and Puppet's type
+inference over a few thousand random cases; every result must be identical (hash key order
+and Integer/Float included, compared through ``tests.oracle.values.canonical``), and so
+must every error message.  Our side works on the values decoded from what was sent, as
+Puppet does.
 """
 
 from __future__ import annotations
 
 import json
-import math
-import os
 import random
-import shutil
-import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
@@ -41,127 +36,10 @@ from hiera_ls.puppet.ruby import (
     type_to_s,
 )
 from hiera_ls.puppet.values import RubySymbol
+from tests.oracle.puppet import PuppetOracle
+from tests.oracle.values import canonical, decode, encode
 
-RUBY_DRIVER = r"""
-require 'puppet'
-require 'json'
-Puppet.initialize_settings
-MS = Puppet::Pops::MergeStrategy
-TC = Puppet::Pops::Types::TypeCalculator
-
-def dec(v)
-  return v unless v.is_a?(Hash)
-  return v['a'].map { |e| dec(e) } if v.key?('a')
-  return v['y'].to_sym if v.key?('y')
-  h = {}
-  v['h'].each { |k, x| h[dec(k)] = dec(x) }
-  h
-end
-
-def enc(v)
-  case v
-  when Array then { 'a' => v.map { |e| enc(e) } }
-  when Hash then { 'h' => v.map { |k, x| [enc(k), enc(x)] } }
-  when Symbol then { 'y' => v.to_s }
-  else v
-  end
-end
-
-NF = Object.new
-STDIN.each_line do |line|
-  c = JSON.parse(line, allow_nan: true)
-  out = { 'id' => c['id'] }
-  begin
-    case c['op']
-    when 'merge'
-      out['ok'] = enc(MS.strategy(dec(c['spec'])).merge(dec(c['a']), dec(c['b'])))
-    when 'lookup'
-      vals = c['values'].map { |v| v.is_a?(Hash) && v['nf'] ? NF : dec(v) }
-      s = MS.strategy(dec(c['spec']))
-      found = false
-      r = catch(:no_such_key) do
-        x = s.lookup(vals, Puppet::Pops::Lookup::Invocation.new(nil)) { |v| throw :no_such_key if v.equal?(NF); v }
-        found = true
-        x
-      end
-      out['ok'] = found ? enc(r) : { 'notfound' => true }
-    when 'strategy'
-      s = MS.strategy(dec(c['spec']))
-      out['ok'] = { 'key' => s.class.key.to_s, 'options' => enc(s.options) }
-    when 'sort'
-      out['ok'] = enc(dec(c['v']).sort)
-    when 'inspect'
-      v = dec(c['v'])
-      out['ok'] = { 'inspect' => v.inspect, 'to_s' => v.to_s }
-    when 'type'
-      out['ok'] = TC.singleton.infer_set(dec(c['v'])).normalize.to_s
-    end
-  rescue Exception => e
-    out['err'] = e.message
-  end
-  STDOUT.puts JSON.generate(out, allow_nan: true)
-end
-"""
-
-
-def _puppet_available() -> bool:
-    if shutil.which("ruby") is None:
-        return False
-    probe = subprocess.run(["ruby", "-e", "require 'puppet'"], capture_output=True, check=False)
-    return probe.returncode == 0
-
-
-pytestmark = [
-    pytest.mark.puppet,
-    pytest.mark.skipif(
-        os.environ.get("CI") != "true" and not _puppet_available(),
-        reason="needs ruby with Puppet (always runs under CI)",
-    ),
-]
-
-
-# ---------------------------------------------------------------------------- encoding
-
-
-def enc(value: object) -> object:
-    if isinstance(value, list):
-        return {"a": [enc(v) for v in value]}
-    if isinstance(value, dict):
-        return {"h": [[enc(k), enc(v)] for k, v in value.items()]}
-    if isinstance(value, RubySymbol):
-        return {"y": value.name}
-    return value
-
-
-def dec(value: object) -> object:
-    if isinstance(value, dict):
-        if "a" in value:
-            return [dec(v) for v in value["a"]]
-        if "y" in value:
-            return RubySymbol(value["y"])
-        return {dec(k): dec(v) for k, v in value["h"]}
-    return value
-
-
-def loads(text: str) -> object:
-    return json.loads(text)
-
-
-def canonical(value: object) -> object:
-    """A form in which equality means Ruby-identical: types, float sign, key order."""
-    if value is None or isinstance(value, bool | str):
-        return (type(value).__name__, value)
-    if isinstance(value, int):
-        return ("int", value)
-    if isinstance(value, float):
-        return ("float", "nan" if math.isnan(value) else repr(value))
-    if isinstance(value, RubySymbol):
-        return ("sym", value.name)
-    if isinstance(value, list):
-        return ("list", [canonical(v) for v in value])
-    if isinstance(value, dict):
-        return ("dict", [(canonical(k), canonical(v)) for k, v in value.items()])
-    return ("?", repr(value))
+pytestmark = pytest.mark.puppet
 
 
 # ---------------------------------------------------------------------------- our side
@@ -188,34 +66,42 @@ def our_lookup(s: MergeStrategy, values: list[object]) -> object:
     return memo
 
 
-def run_ours(case: dict[str, object]) -> dict[str, object]:
+def same_value(value: object) -> object:
+    """A fresh copy, as Puppet decodes it from the request (our merges may share nothing)."""
+    return decode(encode(value))
+
+
+def ours_canonical(value: object) -> object:
+    return canonical(encode(value))
+
+
+def run_ours(case: dict[str, Any]) -> dict[str, object]:
     op = case["op"]
     try:
         if op == "merge":
-            s = parse_merge(dec(case["spec"]))
+            s = parse_merge(same_value(case["spec"]))
             assert s is not None
-            return {"ok": canonical(merge_pair(s, dec(case["a"]), dec(case["b"])))}
+            a, b = same_value(case["a"]), same_value(case["b"])
+            return {"ok": ours_canonical(merge_pair(s, a, b))}
         if op == "lookup":
-            s = parse_merge(dec(case["spec"]))
+            s = parse_merge(same_value(case["spec"]))
             assert s is not None
-            raw = case["values"]
-            assert isinstance(raw, list)
-            values = [NOT_FOUND if isinstance(v, dict) and v.get("nf") else dec(v) for v in raw]
+            values = [v if v is NOT_FOUND else same_value(v) for v in case["values"]]
             result = our_lookup(s, values)
-            return {"ok": ("notfound",) if result is NOT_FOUND else canonical(result)}
+            return {"ok": ("notfound",) if result is NOT_FOUND else ours_canonical(result)}
         if op == "strategy":
-            s = parse_merge(dec(case["spec"]))
+            s = parse_merge(same_value(case["spec"]))
             assert s is not None
-            return {"ok": (s.name, canonical(dict(s.options)))}
+            return {"ok": (s.name, ours_canonical(dict(s.options)))}
         if op == "sort":
-            v = dec(case["v"])
+            v = same_value(case["v"])
             assert isinstance(v, list)
-            return {"ok": canonical(ruby_sort(v))}
+            return {"ok": ours_canonical(ruby_sort(v))}
         if op == "inspect":
-            v = dec(case["v"])
+            v = same_value(case["v"])
             return {"ok": (inspect(v), to_s(v))}
         if op == "type":
-            return {"ok": type_to_s(normalize(infer_set(dec(case["v"]))))}
+            return {"ok": type_to_s(normalize(infer_set(same_value(case["v"]))))}
     except (MergeError, ComparisonFailed) as e:
         return {"err": str(e)}
     raise AssertionError(op)
@@ -226,25 +112,21 @@ def puppet_key(strategy_key: str) -> str:
     return "first" if strategy_key == "default" else strategy_key
 
 
-def theirs_normalised(case: dict[str, object], out: dict[str, object]) -> dict[str, object]:
-    if "err" in out:
-        return {"err": out["err"]}
-    ok = out["ok"]
+def theirs_normalised(case: dict[str, Any], out: dict[str, Any]) -> dict[str, object]:
+    if "error" in out:
+        return {"err": out["error"]}
     op = case["op"]
-    if op in ("merge", "sort"):
-        return {"ok": canonical(dec(ok))}
-    if op == "lookup":
-        if isinstance(ok, dict) and ok.get("notfound"):
-            return {"ok": ("notfound",)}
-        return {"ok": canonical(dec(ok))}
+    if op == "lookup" and out.get("not_found"):
+        return {"ok": ("notfound",)}
+    ok = out["ok"]
+    if op in ("merge", "sort", "lookup"):
+        return {"ok": canonical(ok)}
     if op == "strategy":
-        assert isinstance(ok, dict)
-        options = dec(ok["options"])
+        options = decode(ok["options"])
         assert isinstance(options, dict)
         options.pop("strategy", None)  # we keep the options as explain prints them
-        return {"ok": (puppet_key(str(ok["key"])), canonical(options))}
+        return {"ok": (puppet_key(str(ok["key"])), ours_canonical(options))}
     if op == "inspect":
-        assert isinstance(ok, dict)
         return {"ok": (ok["inspect"], ok["to_s"])}
     return {"ok": ok}
 
@@ -529,12 +411,11 @@ FLOAT_POOL = [
 
 @dataclass
 class Cases:
-    lines: list[str] = field(default_factory=list)
+    cases: list[dict[str, Any]] = field(default_factory=list)
     by_kind: dict[str, int] = field(default_factory=dict)
 
     def add(self, op: str, kind: str, **payload: object) -> None:
-        case = {"id": len(self.lines), "op": op, **payload}
-        self.lines.append(json.dumps(case))
+        self.cases.append({"id": len(self.cases), "op": op, **payload})
         self.by_kind[kind] = self.by_kind.get(kind, 0) + 1
 
 
@@ -549,7 +430,7 @@ def generate(seed: int) -> Cases:
         else:
             a, b = gen_value(rng, 3, rich), gen_value(rng, 3, rich)
         kind = spec if isinstance(spec, str) else str(spec["strategy"])  # type: ignore[index]
-        cases.add("merge", f"merge {kind}", spec=enc(spec), a=enc(a), b=enc(b))
+        cases.add("merge", f"merge {kind}", spec=spec, a=a, b=b)
     for _ in range(900):
         spec = rng.choice(
             ["first", "default", "unique", "hash", gen_deep_spec(rng), gen_unconstrained_spec(rng)]
@@ -557,59 +438,79 @@ def generate(seed: int) -> Cases:
         values: list[object] = []
         for _ in range(rng.randint(0, 3)):
             if rng.random() < 0.25:
-                values.append({"nf": True})
+                values.append(NOT_FOUND)
             else:
-                values.append(enc(gen_hashy(rng, False) if spec == "hash" else gen_value(rng, 3)))
-        cases.add("lookup", "lookup over variants", spec=enc(spec), values=values)
+                values.append(gen_hashy(rng, False) if spec == "hash" else gen_value(rng, 3))
+        cases.add("lookup", "lookup over variants", spec=spec, values=values)
     for spec in SPEC_CASES:
-        cases.add("strategy", "merge specification", spec=enc(spec))
+        cases.add("strategy", "merge specification", spec=spec)
     for _ in range(400):
         v = [rng.choice(SORT_POOL) for _ in range(rng.randint(0, 6))]
         if rng.random() < 0.5:  # mostly comparable arrays, so that ordering itself is checked
             v = [x for x in v if isinstance(x, int | float) and not isinstance(x, bool)] or [
                 x for x in v if isinstance(x, str)
             ]
-        cases.add("sort", "sort", v=enc(v))
+        cases.add("sort", "sort", v=v)
     for _ in range(300):
         text = "".join(rng.choice(TEXT_POOL) for _ in range(rng.randint(0, 6)))
-        cases.add("inspect", "inspect/to_s", v=enc(text))
+        cases.add("inspect", "inspect/to_s", v=text)
     for f in FLOAT_POOL:
-        cases.add("inspect", "inspect/to_s", v=enc(f))
-        cases.add("inspect", "inspect/to_s", v=enc(-f))
+        cases.add("inspect", "inspect/to_s", v=f)
+        cases.add("inspect", "inspect/to_s", v=-f)
     for _ in range(200):
-        cases.add("inspect", "inspect/to_s", v=enc(gen_value(rng, 3, True)))
+        cases.add("inspect", "inspect/to_s", v=gen_value(rng, 3, True))
     for sym in ["a", "a b", "a?", "A", "+", "[]=", "@x", "9", "", "é", "a=", "$g", "@@c"]:
-        cases.add("inspect", "inspect/to_s", v=enc([RubySymbol(sym), {RubySymbol(sym): 1}]))
+        cases.add("inspect", "inspect/to_s", v=[RubySymbol(sym), {RubySymbol(sym): 1}])
     for _ in range(400):
-        cases.add("type", "type inference", v=enc(gen_hash(rng, 3, True)))
+        cases.add("type", "type inference", v=gen_hash(rng, 3, True))
     return cases
 
 
-def run_puppet(lines: list[str]) -> Iterator[dict[str, object]]:
-    proc = subprocess.run(
-        ["ruby", "-e", RUBY_DRIVER],
-        input="\n".join(lines) + "\n",
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"},
+def run_puppet(oracle: PuppetOracle, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Puppet's answer to every case, in order (one oracle request per kind of case)."""
+    by_op: dict[str, list[int]] = {}
+    for i, case in enumerate(cases):
+        by_op.setdefault(case["op"], []).append(i)
+    answers: list[dict[str, Any]] = [{} for _ in cases]
+
+    def put(op: str, results: list[dict[str, Any]]) -> None:
+        for i, result in zip(by_op.get(op, []), results, strict=True):
+            answers[i] = result
+
+    def chosen(op: str) -> list[dict[str, Any]]:
+        return [cases[i] for i in by_op.get(op, [])]
+
+    put("merge", oracle.merge([(c["spec"], c["a"], c["b"]) for c in chosen("merge")]))
+    put(
+        "lookup",
+        oracle.merge_lookup([(c["spec"], c["values"]) for c in chosen("lookup")], NOT_FOUND),
     )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    for line in proc.stdout.split("\n")[:-1]:  # not splitlines(): U+2028 is no line break here
-        yield loads(line)  # type: ignore[misc]
+    put("strategy", oracle.merge_strategy([c["spec"] for c in chosen("strategy")]))
+    put("sort", oracle.sort([c["v"] for c in chosen("sort")]))
+    put("inspect", oracle.inspect([c["v"] for c in chosen("inspect")]))
+    put("type", oracle.infer_type([c["v"] for c in chosen("type")]))
+    return answers
 
 
-def check(seed: int, report: Callable[[str], None]) -> None:
+def describe(case: dict[str, Any]) -> str:
+    shown = {
+        k: [{"not_found": True} if x is NOT_FOUND else encode(x) for x in v]
+        if k == "values"
+        else encode(v)
+        for k, v in case.items()
+    }
+    return json.dumps(shown, ensure_ascii=False)
+
+
+def check(oracle: PuppetOracle, seed: int, report: Callable[[str], None]) -> None:
     cases = generate(seed)
     disagreements: list[str] = []
-    for line, theirs in zip(cases.lines, run_puppet(cases.lines), strict=True):
-        case = loads(line)
-        assert isinstance(case, dict) and case["id"] == theirs["id"]
+    for case, theirs in zip(cases.cases, run_puppet(oracle, cases.cases), strict=True):
         expected = theirs_normalised(case, theirs)
         actual = run_ours(case)
         if expected != actual:
-            disagreements.append(f"{line}\n  puppet: {expected}\n  ours:   {actual}")
-    total = len(cases.lines)
+            disagreements.append(f"{describe(case)}\n  puppet: {expected}\n  ours:   {actual}")
+    total = len(cases.cases)
     kinds = ", ".join(f"{n} {k}" for k, n in sorted(cases.by_kind.items()))
     report(f"seed {seed}: {total - len(disagreements)}/{total} cases agree with Puppet ({kinds})")
     assert not disagreements, f"{len(disagreements)} of {total} disagree:\n" + "\n".join(
@@ -617,6 +518,8 @@ def check(seed: int, report: Callable[[str], None]) -> None:
     )
 
 
-def test_merge_strategies_agree_with_puppet(capsys: pytest.CaptureFixture[str]) -> None:
+def test_merge_strategies_agree_with_puppet(
+    puppet_oracle: PuppetOracle, capsys: pytest.CaptureFixture[str]
+) -> None:
     with capsys.disabled():
-        check(20250101, lambda msg: print(f"\n{msg}"))
+        check(puppet_oracle, 20250101, lambda msg: print(f"\n{msg}"))

@@ -2,7 +2,8 @@
 
 Psych is the reference: every value, every refusal and every syntax-error message must be
 what ``Psych.safe_load(text, permitted_classes: [Symbol], aliases: true)`` gives, worded as
-Puppet's yaml_data words it.  Skipped without ``ruby`` (failed instead on CI).
+Puppet's yaml_data words it (the oracle's ``load_yaml`` command).  Skipped without Puppet
+(failed instead on CI).
 """
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ import random
 import pytest
 
 from hiera_ls.source.yaml_loader import DEFAULT_BACKEND, load_yaml
-from tests.source import ruby_oracle
+from tests.oracle.puppet import PuppetOracle
+from tests.oracle.values import canonical, encode
+
+pytestmark = pytest.mark.puppet
 
 BOOLEAN_WORDS = [
     "yes",
@@ -327,15 +331,21 @@ def _ours(text: str) -> dict[str, object]:
     doc = load_yaml("f.yaml", text)
     if doc.fatal is not None:
         return {"error": doc.fatal.message}
-    return {"ok": ruby_oracle.encode(doc.value)}
+    return {"ok": encode(doc.value)}
 
 
-def _compare(texts: list[str]) -> list[str]:
-    theirs = ruby_oracle.run(ruby_oracle.PSYCH_SCRIPT, texts)
+def _same(ours: dict[str, object], theirs: dict[str, object]) -> bool:
+    if "ok" in ours or "ok" in theirs:
+        return "ok" in ours and "ok" in theirs and canonical(ours["ok"]) == canonical(theirs["ok"])
+    return ours == theirs
+
+
+def _compare(oracle: PuppetOracle, texts: list[str]) -> list[str]:
+    theirs = oracle.load_yaml(texts)
     wrong = []
     for text, expected in zip(texts, theirs, strict=True):
         ours = _ours(text)
-        if ruby_oracle.normalise_nan(ours) != ruby_oracle.normalise_nan(expected):
+        if not _same(ours, expected):
             wrong.append(f"{text!r}: psych {expected} / hiera-ls {ours}")
     return wrong
 
@@ -346,24 +356,24 @@ needs_libyaml_025 = pytest.mark.skipif(
 )
 
 
-def test_plain_scalars_type_as_psych_types_them() -> None:
+def test_plain_scalars_type_as_psych_types_them(puppet_oracle: PuppetOracle) -> None:
     texts = [f"k: {s}\n" for s in SCALARS]
     assert len(texts) > 200
-    assert _compare(texts) == []
+    assert _compare(puppet_oracle, texts) == []
 
 
-def test_quoted_and_tagged_scalars_type_as_psych_types_them() -> None:
+def test_quoted_and_tagged_scalars_type_as_psych_types_them(puppet_oracle: PuppetOracle) -> None:
     texts = [f"k: '{s}'\n" for s in SCALARS[:80]] + [f"k: !!float '{s}'\n" for s in SCALARS[::3]]
     texts += [f"k: ! '{s}'\n" for s in SCALARS[::5]] + [f"k: !!int '{s}'\n" for s in SCALARS[::7]]
-    assert _compare(texts) == []
+    assert _compare(puppet_oracle, texts) == []
 
 
-def test_random_number_like_scalars_type_as_psych_types_them() -> None:
+def test_random_number_like_scalars_type_as_psych_types_them(puppet_oracle: PuppetOracle) -> None:
     texts = [f"- {s}\n" for s in random_scalars(400)]
-    assert _compare(texts) == []
+    assert _compare(puppet_oracle, texts) == []
 
 
-def test_scalars_as_keys_type_as_psych_types_them() -> None:
+def test_scalars_as_keys_type_as_psych_types_them(puppet_oracle: PuppetOracle) -> None:
     texts = [
         f"{s}: v\n"
         for s in SCALARS
@@ -372,9 +382,9 @@ def test_scalars_as_keys_type_as_psych_types_them() -> None:
             ("-", "?", ":", "%", "!", "&", "*", "@", "`", "{", "[", "|", ">", "'", '"', "#", "=")
         )
     ]
-    assert _compare(texts) == []
+    assert _compare(puppet_oracle, texts) == []
 
 
 @needs_libyaml_025
-def test_documents_load_as_psych_loads_them() -> None:
-    assert _compare(DOCUMENTS) == []
+def test_documents_load_as_psych_loads_them(puppet_oracle: PuppetOracle) -> None:
+    assert _compare(puppet_oracle, DOCUMENTS) == []
