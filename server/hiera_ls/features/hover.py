@@ -38,7 +38,7 @@ from hiera_ls.features.targets import (
     value_at,
 )
 from hiera_ls.project.key_index import root_of
-from hiera_ls.project.levels import LevelRef, level_files
+from hiera_ls.project.level_files import LevelRef
 from hiera_ls.project.scope import NodeScope
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.puppet.errors import LookupFailure, UndefinedVariable
@@ -523,7 +523,7 @@ def location_hover(snapshot: Snapshot, view: EnvironmentView, target: LocationAt
             )
             lines.append(f"- {shown}" + ("" if exists else " — does not exist (Puppet skips it)"))
         lines.append("")
-    files = level_files(level, snapshot.files)
+    files = snapshot.level_files(level)
     lines.append(f"Files this level can read for some node: {len(files)}")
     lines.append("")
     for path in files[:MAX_LISTED]:

@@ -17,7 +17,7 @@ from hiera_ls.engine.merge import MergeStrategy
 from hiera_ls.engine.options import compile_ruby_regex, regex_search
 from hiera_ls.engine.trace import Event, Kind, TraceNode
 from hiera_ls.features.sessions import new_session
-from hiera_ls.project.levels import LevelRef
+from hiera_ls.project.level_files import LevelRef
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.puppet.errors import PuppetError
 from hiera_ls.source.keys import LOOKUP_OPTIONS
@@ -76,7 +76,8 @@ def node_span(snapshot: Snapshot, path: str, node_path: NodePath) -> Span | None
 
 
 def definitions(snapshot: Snapshot, view: EnvironmentView, node_path: NodePath) -> list[Definition]:
-    """Every definition of the key (or nested key) in Puppet's search order."""
+    """Every definition of the key (or nested key) in Puppet's search order; a file two
+    locations of one level can read is listed once, under the first."""
     root = str(node_path[0])
     by_level = files_by_level(snapshot, view)
     out: list[Definition] = []
@@ -84,9 +85,9 @@ def definitions(snapshot: Snapshot, view: EnvironmentView, node_path: NodePath) 
     for level in levels_searched(view, root):
         for path in by_level.get(id(level), []):
             span = node_span(snapshot, path, node_path)
-            if span is None or (path, id(level)) in seen:
+            if span is None or (path, id(level.entry)) in seen:
                 continue
-            seen.add((path, id(level)))
+            seen.add((path, id(level.entry)))
             out.append(Definition(FileSpan(path, span), level))
     return out
 
