@@ -86,7 +86,7 @@ def has_magic(component: str) -> bool:
 
 
 def unescape(component: str) -> str:
-    return re.sub(r"\\(.)", r"\1", component, flags=re.DOTALL)
+    return re.sub(r"\\(.?)", r"\1", component, flags=re.DOTALL)
 
 
 def _bracket(component: str, start: int) -> tuple[str, int]:
@@ -144,9 +144,10 @@ def component_regex(component: str, holes: Mapping[str, str] = _NO_HOLES) -> str
             regex, i = _bracket(component, i)
             out.append(regex)
             continue
-        elif c == "\\" and i + 1 < len(component):
+        elif c == "\\":
             i += 1
-            out.append(re.escape(component[i]))
+            if i < len(component):  # a trailing backslash stands for nothing
+                out.append(re.escape(component[i]))
         else:
             out.append(re.escape(c))
         i += 1
