@@ -70,3 +70,15 @@ def test_files_come_from_disk_and_buffers_in_glob_order(tmp_path: Path) -> None:
         (tmp_path / "data" / rel).write_text("k: 1\n")
     files = FileAccess({f"{tmp_path}/data/nodes/new.yaml": "k: 2\n"})
     assert [Path(p).name for p in level_files(level, files)] == ["a.yaml", "b.yaml", "new.yaml"]
+
+
+def test_a_level_outside_the_repository_is_globbed_not_walked(tmp_path: Path) -> None:
+    outside = tmp_path / "etc" / "hieradata"
+    (outside / "nodes" / "dc1").mkdir(parents=True)
+    for rel in ("nodes/web01.yaml", "nodes/dc1/web02.yaml", "common.yaml"):
+        (outside / rel).write_text("k: 1\n")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (level,) = levels(repo, f'path: "{outside}/nodes/%{{trusted.certname}}.yaml"')
+    assert not level.walkable
+    assert level_files(level, FileAccess()) == [str(outside / "nodes/web01.yaml")]

@@ -215,11 +215,6 @@ def environment_levels(env: Environment) -> list[LevelRef]:
     return out
 
 
-def levels_for(levels: Iterable[LevelRef], path: str) -> list[LevelRef]:
-    """The levels (of built-in file functions hiera-ls reads) that may read ``path``."""
-    return [level for level in levels if level.reads_files and level.can_read(path)]
-
-
 def static_datadirs(layer: Layer) -> list[str]:
     """The layer's datadirs without interpolation, in the order levels name them."""
     config = layer.config
@@ -324,7 +319,7 @@ def level_files(
         found = readable(level, candidates)
     else:
         found = [p for p in files.glob(_as_glob(level)) if level.can_read(p)]
-    return sorted((p for p in found if files.is_file(p)), key=lambda p: p.split("/"))
+    return sorted({p for p in found if files.is_file(p)}, key=lambda p: p.split("/"))
 
 
 def _as_glob(level: LevelRef) -> str:

@@ -37,7 +37,6 @@ from hiera_ls.project.level_files import (
     environment_levels,
     function_for,
     level_files,
-    levels_for,
     static_datadirs,
 )
 from hiera_ls.project.model import Environment, Layer
@@ -75,9 +74,6 @@ class EnvironmentView:
     env: Environment
     levels: tuple[LevelRef, ...]
     configs: Mapping[str, Layer]  # hiera.yaml path -> its layer
-
-    def levels_for(self, path: str) -> list[LevelRef]:
-        return levels_for(self.levels, path)
 
     def contains(self, path: str) -> bool:
         if path.startswith(self.env.root.rstrip(os.sep) + os.sep):
