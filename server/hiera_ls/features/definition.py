@@ -10,8 +10,15 @@
 
 from __future__ import annotations
 
-from hiera_ls.features.hover import fact_location, fact_path, resolved_locations
-from hiera_ls.features.provenance import definitions, distinct, keys_matching, node_span, resolve
+from hiera_ls.features.hover import fact_location, fact_path
+from hiera_ls.features.provenance import (
+    definitions,
+    distinct,
+    keys_matching,
+    node_span,
+    resolve,
+    resolved_locations,
+)
 from hiera_ls.features.targets import DataKey, KeyCall, LocationAt, OptionsKey, TokenAt, target_at
 from hiera_ls.project.key_index import KEY_METHODS, root_of
 from hiera_ls.project.level_files import LevelRef

@@ -310,3 +310,49 @@ def distinct(items: Sequence[FileSpan]) -> list[FileSpan]:
             seen.add(key)
             out.append(item)
     return out
+
+
+# ------------------------------------------------------------------ one level, one node
+
+PROBE_KEY = "__hiera_ls_probe__"
+
+
+def resolved_locations(
+    snapshot: Snapshot, view: EnvironmentView, level: LevelRef
+) -> list[tuple[str, bool]]:
+    """The files a level reads for the active profile: (path, exists), in the engine's order.
+
+    The engine fills the location in (as Puppet does), so this asks it, through the trace
+    of a lookup of a key no file defines, rather than interpolating a second time.
+    """
+    module = level.layer.module_name
+    key = f"{module}::{PROBE_KEY}" if module else PROBE_KEY
+    trace = new_session(snapshot, view).lookup(key, None, explain=True).trace
+    if trace is None:
+        return []
+    out: list[tuple[str, bool]] = []
+    glob_like = level.entry.location.kind in ("glob", "globs")
+
+    def walk(node: TraceNode, provider: TraceNode | None, entry: TraceNode | None) -> None:
+        for child in node.children:
+            if child.kind in (Kind.META, Kind.INTERPOLATE):
+                continue
+            if child.kind is Kind.DATA_PROVIDER:
+                walk(child, child, None)
+            elif child.kind is Kind.HIERARCHY_ENTRY:
+                walk(child, provider, child)
+            elif child.kind is Kind.PATH:
+                if (
+                    provider is not None
+                    and entry is not None
+                    and provider.layer == level.layer.kind.value
+                    and provider.module == module
+                    and entry.label == level.entry.name
+                    and (glob_like or child.original == level.template)
+                ):
+                    out.append((child.label, bool(child.exists)))
+            else:
+                walk(child, provider, entry)
+
+    walk(trace, None, None)
+    return out
