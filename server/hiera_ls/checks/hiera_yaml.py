@@ -13,10 +13,10 @@ import os
 from collections.abc import Collection
 
 from hiera_ls.checks.interpolation import token_problems
-from hiera_ls.checks.locations import LevelTemplate, is_data_file, level_templates, static_datadirs
 from hiera_ls.checks.problems import problem
 from hiera_ls.checks.workspace import WorkspaceIndex
 from hiera_ls.project.hiera_config import HierarchyEntry
+from hiera_ls.project.level_files import LevelRef, is_data_file, layer_levels, static_datadirs
 from hiera_ls.project.model import Layer
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.scalars import Locator, StringSite
@@ -115,32 +115,32 @@ def check_unmatched_templates(
     layer: Layer,
     files: FileAccess,
     existing: Collection[str],
-    templates: list[LevelTemplate] | None = None,
+    templates: list[LevelRef] | None = None,
 ) -> list[Problem]:
     """Location templates of built-in file functions that name no existing file at all.
 
     ``existing``: absolute paths of the files under the templates' directories
-    (see :func:`hiera_ls.checks.locations.list_files`).
+    (see :func:`hiera_ls.project.level_files.candidate_files`).
     """
     config = layer.config
     if config is None or config.path is None:
         return []
     out: list[Problem] = []
-    for template in templates if templates is not None else level_templates(layer):
-        if not template.reads_files or template.span == NO_SPAN or not template.walkable:
+    for template in templates if templates is not None else layer_levels(layer):
+        if not template.names_files or template.span == NO_SPAN or not template.walkable:
             continue
         if not files.is_dir(template.datadir) and not _has_buffer_under(files, template.datadir):
             continue  # hiera-datadir-missing says it once
-        if any(template.pattern.match(p) for p in _candidates(existing, template.walk_root)):
+        if any(template.can_read(p) for p in _candidates(existing, template.walk_root)):
             continue
         if template.static:
             message = (
-                f"{template.absolute} does not exist: hierarchy level '{template.entry.name}' finds nothing "
+                f"{template.pattern} does not exist: hierarchy level '{template.entry.name}' finds nothing "
                 "here (Puppet skips a missing file without a word)"
             )
         else:
             message = (
-                f"No file matches {template.absolute} for any value of its variables: hierarchy level "
+                f"No file matches {template.pattern} for any value of its variables: hierarchy level "
                 f"'{template.entry.name}' finds nothing here for any node"
             )
         out.append(problem("hiera-path-matches-nothing", message, config.path, template.span))
@@ -165,9 +165,7 @@ def check_unused_data_files(index: WorkspaceIndex) -> list[Problem]:
             for path in sorted(index.existing):
                 if not path.startswith(prefix) or not is_data_file(path):
                     continue
-                if index.role(path).layer is not layer or any(
-                    t.pattern.match(path) for t in templates
-                ):
+                if index.role(path).layer is not layer or any(t.can_read(path) for t in templates):
                     continue
                 indexed = index.files.get(path)
                 first_line = indexed.first_line if indexed is not None else 0

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from hiera_ls.checks.locations import LevelTemplate, level_templates
 from hiera_ls.checks.problems import problem
+from hiera_ls.project.level_files import LevelRef, layer_levels
 from hiera_ls.project.model import Layer, LayerKind
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.interpolation import TokenKind, scan
@@ -264,7 +264,7 @@ def _knowable(key: str, known_modules: Collection[str] | None) -> bool:
 
 
 def unindexed_layers(
-    layers: Iterable[Layer], templates: Mapping[str, Sequence[LevelTemplate]] | None = None
+    layers: Iterable[Layer], templates: Mapping[str, Sequence[LevelRef]] | None = None
 ) -> frozenset[str | None]:
     """Layers with a level whose keys the index cannot know: None for the global or the
     environment layer, a module's name for its layer.
@@ -290,7 +290,7 @@ def unindexed_layers(
             not e.read_by_hiera_ls for e in entries
         )  # a custom function can answer any key
         if by_code or any(
-            not t.walkable for t in (own if own is not None else level_templates(layer))
+            not t.walkable for t in (own if own is not None else layer_levels(layer))
         ):
             out.add(scope)
     return frozenset(out)

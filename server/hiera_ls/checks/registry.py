@@ -23,7 +23,6 @@ from hiera_ls.checks.hiera_yaml import (
     check_unused_data_files,
 )
 from hiera_ls.checks.interpolation import check_data_tokens, unquoted_token_problem
-from hiera_ls.checks.locations import level_templates, list_files
 from hiera_ls.checks.lookup_options import check_lookup_options
 from hiera_ls.checks.module_data import check_module_keys
 from hiera_ls.checks.problems import in_file_order, unique
@@ -37,6 +36,7 @@ from hiera_ls.checks.workspace import (
     build_index,
     role_of,
 )
+from hiera_ls.project.level_files import candidate_files, layer_levels
 from hiera_ls.project.model import Environment, Layer
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.scalars import Locator
@@ -232,13 +232,11 @@ def check_hiera_config(
     out.extend(check_config_tokens(layer, text))
     if files is not None:
         out.extend(check_datadirs(layer, files))
-        templates = level_templates(layer)  # from this config: the index may hold an older one
-        existing: Collection[str]
-        if index is not None:
-            existing = index.existing
-        else:
-            existing = list_files([t.walk_root for t in templates if t.walkable], files)
-        out.extend(check_unmatched_templates(layer, files, existing, templates))
+        levels = layer_levels(layer)  # from this config: the index may hold an older one
+        existing: Collection[str] = (
+            index.existing if index is not None else candidate_files(levels, (), files)
+        )
+        out.extend(check_unmatched_templates(layer, files, existing, levels))
     return in_file_order(unique(out))
 
 

@@ -18,16 +18,17 @@ from dataclasses import dataclass, field
 
 import regex
 
-from hiera_ls.checks.locations import (
-    LevelTemplate,
-    is_data_file,
-    level_templates,
-    list_files,
-    static_datadirs,
-)
 from hiera_ls.checks.module_data import kept_keys
 from hiera_ls.checks.references import FilePlace, Reference, ReferenceGraph, references_in
 from hiera_ls.engine.options import compile_ruby_regex, regex_search
+from hiera_ls.project.level_files import (
+    LevelRef,
+    candidate_files,
+    datadir_data_files,
+    function_for,
+    layer_levels,
+    static_datadirs,
+)
 from hiera_ls.project.model import Environment, Layer, LayerKind
 from hiera_ls.puppet.errors import PuppetError
 from hiera_ls.source.data_cache import DataCache
@@ -77,7 +78,7 @@ class FileRole:
     """The layer a data file belongs to and the level templates that can name it."""
 
     layer: Layer | None
-    templates: tuple[LevelTemplate, ...] = ()
+    templates: tuple[LevelRef, ...] = ()
 
     @property
     def module_name(self) -> str | None:
@@ -94,7 +95,7 @@ class FileRole:
 class WorkspaceIndex:
     env: Environment
     files: Mapping[str, IndexedFile]  # every data file indexed
-    templates: Mapping[str, list[LevelTemplate]]  # layer root -> its level templates
+    templates: Mapping[str, list[LevelRef]]  # layer root -> its level templates
     existing: frozenset[str]  # files under the directories the templates can name
     defined_keys: frozenset[str]  # root keys a lookup can find somewhere
     module_names: frozenset[str]
@@ -124,7 +125,7 @@ def layer_of(env: Environment, path: str) -> Layer | None:
     return best
 
 
-def role_of(env: Environment, templates: Mapping[str, list[LevelTemplate]], path: str) -> FileRole:
+def role_of(env: Environment, templates: Mapping[str, list[LevelRef]], path: str) -> FileRole:
     """The deepest layer holding ``path`` whose levels can read it; else the deepest holding it.
 
     A module's directory may hold data that only the environment's hiera.yaml reads: a
@@ -141,8 +142,8 @@ def role_of(env: Environment, templates: Mapping[str, list[LevelTemplate]], path
     for layer in holders:
         own = templates.get(layer.root)
         if own is None:
-            own = level_templates(layer)
-        reading = tuple(t for t in own if t.pattern.match(path))
+            own = layer_levels(layer)
+        reading = tuple(t for t in own if t.can_read(path))
         if reading:
             return FileRole(layer, reading)
     return FileRole(holders[0])
@@ -176,11 +177,11 @@ def build_index(
         else:
             found[source.path] = source
         data[source.path] = source.data
-    templates = {layer.root: level_templates(layer) for layer in layers_of(env)}
+    templates = {layer.root: layer_levels(layer) for layer in layers_of(env)}
     if existing is None:
-        roots = [t.walk_root for ts in templates.values() for t in ts if t.walkable]
-        roots += [d for layer in layers_of(env) for d in static_datadirs(layer)]
-        existing = list_files(roots, files)
+        levels = [t for ts in templates.values() for t in ts]
+        datadirs = [d for layer in layers_of(env) for d in static_datadirs(layer)]
+        existing = candidate_files(levels, datadirs, files)
     index = WorkspaceIndex(
         env=env,
         files={},
@@ -229,7 +230,7 @@ def _place(role: FileRole) -> FilePlace:
     if len(role.templates) == 1:
         t = role.templates[0]
         if t.single and not t.static:
-            exclusive = (t.layer.root, t.section, t.index, t.slot)
+            exclusive = (t.layer.root, t.section, t.index, t.location)
     return FilePlace(rank, static, exclusive)
 
 
@@ -281,14 +282,12 @@ def discover_sources(
 ) -> list[DataSource]:
     """Every data file under the datadirs of the environment's layers, loaded."""
     cache = cache or DataCache()
-    roots = [d for layer in layers_of(env) for d in static_datadirs(layer)]
-    roots += [t.walk_root for layer in layers_of(env) for t in level_templates(layer) if t.walkable]
+    datadirs = [d for layer in layers_of(env) for d in static_datadirs(layer)]
+    levels = [t for layer in layers_of(env) for t in layer_levels(layer)]
+    existing = candidate_files(levels, datadirs, files)
     out: list[DataSource] = []
-    for path in sorted(list_files(roots, files)):
-        if not is_data_file(path):
-            continue
-        function = "json_data" if path.endswith(".json") else "yaml_data"
-        data = cache.get(files, path, function)
+    for path in datadir_data_files(["/"], existing):
+        data = cache.get(files, path, function_for(path))
         text = files.read_text(path)
         if data is None or text is None:
             continue

@@ -10,11 +10,18 @@
 
 from __future__ import annotations
 
-from hiera_ls.features.hover import fact_location, fact_path, resolved_locations
-from hiera_ls.features.provenance import definitions, distinct, keys_matching, node_span, resolve
+from hiera_ls.features.hover import fact_location, fact_path
+from hiera_ls.features.provenance import (
+    definitions,
+    distinct,
+    keys_matching,
+    node_span,
+    resolve,
+    resolved_locations,
+)
 from hiera_ls.features.targets import DataKey, KeyCall, LocationAt, OptionsKey, TokenAt, target_at
 from hiera_ls.project.key_index import KEY_METHODS, root_of
-from hiera_ls.project.levels import LevelRef, level_files
+from hiera_ls.project.level_files import LevelRef
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.source.interpolation import TokenKind
 from hiera_ls.source.keys import split_key
@@ -114,7 +121,7 @@ def location_files(snapshot: Snapshot, view: EnvironmentView, level: LevelRef) -
     if snapshot.active is not None:
         resolved = [p for p, exists in resolved_locations(snapshot, view, level) if exists]
         return [FileSpan(p, FILE_START) for p in resolved]
-    return [FileSpan(p, FILE_START) for p in level_files(level, snapshot.files)]
+    return [FileSpan(p, FILE_START) for p in snapshot.level_files(level)]
 
 
 __all__ = ["definition", "fact_path", "key_definitions", "location_files", "variable_definitions"]

@@ -14,7 +14,6 @@ import os
 from dataclasses import dataclass
 
 from hiera_ls.engine.merge import MergeStrategy
-from hiera_ls.engine.trace import Kind, TraceNode
 from hiera_ls.features.provenance import (
     Contribution,
     Resolution,
@@ -23,10 +22,11 @@ from hiera_ls.features.provenance import (
     node_span,
     option_entries,
     resolve,
+    resolved_locations,
     shown_path,
 )
 from hiera_ls.features.render import code, file_link, inline, link, relative, yaml_block
-from hiera_ls.features.sessions import new_session, scope_for
+from hiera_ls.features.sessions import scope_for
 from hiera_ls.features.targets import (
     MISSING,
     DataKey,
@@ -38,7 +38,7 @@ from hiera_ls.features.targets import (
     value_at,
 )
 from hiera_ls.project.key_index import root_of
-from hiera_ls.project.levels import LevelRef, level_files
+from hiera_ls.project.level_files import LevelRef
 from hiera_ls.project.scope import NodeScope
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.puppet.errors import LookupFailure, UndefinedVariable
@@ -48,7 +48,6 @@ from hiera_ls.source.keys import LookupKey, NotFound, dig, split_key
 from hiera_ls.source.spans import FileSpan, Position, Span
 
 MAX_LISTED = 30
-PROBE_KEY = "__hiera_ls_probe__"
 
 
 @dataclass(frozen=True, slots=True)
@@ -462,43 +461,6 @@ def _lookup_token_hover(snapshot: Snapshot, view: EnvironmentView, token: Token)
 # ------------------------------------------------------------------ hiera.yaml locations
 
 
-def resolved_locations(
-    snapshot: Snapshot, view: EnvironmentView, level: LevelRef
-) -> list[tuple[str, bool]]:
-    """The files a level reads for the active profile: (path, exists), in the engine's order."""
-    module = level.layer.module_name
-    key = f"{module}::{PROBE_KEY}" if module else PROBE_KEY
-    trace = new_session(snapshot, view).lookup(key, None, explain=True).trace
-    if trace is None:
-        return []
-    out: list[tuple[str, bool]] = []
-    glob_like = level.entry.location.kind in ("glob", "globs")
-
-    def walk(node: TraceNode, provider: TraceNode | None, entry: TraceNode | None) -> None:
-        for child in node.children:
-            if child.kind in (Kind.META, Kind.INTERPOLATE):
-                continue
-            if child.kind is Kind.DATA_PROVIDER:
-                walk(child, child, None)
-            elif child.kind is Kind.HIERARCHY_ENTRY:
-                walk(child, provider, child)
-            elif child.kind is Kind.PATH:
-                if (
-                    provider is not None
-                    and entry is not None
-                    and provider.layer == level.layer.kind.value
-                    and provider.module == module
-                    and entry.label == level.entry.name
-                    and (glob_like or child.original == level.template)
-                ):
-                    out.append((child.label, bool(child.exists)))
-            else:
-                walk(child, provider, entry)
-
-    walk(trace, None, None)
-    return out
-
-
 def location_hover(snapshot: Snapshot, view: EnvironmentView, target: LocationAt) -> str:
     level = target.level
     lines = [f"**{_level_label(level)}** reads {code(level.template)}", ""]
@@ -523,7 +485,7 @@ def location_hover(snapshot: Snapshot, view: EnvironmentView, target: LocationAt
             )
             lines.append(f"- {shown}" + ("" if exists else " — does not exist (Puppet skips it)"))
         lines.append("")
-    files = level_files(level, snapshot.files)
+    files = snapshot.level_files(level)
     lines.append(f"Files this level can read for some node: {len(files)}")
     lines.append("")
     for path in files[:MAX_LISTED]:

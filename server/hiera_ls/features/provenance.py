@@ -17,7 +17,7 @@ from hiera_ls.engine.merge import MergeStrategy
 from hiera_ls.engine.options import compile_ruby_regex, regex_search
 from hiera_ls.engine.trace import Event, Kind, TraceNode
 from hiera_ls.features.sessions import new_session
-from hiera_ls.project.levels import LevelRef
+from hiera_ls.project.level_files import LevelRef
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.puppet.errors import PuppetError
 from hiera_ls.source.keys import LOOKUP_OPTIONS
@@ -76,7 +76,8 @@ def node_span(snapshot: Snapshot, path: str, node_path: NodePath) -> Span | None
 
 
 def definitions(snapshot: Snapshot, view: EnvironmentView, node_path: NodePath) -> list[Definition]:
-    """Every definition of the key (or nested key) in Puppet's search order."""
+    """Every definition of the key (or nested key) in Puppet's search order; a file two
+    locations of one level can read is listed once, under the first."""
     root = str(node_path[0])
     by_level = files_by_level(snapshot, view)
     out: list[Definition] = []
@@ -84,9 +85,9 @@ def definitions(snapshot: Snapshot, view: EnvironmentView, node_path: NodePath) 
     for level in levels_searched(view, root):
         for path in by_level.get(id(level), []):
             span = node_span(snapshot, path, node_path)
-            if span is None or (path, id(level)) in seen:
+            if span is None or (path, id(level.entry)) in seen:
                 continue
-            seen.add((path, id(level)))
+            seen.add((path, id(level.entry)))
             out.append(Definition(FileSpan(path, span), level))
     return out
 
@@ -308,4 +309,50 @@ def distinct(items: Sequence[FileSpan]) -> list[FileSpan]:
         if key not in seen:
             seen.add(key)
             out.append(item)
+    return out
+
+
+# ------------------------------------------------------------------ one level, one node
+
+PROBE_KEY = "__hiera_ls_probe__"
+
+
+def resolved_locations(
+    snapshot: Snapshot, view: EnvironmentView, level: LevelRef
+) -> list[tuple[str, bool]]:
+    """The files a level reads for the active profile: (path, exists), in the engine's order.
+
+    The engine fills the location in (as Puppet does), so this asks it, through the trace
+    of a lookup of a key no file defines, rather than interpolating a second time.
+    """
+    module = level.layer.module_name
+    key = f"{module}::{PROBE_KEY}" if module else PROBE_KEY
+    trace = new_session(snapshot, view).lookup(key, None, explain=True).trace
+    if trace is None:
+        return []
+    out: list[tuple[str, bool]] = []
+    glob_like = level.entry.location.kind in ("glob", "globs")
+
+    def walk(node: TraceNode, provider: TraceNode | None, entry: TraceNode | None) -> None:
+        for child in node.children:
+            if child.kind in (Kind.META, Kind.INTERPOLATE):
+                continue
+            if child.kind is Kind.DATA_PROVIDER:
+                walk(child, child, None)
+            elif child.kind is Kind.HIERARCHY_ENTRY:
+                walk(child, provider, child)
+            elif child.kind is Kind.PATH:
+                if (
+                    provider is not None
+                    and entry is not None
+                    and provider.layer == level.layer.kind.value
+                    and provider.module == module
+                    and entry.label == level.entry.name
+                    and (glob_like or child.original == level.template)
+                ):
+                    out.append((child.label, bool(child.exists)))
+            else:
+                walk(child, provider, entry)
+
+    walk(trace, None, None)
     return out

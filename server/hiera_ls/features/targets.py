@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from hiera_ls.project.key_index import LineMap, locate_tokens, scalar_tokens
-from hiera_ls.project.levels import LevelRef
+from hiera_ls.project.level_files import LevelRef
 from hiera_ls.project.workspace import FileKind, Snapshot
 from hiera_ls.source.interpolation import Token, TokenKind
 from hiera_ls.source.keys import LOOKUP_OPTIONS

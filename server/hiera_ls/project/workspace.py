@@ -29,12 +29,15 @@ from hiera_ls.project.environments import (
     global_layer,
 )
 from hiera_ls.project.key_index import FileKeys, KeyIndex, TokenSpans
-from hiera_ls.project.levels import (
+from hiera_ls.project.level_files import (
     LevelRef,
+    candidate_files,
+    datadir_data_files,
     environment_layers,
     environment_levels,
+    function_for,
     level_files,
-    levels_for,
+    static_datadirs,
 )
 from hiera_ls.project.model import Environment, Layer
 from hiera_ls.project.profiles import (
@@ -53,12 +56,11 @@ from hiera_ls.source.files import FileAccess
 # so a control repository without environment.conf is still checked; the hover on their keys
 # says Puppet would not read them (docs/differences.md).
 SERVER_MODULE_DIRS = ModuleDirs.CONVENTIONAL
-DATA_EXTENSIONS = {".yaml": "yaml_data", ".yml": "yaml_data", ".json": "json_data"}
 NO_PROFILE_CERTNAME = "localhost"
 
 
 class FileKind(Enum):
-    DATA = "data"  # a file some hierarchy level can read (or a YAML/JSON file in a datadir)
+    DATA = "data"  # a file some hierarchy level can read (or a data file in a datadir)
     HIERA_CONFIG = "hiera_config"
     FACTS = "facts"
     ENVIRONMENT_CONF = "environment_conf"
@@ -73,9 +75,6 @@ class EnvironmentView:
     levels: tuple[LevelRef, ...]
     configs: Mapping[str, Layer]  # hiera.yaml path -> its layer
 
-    def levels_for(self, path: str) -> list[LevelRef]:
-        return levels_for(self.levels, path)
-
     def contains(self, path: str) -> bool:
         if path.startswith(self.env.root.rstrip(os.sep) + os.sep):
             return True
@@ -87,13 +86,7 @@ class EnvironmentView:
     def datadirs(self) -> list[str]:
         out: list[str] = []
         for layer in environment_layers(self.env):
-            cfg = layer.config
-            if cfg is None or cfg.path is None:
-                continue
-            for entry in (*cfg.hierarchy, *cfg.default_hierarchy):
-                d = os.path.normpath(os.path.join(layer.root, entry.datadir))
-                if "%{" not in d and d not in out:
-                    out.append(d)
+            out.extend(d for d in static_datadirs(layer) if d not in out)
         return out
 
 
@@ -111,14 +104,14 @@ class DataFileInfo:
 
     path: str
     view: EnvironmentView
-    levels: tuple[LevelRef, ...]  # empty for a YAML/JSON file in a datadir that no level reads
+    levels: tuple[LevelRef, ...]  # empty for a data file in a datadir that no level reads
 
     @property
     def function(self) -> str:
         for level in self.levels:
             if level.reads_files:
                 return level.function
-        return DATA_EXTENSIONS.get(os.path.splitext(self.path)[1], "yaml_data")
+        return function_for(self.path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +174,12 @@ class Snapshot:
         if info is None:
             return None
         return self.cache.get(self.files, path, info.function)
+
+    def level_files(self, level: LevelRef) -> list[str]:
+        """Files ``level`` can read for some node, in Ruby's glob order: the listing's answer
+        (what hover, definition and the checks see), with no disk access."""
+        found = [path for path, info in self.data_files.items() if level in info.levels]
+        return sorted(found, key=lambda p: p.split("/"))
 
     def file_keys(self, path: str) -> FileKeys | None:
         df = self.data_file(path)
@@ -369,24 +368,18 @@ class Workspace:
 def _list_data_files(
     views: Sequence[EnvironmentView], files: FileAccess
 ) -> dict[str, DataFileInfo]:
-    """Every file a level can read, plus YAML/JSON files lying in a datadir (for diagnostics)."""
+    """Every file a level can read, plus the data files lying in a datadir (for diagnostics)."""
     found: dict[str, tuple[EnvironmentView, list[LevelRef]]] = {}
     for view in views:
+        datadirs = view.datadirs()
+        candidates = sorted(candidate_files(view.levels, datadirs, files))
         for level in view.levels:
-            for path in level_files(level, files):
+            for path in level_files(level, files, candidates):
                 slot = found.setdefault(path, (view, []))
                 if slot[0] is view:
                     slot[1].append(level)
-        for datadir in view.datadirs():
-            for dirpath, dirnames, filenames in os.walk(datadir):
-                dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-                for name in filenames:
-                    if os.path.splitext(name)[1] in DATA_EXTENSIONS and not name.startswith("."):
-                        found.setdefault(os.path.join(dirpath, name), (view, []))
-            prefix = datadir.rstrip(os.sep) + os.sep
-            for path in files.overlay:
-                if path.startswith(prefix) and os.path.splitext(path)[1] in DATA_EXTENSIONS:
-                    found.setdefault(path, (view, []))
+        for path in datadir_data_files(datadirs, candidates):
+            found.setdefault(path, (view, []))
     return {
         path: DataFileInfo(path, view, tuple(levels))
         for path, (view, levels) in sorted(found.items())
