@@ -17,7 +17,7 @@ from hiera_ls import __version__
 from hiera_ls.engine.lookup import NO_DEFAULT, LookupOutcome, LookupSession
 from hiera_ls.project.environment import load_environment
 from hiera_ls.project.facts import load_facts, node_scope
-from hiera_ls.puppet.ruby import to_s
+from hiera_ls.puppet.ruby_text import to_s
 from hiera_ls.source.files import FileAccess
 
 STRATEGIES = ("first", "unique", "hash", "deep")

@@ -34,12 +34,11 @@ from hiera_ls.engine.merge import (
 from hiera_ls.puppet.ruby import (
     ComparisonFailed,
     infer_set,
-    inspect,
     normalize,
     ruby_sort,
-    to_s,
     type_to_s,
 )
+from hiera_ls.puppet.ruby_text import inspect, to_s
 from hiera_ls.puppet.values import RubySymbol
 
 RUBY_DRIVER = r"""

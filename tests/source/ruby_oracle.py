@@ -17,9 +17,8 @@ from typing import Any
 
 import pytest
 
-from hiera_ls.puppet.values import RubySymbol
+from hiera_ls.puppet.values import CompositeKey, RubySymbol
 from hiera_ls.source.psych_scalars import RubyObject
-from hiera_ls.source.yaml_loader import CompositeKey
 
 _ENCODE = r"""
 def enc(v)

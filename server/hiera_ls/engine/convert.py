@@ -13,8 +13,7 @@ from dataclasses import dataclass, replace
 
 from hiera_ls.puppet import inferred_types as pt
 from hiera_ls.puppet.errors import LookupError_
-from hiera_ls.puppet.ruby import inspect, to_s
-from hiera_ls.puppet.text import puppet_quote as pt_quote
+from hiera_ls.puppet.ruby_text import inspect, puppet_string, to_s
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,28 +183,3 @@ def _parse_number(text: str, integer: bool) -> int | float | None:
     if not integer and _FLOAT.match(t):
         return float(t)
     return None
-
-
-def puppet_string(value: object, nested: bool = False) -> str:
-    """Puppet's default String conversion (``String.new``): ``[1, 'a']``, ``{'k' => undef}``."""
-    if value is None:
-        return "undef" if nested else ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return to_s(value)
-    if isinstance(value, str):
-        return pt_quote(value) if nested else value
-    if isinstance(value, list):
-        return "[" + ", ".join(puppet_string(v, True) for v in value) + "]"
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        return (
-            "{"
-            + ", ".join(
-                f"{puppet_string(k, True)} => {puppet_string(v, True)}" for k, v in value.items()
-            )
-            + "}"
-        )
-    return to_s(value)

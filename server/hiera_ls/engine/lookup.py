@@ -34,7 +34,7 @@ from hiera_ls.engine.trace import (
 from hiera_ls.project.model import Environment, Layer, LayerKind
 from hiera_ls.project.scope import Scope
 from hiera_ls.puppet.errors import LookupError_, PuppetError, RegexpError, UndefinedVariable
-from hiera_ls.puppet.ruby import to_s
+from hiera_ls.puppet.ruby_text import to_s
 from hiera_ls.puppet.values import ENCRYPTED_RE, Encrypted
 from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.files import FileAccess

@@ -42,19 +42,17 @@ from hiera_ls.puppet.ruby import (
     PUndef,
     PVariant,
     infer_set,
-    inspect,
     normalize,
     rb_equal,
-    ruby_class,
     ruby_equal,
     ruby_flatten,
     ruby_sort,
     ruby_uniq,
     simple_type_name,
-    to_s,
     truthy,
     type_to_s,
 )
+from hiera_ls.puppet.ruby_text import inspect, ruby_class, to_s
 from hiera_ls.puppet.values import RubySymbol
 
 KNOCKOUT_TIMEOUT_S = 0.05

@@ -41,7 +41,7 @@ from hiera_ls.project.levels import LevelRef, level_files
 from hiera_ls.project.scope import Scope
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.puppet.errors import LookupError_, UndefinedVariable
-from hiera_ls.puppet.ruby import to_s
+from hiera_ls.puppet.ruby_text import to_s
 from hiera_ls.source.interpolation import Token, TokenKind
 from hiera_ls.source.keys import NotFound, dig, split_key
 from hiera_ls.source.spans import FileSpan, Position, Span

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from hiera_ls.puppet.ruby_text import number_text
 from hiera_ls.puppet.values import RubySymbol
 
 # Abstract types, from the most specific; each accepts everything the ones before it do.
@@ -277,52 +278,11 @@ def _range_text(kind: str, lo: float | int | None, hi: float | int | None) -> st
     high_default = hi is None or hi == math.inf
     if low_default and high_default:
         return kind
-    low = "default" if low_default else _number_text(lo)
+    low = "default" if low_default else number_text(lo)  # type: ignore[arg-type]
     if high_default:
         return f"{kind}[{low}]"
-    return f"{kind}[{low}, {_number_text(hi)}]"
-
-
-def _number_text(n: float | int | None) -> str:
-    if isinstance(n, float):
-        return ruby_float_text(n)
-    return str(n)
-
-
-def ruby_float_text(value: float) -> str:
-    """Ruby's Float#to_s: shortest round-trip digits, exponent form outside 1e-4 .. 1e16."""
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value == 0:
-        return "-0.0" if math.copysign(1.0, value) < 0 else "0.0"
-    digits, exponent = _shortest_digits(abs(value))
-    sign = "-" if value < 0 else ""
-    point = exponent + len(digits)  # position of the decimal point relative to the digits
-    if -4 < point <= 16:
-        if point <= 0:
-            return f"{sign}0.{'0' * -point}{digits}"
-        if point >= len(digits):
-            return f"{sign}{digits}{'0' * (point - len(digits))}.0"
-        return f"{sign}{digits[:point]}.{digits[point:]}"
-    mantissa = digits[0] + "." + (digits[1:] or "0")
-    exp = point - 1
-    return f"{sign}{mantissa}e{'+' if exp >= 0 else '-'}{abs(exp):02d}"
-
-
-def _shortest_digits(value: float) -> tuple[str, int]:
-    text = repr(value)
-    mantissa, _, exp_text = text.partition("e")
-    exp = int(exp_text) if exp_text else 0
-    whole, _, frac = mantissa.partition(".")
-    if frac == "0":
-        frac = ""
-    digits = (whole + frac).lstrip("0")
-    exp -= len(frac)
-    stripped = digits.rstrip("0")
-    exp += len(digits) - len(stripped)
-    return stripped or "0", exp
+    assert hi is not None
+    return f"{kind}[{low}, {number_text(hi)}]"
 
 
 def _quote(text: str) -> str:

@@ -16,11 +16,10 @@ Checked against Ruby 3.1 and Puppet 7.23 by ``tests/engine/test_merge_differenti
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
-from hiera_ls.puppet.text import puppet_quote
+from hiera_ls.puppet.ruby_text import inspect, number_text, puppet_quote, ruby_class
 from hiera_ls.puppet.values import RubySymbol
 
 # Ruby's Integer is a tagged immediate ("fixnum") in this range; error texts treat it specially.
@@ -120,205 +119,6 @@ def ruby_flatten(values: Sequence[object]) -> list[object]:
 def truthy(value: object) -> bool:
     """Ruby truthiness: only nil and false are false."""
     return value is not None and value is not False
-
-
-# ---------------------------------------------------------------------------- text
-
-
-def ruby_class(value: object) -> str:
-    if value is None:
-        return "NilClass"
-    if value is True:
-        return "TrueClass"
-    if value is False:
-        return "FalseClass"
-    if isinstance(value, int):
-        return "Integer"
-    if isinstance(value, float):
-        return "Float"
-    if isinstance(value, str):
-        return "String"
-    if isinstance(value, RubySymbol):
-        return "Symbol"
-    if isinstance(value, list):
-        return "Array"
-    if isinstance(value, dict):
-        return "Hash"
-    return type(value).__name__
-
-
-def float_to_s(value: float) -> str:
-    """Ruby's Float#to_s: shortest round-trip digits, fixed notation for 1e-4 <= |x| < 1e16."""
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    sign = "-" if math.copysign(1.0, value) < 0 else ""
-    if value == 0:
-        return sign + "0.0"
-    text = repr(abs(value))
-    mantissa, _, exp_text = text.partition("e")
-    int_part, _, frac = mantissa.partition(".")
-    all_digits = int_part + frac
-    lead = len(all_digits) - len(all_digits.lstrip("0"))
-    digits = all_digits.strip("0") or "0"
-    decpt = len(int_part) + int(exp_text or "0") - lead
-    if 0 < decpt <= 15:
-        if len(digits) <= decpt:
-            return f"{sign}{digits}{'0' * (decpt - len(digits))}.0"
-        return f"{sign}{digits[:decpt]}.{digits[decpt:]}"
-    if -4 < decpt <= 0:
-        return f"{sign}0.{'0' * -decpt}{digits}"
-    exp = decpt - 1
-    return f"{sign}{digits[0]}.{digits[1:] or '0'}e{'+' if exp >= 0 else '-'}{abs(exp):02d}"
-
-
-def to_s(value: object) -> str:
-    """Ruby's ``to_s`` (what interpolation and ``"%{x}" %`` formatting produce)."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, RubySymbol):
-        return value.name
-    if isinstance(value, list | dict | bool | int | float):
-        return inspect(value)
-    return str(value)
-
-
-_SPECIAL_ESCAPES = {
-    "\n": "\\n",
-    "\r": "\\r",
-    "\t": "\\t",
-    "\f": "\\f",
-    "\v": "\\v",
-    "\b": "\\b",
-    "\a": "\\a",
-    "\x1b": "\\e",
-}
-_NON_PRINTING_CATEGORIES = frozenset({"Cn", "Cs", "Cc", "Zl", "Zp"})
-
-
-def _printable(ch: str) -> bool:
-    """Onigmo's [[:print:]] for UTF-8: all but unassigned, surrogates, controls and Zl/Zp.
-
-    Onigmo counts U+0085 as printable.  Python's Unicode tables may be newer than Ruby's, so
-    characters assigned after Ruby's Unicode version print literally here and escaped there.
-    """
-    if " " <= ch <= "~":
-        return True
-    if ch == "\x85":
-        return True
-    return unicodedata.category(ch) not in _NON_PRINTING_CATEGORIES
-
-
-def inspect_string(text: str) -> str:
-    """String#inspect for a UTF-8 string (default external encoding UTF-8, as Puppet runs)."""
-    out = ['"']
-    n = len(text)
-    for i, ch in enumerate(text):
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ch == "#" and i + 1 < n and text[i + 1] in "{$@":
-            out.append("\\#")
-        elif ch in _SPECIAL_ESCAPES:
-            out.append(_SPECIAL_ESCAPES[ch])
-        elif _printable(ch):
-            out.append(ch)
-        else:
-            cp = ord(ch)
-            out.append(f"\\u{cp:04X}" if cp < 0x10000 else f"\\u{{{cp:X}}}")
-    out.append('"')
-    return "".join(out)
-
-
-_OPERATOR_SYMBOLS = frozenset(
-    [
-        "+",
-        "-",
-        "*",
-        "/",
-        "%",
-        "**",
-        "==",
-        "===",
-        "!=",
-        "<=>",
-        "<",
-        "<=",
-        ">",
-        ">=",
-        "<<",
-        ">>",
-        "!",
-        "~",
-        "+@",
-        "-@",
-        "[]",
-        "[]=",
-        "=~",
-        "!~",
-        "&",
-        "|",
-        "^",
-        "`",
-    ]
-)
-
-
-def _symbol_is_plain(name: str) -> bool:
-    if name in _OPERATOR_SYMBOLS:
-        return True
-    body = name
-    if body.startswith("@@"):
-        body = body[2:]
-    elif body[:1] in ("@", "$"):
-        body = body[1:]
-    elif body[-1:] in ("?", "!", "="):
-        body = body[:-1]
-    if not body or body[0].isdigit():
-        return False
-    return all(c == "_" or c.isalnum() or ord(c) > 0x7F for c in body)
-
-
-def inspect(value: object) -> str:
-    """Ruby's ``inspect`` as Ruby 3.1 prints it (hashes as ``{"k"=>v}``)."""
-    return _inspect(value, set())
-
-
-def _inspect(value: object, active: set[int]) -> str:
-    if value is None:
-        return "nil"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return float_to_s(value)
-    if isinstance(value, str):
-        return inspect_string(value)
-    if isinstance(value, RubySymbol):
-        name = value.name
-        return ":" + (name if _symbol_is_plain(name) else inspect_string(name))
-    if isinstance(value, list | dict):
-        if id(value) in active:  # YAML aliases can build cycles; Ruby prints them like this
-            return "[...]" if isinstance(value, list) else "{...}"
-        active.add(id(value))
-        try:
-            if isinstance(value, list):
-                return "[" + ", ".join(_inspect(v, active) for v in value) + "]"
-            return (
-                "{"
-                + ", ".join(
-                    f"{_inspect(k, active)}=>{_inspect(v, active)}" for k, v in value.items()
-                )
-                + "}"
-            )
-        finally:
-            active.discard(id(value))
-    return str(value)
 
 
 # ---------------------------------------------------------------------------- ordering
@@ -655,14 +455,10 @@ def _merge_range(a: PInteger | PFloat, b: PInteger | PFloat) -> PInteger | PFloa
 def _range_part(lo: float, hi: float) -> list[str]:
     if lo == -math.inf and hi == math.inf:
         return []
-    parts = ["default" if lo == -math.inf else _num_to_s(lo)]
+    parts = ["default" if lo == -math.inf else number_text(lo)]
     if hi != math.inf:
-        parts.append(_num_to_s(hi))
+        parts.append(number_text(hi))
     return parts
-
-
-def _num_to_s(n: int | float) -> str:
-    return float_to_s(n) if isinstance(n, float) else str(n)
 
 
 def type_to_s(t: PType) -> str:

@@ -17,9 +17,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from hiera_ls.puppet.text import puppet_quote
-from hiera_ls.puppet.values import RubySymbol
-from hiera_ls.source.yaml_loader import CompositeKey
+from hiera_ls.puppet.ruby_text import float_to_s, puppet_quote
+from hiera_ls.puppet.values import CompositeKey, RubySymbol
 
 
 class PType:
@@ -625,29 +624,12 @@ def short_name(t: PType) -> str:
 # ---------------------------------------------------------------------------- formatting
 
 
-def ruby_float(value: float) -> str:
-    """Ruby's ``Float#to_s``; it switches to exponent form at the same points as repr."""
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    text = repr(value)
-    if "e" in text:
-        mantissa, exponent = text.split("e")
-        if "." not in mantissa:
-            mantissa += ".0"
-        sign = exponent[0] if exponent[0] in "+-" else "+"
-        digits = exponent.lstrip("+-").rjust(2, "0")
-        return f"{mantissa}e{sign}{digits}"
-    return text
-
-
 def _range_parts(t: IntegerType | FloatType | None) -> list[str]:
     if t is None or (t.low is None and t.high is None):
         return []
 
     def num(v: float) -> str:
-        return ruby_float(v) if isinstance(v, float) else str(v)
+        return float_to_s(v) if isinstance(v, float) else str(v)
 
     parts = ["default" if t.low is None else num(t.low)]
     if t.high is not None:

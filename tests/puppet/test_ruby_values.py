@@ -11,17 +11,16 @@ from hiera_ls.puppet.ruby import (
     ComparisonFailed,
     eql_key,
     infer_set,
-    inspect,
     normalize,
     rb_equal,
     ruby_compare,
     ruby_equal,
     ruby_sort,
     ruby_uniq,
-    to_s,
     type_name,
     type_to_s,
 )
+from hiera_ls.puppet.ruby_text import inspect, to_s
 from hiera_ls.puppet.values import RubySymbol
 
 
@@ -78,6 +77,9 @@ def test_ruby_equal_equates_only_integer_with_float() -> None:
         (5e-324, "5.0e-324"),
         (1.7976931348623157e308, "1.7976931348623157e+308"),
         (100.0, "100.0"),
+        (1234567890123456.8, "1234567890123456.8"),
+        (9999999999999998.0, "9.999999999999998e+15"),
+        (4503599627370497.5, "4.503599627370498e+15"),
     ],
 )
 def test_float_to_s(value: float, text: str) -> None:
