@@ -33,12 +33,11 @@ from hiera_ls.engine.merge import (
 )
 from hiera_ls.puppet.ruby import (
     ComparisonFailed,
-    infer_set,
-    normalize,
     ruby_sort,
-    type_to_s,
 )
 from hiera_ls.puppet.ruby_text import inspect, to_s
+from hiera_ls.puppet.type_format import format_type
+from hiera_ls.puppet.type_infer import infer_set, normalize
 from hiera_ls.puppet.values import RubySymbol
 
 RUBY_DRIVER = r"""
@@ -214,7 +213,7 @@ def run_ours(case: dict[str, object]) -> dict[str, object]:
             v = dec(case["v"])
             return {"ok": (inspect(v), to_s(v))}
         if op == "type":
-            return {"ok": type_to_s(normalize(infer_set(dec(case["v"]))))}
+            return {"ok": format_type(normalize(infer_set(dec(case["v"]))))}
     except (MergeError, ComparisonFailed) as e:
         return {"err": str(e)}
     raise AssertionError(op)

@@ -10,17 +10,15 @@ import pytest
 from hiera_ls.puppet.ruby import (
     ComparisonFailed,
     eql_key,
-    infer_set,
-    normalize,
     rb_equal,
     ruby_compare,
     ruby_equal,
     ruby_sort,
     ruby_uniq,
-    type_name,
-    type_to_s,
 )
 from hiera_ls.puppet.ruby_text import inspect, to_s
+from hiera_ls.puppet.type_format import format_type, simple_name
+from hiera_ls.puppet.type_infer import infer_set, normalize
 from hiera_ls.puppet.values import RubySymbol
 
 
@@ -182,7 +180,7 @@ def test_compare_is_nil_across_kinds() -> None:
     ],
 )
 def test_type_name(value: object, name: str) -> None:
-    assert type_name(value) == name
+    assert simple_name(infer_set(value)) == name
 
 
 @pytest.mark.parametrize(
@@ -211,4 +209,4 @@ def test_type_name(value: object, name: str) -> None:
     ],
 )
 def test_inferred_type_strings(value: object, text: str) -> None:
-    assert type_to_s(normalize(infer_set(value))) == text
+    assert format_type(normalize(infer_set(value))) == text

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from hiera_ls.puppet.inferred_types import infer, type_text
 from hiera_ls.puppet.ruby_text import float_to_s
+from hiera_ls.puppet.type_format import format_type
+from hiera_ls.puppet.type_infer import infer
 from hiera_ls.puppet.values import RubySymbol
 from hiera_ls.source.data_file import DataFile, load_json_data, load_yaml_data
 from hiera_ls.source.spans import Problem, Severity, Span
@@ -126,7 +127,7 @@ def test_json_data() -> None:
 )
 def test_inferred_types_print_as_puppet_prints_them(value: object, text: str) -> None:
     """Expected texts are Puppet 7.23's TypeCalculator#infer output for the same values."""
-    assert type_text(infer(value)) == text
+    assert format_type(infer(value)) == text
 
 
 @pytest.mark.parametrize(

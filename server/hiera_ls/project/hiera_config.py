@@ -25,7 +25,7 @@ from hiera_ls.codes import code
 from hiera_ls.project.legacy_schemas import V3_DEFAULTS, V4_SCHEMA, v3_schema
 from hiera_ls.project.schema_validation import Finding, SchemaReader
 from hiera_ls.puppet.ruby_text import inspect, ruby_class, symkeys_to_string
-from hiera_ls.puppet.type_describer import Mismatch, describe_mismatch, render
+from hiera_ls.puppet.type_mismatch import Mismatch, describe_mismatch, render
 from hiera_ls.puppet.values import RubySymbol
 from hiera_ls.schemas_path import HIERA_V5, load_schema
 from hiera_ls.source.interpolation import TokenKind, scan

@@ -32,7 +32,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hiera_ls.puppet.type_model import (
+from hiera_ls.puppet.types import (
     AliasType,
     AnyType,
     ArrayType,

@@ -12,8 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from hiera_ls.codes import CODES
-from hiera_ls.puppet.inferred_types import infer, mismatch_name, type_text
 from hiera_ls.puppet.ruby_text import symkeys_to_string
+from hiera_ls.puppet.type_format import format_type
+from hiera_ls.puppet.type_infer import infer
+from hiera_ls.puppet.type_mismatch import describe_mismatch, render
+from hiera_ls.puppet.types import HashType
 from hiera_ls.puppet.values import CompositeKey, RubySymbol
 from hiera_ls.source.json_loader import load_json
 from hiera_ls.source.spans import FileSpan, Problem, Span
@@ -92,7 +95,7 @@ def load_json_data(path: str, text: str) -> DataFile:
     if not isinstance(doc.value, dict):
         message = (
             f"Value returned from data_hash function 'json_data', when using location '{path}', "
-            f"has wrong type, expects a Hash value, got {mismatch_name(doc.value)}"
+            f"has wrong type, {render(describe_mismatch('', HashType(), doc.value))}"
         )
         root = doc.nodes.get(())
         span = root.value if root is not None else Span.of(0, 0, 0, 0)
@@ -201,7 +204,7 @@ def _find_invalid(value: object, at: Path, checked: set[int], out: list[tuple[Pa
 
 def _safe_type_text(value: object) -> str:
     try:
-        return type_text(infer(value))
+        return format_type(infer(value))
     except (TypeError, ValueError, RecursionError):
         return "Any"
 

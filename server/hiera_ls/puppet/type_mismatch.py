@@ -1,4 +1,4 @@
-"""Puppet's type-mismatch descriptions, re-derived for the types hiera.yaml is checked against.
+"""Puppet's TypeMismatchDescriber: why a value is not an instance of a type, in Puppet's words.
 
 When a value is not an instance of the expected type, Puppet walks both in step and
 reports each mismatch with the path that leads to it (``entry 'hierarchy' index 0
@@ -14,29 +14,27 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from hiera_ls.puppet.type_model import (
+from hiera_ls.puppet.type_assignable import assignable
+from hiera_ls.puppet.type_format import a_an, format_type, short_name, simple_name
+from hiera_ls.puppet.type_infer import generalize, infer_set, normalize
+from hiera_ls.puppet.types import (
     AliasType,
     ArrayType,
     EnumType,
     HashType,
     IntegerType,
+    NamedType,
     OptionalType,
     PatternType,
     PType,
     StringType,
     StructType,
     TupleType,
+    TypeReferenceType,
     UndefType,
     VariantType,
-    a_an,
-    assignable,
-    format_type,
-    generalize,
-    infer_set,
-    normalize,
+    WrapperType,
     resolve_aliases,
-    short_name,
-    simple_name,
     variant_of,
 )
 
@@ -230,6 +228,12 @@ def _default_of(e: PType) -> PType:
         return VariantType(())
     if name == "Optional":
         return OptionalType(None)
+    if isinstance(e, WrapperType):
+        return WrapperType(e.kind)
+    if isinstance(e, NamedType):
+        return NamedType(e.name)
+    if isinstance(e, TypeReferenceType):
+        return e
     return type(e)()
 
 
