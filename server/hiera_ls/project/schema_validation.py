@@ -125,7 +125,7 @@ class SchemaReader:
                     holder.append(self._compile_node(body))
                 return holder[0]
 
-            alias = AliasType(name, resolve)
+            alias = AliasType(name, resolve, builtin=True)
             self._aliases[name] = alias
         return alias
 

@@ -291,6 +291,8 @@ def puppet_string(value: object, nested: bool = False) -> str:
         return "undef" if nested else ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, float) and not nested:
+        return _percent_f(value)  # Puppet's default format for a Float is '%f'
     if isinstance(value, int | float):
         return to_s(value)
     if isinstance(value, str):
@@ -301,6 +303,15 @@ def puppet_string(value: object, nested: bool = False) -> str:
         items = (f"{puppet_string(k, True)} => {puppet_string(v, True)}" for k, v in value.items())
         return "{" + ", ".join(items) + "}"
     return to_s(value)
+
+
+def _percent_f(value: float) -> str:
+    """Ruby's ``format('%f', value)``."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Inf" if value > 0 else "-Inf"
+    return f"{value:f}"
 
 
 # ---------------------------------------------------------------------------- symbol keys

@@ -316,9 +316,14 @@ def _struct(e: StructType, a: PType, guard: _Guard) -> bool:
                 return False
         return not given
     if isinstance(a, HashType):
-        if size_range(a.size) == (0, 0):
-            return all(el.optional for el in e.elements)
-        return False
+        # no keys known: each required member needs the hash's value type and a String key
+        required = [el for el in e.elements if not el.optional]
+        for el in required:
+            if not _assignable(el.value, a.value, guard) or not _assignable(
+                StringType(), a.key, guard
+            ):
+                return False
+        return _within(size_range(a.size), (len(required), len(e.elements)))
     return False
 
 

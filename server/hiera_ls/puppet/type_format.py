@@ -132,10 +132,33 @@ def regexp_text(source: str) -> str:
     return "/" + "".join(out) + "/"
 
 
+_NO_EXPANSION = frozenset({"*"})  # aliases inside the type print by name
+
+
 def format_type(t: PType) -> str:
-    """Puppet's TypeFormatter#string for ``t``."""
-    if isinstance(t, AliasType):
+    """Puppet's ``to_s`` of a type: an alias of a module prints expanded
+    (``Name = <its type>``), aliases inside other types (and Puppet's own, such as Data)
+    by name."""
+    if isinstance(t, AliasType) and not t.builtin:
+        return format_expanded(t)
+    return _format(t, _NO_EXPANSION)
+
+
+def format_expanded(t: PType, expanding: frozenset[str] = frozenset()) -> str:
+    """Puppet's ``to_alias_expanded_s`` (what mismatch messages print): every alias of a
+    module expanded, a self-reference inside its own expansion by name."""
+    return _format(t, expanding)
+
+
+def _format_alias(t: AliasType, expanding: frozenset[str]) -> str:
+    if t.builtin or "*" in expanding or t.name in expanding:
         return t.name
+    return f"{t.name} = {_format(t.resolved(), expanding | {t.name})}"
+
+
+def _format(t: PType, expanding: frozenset[str]) -> str:
+    if isinstance(t, AliasType):
+        return _format_alias(t, expanding)
     if isinstance(t, BooleanType):
         return "Boolean" if t.value is None else f"Boolean[{str(t.value).lower()}]"
     if isinstance(t, IntegerType | FloatType):
@@ -162,38 +185,40 @@ def format_type(t: PType) -> str:
             return "Array[0, 0]"
         if t.element == AnyType() and t.size is None:
             return "Array"
-        return _with_params("Array", [format_type(t.element), *_range_parts(t.size)])
+        return _with_params("Array", [_format(t.element, expanding), *_range_parts(t.size)])
     if isinstance(t, HashType):
         if size_range(t.size) == (0, 0):
             return "Hash[0, 0]"
         if t.key == AnyType() and t.value == AnyType() and t.size is None:
             return "Hash"
         return _with_params(
-            "Hash", [format_type(t.key), format_type(t.value), *_range_parts(t.size)]
+            "Hash", [_format(t.key, expanding), _format(t.value, expanding), *_range_parts(t.size)]
         )
     if isinstance(t, TupleType):
         if not t.types:
             return "Tuple"
-        return _with_params("Tuple", [format_type(x) for x in t.types] + _range_parts(t.size))
+        return _with_params(
+            "Tuple", [_format(x, expanding) for x in t.types] + _range_parts(t.size)
+        )
     if isinstance(t, StructType):
         if not t.elements:
             return "Struct"
-        return "Struct[{" + ", ".join(_struct_pair(e) for e in t.elements) + "}]"
+        return "Struct[{" + ", ".join(_struct_pair(e, expanding) for e in t.elements) + "}]"
     if isinstance(t, VariantType):
-        return _with_params("Variant", [format_type(x) for x in t.types])
+        return _with_params("Variant", [_format(x, expanding) for x in t.types])
     if isinstance(t, OptionalType | NotUndefType):
         inner = t.type
         if inner is None or (isinstance(t, NotUndefType) and isinstance(inner, AnyType)):
             return simple_name(t)
         if isinstance(inner, StringType) and inner.value is not None:
             return f"{simple_name(t)}[{puppet_quote(inner.value)}]"
-        return f"{simple_name(t)}[{format_type(inner)}]"
+        return f"{simple_name(t)}[{_format(inner, expanding)}]"
     if isinstance(t, WrapperType):
         if t.type is None or (t.kind == "Sensitive" and isinstance(t.type, AnyType)):
             return t.kind
-        return f"{t.kind}[{format_type(t.type)}]"
+        return f"{t.kind}[{_format(t.type, expanding)}]"
     if isinstance(t, CallableType):
-        return _callable_text(t)
+        return _callable_text(t, expanding)
     if isinstance(t, NamedType):
         return _with_params(t.name, list(t.args))
     if isinstance(t, TypeReferenceType):
@@ -201,28 +226,28 @@ def format_type(t: PType) -> str:
     return simple_name(t)
 
 
-def _callable_text(t: CallableType) -> str:
+def _callable_text(t: CallableType, expanding: frozenset[str]) -> str:
     if t.params is None and t.return_type is None:
         return "Callable"
     parts: list[str] = []
     for p in t.params or ():
         if isinstance(p, PType):
-            parts.append(format_type(p))
+            parts.append(_format(p, expanding))
         else:
             parts.append("default" if p is None else str(p))
     if t.return_type is None:
         return _with_params("Callable", parts)
-    return f"Callable[[{', '.join(parts)}], {format_type(t.return_type)}]"
+    return f"Callable[[{', '.join(parts)}], {_format(t.return_type, expanding)}]"
 
 
-def _struct_pair(e: StructElement) -> str:
+def _struct_pair(e: StructElement, expanding: frozenset[str]) -> str:
     value_optional = accepts_undef(e.value)
     name = puppet_quote(e.name)
     if e.optional:
         key = name if value_optional else f"Optional[{name}]"
     else:
         key = f"NotUndef[{name}]" if value_optional else name
-    return f"{key} => {format_type(e.value)}"
+    return f"{key} => {_format(e.value, expanding)}"
 
 
 def a_an(text: str) -> str:

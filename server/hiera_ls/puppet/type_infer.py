@@ -13,7 +13,7 @@ import math
 from collections.abc import Iterable
 from functools import cache
 
-from hiera_ls.puppet.type_assignable import assignable, num_range
+from hiera_ls.puppet.type_assignable import assignable, num_range, size_range
 from hiera_ls.puppet.type_parser import parse_type
 from hiera_ls.puppet.types import (
     EMPTY_ARRAY,
@@ -22,6 +22,7 @@ from hiera_ls.puppet.types import (
     ArrayType,
     BooleanType,
     CallableType,
+    CollectionType,
     DefaultType,
     EnumType,
     FloatType,
@@ -45,6 +46,7 @@ from hiera_ls.puppet.types import (
     VariantType,
     WrapperType,
     make_enum,
+    resolve_aliases,
     variant_of,
 )
 from hiera_ls.puppet.values import CompositeKey, RubySymbol
@@ -116,7 +118,43 @@ def _infer_set(value: object, active: set[int]) -> PType:
 
 
 def instance_of(t: PType, value: object) -> bool:
-    """Puppet's ``instance?``: is ``value`` a value of type ``t``."""
+    """Puppet's ``instance?``: is ``value`` a value of type ``t``.
+
+    The same as assignability from the value's inferred type, except for a bare
+    ``Optional``: any type is assignable to it, yet only undef is an instance of it.
+    """
+    t = resolve_aliases(t)
+    if isinstance(t, OptionalType):
+        return value is None or (t.type is not None and instance_of(t.type, value))
+    if isinstance(t, NotUndefType):
+        return value is not None and (t.type is None or instance_of(t.type, value))
+    if isinstance(t, VariantType):
+        return any(instance_of(m, value) for m in t.types)
+    if isinstance(t, ArrayType) and isinstance(value, list):
+        low, high = size_range(t.size)
+        return low <= len(value) <= high and all(instance_of(t.element, v) for v in value)
+    if isinstance(t, HashType) and isinstance(value, dict):
+        low, high = size_range(t.size)
+        return low <= len(value) <= high and all(
+            instance_of(t.key, k) and instance_of(t.value, v) for k, v in value.items()
+        )
+    if isinstance(t, TupleType) and isinstance(value, list) and t.types:
+        size = t.size or IntegerType(len(t.types), len(t.types))
+        low, high = size_range(size)
+        last = len(t.types) - 1
+        return low <= len(value) <= high and all(
+            instance_of(t.types[min(i, last)], v) for i, v in enumerate(value)
+        )
+    if isinstance(t, StructType) and isinstance(value, dict):
+        matched = 0
+        for e in t.elements:
+            if e.name in value:
+                matched += 1
+                if not instance_of(e.value, value[e.name]):
+                    return False
+            elif not e.optional:
+                return False
+        return matched == len(value)
     return assignable(t, infer_set(value))
 
 
@@ -243,8 +281,15 @@ def normalize(t: PType) -> PType:
             return normalize(OptionalType(inner.type))
         return inner if assignable(inner, UndefType()) else OptionalType(inner)
     if isinstance(t, NotUndefType) and t.type is not None:
-        return NotUndefType(normalize(t.type))
+        inner = normalize(t.type)
+        if isinstance(inner, OptionalType):  # no point in an Optional inside a NotUndef
+            return normalize(NotUndefType(inner.type))
+        return NotUndefType(inner) if assignable(inner, UndefType()) else inner
+    if isinstance(t, CollectionType):
+        return CollectionType()  # Puppet drops the size (so describes no size mismatch)
     if isinstance(t, ArrayType):
+        if t.element == AnyType():
+            return ArrayType()  # Puppet drops the size of an Array of Any
         return ArrayType(normalize(t.element), t.size)
     if isinstance(t, HashType):
         return HashType(normalize(t.key), normalize(t.value), t.size)
@@ -266,15 +311,16 @@ def _normalize_variant(t: VariantType) -> PType:
         return types[0]
     if any(isinstance(x, UndefType | OptionalType) for x in types):
         rest = [
-            x.type if isinstance(x, OptionalType) and x.type is not None else x
+            x.type if isinstance(x, OptionalType) else x
             for x in types
             if not isinstance(x, UndefType)
         ]
-        return normalize(OptionalType(variant_of(rest)))
+        return normalize(OptionalType(variant_of([x for x in rest if x is not None])))
     flat: list[PType] = []
     for x in types:
         flat.extend(x.types if isinstance(x, VariantType) else (x,))
     before = len(flat)
+    flat = _swap_not_undefs(flat)
     flat = _merge_enums(flat)
     flat = _merge_patterns(flat)
     flat = _merge_ranges(flat, IntegerType)
@@ -284,6 +330,15 @@ def _normalize_variant(t: VariantType) -> PType:
     if modified or len(flat) != before:
         return variant_of(flat)
     return t
+
+
+def _swap_not_undefs(types: list[PType]) -> list[PType]:
+    not_undefs = [x for x in types if isinstance(x, NotUndefType)]
+    if len(types) < 2 or len(not_undefs) < 2:
+        return types
+    inner = variant_of([x.type or AnyType() for x in not_undefs])
+    others = [x for x in types if not isinstance(x, NotUndefType)]
+    return [*others, normalize(NotUndefType(normalize(inner)))]
 
 
 def _merge_enums(types: list[PType]) -> list[PType]:
@@ -371,9 +426,13 @@ def generalize(t: PType) -> PType:
             return StringType()
         lengths = [len(v) for v in t.values]
         return StringType(IntegerType(min(lengths), max(lengths)))
+    if isinstance(t, CollectionType):
+        return CollectionType()
     if isinstance(t, ArrayType):
-        return ArrayType(generalize(t.element))
+        return ArrayType() if t.element == AnyType() else ArrayType(generalize(t.element))
     if isinstance(t, HashType):
+        if t == EMPTY_HASH or t == HashType():
+            return t
         return HashType(generalize(t.key), generalize(t.value))
     if isinstance(t, TupleType):
         return TupleType(tuple(generalize(x) for x in t.types), t.size)

@@ -52,6 +52,7 @@ from hiera_ls.puppet.types import (
     VariantType,
     WrapperType,
     resolve_aliases,
+    variant_of,
 )
 
 Resolver = Callable[[str], str | None]
@@ -319,7 +320,7 @@ class _Interpreter:
         if key == "struct":
             return self.struct(params, p)
         if key == "variant":
-            return VariantType(tuple(self.type_of(x, p) for x in params))
+            return variant_of([self.type_of(x, p) for x in params])
         if key in ("optional", "notundef"):
             if len(params) != 1:
                 raise TypeExpressionError(f"{node.name} takes one parameter", p)
@@ -390,7 +391,7 @@ class _Interpreter:
                 return TypeReferenceType(name)
             text = resolved
         holder: list[PType] = []
-        alias = AliasType(name, lambda: holder[0])
+        alias = AliasType(name, lambda: holder[0], builtin is not None)
         self.aliases[cache_key] = alias
         try:
             holder.append(self.parse(text))

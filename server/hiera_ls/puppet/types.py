@@ -204,6 +204,7 @@ class AliasType(PType):
 
     name: str
     target: Callable[[], PType] = field(compare=False, hash=False, repr=False)
+    builtin: bool = field(default=False, compare=False)  # Puppet's own: printed by name only
 
     def resolved(self) -> PType:
         return self.target()
