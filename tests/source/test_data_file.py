@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from hiera_ls.puppet.ruby_text import float_to_s
 from hiera_ls.puppet.type_format import format_type
 from hiera_ls.puppet.type_infer import infer
 from hiera_ls.puppet.values import RubySymbol
@@ -128,24 +127,6 @@ def test_json_data() -> None:
 def test_inferred_types_print_as_puppet_prints_them(value: object, text: str) -> None:
     """Expected texts are Puppet 7.23's TypeCalculator#infer output for the same values."""
     assert format_type(infer(value)) == text
-
-
-@pytest.mark.parametrize(
-    ("value", "text"),
-    [
-        (100.0, "100.0"),
-        (1e16, "1.0e+16"),
-        (1e15, "1.0e+15"),
-        (1234567890123456.8, "1234567890123456.8"),
-        (0.0001, "0.0001"),
-        (1e-05, "1.0e-05"),
-        (-2.5e-07, "-2.5e-07"),
-        (123456789.12345679, "123456789.12345679"),
-        (0.1, "0.1"),
-    ],
-)
-def test_ruby_float_to_s(value: float, text: str) -> None:
-    assert float_to_s(value) == text
 
 
 def test_key_errors_match_puppet_lookup(tmp_path: Path, puppet_oracle) -> None:  # type: ignore[no-untyped-def]

@@ -89,7 +89,7 @@ def type_name(t: PType) -> str:
 def short_name(t: PType) -> str:
     """The name the describer prints when details would not help (``Optional[String]``)."""
     if (
-        isinstance(t, OptionalType | NotUndefType)
+        isinstance(t, OptionalType | NotUndefType | WrapperType)
         and t.type is not None
         and not isinstance(t.type, AnyType)
     ):
@@ -220,6 +220,8 @@ def _format(t: PType, expanding: frozenset[str]) -> str:
     if isinstance(t, CallableType):
         return _callable_text(t, expanding)
     if isinstance(t, NamedType):
+        if t.name == "Object" and not t.args:
+            return "Object[{}]"
         return _with_params(t.name, list(t.args))
     if isinstance(t, TypeReferenceType):
         return f"TypeReference[{puppet_quote(t.name)}]"

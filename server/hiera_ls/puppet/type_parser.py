@@ -48,7 +48,6 @@ from hiera_ls.puppet.types import (
     TupleType,
     TypeReferenceType,
     UndefType,
-    UnitType,
     VariantType,
     WrapperType,
     resolve_aliases,
@@ -240,7 +239,6 @@ _SIMPLE: dict[str, PType] = {
     "any": AnyType(),
     "undef": UndefType(),
     "default": DefaultType(),
-    "unit": UnitType(),
     "scalar": ScalarType(),
     "scalardata": ScalarDataType(),
     "numeric": NumericType(),
@@ -250,6 +248,7 @@ _WRAPPERS = {
     "sensitive": "Sensitive",
     "iterable": "Iterable",
     "iterator": "Iterator",
+    "init": "Init",
 }
 _NAMED = {
     n.lower(): n
@@ -258,7 +257,6 @@ _NAMED = {
         "SemVerRange",
         "Timestamp",
         "Timespan",
-        "Init",
         "Object",
         "Binary",
         "URI",
@@ -276,6 +274,7 @@ class _Interpreter:
     def __init__(self, resolver: Resolver | None) -> None:
         self.resolver = resolver
         self.aliases: dict[str, AliasType] = {}
+        self.pending: set[str] = set()  # aliases whose text is being parsed
 
     def type_of(self, node: object, pos: int) -> PType:
         if isinstance(node, _Access):
@@ -327,6 +326,9 @@ class _Interpreter:
             inner = params[0]
             t = StringType(None, inner) if isinstance(inner, str) else self.type_of(inner, p)
             return OptionalType(t) if key == "optional" else NotUndefType(t)
+        if key == "init" and len(params) > 1:  # Init[T, args...]
+            args = tuple(_arg_text(self, x, p) for x in params)
+            return NamedType("Init", args)
         if key in _WRAPPERS:
             if len(params) != 1:
                 raise TypeExpressionError(f"{node.name} takes one parameter", p)
@@ -338,6 +340,8 @@ class _Interpreter:
         if key == "callable":
             return self.callable(params, p)
         if key in _NAMED:
+            if key == "class":  # class names print bare: Class[foo]
+                return NamedType("Class", tuple(str(x) for x in params))
             return NamedType(_NAMED[key], tuple(_arg_text(self, x, p) for x in params))
         if key in _SIMPLE:
             raise TypeExpressionError(f"{node.name} takes no parameters", p)
@@ -393,17 +397,23 @@ class _Interpreter:
         holder: list[PType] = []
         alias = AliasType(name, lambda: holder[0], builtin is not None)
         self.aliases[cache_key] = alias
+        self.pending.add(cache_key)
         try:
             holder.append(self.parse(text))
         except TypeExpressionError as e:
             if builtin is not None:
                 raise
             raise TypeExpressionError(f"in type alias {name}: {e.message}", position) from e
-        target = resolve_aliases(alias)
-        if isinstance(target, AliasType):
-            raise TypeExpressionError(
-                f"type alias {name} cannot be resolved to a real type", position
-            )
+        finally:
+            self.pending.discard(cache_key)
+        target = holder[0]
+        while isinstance(target, AliasType):  # an alias of an alias ... of itself
+            key = target.name.lower()
+            if key == cache_key or key in self.pending:
+                raise TypeExpressionError(
+                    f"type alias {name} cannot be resolved to a real type", position
+                )
+            target = target.resolved()
         return alias
 
     def parse(self, text: str) -> PType:
@@ -512,7 +522,7 @@ class _Interpreter:
         if _is_size_param(params[0]):
             if len(params) != 2:
                 raise TypeExpressionError("Array takes a type before its size", p)
-            return ArrayType(AnyType(), self.size(params, p, "Array"))
+            return ArrayType(DefaultType(), self.size(params, p, "Array"))
         return ArrayType(self.type_of(params[0], p), self.size(params[1:], p, "Array"))
 
     def hash(self, params: tuple[object, ...], p: int) -> HashType:
@@ -521,7 +531,7 @@ class _Interpreter:
         if _is_size_param(params[0]):
             if len(params) != 2:
                 raise TypeExpressionError("Hash takes key and value types before its size", p)
-            return HashType(AnyType(), AnyType(), self.size(params, p, "Hash"))
+            return HashType(DefaultType(), DefaultType(), self.size(params, p, "Hash"))
         if len(params) == 1:
             raise TypeExpressionError("Hash takes a key type and a value type", p)
         return HashType(
