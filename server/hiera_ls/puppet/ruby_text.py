@@ -127,12 +127,18 @@ def _printable(ch: str) -> bool:
     return unicodedata.category(ch) not in _NON_PRINTING_CATEGORIES
 
 
-def inspect_string(text: str) -> str:
-    """String#inspect for a UTF-8 string (default external encoding UTF-8, as Puppet runs)."""
+def inspect_string(text: str, binary: bool = False) -> str:
+    """String#inspect for a UTF-8 string (default external encoding UTF-8, as Puppet runs).
+
+    ``binary``: the string is a byte string (Kernel#Float quotes its argument that way), so
+    every non-ASCII byte shows as a hex escape.
+    """
     out = ['"']
     n = len(text)
     for i, ch in enumerate(text):
-        if ch in '"\\':
+        if binary and ch > "\x7f":
+            out.extend(f"\\x{b:02X}" for b in ch.encode("utf-8", "surrogateescape"))
+        elif ch in '"\\':
             out.append("\\" + ch)
         elif ch == "#" and i + 1 < n and text[i + 1] in "{$@":
             out.append("\\#")
