@@ -270,6 +270,28 @@ _NAMED = {
 }
 
 
+# Each parameterised kind without parameters.
+_BARE: dict[str, PType] = {
+    "boolean": BooleanType(),
+    "integer": IntegerType(),
+    "float": FloatType(),
+    "string": StringType(),
+    "enum": EnumType(),
+    "pattern": PatternType(),
+    "regexp": RegexpType(),
+    "array": ArrayType(),
+    "tuple": TupleType(),
+    "hash": HashType(),
+    "struct": StructType(),
+    "collection": CollectionType(),
+    "variant": VariantType(),
+    "optional": OptionalType(),
+    "notundef": NotUndefType(),
+    "runtime": RuntimeType(),
+    "callable": CallableType(),
+}
+
+
 class _Interpreter:
     def __init__(self, resolver: Resolver | None) -> None:
         self.resolver = resolver
@@ -354,27 +376,8 @@ class _Interpreter:
         key = node.name.lower()
         if key in _SIMPLE:
             return _SIMPLE[key]
-        simple: dict[str, PType] = {
-            "boolean": BooleanType(),
-            "integer": IntegerType(),
-            "float": FloatType(),
-            "string": StringType(),
-            "enum": EnumType(),
-            "pattern": PatternType(),
-            "regexp": RegexpType(),
-            "array": ArrayType(),
-            "tuple": TupleType(),
-            "hash": HashType(),
-            "struct": StructType(),
-            "collection": CollectionType(),
-            "variant": VariantType(),
-            "optional": OptionalType(),
-            "notundef": NotUndefType(),
-            "runtime": RuntimeType(),
-            "callable": CallableType(),
-        }
-        if key in simple:
-            return simple[key]
+        if key in _BARE:
+            return _BARE[key]
         if key in _WRAPPERS:
             return WrapperType(_WRAPPERS[key])
         if key in _NAMED:
