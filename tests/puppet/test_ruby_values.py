@@ -16,7 +16,7 @@ from hiera_ls.puppet.ruby import (
     ruby_sort,
     ruby_uniq,
 )
-from hiera_ls.puppet.ruby_text import inspect, to_s
+from hiera_ls.puppet.ruby_text import inspect, puppet_string, to_s
 from hiera_ls.puppet.type_format import format_type, simple_name
 from hiera_ls.puppet.type_infer import infer_set, normalize
 from hiera_ls.puppet.values import RubySymbol
@@ -212,3 +212,13 @@ def test_type_name(value: object, name: str) -> None:
 )
 def test_inferred_type_strings(value: object, text: str) -> None:
     assert format_type(normalize(infer_set(value))) == text
+
+
+def test_puppet_string_formats_a_top_level_float_with_percent_f() -> None:
+    """String(1.5) is '1.500000' in Puppet 7.23 (a Float's default format is %f), but a
+    float inside a collection prints as %p: String([1.5]) is '[1.5]'."""
+    assert puppet_string(1.5) == "1.500000"
+    assert puppet_string(1e15) == "1000000000000000.000000"
+    assert puppet_string([1.5, "a"]) == "[1.5, 'a']"
+    assert puppet_string({"k": 1e15}) == "{'k' => 1.0e+15}"
+    assert puppet_string(1.5, nested=True) == "1.5"

@@ -98,6 +98,11 @@ def test_json_data() -> None:
         "Value returned from data_hash function 'json_data', when using location '/d/x.json', "
         "has wrong type, expects a Hash value, got Tuple"
     )
+    # Puppet infers an empty array as Array (Array[0, 0]), not Tuple
+    assert load_json_data("/d/x.json", "[]").error == (
+        "Value returned from data_hash function 'json_data', when using location '/d/x.json', "
+        "has wrong type, expects a Hash value, got Array"
+    )
 
 
 @pytest.mark.parametrize(
