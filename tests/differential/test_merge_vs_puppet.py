@@ -28,13 +28,11 @@ from hiera_ls.engine.merge import (
 )
 from hiera_ls.puppet.ruby import (
     ComparisonFailed,
-    infer_set,
-    inspect,
-    normalize,
     ruby_sort,
-    to_s,
-    type_to_s,
 )
+from hiera_ls.puppet.ruby_text import inspect, to_s
+from hiera_ls.puppet.type_format import format_type
+from hiera_ls.puppet.type_infer import infer_set, normalize
 from hiera_ls.puppet.values import RubySymbol
 from tests.oracle.puppet import PuppetOracle
 from tests.oracle.values import canonical, decode, encode
@@ -101,7 +99,7 @@ def run_ours(case: dict[str, Any]) -> dict[str, object]:
             v = same_value(case["v"])
             return {"ok": (inspect(v), to_s(v))}
         if op == "type":
-            return {"ok": type_to_s(normalize(infer_set(same_value(case["v"]))))}
+            return {"ok": format_type(normalize(infer_set(same_value(case["v"]))))}
     except (MergeError, ComparisonFailed) as e:
         return {"err": str(e)}
     raise AssertionError(op)

@@ -214,3 +214,16 @@ class PuppetOracle:
     def _stderr_tail(self) -> str:
         tail = "".join(self._stderr).strip()
         return f"\n--- oracle stderr ---\n{tail}" if tail else ""
+
+    def types(
+        self, aliases: Mapping[str, str], cases: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """Puppet's view of values and types (``types`` in puppet_oracle.rb): per case
+        ``{"type": text or None, "value": v}`` the value's ``inspect``, ``to_s``, ``string``
+        (``String(v)``), ``string_p`` (``String(v, '%p')``) and, with a type, its
+        ``type_string``, ``instance`` and ``mismatch`` (or ``parse_error``)."""
+        return self.call(
+            "types",
+            aliases=dict(aliases),
+            cases=[{**case, "value": encode(case["value"])} for case in cases],
+        )

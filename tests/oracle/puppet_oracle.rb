@@ -330,6 +330,69 @@ def infer_type(request)
   { 'results' => answers }
 end
 
+# ------------------------------------------------------------------------------ types
+#
+# Puppet's type system and value text, for tests/puppet/test_types_differential.py.
+# Request:  {"command": "types", "aliases": {"Tm::Port": "Integer[0, 65535]", ...},
+#            "cases": [{"type": TEXT|null, "value": V}, ...]}
+# Aliases are written as type aliases of a module 'tm' (names must be Tm::<Word>).
+# Response: {"results": [{"inspect", "to_s", "string", "string_p",
+#            "type_string", "instance", "mismatch"} | {... "parse_error": MSG}
+#            | {... "puppet_crash": MSG} (Puppet itself failed on the type), ...]}
+def types_value_text(value)
+  converter = Puppet::Pops::Types::StringConverter.singleton
+  {
+    'inspect' => value.inspect,
+    'to_s' => value.to_s,
+    'string' => converter.convert(value, :default),
+    'string_p' => converter.convert(value, '%p'),
+  }
+end
+
+def types_case(parser, loader, c)
+  value = Values.decode(c['value'])
+  result = types_value_text(value)
+  return result if c['type'].nil?
+
+  begin
+    type = parser.parse(c['type'], loader)
+  rescue StandardError => e
+    return result.merge('parse_error' => e.message)
+  end
+  result['type_string'] = type.to_s
+  result['instance'] = type.instance?(value)
+  result['mismatch'] =
+    begin
+      Puppet::Pops::Types::TypeAsserter.assert_instance_of('V', type, value)
+      nil
+    rescue Puppet::Error => e
+      e.message
+    end
+  result
+rescue StandardError => e # Puppet's own failure (a bug in it), not an answer
+  result.merge('puppet_crash' => "#{e.class}: #{e}")
+end
+
+def serve_types(request)
+  dir = Dir.mktmpdir('types-', WORK)
+  types_dir = File.join(dir, 'typesenv', 'modules', 'tm', 'types')
+  FileUtils.mkdir_p(types_dir)
+  (request['aliases'] || {}).each do |name, text|
+    File.write(File.join(types_dir, "#{name.split('::').last.downcase}.pp"), "type #{name} = #{text}\n")
+  end
+  env = Puppet::Node::Environment.create(:typesenv, [File.join(dir, 'typesenv', 'modules')])
+  envs = Puppet::Environments::Static.new(env)
+  Puppet.override({ environments: envs, current_environment: env }, 'hiera-ls types') do
+    Puppet.override({ loaders: Puppet::Pops::Loaders.new(env) }, 'hiera-ls types loaders') do
+      loader = Puppet.lookup(:loaders).private_environment_loader
+      parser = Puppet::Pops::Types::TypeParser.singleton
+      { 'results' => (request['cases'] || []).map { |c| types_case(parser, loader, c) } }
+    end
+  end
+ensure
+  FileUtils.remove_entry(dir) if dir && File.directory?(dir)
+end
+
 # ------------------------------------------------------------------------------ dispatch
 
 COMMANDS = {
@@ -342,6 +405,7 @@ COMMANDS = {
   'sort' => method(:sort),
   'inspect' => method(:inspect_values),
   'infer_type' => method(:infer_type),
+  'types' => method(:serve_types),
 }.freeze
 
 def serve(request)

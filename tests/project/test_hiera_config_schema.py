@@ -11,7 +11,7 @@ import pytest
 from hiera_ls import schemas_path
 from hiera_ls.project.legacy_schemas import V4_SCHEMA, v3_schema
 from hiera_ls.project.schema_validation import SchemaReader, unsupported_keywords
-from hiera_ls.puppet.type_model import format_type
+from hiera_ls.puppet.type_format import format_type
 from hiera_ls.schemas_path import HIERA_V5, load_schema, schema_path, schemas_dir
 
 REPOSITORY = Path(__file__).resolve().parents[2]

@@ -9,12 +9,12 @@ preview never shows a made-up value silently.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from hiera_ls.puppet import inferred_types as pt
 from hiera_ls.puppet.errors import LookupFailure
-from hiera_ls.puppet.ruby import inspect, to_s
-from hiera_ls.puppet.text import puppet_quote as pt_quote
+from hiera_ls.puppet.ruby_text import inspect, puppet_string, to_s
+from hiera_ls.puppet.type_format import format_type
+from hiera_ls.puppet.type_infer import generalize, infer
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,38 +67,7 @@ class _Unsupported(Exception):
 
 def type_of(value: object) -> str:
     """Puppet's generalized inferred type, as ``new`` error messages print it."""
-    return _text(_generalize(pt.infer(value)))
-
-
-def _text(t: pt.T) -> str:
-    if t.kind == "String" and t.size is not None:
-        return f"String[{t.size[0]}, {t.size[1]}]"
-    if t.kind == "Array" and t.elem is not None and t.size is None:
-        return f"Array[{_text(t.elem)}]"
-    if t.kind == "Hash" and t.key is not None and t.elem is not None and t.size is None:
-        return f"Hash[{_text(t.key)}, {_text(t.elem)}]"
-    return pt.type_text(t)
-
-
-def _generalize(t: pt.T) -> pt.T:
-    kind = t.kind
-    if kind == "Enum" and len(t.values) > 1:
-        lengths = [len(v) for v in t.values]
-        return replace(t, kind="String", values=(), size=(min(lengths), max(lengths)), value=None)
-    if kind in ("Enum", "String"):
-        return replace(t, kind="String", values=(), size=None, value=None, lo=None, hi=None)
-    if kind in ("Integer", "Float"):
-        return replace(t, lo=None, hi=None, value=None)
-    if kind == "Array":
-        return replace(t, elem=_generalize(t.elem) if t.elem else None, size=None)
-    if kind == "Hash":
-        return replace(
-            t,
-            key=_generalize(t.key) if t.key else None,
-            elem=_generalize(t.elem) if t.elem else None,
-            size=None,
-        )
-    return t
+    return format_type(generalize(infer(value)))
 
 
 def _cannot(fn: str, value: object, target: str) -> ValueError:
@@ -186,28 +155,3 @@ def _parse_number(text: str, integer: bool) -> int | float | None:
     if not integer and _FLOAT.match(t):
         return float(t)
     return None
-
-
-def puppet_string(value: object, nested: bool = False) -> str:
-    """Puppet's default String conversion (``String.new``): ``[1, 'a']``, ``{'k' => undef}``."""
-    if value is None:
-        return "undef" if nested else ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return to_s(value)
-    if isinstance(value, str):
-        return pt_quote(value) if nested else value
-    if isinstance(value, list):
-        return "[" + ", ".join(puppet_string(v, True) for v in value) + "]"
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        return (
-            "{"
-            + ", ".join(
-                f"{puppet_string(k, True)} => {puppet_string(v, True)}" for k, v in value.items()
-            )
-            + "}"
-        )
-    return to_s(value)

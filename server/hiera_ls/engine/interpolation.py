@@ -12,7 +12,7 @@ from __future__ import annotations
 from hiera_ls.engine.invocation import Invocation
 from hiera_ls.engine.trace import Event, Kind
 from hiera_ls.puppet.errors import LookupFailure, UndefinedVariable
-from hiera_ls.puppet.ruby import to_s
+from hiera_ls.puppet.ruby_text import to_s
 from hiera_ls.puppet.values import Encrypted
 from hiera_ls.source.interpolation import TokenKind, scan
 from hiera_ls.source.keys import LookupKey, NotFound, Segment, dig, split_key

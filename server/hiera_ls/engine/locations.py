@@ -20,7 +20,7 @@ from hiera_ls.engine.interpolation import interpolate, scope_lookup
 from hiera_ls.engine.invocation import Invocation
 from hiera_ls.project.model import Layer
 from hiera_ls.puppet.errors import LookupFailure, UndefinedVariable
-from hiera_ls.puppet.ruby import to_s
+from hiera_ls.puppet.ruby_text import to_s
 from hiera_ls.source.files import FileAccess
 
 if TYPE_CHECKING:

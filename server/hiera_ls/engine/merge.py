@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from types import MappingProxyType
 
 import regex
@@ -27,34 +28,17 @@ import regex
 from hiera_ls.engine.options import ruby_regex_source
 from hiera_ls.puppet.ruby import (
     ComparisonFailed,
-    PBoolean,
-    PEmptyArray,
-    PEmptyHash,
-    PEnum,
-    PFloat,
-    PHash,
-    PInteger,
-    POptional,
-    PString,
-    PStruct,
-    PTuple,
-    PType,
-    PUndef,
-    PVariant,
-    infer_set,
-    inspect,
-    normalize,
     rb_equal,
-    ruby_class,
     ruby_equal,
     ruby_flatten,
     ruby_sort,
     ruby_uniq,
-    simple_type_name,
-    to_s,
     truthy,
-    type_to_s,
 )
+from hiera_ls.puppet.ruby_text import inspect, ruby_class, to_s
+from hiera_ls.puppet.type_mismatch import describe_mismatch, render
+from hiera_ls.puppet.type_parser import parse_type
+from hiera_ls.puppet.types import PType
 from hiera_ls.puppet.values import RubySymbol
 
 KNOCKOUT_TIMEOUT_S = 0.05
@@ -177,253 +161,41 @@ def parse_merge(spec: object) -> MergeStrategy | None:
 
 def _validate_options(name: str, options: dict[object, object]) -> None:
     """The options type check (MergeStrategy#initialize), with the describer's messages."""
-    subject: _Path = (("subject", "The merge options has wrong type,"),)
-    actual = infer_set(options)
-    errors: list[_Mismatch] = []
+    _assert_type("The merge options has wrong type,", _options_type(name), options)
+
+
+@cache
+def _options_type(name: str) -> PType:
+    """MergeStrategy.options_t of each strategy (lib/puppet/pops/merge_strategy.rb)."""
     if name in _UNCONSTRAINED:
-        if isinstance(actual, PHash):
-            errors.append(
-                _tm(subject, f"expects a Hash[String[1], Any] value, got {_hash_actual(actual)}")
-            )
-    else:
-        kinds = _DEEP_OPTION_KINDS if name == "deep" else (("strategy", "pattern"),)
-        if isinstance(actual, PStruct):
-            errors.extend(_describe_struct(subject, kinds, name, options))
-        elif isinstance(actual, PHash):
-            if len(options) <= len(kinds):
-                struct = _struct_type_string(kinds, name)
-                errors.append(_tm(subject, f"expects a {struct} value, got {_hash_actual(actual)}"))
-            else:
-                errors.append(
-                    _tm(
-                        subject,
-                        f"expects size to be at most {len(kinds)}, got {len(options)}",
-                        "size",
-                    )
-                )
-    if errors:
-        raise MergeError(_describe(errors))
+        return parse_type("Hash[String[1], Any]")
+    if name == "deep":
+        return parse_type(
+            "Struct[{strategy => Optional[Pattern[deep]], knockout_prefix => Optional[String],"
+            " merge_debug => Optional[Boolean], merge_hash_arrays => Optional[Boolean],"
+            " sort_merged_arrays => Optional[Boolean]}]"
+        )
+    return parse_type(f"Struct[{{strategy => Optional[Pattern[/{name}/]]}}]")
 
 
-_KIND_TYPES = {"string": "String", "boolean": "Boolean"}
+_VALUE_TYPES = {"hash": "Hash[String, Data]", "unique": "Variant[Scalar, Array[Data]]"}
 
 
-def _struct_type_string(kinds: Sequence[tuple[str, str]], key: str) -> str:
-    parts = []
-    for option, kind in kinds:
-        t = f"Pattern[/{key}/]" if kind == "pattern" else _KIND_TYPES[kind]
-        parts.append(f"'{option}' => Optional[{t}]")
-    return "Struct[{" + ", ".join(parts) + "}]"
-
-
-def _describe_struct(
-    subject: _Path, kinds: Sequence[tuple[str, str]], key: str, options: dict[object, object]
-) -> list[_Mismatch]:
-    errors: list[_Mismatch] = []
-    for option, kind in kinds:
-        if option not in options:
-            continue
-        value = options[option]
-        if value is None:
-            continue
-        path = (*subject, ("entry", option))
-        if kind == "pattern":
-            if not (isinstance(value, str) and regex.search(key, value)):
-                got = f"'{value}'" if isinstance(value, str) else _short(value)
-                errors.append(
-                    _tm(path, f"expects an undef value or a match for Pattern[/{key}/], got {got}")
-                )
-        elif kind == "string" and not isinstance(value, str):
-            errors.append(
-                _tm(path, f"expects a value of type Undef or String, got {_short(value)}")
-            )
-        elif kind == "boolean" and not isinstance(value, bool):
-            errors.append(
-                _tm(path, f"expects a value of type Undef or Boolean, got {_short(value)}")
-            )
-    known = {option for option, _ in kinds}
-    for k in options:
-        if k not in known:
-            errors.append(_tm(subject, f"unrecognized key '{k}'", "extra"))
-    return errors
-
-
-# ---------------------------------------------------------------------------- type mismatch messages
-
-_PathElement = tuple[
-    str, object
-]  # ("subject", text) | ("variant", i) | ("index", i) | ("entry", key)
-_Path = tuple[_PathElement, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class _Mismatch:
-    path: _Path
-    text: str
-    kind: str = "type"  # "type" mismatches of all variants at one place merge into one
-
-
-def _tm(path: _Path, text: str, kind: str = "type") -> _Mismatch:
-    return _Mismatch(path, text, kind)
-
-
-def _element_text(element: _PathElement) -> str:
-    kind, key = element
-    if kind == "subject":
-        return str(key)
-    if kind == "entry":
-        return f"entry '{key}'"
-    return f"{kind} {key}"
-
-
-def _format(m: _Mismatch) -> str:
-    position = " " + " ".join(_element_text(e) for e in m.path) if m.path else ""
-    return f"{position} {m.text}"
-
-
-def _describe(errors: Sequence[_Mismatch]) -> str:
-    if len(errors) == 1:
-        return _format(errors[0]).strip()
-    return "\n ".join(_format(e) for e in errors)
-
-
-def _short(value: object) -> str:
-    return simple_type_name(infer_set(value))
-
-
-def _hash_actual(t: PHash) -> str:
-    """How the describer prints a Hash that should have been something else: size dropped."""
-    return type_to_s(normalize(PHash(t.key, t.value, None)))
-
-
-def _scalar_ok(t: PType) -> bool:
-    if isinstance(t, PVariant):
-        return all(_scalar_ok(m) for m in t.types)
-    return isinstance(t, PInteger | PFloat | PString | PEnum | PBoolean)
-
-
-def _string_ok(t: PType) -> bool:
-    if isinstance(t, PVariant):
-        return all(_string_ok(m) for m in t.types)
-    return isinstance(t, PString | PEnum)
-
-
-def _data_ok(t: PType) -> bool:
-    if _scalar_ok(t) or isinstance(t, PUndef | PEmptyArray | PEmptyHash):
-        return True
-    if isinstance(t, PTuple | PVariant):
-        return all(_data_ok(m) for m in t.types)
-    if isinstance(t, PStruct):
-        return all(_data_ok(v) for _, v in t.elements)
-    if isinstance(t, PHash):
-        return _string_ok(t.key) and _data_ok(t.value)
-    if isinstance(t, POptional):
-        return _data_ok(t.type)
-    return False
-
-
-def _hash_of_data_ok(t: PType) -> bool:
-    return isinstance(t, PEmptyHash | PStruct | PHash) and _data_ok(t)
-
-
-def _array_of_data_ok(t: PType) -> bool:
-    return isinstance(t, PEmptyArray) or (isinstance(t, PTuple) and _data_ok(t))
-
-
-def _merge_variants(variants: Sequence[list[_Mismatch]]) -> list[_Mismatch] | None:
-    """merge_descriptions: None when every variant failed once at the same place (the caller
-    then reports one mismatch for the whole variant type)."""
-    flat = [m for ms in variants for m in ms]
-    type_mismatches = [m for m in flat if m.kind == "type"]
-    if len(type_mismatches) == len(variants):
-        places = {tuple(e for e in m.path if e[0] != "variant") for m in type_mismatches}
-        if len(places) == 1:
-            return None
-    return flat
-
-
-def _describe_data(t: PType, path: _Path) -> list[_Mismatch]:
-    """Against the Data alias: Optional[Variant[ScalarData, Hash[String, Data], Array[Data]]]."""
-    if isinstance(t, PUndef):
-        return []
-    variants = []
-    for i, describe in enumerate(
-        (_describe_scalar_data, _describe_hash_of_data, _describe_array_of_data)
-    ):
-        found = describe(t, (*path, ("variant", i)))
-        if not found:
-            return []
-        variants.append(found)
-    merged = _merge_variants(variants)
-    if merged is None:
-        return [_tm(path, f"expects a Data value, got {simple_type_name(normalize(t))}")]
-    return merged
-
-
-def _describe_scalar_data(t: PType, path: _Path) -> list[_Mismatch]:
-    return (
-        []
-        if _scalar_ok(t)
-        else [_tm(path, f"expects a ScalarData value, got {simple_type_name(t)}")]
-    )
-
-
-def _describe_hash_of_data(t: PType, path: _Path) -> list[_Mismatch]:
-    if isinstance(t, PStruct):
-        found: list[_Mismatch] = []
-        for key, vt in t.elements:
-            if not _data_ok(vt):
-                found.extend(_describe_data(vt, (*path, ("entry", key))))
-        return found
-    if isinstance(t, PHash):
-        return [_tm(path, f"expects a Hash[String, Data] value, got {_hash_actual(t)}")]
-    if isinstance(t, PEmptyHash):
-        return []
-    return [_tm(path, f"expects a Hash value, got {simple_type_name(t)}")]
-
-
-def _describe_array_of_data(t: PType, path: _Path) -> list[_Mismatch]:
-    if isinstance(t, PTuple):
-        found: list[_Mismatch] = []
-        for i, et in enumerate(t.types):
-            if not _data_ok(et):
-                found.extend(_describe_data(et, (*path, ("index", i))))
-        return found
-    if isinstance(t, PEmptyArray):
-        return []
-    return [_tm(path, f"expects an Array value, got {simple_type_name(t)}")]
-
-
-def _describe_scalar_or_array(t: PType, path: _Path) -> list[_Mismatch]:
-    d0 = (
-        []
-        if _scalar_ok(t)
-        else [_tm((*path, ("variant", 0)), f"expects a Scalar value, got {simple_type_name(t)}")]
-    )
-    if not d0:
-        return []
-    d1 = _describe_array_of_data(t, (*path, ("variant", 1)))
-    if not d1:
-        return []
-    merged = _merge_variants([d0, d1])
-    if merged is None:
-        return [_tm(path, f"expects a value of type Scalar or Array, got {simple_type_name(t)}")]
-    return merged
+def _assert_type(subject: str, expected: PType, value: object) -> None:
+    mismatches = describe_mismatch(subject, expected, value)
+    if mismatches:
+        raise MergeError(render(mismatches))
 
 
 def _check(strategy: str, ordinal: str, value: object) -> None:
     """MergeStrategy#merge's assert_type for the strategies whose value type is not Any."""
-    t = infer_set(value)
-    subject: _Path = (("subject", f"The {ordinal} element of the merge has wrong type,"),)
-    if strategy == "hash":
-        if _hash_of_data_ok(t):
-            return
-        errors = _describe_hash_of_data(t, subject)
-    else:
-        if _scalar_ok(t) or _array_of_data_ok(t):
-            return
-        errors = _describe_scalar_or_array(t, subject)
-    raise MergeError(_describe(errors))
+    subject = f"The {ordinal} element of the merge has wrong type,"
+    _assert_type(subject, parse_cached(_VALUE_TYPES[strategy]), value)
+
+
+@cache
+def parse_cached(text: str) -> PType:
+    return parse_type(text)
 
 
 # ---------------------------------------------------------------------------- the strategies

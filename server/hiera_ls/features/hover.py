@@ -42,7 +42,7 @@ from hiera_ls.project.level_files import LevelRef
 from hiera_ls.project.scope import NodeScope
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.puppet.errors import LookupFailure, UndefinedVariable
-from hiera_ls.puppet.ruby import to_s
+from hiera_ls.puppet.ruby_text import to_s
 from hiera_ls.source.interpolation import Token, TokenKind
 from hiera_ls.source.keys import LookupKey, NotFound, dig, split_key
 from hiera_ls.source.spans import FileSpan, Position, Span

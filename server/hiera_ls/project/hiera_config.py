@@ -24,8 +24,8 @@ from typing import Literal
 from hiera_ls.codes import code
 from hiera_ls.project.legacy_schemas import V3_DEFAULTS, V4_SCHEMA, v3_schema
 from hiera_ls.project.schema_validation import Finding, SchemaReader
-from hiera_ls.puppet.type_describer import Mismatch, describe_mismatch, render
-from hiera_ls.puppet.type_model import ruby_float
+from hiera_ls.puppet.ruby_text import inspect, ruby_class, symkeys_to_string
+from hiera_ls.puppet.type_mismatch import Mismatch, describe_mismatch, render
 from hiera_ls.puppet.values import RubySymbol
 from hiera_ls.schemas_path import HIERA_V5, load_schema
 from hiera_ls.source.interpolation import TokenKind, scan
@@ -166,49 +166,6 @@ _MISSING_PATH = (
 )
 
 
-def symkeys_to_string(value: object) -> object:
-    """Puppet turns Symbol keys into Strings, at every depth, before anything else."""
-    if isinstance(value, dict):
-        out: dict[object, object] = {}
-        for k, v in value.items():
-            out[k.name if isinstance(k, RubySymbol) else k] = symkeys_to_string(v)
-        return out
-    if isinstance(value, list):
-        return [symkeys_to_string(v) for v in value]
-    return value
-
-
-def ruby_inspect(value: object) -> str:
-    """Ruby's ``inspect`` (before Ruby 3.4) for the values a YAML file can hold."""
-    if value is None:
-        return "nil"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, RubySymbol):
-        plain = re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*[?!=]?", value.name)
-        return f":{value.name}" if plain else f":{ruby_inspect(value.name)}"
-    if isinstance(value, str):
-        escaped = (
-            value.replace("\\", "\\\\")
-            .replace('"', '\\"')
-            .replace("\n", "\\n")
-            .replace("\t", "\\t")
-        )
-        return f'"{escaped}"'
-    if isinstance(value, float):
-        return ruby_float(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(ruby_inspect(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return (
-            "{" + ", ".join(f"{ruby_inspect(k)}=>{ruby_inspect(v)}" for k, v in value.items()) + "}"
-        )
-    return str(value)
-
-
-_RUBY_CLASS = {bool: "TrueClass", list: "Array", dict: "Hash", RubySymbol: "Symbol", str: "String"}
-
-
 def version_number(value: object) -> int | str:
     """Puppet's ``version.to_i``: an int, or the text of the Ruby exception it raises."""
     if isinstance(value, bool):
@@ -228,7 +185,7 @@ def version_number(value: object) -> int | str:
         number = int(m.group(2).replace("_", ""))
         return -number if m.group(1) == "-" else number
     # Ruby 3.1's NoMethodError text (Puppet then adds Ruby's error_highlight lines).
-    return f"undefined method `to_i' for {ruby_inspect(value)}:{_RUBY_CLASS.get(type(value), 'Object')}"
+    return f"undefined method `to_i' for {inspect(value)}:{ruby_class(value)}"
 
 
 class _ConfigReader:

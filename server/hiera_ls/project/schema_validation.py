@@ -32,7 +32,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hiera_ls.puppet.type_model import (
+from hiera_ls.puppet.types import (
     AliasType,
     AnyType,
     ArrayType,
@@ -125,7 +125,7 @@ class SchemaReader:
                     holder.append(self._compile_node(body))
                 return holder[0]
 
-            alias = AliasType(name, resolve)
+            alias = AliasType(name, resolve, builtin=True)
             self._aliases[name] = alias
         return alias
 

@@ -30,5 +30,23 @@ class Encrypted(str):
     __slots__ = ()
 
 
+@dataclass(frozen=True, slots=True)
+class CompositeKey:
+    """A mapping key that is itself a list or hash (legal YAML, never a valid Hiera key).
+
+    Python cannot hash lists and dicts, so such keys are wrapped; equality follows the
+    rendered text, which is what Ruby's Hash#eql? amounts to for plain data.
+    """
+
+    text: str
+    value: object = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CompositeKey) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(("CompositeKey", self.text))
+
+
 # What eyaml_lookup_key takes for encrypted (Ruby's /.*ENC\[.*?\]/: on one line)
 ENCRYPTED_RE = re.compile(r"ENC\[.*?\]")

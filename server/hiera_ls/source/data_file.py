@@ -12,13 +12,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from hiera_ls.codes import CODES
-from hiera_ls.puppet.inferred_types import infer, mismatch_name, type_text
-from hiera_ls.puppet.values import RubySymbol
+from hiera_ls.puppet.ruby_text import symkeys_to_string
+from hiera_ls.puppet.type_format import format_type
+from hiera_ls.puppet.type_infer import infer
+from hiera_ls.puppet.type_mismatch import describe_mismatch, render
+from hiera_ls.puppet.types import HashType
+from hiera_ls.puppet.values import CompositeKey, RubySymbol
 from hiera_ls.source.json_loader import load_json
 from hiera_ls.source.spans import FileSpan, Problem, Span
 from hiera_ls.source.yaml_loader import (
     EMPTY_NODES,
-    CompositeKey,
     Nodes,
     NodeSpans,
     NodeTable,
@@ -73,7 +76,7 @@ def _yaml_data(path: str, doc: YamlDocument) -> DataFile:
     data: dict[object, object] = value
     if isinstance(nodes, Nodes) and nodes.symbol_keys:
         problems.extend(_symbol_key_notes(path, nodes))
-        data = _symkeys_to_string(value, {})  # type: ignore[assignment]
+        data = symkeys_to_string(value)  # type: ignore[assignment]
         nodes = _string_paths(nodes)
     key_errors: dict[object, str] = {}
     if not isinstance(nodes, Nodes) or nodes.suspect:
@@ -92,7 +95,7 @@ def load_json_data(path: str, text: str) -> DataFile:
     if not isinstance(doc.value, dict):
         message = (
             f"Value returned from data_hash function 'json_data', when using location '{path}', "
-            f"has wrong type, expects a Hash value, got {mismatch_name(doc.value)}"
+            f"has wrong type, {render(describe_mismatch('', HashType(), doc.value))}"
         )
         root = doc.nodes.get(())
         span = root.value if root is not None else Span.of(0, 0, 0, 0)
@@ -201,7 +204,7 @@ def _find_invalid(value: object, at: Path, checked: set[int], out: list[tuple[Pa
 
 def _safe_type_text(value: object) -> str:
     try:
-        return type_text(infer(value))
+        return format_type(infer(value))
     except (TypeError, ValueError, RecursionError):
         return "Any"
 
@@ -236,35 +239,6 @@ def _key_words(key: object) -> str:
     if isinstance(key, RubySymbol):
         return f":{key.name}"
     return repr(key)
-
-
-# --------------------------------------------------------------------------- symbol keys
-
-
-def _symkeys_to_string(value: object, memo: dict[int, object]) -> object:
-    """Puppet's HieraConfig.symkeys_to_string: Symbol keys become Strings at every depth.
-
-    Ruby rebuilds every hash and array; shared (aliased) collections are converted once
-    here so an alias bomb stays a small graph.
-    """
-    if isinstance(value, dict):
-        done = memo.get(id(value))
-        if done is not None:
-            return done
-        out: dict[object, object] = {}
-        memo[id(value)] = out
-        for k, v in value.items():
-            out[k.name if isinstance(k, RubySymbol) else k] = _symkeys_to_string(v, memo)
-        return out
-    if isinstance(value, list):
-        done = memo.get(id(value))
-        if done is not None:
-            return done
-        items: list[object] = []
-        memo[id(value)] = items
-        items.extend(_symkeys_to_string(v, memo) for v in value)
-        return items
-    return value
 
 
 def _string_paths(nodes: Nodes) -> NodeTable:

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from hiera_ls.puppet.errors import LookupFailure, RegexpError
-from hiera_ls.puppet.ruby import ruby_class
+from hiera_ls.puppet.ruby_text import ruby_class
 
 _SPECIAL = re.compile(r"['\".]")
 # A segment: a quoted run (with surrounding blanks) or a run of other characters.

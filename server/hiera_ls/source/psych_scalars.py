@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import regex
 
+from hiera_ls.puppet.ruby_text import inspect_string
 from hiera_ls.puppet.values import RubySymbol
 
 
@@ -178,7 +179,7 @@ def _float_of(cleaned: str) -> float:
     """Ruby's Float() on what Psych left of a YAML 1.1 float: a mantissa needs a digit."""
     mantissa = re.split("[eE]", cleaned, maxsplit=1)[0]
     if not any(c.isdigit() for c in mantissa):
-        raise Refusal(f"invalid value for Float(): {ruby_inspect(cleaned)}", "yaml-bad-number")
+        raise Refusal(f"invalid value for Float(): {inspect_string(cleaned)}", "yaml-bad-number")
     return float(cleaned)
 
 
@@ -216,7 +217,7 @@ def _integer_of(cleaned: str) -> int:
         return _int_of_digits(sign + body, 10)
     except ValueError:
         raise Refusal(
-            f"invalid value for Integer(): {ruby_inspect(cleaned)}", "yaml-bad-number"
+            f"invalid value for Integer(): {inspect_string(cleaned)}", "yaml-bad-number"
         ) from None
 
 
@@ -251,7 +252,7 @@ def ruby_float(value: object) -> float:
                 return float.fromhex(text)
             return float(text)
         raise Refusal(
-            f"invalid value for Float(): {ruby_inspect(value, binary=True)}", "yaml-bad-number"
+            f"invalid value for Float(): {inspect_string(value, binary=True)}", "yaml-bad-number"
         )
     kind = "Symbol" if isinstance(value, RubySymbol) else type(value).__name__
     raise Refusal(f"can't convert {kind} into Float", "yaml-bad-number")
@@ -322,42 +323,3 @@ def tagged_scalar(tag: str, text: str) -> object:
     if _SYM_TAG.fullmatch(tag):
         return RubySymbol(text)
     return tokenize(text)
-
-
-# --------------------------------------------------------------------------- messages
-
-_INSPECT_ESCAPES = {
-    '"': '\\"',
-    "\\": "\\\\",
-    "\n": "\\n",
-    "\t": "\\t",
-    "\r": "\\r",
-    "\f": "\\f",
-    "\v": "\\v",
-    "\b": "\\b",
-    "\a": "\\a",
-    "\x1b": "\\e",
-}
-
-
-def ruby_inspect(text: str, binary: bool = False) -> str:
-    """Ruby's String#inspect, as error messages quote values.
-
-    ``binary``: the string is a byte string (Kernel#Float quotes its argument that way), so
-    every non-ASCII byte shows as a hex escape.
-    """
-    out = ['"']
-    for i, char in enumerate(text):
-        if binary and char > "\x7f":
-            out.extend(f"\\x{b:02X}" for b in char.encode("utf-8", "surrogateescape"))
-        elif char in _INSPECT_ESCAPES:
-            out.append(_INSPECT_ESCAPES[char])
-        elif char == "#" and text[i + 1 : i + 2] in ("{", "$", "@"):
-            out.append("\\#")
-        elif not char.isprintable() and char != " ":
-            code = ord(char)
-            out.append(f"\\u{code:04X}" if code <= 0xFFFF else f"\\u{{{code:X}}}")
-        else:
-            out.append(char)
-    out.append('"')
-    return "".join(out)

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from hiera_ls.puppet.values import RubySymbol
+from hiera_ls.puppet.values import CompositeKey, RubySymbol
 from hiera_ls.source.node_table import EMPTY_NODES, Nodes, NodeSpans, NodeTable, Path
 from hiera_ls.source.node_table import Raw as _Raw
 from hiera_ls.source.psych_scalars import (
@@ -40,7 +40,6 @@ from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
 
 __all__ = [
     "EMPTY_NODES",
-    "CompositeKey",
     "NodeSpans",
     "NodeTable",
     "Nodes",
@@ -52,24 +51,6 @@ __all__ = [
     "load_yaml",
     "psych_error_text",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class CompositeKey:
-    """A mapping key that is itself a list or hash (legal YAML, never a valid Hiera key).
-
-    Python cannot hash lists and dicts, so such keys are wrapped; equality follows the
-    rendered text, which is what Ruby's Hash#eql? amounts to for plain data.
-    """
-
-    text: str
-    value: object = None
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, CompositeKey) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(("CompositeKey", self.text))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""Puppet's type-mismatch descriptions, re-derived for the types hiera.yaml is checked against.
+"""Puppet's TypeMismatchDescriber: why a value is not an instance of a type, in Puppet's words.
 
 When a value is not an instance of the expected type, Puppet walks both in step and
 reports each mismatch with the path that leads to it (``entry 'hierarchy' index 0
@@ -14,29 +14,34 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from hiera_ls.puppet.type_model import (
+from hiera_ls.puppet.type_assignable import assignable
+from hiera_ls.puppet.type_format import (
+    a_an,
+    format_expanded,
+    format_type,
+    short_name,
+    simple_name,
+)
+from hiera_ls.puppet.type_infer import generalize, infer_set, instance_of, normalize
+from hiera_ls.puppet.types import (
     AliasType,
     ArrayType,
     EnumType,
     HashType,
     IntegerType,
+    NamedType,
+    NotUndefType,
     OptionalType,
     PatternType,
     PType,
     StringType,
     StructType,
     TupleType,
+    TypeReferenceType,
     UndefType,
     VariantType,
-    a_an,
-    assignable,
-    format_type,
-    generalize,
-    infer_set,
-    normalize,
+    WrapperType,
     resolve_aliases,
-    short_name,
-    simple_name,
     variant_of,
 )
 
@@ -122,6 +127,8 @@ class Mismatch:
             return f"{position} expects a value for key '{self.key}'"
         if self.kind == "unknown-key":
             return f"{position} unrecognized key '{self.key}'"
+        if self.kind == "unresolved":
+            return f"{position} references an unresolved type '{self.key}'"
         assert self.expected is not None and self.actual is not None
         if self.kind == "size":
             return (
@@ -164,7 +171,7 @@ def _pattern_message(position: str, e: PType, a: PType) -> str:
         e = e.type
         prefix = "an undef value or "
     got = f"'{a.value}'" if isinstance(a, StringType) and a.value is not None else short_name(a)
-    return f"{position} expects {prefix}a match for {format_type(e)}, got {got}"
+    return f"{position} expects {prefix}a match for {format_expanded(e)}, got {got}"
 
 
 def _type_message(position: str, e: PType, a: PType) -> str:
@@ -177,7 +184,7 @@ def _type_message(position: str, e: PType, a: PType) -> str:
         alternatives = list(e.types)
         if _report_detailed(alternatives, a):
             got = _detailed_actual(alternatives, a)
-            names = [format_type(t) for t in alternatives]
+            names = [format_expanded(t) for t in alternatives]
         else:
             names = list(dict.fromkeys(short_name(t) for t in alternatives))
             got = short_name(a)
@@ -192,7 +199,7 @@ def _type_message(position: str, e: PType, a: PType) -> str:
     else:
         if _report_detailed([e], a):
             got = _detailed_actual([e], a)
-            expected_text = format_type(e)
+            expected_text = format_expanded(e)
         else:
             expected_text = short_name(e)
             got = short_name(a)
@@ -230,6 +237,12 @@ def _default_of(e: PType) -> PType:
         return VariantType(())
     if name == "Optional":
         return OptionalType(None)
+    if isinstance(e, WrapperType):
+        return WrapperType(e.kind)
+    if isinstance(e, NamedType):
+        return NamedType(e.name)
+    if isinstance(e, TypeReferenceType):
+        return e
     return type(e)()
 
 
@@ -254,10 +267,9 @@ def _detailed_actual(es: Sequence[PType], a: PType) -> str:
 
 def describe_mismatch(subject: str, expected: PType, value: object) -> list[Mismatch]:
     """The mismatches Puppet reports for ``value`` (empty when it is an instance)."""
-    actual = infer_set(value)
-    if assignable(expected, actual):
+    if instance_of(expected, value):
         return []
-    return _describe(expected, actual, (_subject(subject),))
+    return _describe(expected, infer_set(value), (_subject(subject),))
 
 
 def render(mismatches: Sequence[Mismatch]) -> str:
@@ -270,7 +282,37 @@ def render(mismatches: Sequence[Mismatch]) -> str:
 
 
 def _describe(expected: PType, actual: PType, path: Path) -> list[Mismatch]:
+    unresolved = _unresolved(expected, set())
+    if unresolved is not None:
+        return [Mismatch("unresolved", path, key=unresolved)]
     return _internal(normalize(expected), expected, actual, path)
+
+
+def _unresolved(t: PType, seen: set[str]) -> str | None:
+    """The first name in ``t`` that resolves to nothing (Puppet's UnresolvedTypeFinder)."""
+    if isinstance(t, TypeReferenceType):
+        return t.name
+    if isinstance(t, AliasType):
+        if t.name in seen:
+            return None
+        seen.add(t.name)
+        return _unresolved(t.resolved(), seen)
+    children: tuple[PType | None, ...] = ()
+    if isinstance(t, VariantType | TupleType):
+        children = t.types
+    elif isinstance(t, ArrayType):
+        children = (t.element,)
+    elif isinstance(t, HashType):
+        children = (t.key, t.value)
+    elif isinstance(t, StructType):
+        children = tuple(e.value for e in t.elements)
+    elif isinstance(t, OptionalType | NotUndefType | WrapperType):
+        children = (t.type,)
+    for child in children:
+        found = None if child is None else _unresolved(child, seen)
+        if found is not None:
+            return found
+    return None
 
 
 def _internal(expected: PType, original: PType, actual: PType, path: Path) -> list[Mismatch]:
@@ -280,6 +322,8 @@ def _internal(expected: PType, original: PType, actual: PType, path: Path) -> li
         return _describe_struct(expected, original, actual, path)
     if isinstance(expected, HashType):
         return _describe_hash(expected, original, actual, path)
+    if isinstance(expected, TupleType):
+        return _describe_tuple(expected, original, actual, path)
     if isinstance(expected, ArrayType):
         return _describe_array(expected, original, actual, path)
     if isinstance(expected, OptionalType):
@@ -316,6 +360,8 @@ def _describe_variant(
 
 
 def _merge_descriptions(position: int, found: list[list[Mismatch]]) -> list[Mismatch]:
+    if not found:  # an empty Variant: Puppet finds nothing to say
+        return []
     flat = [m for d in found for m in d]
     for kinds in (("size",), ("type", "pattern")):
         same = [m for m in flat if m.kind in kinds]
@@ -382,6 +428,42 @@ def _describe_array(
             return [_type_mismatch(path, original, ArrayType(actual.element))]
         assert expected.size is not None
         return [_size_mismatch(path, expected.size, actual.size or IntegerType(0, None))]
+    return [_type_mismatch(path, original, actual)]
+
+
+def _tuple_size(t: TupleType) -> IntegerType:
+    if t.size is not None:
+        return t.size
+    return IntegerType(len(t.types), len(t.types))
+
+
+def _describe_tuple(
+    expected: TupleType, original: PType, actual: PType, path: Path
+) -> list[Mismatch]:
+    if expected == actual or (not expected.types and isinstance(actual, ArrayType)):
+        return []
+    wanted = _tuple_size(expected)
+    if isinstance(actual, TupleType):
+        size = _tuple_size(actual)
+        if not _size_fits(wanted, size):
+            return [_size_mismatch(path, wanted, size)]
+        out: list[Mismatch] = []
+        if expected.types:
+            last = len(expected.types) - 1
+            for i, t in enumerate(actual.types):
+                at = min(i, last)
+                # every element is described, matched or not, as Puppet does (a matching
+                # string still yields a Pattern mismatch there)
+                out.extend(_describe(expected.types[at], t, (*path, _index(at))))
+        return out
+    if isinstance(actual, ArrayType):
+        size = actual.size or IntegerType(0, None)
+        if not _size_fits(wanted, size):
+            return [_size_mismatch(path, wanted, size)]
+        found: list[Mismatch] = []
+        for i, et in enumerate(expected.types):
+            found.extend(_describe(et, actual.element, (*path, _index(i))))
+        return found
     return [_type_mismatch(path, original, actual)]
 
 

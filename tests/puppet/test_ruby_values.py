@@ -11,18 +11,15 @@ import pytest
 from hiera_ls.puppet.ruby import (
     ComparisonFailed,
     eql_key,
-    infer_set,
-    inspect,
-    normalize,
     rb_equal,
     ruby_compare,
     ruby_equal,
     ruby_sort,
     ruby_uniq,
-    to_s,
-    type_name,
-    type_to_s,
 )
+from hiera_ls.puppet.ruby_text import inspect, puppet_string, to_s
+from hiera_ls.puppet.type_format import format_type, simple_name
+from hiera_ls.puppet.type_infer import infer_set, normalize
 from hiera_ls.puppet.values import RubySymbol
 
 
@@ -79,6 +76,11 @@ def test_ruby_equal_equates_only_integer_with_float() -> None:
         (5e-324, "5.0e-324"),
         (1.7976931348623157e308, "1.7976931348623157e+308"),
         (100.0, "100.0"),
+        (1234567890123456.8, "1234567890123456.8"),
+        (9999999999999998.0, "9.999999999999998e+15"),
+        (4503599627370497.5, "4.503599627370498e+15"),
+        (-2.5e-07, "-2.5e-07"),
+        (123456789.12345679, "123456789.12345679"),
     ],
 )
 def test_float_to_s(value: float, text: str) -> None:
@@ -181,7 +183,7 @@ def test_compare_is_nil_across_kinds() -> None:
     ],
 )
 def test_type_name(value: object, name: str) -> None:
-    assert type_name(value) == name
+    assert simple_name(infer_set(value)) == name
 
 
 @pytest.mark.parametrize(
@@ -210,4 +212,14 @@ def test_type_name(value: object, name: str) -> None:
     ],
 )
 def test_inferred_type_strings(value: object, text: str) -> None:
-    assert type_to_s(normalize(infer_set(value))) == text
+    assert format_type(normalize(infer_set(value))) == text
+
+
+def test_puppet_string_formats_a_top_level_float_with_percent_f() -> None:
+    """String(1.5) is '1.500000' in Puppet 7.23 (a Float's default format is %f), but a
+    float inside a collection prints as %p: String([1.5]) is '[1.5]'."""
+    assert puppet_string(1.5) == "1.500000"
+    assert puppet_string(1e15) == "1000000000000000.000000"
+    assert puppet_string([1.5, "a"]) == "[1.5, 'a']"
+    assert puppet_string({"k": 1e15}) == "{'k' => 1.0e+15}"
+    assert puppet_string(1.5, nested=True) == "1.5"

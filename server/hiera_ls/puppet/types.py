@@ -1,0 +1,249 @@
+"""Puppet's type model: one frozen value per type expression of Puppet's type language.
+
+Everything that reasons about Puppet types shares these classes: the parser of type
+expression text (:mod:`hiera_ls.puppet.type_parser`), assignability
+(:mod:`hiera_ls.puppet.type_assignable`), inference (:mod:`hiera_ls.puppet.type_infer`),
+Puppet's type formatter (:mod:`hiera_ls.puppet.type_format`) and the mismatch describer
+(:mod:`hiera_ls.puppet.type_mismatch`).  A ``None`` bound is an open end (Puppet's
+``default``); a ``None`` parameter type is Puppet's unparameterised form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+class PType:
+    """Base of every type; concrete types are frozen dataclasses compared by value."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AnyType(PType):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class UndefType(PType):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class DefaultType(PType):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class UnitType(PType):
+    """Element type of an empty collection: assignable to every type."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScalarType(PType):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class ScalarDataType(PType):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class NumericType(PType):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class BooleanType(PType):
+    value: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class IntegerType(PType):
+    """An Integer range; ``None`` is an open end (Puppet's -Infinity / Infinity)."""
+
+    low: int | None = None
+    high: int | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class FloatType(PType):
+    low: float | None = None
+    high: float | None = None
+
+    def __eq__(self, other: object) -> bool:  # Ruby compares bounds with ==: 1 == 1.0
+        return isinstance(other, FloatType) and (self.low, self.high) == (other.low, other.high)
+
+    def __hash__(self) -> int:
+        return hash((FloatType, self.low, self.high))
+
+
+@dataclass(frozen=True, slots=True)
+class StringType(PType):
+    """``value`` is set only for inferred types (the type of one known string)."""
+
+    size: IntegerType | None = None
+    value: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EnumType(PType):
+    values: tuple[str, ...] = ()
+    case_insensitive: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PatternType(PType):
+    """``patterns`` are Ruby regexp sources, as Puppet prints them between slashes."""
+
+    patterns: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RegexpType(PType):
+    pattern: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimeType(PType):
+    runtime: str | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ArrayType(PType):
+    element: PType = AnyType()
+    size: IntegerType | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TupleType(PType):
+    types: tuple[PType, ...] = ()
+    size: IntegerType | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HashType(PType):
+    key: PType = AnyType()
+    value: PType = AnyType()
+    size: IntegerType | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StructElement:
+    name: str
+    optional: bool  # the key may be absent (Optional['name'], or a value type accepting undef)
+    value: PType
+
+
+@dataclass(frozen=True, slots=True)
+class StructType(PType):
+    elements: tuple[StructElement, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CollectionType(PType):
+    size: IntegerType | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VariantType(PType):
+    types: tuple[PType, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class OptionalType(PType):
+    type: PType | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NotUndefType(PType):
+    type: PType | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WrapperType(PType):
+    """Types with one optional type parameter and no value semantics of their own here:
+    ``Type[T]``, ``Sensitive[T]``, ``Iterable[T]``, ``Iterator[T]``."""
+
+    kind: str
+    type: PType | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CallableType(PType):
+    """``Callable[...]``: parameters kept as parsed (types, then size bounds, then block)."""
+
+    params: tuple[object, ...] | None = None
+    return_type: PType | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NamedType(PType):
+    """A type known by name whose parameters hiera-ls keeps as text: SemVer, SemVerRange,
+    Timestamp, Timespan, Init, Object, Binary, URI, TypeSet, CatalogEntry, Class, Resource.
+    Instances of these never come out of data files, so only names and identity matter."""
+
+    name: str
+    args: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TypeReferenceType(PType):
+    """A name that resolves to nothing (Puppet's ``TypeReference['Foo']``)."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class AliasType(PType):
+    """A named alias (``Data``, ``Stdlib::Port``); the target is built lazily because an
+    alias may refer to itself."""
+
+    name: str
+    target: Callable[[], PType] = field(compare=False, hash=False, repr=False)
+    builtin: bool = field(default=False, compare=False)  # Puppet's own: printed by name only
+
+    def resolved(self) -> PType:
+        return self.target()
+
+
+EMPTY_ARRAY = ArrayType(UnitType(), IntegerType(0, 0))
+EMPTY_HASH = HashType(UnitType(), UnitType(), IntegerType(0, 0))
+
+# Puppet's static aliases (lib/puppet/pops/loader/static_loader.rb), resolved by the parser.
+BUILTIN_ALIASES: dict[str, str] = {
+    "Data": "Variant[ScalarData, Undef, Hash[String, Data], Array[Data]]",
+    "RichDataKey": "Variant[String, Numeric]",
+    "RichData": (
+        "Variant[Scalar, SemVerRange, Binary, Sensitive, Type, TypeSet, URI, Object, Undef,"
+        " Default, Hash[RichDataKey, RichData], Array[RichData]]"
+    ),
+    "Puppet::LookupKey": "RichDataKey",
+    "Puppet::LookupValue": "RichData",
+}
+
+
+def resolve_aliases(t: PType) -> PType:
+    seen: set[str] = set()
+    while isinstance(t, AliasType) and t.name not in seen:
+        seen.add(t.name)
+        t = t.resolved()
+    return t
+
+
+def variant_of(types: list[PType] | tuple[PType, ...]) -> PType:
+    """Puppet's ``PVariantType.maybe_create``: flatten, drop duplicates, unwrap one."""
+    flat: list[PType] = []
+    for t in types:
+        for m in t.types if isinstance(t, VariantType) else (t,):
+            if m not in flat:
+                flat.append(m)
+    return flat[0] if len(flat) == 1 else VariantType(tuple(flat))
+
+
+def make_enum(values: list[str] | tuple[str, ...]) -> EnumType:
+    """An Enum as common_type and normalize build it: values unique and sorted."""
+    return EnumType(tuple(sorted(set(values))))
