@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from hiera_ls.features.lsp import Converter, diagnostic, encoding_name, locations, path_of, uri_of
+from hiera_ls.features.lsp_ranges import (
+    Converter,
+    diagnostic,
+    encoding_name,
+    locations,
+    path_of,
+    uri_of,
+)
 from hiera_ls.source.spans import FileSpan, Position, Problem, Severity, Span
 
 TEXT = 'key: "é🚀 %{facts.os.family}"\r\nnext: 1\n'

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from hiera_ls.features import lsp
+from hiera_ls.features import lsp_ranges
 from hiera_ls.lsp.diagnostics_scheduler import result_id
 from hiera_ls.lsp.server import HieraLanguageServer, guard
 
@@ -22,7 +22,7 @@ def _no_report() -> types.FullDocumentDiagnosticReport:
 async def text_document_diagnostic(
     ls: HieraLanguageServer, params: types.DocumentDiagnosticParams
 ) -> types.FullDocumentDiagnosticReport | types.UnchangedDocumentDiagnosticReport:
-    path = lsp.path_of(params.text_document.uri)
+    path = lsp_ranges.path_of(params.text_document.uri)
     items = ls.scheduler.diagnostics_for(ls.snapshot(), path, quick=True) if path else []
     items_id = result_id(items)
     if params.previous_result_id == items_id:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from hiera_ls.features import lsp
+from hiera_ls.features import lsp_ranges
 
 if TYPE_CHECKING:
     from hiera_ls.lsp.server import HieraLanguageServer
@@ -73,7 +73,7 @@ class DiagnosticsScheduler:
             d.quick_problems(snapshot, path) if quick else d.file_problems(snapshot, path, pause)
         )
         hidden = ls.hidden_codes if path.endswith((".yaml", ".yml")) else frozenset()
-        return [lsp.diagnostic(p, conv) for p in problems if p.code not in hidden]
+        return [lsp_ranges.diagnostic(p, conv) for p in problems if p.code not in hidden]
 
     @property
     def changes_seen(self) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from hiera_ls.features import lsp
+from hiera_ls.features import lsp_ranges
 from hiera_ls.lsp.server import HieraLanguageServer, guard, none
 
 
@@ -17,7 +17,7 @@ from hiera_ls.lsp.server import HieraLanguageServer, guard, none
 async def text_document_did_open(
     ls: HieraLanguageServer, params: types.DidOpenTextDocumentParams
 ) -> None:
-    path = lsp.path_of(params.text_document.uri)
+    path = lsp_ranges.path_of(params.text_document.uri)
     if path is None:
         return
     ls.uris[path] = params.text_document.uri
@@ -35,7 +35,7 @@ async def text_document_did_change(
     ls: HieraLanguageServer, params: types.DidChangeTextDocumentParams
 ) -> None:
     uri = params.text_document.uri
-    path = lsp.path_of(uri)
+    path = lsp_ranges.path_of(uri)
     if path is None:
         return
     ls.uris[path] = uri
@@ -49,7 +49,7 @@ async def text_document_did_close(
     ls: HieraLanguageServer, params: types.DidCloseTextDocumentParams
 ) -> None:
     uri = params.text_document.uri
-    path = lsp.path_of(uri)
+    path = lsp_ranges.path_of(uri)
     if path is None:
         return
     ls.uris.pop(path, None)

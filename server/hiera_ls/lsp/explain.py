@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hiera_ls.features import lsp
+from hiera_ls.features import lsp_ranges
 from hiera_ls.features.explain import explain
 from hiera_ls.lsp import protocol
 from hiera_ls.lsp.protocol import ExplainParams, ExplainResult
@@ -15,7 +15,7 @@ from hiera_ls.lsp.server import HieraLanguageServer, guard, none
 def _explain(ls: HieraLanguageServer, params: ExplainParams | None) -> ExplainResult | None:
     if params is None:
         return None
-    path = lsp.path_of(params.uri) if params.uri is not None else None
+    path = lsp_ranges.path_of(params.uri) if params.uri is not None else None
     pos = None
     if path is not None and params.position is not None:
         pos = ls.converter(path).from_lsp(params.position)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from hiera_ls import __version__
-from hiera_ls.features import lsp
+from hiera_ls.features import lsp_ranges
 from hiera_ls.features.token_spans import exact_token_spans
 from hiera_ls.lsp.configuration import hidden_codes, reload_settings
 from hiera_ls.lsp.protocol import plain
@@ -74,11 +74,11 @@ async def initialized(ls: HieraLanguageServer, params: types.InitializedParams) 
 def _roots(params: types.InitializeParams) -> list[str]:
     roots: list[str] = []
     for folder in params.workspace_folders or []:
-        path = lsp.path_of(folder.uri)
+        path = lsp_ranges.path_of(folder.uri)
         if path:
             roots.append(path)
     if not roots and params.root_uri:
-        path = lsp.path_of(params.root_uri)
+        path = lsp_ranges.path_of(params.root_uri)
         if path:
             roots.append(path)
     if not roots and params.root_path:

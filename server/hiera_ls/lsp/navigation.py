@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from hiera_ls.features import lsp
+from hiera_ls.features import lsp_ranges
 from hiera_ls.features.definition import definition
 from hiera_ls.features.references import references
 from hiera_ls.lsp.server import HieraLanguageServer, empty, guard
@@ -18,7 +18,7 @@ async def text_document_definition(
     if at is None:
         return []
     path, pos = at
-    return lsp.locations(definition(ls.snapshot(), path, pos), ls.converter)
+    return lsp_ranges.locations(definition(ls.snapshot(), path, pos), ls.converter)
 
 
 @guard("references", empty)
@@ -30,7 +30,7 @@ async def text_document_references(
         return []
     path, pos = at
     found = references(ls.snapshot(), path, pos, params.context.include_declaration)
-    return lsp.locations(found, ls.converter)
+    return lsp_ranges.locations(found, ls.converter)
 
 
 def register(ls: HieraLanguageServer) -> None:

@@ -24,7 +24,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from hiera_ls import __version__
-from hiera_ls.features import lsp
+from hiera_ls.features import lsp_ranges
 from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.lsp import protocol
 from hiera_ls.lsp.diagnostics_scheduler import DiagnosticsScheduler
@@ -55,7 +55,7 @@ class HieraLanguageServer(LanguageServer):
         self.refresh_supported = False
         self._told: set[str] = set()  # warnings already logged once
         self._converters: dict[
-            str, lsp.Converter
+            str, lsp_ranges.Converter
         ] = {}  # path -> positions of its text (see converter)
         self.diagnostics = Diagnostics()
         self.scheduler = DiagnosticsScheduler(self)
@@ -73,7 +73,7 @@ class HieraLanguageServer(LanguageServer):
             enc = self.workspace.position_encoding
         except RuntimeError:
             enc = None
-        return lsp.encoding_name(enc)
+        return lsp_ranges.encoding_name(enc)
 
     def snapshot(self) -> Snapshot:
         snap = self.project.snapshot()
@@ -94,7 +94,7 @@ class HieraLanguageServer(LanguageServer):
         except OSError:
             return None
 
-    def converter(self, path: str, text: str | None = None) -> lsp.Converter:
+    def converter(self, path: str, text: str | None = None) -> lsp_ranges.Converter:
         """Positions in ``path``'s latest text (or ``text``); the line table of a big file
         takes milliseconds to build, so it is kept until the text changes."""
         if text is None:
@@ -105,11 +105,11 @@ class HieraLanguageServer(LanguageServer):
             return cached
         if len(self._converters) >= MAX_CONVERTERS:
             self._converters.clear()
-        made = self._converters[path] = lsp.Converter(text, encoding)
+        made = self._converters[path] = lsp_ranges.Converter(text, encoding)
         return made
 
     def position(self, uri: str, pos: types.Position) -> tuple[str, Any] | None:
-        path = lsp.path_of(uri)
+        path = lsp_ranges.path_of(uri)
         if path is None:
             return None
         return path, self.converter(path).from_lsp(pos)
@@ -176,14 +176,14 @@ def create_server() -> HieraLanguageServer:
         lifecycle,
         navigation,
         profiles,
-        workspace,
+        workspace_changes,
     )
 
     ls = HieraLanguageServer()
     for module in (
         lifecycle,
         documents,
-        workspace,
+        workspace_changes,
         configuration,
         hover,
         navigation,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from hiera_ls.features import lsp
+from hiera_ls.features import lsp_ranges
 from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.features.token_spans import exact_token_spans
 from hiera_ls.lsp.server import HieraLanguageServer, guard, none
@@ -17,7 +17,7 @@ async def workspace_did_change_watched_files(
     ls: HieraLanguageServer, params: types.DidChangeWatchedFilesParams
 ) -> None:
     for change in params.changes:
-        path = lsp.path_of(change.uri)
+        path = lsp_ranges.path_of(change.uri)
         if path is None:
             continue
         ls.project.disk_changed(path, change.type is not types.FileChangeType.Changed)
@@ -31,11 +31,11 @@ async def workspace_did_change_workspace_folders(
 ) -> None:
     roots = [r for r in ls.project.roots]
     for folder in params.event.removed:
-        path = lsp.path_of(folder.uri)
+        path = lsp_ranges.path_of(folder.uri)
         if path in roots:
             roots.remove(path)
     for folder in params.event.added:
-        path = lsp.path_of(folder.uri)
+        path = lsp_ranges.path_of(folder.uri)
         if path and path not in roots:
             roots.append(path)
     old = ls.project
