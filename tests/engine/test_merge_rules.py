@@ -1,4 +1,4 @@
-"""One test per merge rule of hiera5-semantics.md §6, with Puppet's answers.
+"""One test per merge rule of Puppet's merge_strategy.rb, with Puppet's answers.
 
 Every expected value and message here was produced by Puppet 7.23's own MergeStrategy;
 tests/differential/test_merge_vs_puppet.py checks the same code against Puppet on random
@@ -54,7 +54,7 @@ def error(fn: object, *args: object) -> str:
     return str(info.value)
 
 
-# ---------------------------------------------------------------------------- §6.1 framework
+# ---------------------------------------------------------------------------- framework
 
 
 def test_single_variant_is_identity_except_unique_uniqs_without_flattening() -> None:
@@ -93,7 +93,7 @@ def test_merge_found_runs_in_priority_order() -> None:
     assert keys(merge_found(HASH, [{"a": 1}, {"a": 2, "b": 2}, {"c": 3}])) == ["c", "a", "b"]
 
 
-# ---------------------------------------------------------------------------- §6.2 first
+# ---------------------------------------------------------------------------- first
 
 
 def test_first_found_wins_including_null() -> None:
@@ -101,7 +101,7 @@ def test_first_found_wins_including_null() -> None:
     assert merge_found(FIRST, ["x", {"a": 1}]) == "x"
 
 
-# ---------------------------------------------------------------------------- §6.3 hash
+# ---------------------------------------------------------------------------- hash
 
 
 def test_hash_is_lower_merge_higher_with_lower_keys_first() -> None:
@@ -155,7 +155,7 @@ def test_hash_options_other_than_strategy_are_rejected() -> None:
     )
 
 
-# ---------------------------------------------------------------------------- §6.4 unique
+# ---------------------------------------------------------------------------- unique
 
 
 def test_unique_flattens_and_unions_higher_first() -> None:
@@ -188,7 +188,7 @@ def test_unique_reports_bad_array_elements_per_index() -> None:
     )
 
 
-# ---------------------------------------------------------------------------- §6.5 deep
+# ---------------------------------------------------------------------------- deep
 
 
 def test_deep_verified_top_level_examples() -> None:
@@ -327,7 +327,7 @@ def test_merges_never_mutate_their_inputs() -> None:
     assert flat == [[1, [2]], 1]
 
 
-# ---------------------------------------------------------------------------- §6.6 merge argument
+# ---------------------------------------------------------------------------- merge argument
 
 
 def test_parse_merge_forms() -> None:

@@ -28,7 +28,7 @@ LOCATIONS = "path, paths, glob, globs, uri, uris, or mapped_paths"
 OPTION_NAME = r"Pattern[/\A[A-Za-z](:?[0-9A-Za-z_-]*[0-9A-Za-z])?\z/]"
 
 CASES: list[Case] = [
-    # ---------------------------------------------------------------- semantics §2.1
+    # ---------------------------------------------------------------- structure
     Case(
         "unknown-entry-key",
         "environment",
@@ -133,7 +133,7 @@ CASES: list[Case] = [
         "version: 5\nhierarchy:\n  - name: a\n    pth: x\n",
         f"Lookup of key 'lookup_options' failed: {WRONG} entry 'hierarchy' index 0 unrecognized key 'pth'",
     ),
-    # ---------------------------------------------------------------- semantics §2.3
+    # ---------------------------------------------------------------- semantic rules
     Case(
         "defaults-two-functions",
         "environment",

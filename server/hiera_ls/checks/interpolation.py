@@ -1,6 +1,6 @@
 """Interpolation tokens (``%{...}``) that Puppet refuses, ignores, or reads differently.
 
-Puppet's rules (hiera5-semantics.md §4, verified on Puppet 7.23): the stripped expression
+Puppet's rules (puppet/pops/lookup/interpolation.rb, verified on Puppet 7.23): the stripped expression
 is a method call only if it matches ``name('arg')`` / ``name("arg")`` exactly; anything
 else is a variable path, split like a lookup key, and a split failure is ``Syntax error in
 string``.  A token ends at the first ``}``; an unclosed ``%{`` stays literal text.

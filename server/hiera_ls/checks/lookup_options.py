@@ -5,7 +5,7 @@ with ``^`` as a Ruby regexp, and takes each matching entry's ``merge`` and ``con
 other option names are ignored.  An entry that is not a hash is read with Ruby's ``[]``:
 a String is searched for the substring 'merge' (usually absent, so ignored), an Integer or
 Array raises a TypeError, true/false/Float raise NoMethodError (all verified on Puppet 7.23).
-In a module's data every key must belong to the module (semantics §7.1).
+In a module's data every key must belong to the module (Puppet's ModuleDataProvider).
 """
 
 from __future__ import annotations

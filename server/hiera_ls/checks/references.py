@@ -1,7 +1,7 @@
 """Keys that ``%{lookup()}``, ``%{hiera()}`` and ``%{alias()}`` tokens name: missing ones and cycles.
 
 A token naming a key no data file defines is not an error for Puppet: the lookup's default
-is '' (semantics §4.2), which is rarely what the author meant.  A cycle of such tokens is
+is '' (Puppet's interpolation.rb), which is rarely what the author meant.  A cycle of such tokens is
 an error: Puppet's recursion guard raises ``Recursive lookup detected in [...]``.
 
 Which definitions meet in one lookup depends on the node, so a cycle seen in the union of

@@ -12,7 +12,7 @@ Type errors reproduce Puppet's TypeMismatchDescriber for the two constrained val
 (``Hash[String, Data]`` for ``hash``, ``Variant[Scalar, Array[Data]]`` for ``unique``),
 including its per-entry reports, because those texts are what a user sees on a bad merge.
 
-Spec: hiera5-semantics.md §6; checked against Puppet 7.23 by
+Spec: Puppet's puppet/pops/merge_strategy.rb and deep_merge; checked against Puppet 7.23 by
 ``tests/differential/test_merge_vs_puppet.py``.
 """
 
@@ -237,7 +237,7 @@ def merge_pair(s: MergeStrategy, memo: object, lower: object) -> object:
 
 
 def merge_found(s: MergeStrategy, values: Sequence[object]) -> object:
-    """The §6.1 framework over the found values of one level, highest priority first."""
+    """The per-level framework of MergeStrategy#lookup over the found values of one level, highest priority first."""
     if not values:
         raise ValueError("merge_found needs at least one value")
     if s.name == "first":

@@ -286,7 +286,7 @@ class VariableValue:
 
 
 def variable_value(scope: NodeScope, expression: str) -> VariableValue:
-    """A scope variable as interpolation reads it (semantics §4.3)."""
+    """A scope variable as interpolation reads it (engine/interpolation.py)."""
     segments = split_key(expression)
     if segments is None:
         return VariableValue(False, error=f"Syntax error in string: %{{{expression}}}")

@@ -104,7 +104,8 @@ class HieraConfig:
 
 
 def builtin_default_config() -> HieraConfig:
-    """The config Puppet uses when the global hiera.yaml does not exist (semantics §2.5).
+    """The config Puppet uses when the global hiera.yaml does not exist (Puppet's default
+    HieraConfig).
 
     Its datadir is ``data`` next to where hiera.yaml would be; missing files are dropped.
     """

@@ -1,4 +1,5 @@
-"""Lookup keys: splitting into segments and digging into values (semantics §5).
+"""Lookup keys: splitting into segments and digging into values (Puppet's ``LookupKey``:
+puppet/pops/lookup/lookup_key.rb).
 
 Only the root key is looked up in data; the other segments dig into the merged result.
 """
