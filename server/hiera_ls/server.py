@@ -47,7 +47,6 @@ from hiera_ls.features.hover import hover
 from hiera_ls.features.profiles import list_profiles
 from hiera_ls.features.references import references
 from hiera_ls.features.render import plain_text
-from hiera_ls.features.token_spans import exact_token_spans
 from hiera_ls.project.settings import SECTION, Settings, parse_settings
 from hiera_ls.project.workspace import Snapshot, Workspace
 
@@ -508,7 +507,7 @@ def create_server() -> HieraLanguageServer:
         for message in parsed.messages:
             ls.log(message, types.MessageType.Warning)
         ls.init_settings = parsed.settings
-        ls.project = Workspace(_roots(params), parsed.settings, exact_token_spans)
+        ls.project = Workspace(_roots(params), parsed.settings)
 
     @ls.feature(types.INITIALIZED)
     @_guard(ls, "initialized", _none, foreground=False)
@@ -610,7 +609,7 @@ def create_server() -> HieraLanguageServer:
             if path and path not in roots:
                 roots.append(path)
         old = ls.project
-        ls.project = Workspace(roots, old.settings, exact_token_spans)
+        ls.project = Workspace(roots, old.settings)
         ls.project.selected_profile = old.selected_profile
         for path, text in old.buffers.items():
             ls.project.open_buffer(path, text)

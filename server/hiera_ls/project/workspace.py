@@ -27,7 +27,7 @@ from hiera_ls.project.discovery import (
     find_environment_roots,
     global_layer,
 )
-from hiera_ls.project.key_index import FileKeys, KeyIndex, TokenSpans
+from hiera_ls.project.key_index import FileKeys, KeyIndex
 from hiera_ls.project.levels import (
     LevelRef,
     environment_layers,
@@ -200,7 +200,6 @@ class Workspace:
         self,
         roots: Sequence[str],
         settings: Settings | None = None,
-        token_spans: TokenSpans | None = None,
     ) -> None:
         self.roots: tuple[str, ...] = tuple(os.path.normpath(os.path.abspath(r)) for r in roots)
         self.settings = settings or Settings()
@@ -208,7 +207,7 @@ class Workspace:
         self.selected_profile: tuple[str] | None = None
         self._buffers: dict[str, str] = {}
         self.cache = DataCache()
-        self.key_index = KeyIndex(token_spans)
+        self.key_index = KeyIndex()
         self._configs = ConfigCache()
         self._profile_cache = ProfileCache()
         self._generation = 0
