@@ -1,10 +1,11 @@
 """The problems to show for one file: its loader's findings plus the Puppet-aware checks.
 
 The checks (``hiera_ls.checks.registry``) read a :class:`CrossFileIndex` of the whole
-environment (which keys exist, who references whom).  Building it touches every data file's
-entry in the key index, so it is not rebuilt on each keystroke: an edit is diagnosed against the index as it was
-(the edited file's own references are always fresh), and the index is rebuilt when the
-server asks (after a pause in typing), which may change other files' problems.
+environment (which keys exist, who references whom).  Building it reads every data file's
+entry in the key index, so it is not rebuilt on each keystroke: an edit is diagnosed
+against the index as it was (the edited file's own references are always fresh), and the
+index is rebuilt when the server asks (after a pause in typing), which may change other
+files' problems.
 
 Typing in a big file must not wait for every check (the profile check looks up every key
 of the file).  :meth:`Diagnostics.quick_problems` runs the full checks when they were cheap

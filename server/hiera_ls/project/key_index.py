@@ -275,8 +275,8 @@ def _tokens(
     """Every token of the file's strings (in document order), and the references among them
     (in the walk's order, which the cycle search follows).
 
-        A token in an alias of a scalar (``*name``) is placed on the alias: that is where this
-        value is written.
+    A token in an alias of a scalar (``*name``) is placed on the alias: that is where this
+    value is written.
     """
     locator = Locator.of(text, df.path.endswith(".json"))
     if not locator.may_have_tokens:
