@@ -82,14 +82,14 @@ class Diagnostics:
                 self._build(snapshot, view, changes)
 
     def source(self, snapshot: Snapshot, path: str) -> DataSource | None:
-        """The file's text, parse and key index entry; the text is read on each call, not
-        kept (an open file's comes from its buffer; thousands of disk texts would be megabytes)."""
+        """The file's text and parse; the text is read on each call, not kept (an open file's
+        comes from its buffer; thousands of disk texts would be megabytes)."""
         stamp = snapshot.files.stamp(path)
         df = snapshot.data_file(path)
         text = snapshot.files.read_text(path) if stamp is not None else None
         if df is None or text is None:
             return None
-        return DataSource(path, text, df, snapshot.key_index.get(snapshot.files, df, text))
+        return DataSource(path, text, df)
 
     def _build(
         self, snapshot: Snapshot, view: EnvironmentView, changes: int | None = None
@@ -185,6 +185,9 @@ class Diagnostics:
         elif view is not None and kind is FileKind.DATA:
             source = self.source(snapshot, path)
             if source is not None:
+                # the key index's entry for this text: the references requests will read it too
+                keys = snapshot.key_index.get(snapshot.files, source.data, source.text)
+                source = replace(source, keys=keys)
                 built = self.built(snapshot, view)
                 index = built.index if built is not None else None
                 found = check_data_file(index, source, _profile(snapshot, view, pause), view.env)
