@@ -24,7 +24,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
-FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "control-repo"
+FIXTURE = Path(__file__).resolve().parent.parent / "examples" / "control-repo"
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

@@ -7,16 +7,16 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
+from hiera_ls.checks.cross_file import discover_sources, layers_of
 from hiera_ls.checks.registry import (
+    CrossFileIndex,
     DataSource,
     ProfileLookup,
-    WorkspaceIndex,
     build_index,
     check_data_file,
     check_hiera_config,
     check_workspace,
 )
-from hiera_ls.checks.workspace import discover_sources, layers_of
 from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.project.environments import ModuleDirs, environment_at
 from hiera_ls.project.facts import node_scope
@@ -51,7 +51,7 @@ class Workspace:
     root: Path
     env: Environment
     files: FileAccess
-    index: WorkspaceIndex
+    index: CrossFileIndex
 
     def path(self, rel: str) -> str:
         return str(self.root / rel)
@@ -93,7 +93,7 @@ def make_workspace(tmp_path: Path, files: dict[str, str]) -> Workspace:
         target.write_text(textwrap.dedent(text))
     access = FileAccess()
     env = environment_at(str(root), "production", None, access, module_dirs=ModuleDirs.MODULEPATH)
-    index = build_index(env, discover_sources(env, access), access)
+    index = build_index(env, [s.file_keys() for s in discover_sources(env, access)], access)
     return Workspace(root, env, access, index)
 
 

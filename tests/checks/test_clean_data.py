@@ -13,6 +13,7 @@ import os
 import shutil
 from pathlib import Path
 
+from hiera_ls.checks.cross_file import discover_sources, layers_of
 from hiera_ls.checks.registry import (
     ProfileLookup,
     build_index,
@@ -20,7 +21,6 @@ from hiera_ls.checks.registry import (
     check_hiera_config,
     check_workspace,
 )
-from hiera_ls.checks.workspace import discover_sources, layers_of
 from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.project.environments import ModuleDirs, environment_at
 from hiera_ls.project.facts import load_facts, node_scope
@@ -29,7 +29,7 @@ from hiera_ls.source.files import FileAccess
 from hiera_ls.source.spans import Problem, Severity
 from tests.checks.support import make_workspace
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "control-repo"
+FIXTURE = Path(__file__).resolve().parents[2] / "examples" / "control-repo"
 SERIOUS = (Severity.ERROR, Severity.WARNING)
 
 
@@ -38,7 +38,7 @@ def everything(root: Path, profiles: list[ProfileLookup | None]) -> list[Problem
     env = environment_at(str(root), "production", None, files, module_dirs=ModuleDirs.MODULEPATH)
     sources = discover_sources(env, files)
     assert sources, "the repository has data"
-    index = build_index(env, sources, files)
+    index = build_index(env, [s.file_keys() for s in sources], files)
     found: list[Problem] = []
     for profile in profiles:
         for source in sources:

@@ -18,7 +18,7 @@ from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Workspace
 from tests.oracle.puppet import PuppetOracle
 
-CONTROL_REPO = Path(__file__).resolve().parent.parent / "fixtures" / "control-repo"
+CONTROL_REPO = Path(__file__).resolve().parents[2] / "examples" / "control-repo"
 PROFILES = ("web01.example.com", "db01.example.com", "debian11.example.com")
 
 

@@ -24,7 +24,7 @@ from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 from hiera_ls.lsp.protocol import plain  # custom-request answers arrive as namedtuples
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
-CONTROL_REPO = FIXTURES / "control-repo"
+CONTROL_REPO = FIXTURES.parent.parent / "examples" / "control-repo"
 BROKEN_REPO = FIXTURES / "broken-repo"
 WAIT_LIMIT_S = 60.0  # a safety net against a hung server, never a speed assertion
 SERVER_COMMAND = [sys.executable, "-m", "hiera_ls", "serve"]

@@ -38,7 +38,8 @@ def test_problems_move_with_the_lines_around_an_edit() -> None:
 
 def test_clean_fixture_has_no_problems_and_broken_one_has_them() -> None:
     clean = Workspace(
-        [str(FIXTURES / "control-repo")], Settings(facts_profile="web01.example.com")
+        [str(FIXTURES.parent.parent / "examples" / "control-repo")],
+        Settings(facts_profile="web01.example.com"),
     ).snapshot()
     d = Diagnostics()
     found = {path: d.file_problems(clean, path) for path in project_paths(clean)}

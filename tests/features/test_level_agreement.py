@@ -10,8 +10,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+from hiera_ls.checks.cross_file import discover_sources
 from hiera_ls.checks.registry import build_index, check_workspace
-from hiera_ls.checks.workspace import discover_sources
 from hiera_ls.features.definition import definition
 from hiera_ls.features.hover import hover
 from hiera_ls.project.workspace import FileKind, Snapshot, Workspace
@@ -63,7 +63,8 @@ def project(tmp_path: Path) -> tuple[Path, Snapshot]:
 def checks_view(snap: Snapshot) -> tuple[set[str], dict[str, list[str]]]:
     """(files the checks call unused, file -> templates of the levels the checks say read it)."""
     (view,) = snap.environments
-    index = build_index(view.env, discover_sources(view.env, snap.files), snap.files)
+    sources = discover_sources(view.env, snap.files)
+    index = build_index(view.env, [s.file_keys() for s in sources], snap.files)
     unused = {
         path
         for path, problems in check_workspace(index).items()

@@ -14,7 +14,7 @@ from hiera_ls.project.environments import ModuleDirs, module_directories
 from hiera_ls.project.settings import Settings, parse_settings
 from hiera_ls.project.workspace import FileKind, Workspace
 
-CONTROL_REPO = Path(__file__).resolve().parent.parent / "fixtures" / "control-repo"
+CONTROL_REPO = Path(__file__).resolve().parents[2] / "examples" / "control-repo"
 HIERA = """\
 version: 5
 hierarchy:

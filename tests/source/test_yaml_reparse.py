@@ -197,7 +197,9 @@ def test_what_a_full_parse_must_decide_is_left_to_it() -> None:
 
 
 def test_data_files_keep_their_document_for_the_next_edit() -> None:
-    text = (FIXTURES / "control-repo" / "data" / "common.yaml").read_text()
+    text = (
+        FIXTURES.parent.parent / "examples" / "control-repo" / "data" / "common.yaml"
+    ).read_text()
     first = load_yaml_data("/d/common.yaml", text)
     assert first.document is not None
     edited = text + "extra::key: 'added %{facts.os.family}'\n"

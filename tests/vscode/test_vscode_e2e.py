@@ -34,12 +34,12 @@ import pytest
 
 from tests.vscode.toolchain import CLIENT, REPO, Workbench, find_workbench, skip_or_fail
 
-FIXTURE = REPO / "tests" / "fixtures" / "control-repo"
+FIXTURE = REPO / "examples" / "control-repo"
 DRIVER = Path(__file__).with_name("drive_workbench.mjs")
 START_LIMIT_S = 120.0  # safety net for code-server's start, not a speed assertion
 DRIVER_LIMIT_S = 900.0
 
-# What the session does, and what the fixture makes true (tests/fixtures/control-repo).
+# What the session does, and what the fixture makes true (examples/control-repo).
 # A node's data file that neither facts profile reads: Puppet rejects the whole file for
 # its node, and only for it, so the hovers below stay answerable.
 BROKEN_FILE = "data/nodes/app01.example.com.yaml"

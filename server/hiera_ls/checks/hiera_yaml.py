@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 from collections.abc import Collection
 
+from hiera_ls.checks.cross_file import CrossFileIndex
 from hiera_ls.checks.interpolation import token_problems
 from hiera_ls.checks.problems import problem
-from hiera_ls.checks.workspace import WorkspaceIndex
 from hiera_ls.project.hiera_config import HierarchyEntry
 from hiera_ls.project.level_files import LevelRef, is_data_file, layer_levels, static_datadirs
 from hiera_ls.project.model import Layer
@@ -152,7 +152,7 @@ def _candidates(existing: Collection[str], root: str) -> list[str]:
     return [p for p in existing if p.startswith(prefix)]
 
 
-def check_unused_data_files(index: WorkspaceIndex) -> list[Problem]:
+def check_unused_data_files(index: CrossFileIndex) -> list[Problem]:
     """Data files under a layer's datadir that no level of that layer can ever read."""
     out: list[Problem] = []
     for layer in index.layers():

@@ -35,12 +35,3 @@ def check_module_keys(
             )
         )
     return out
-
-
-def kept_keys(data_file: DataFile, module_name: str | None) -> list[str]:
-    """The root keys a lookup can find in the file (a module's data: only its own keys)."""
-    keys = [k for k in data_file.data if isinstance(k, str) and k != LOOKUP_OPTIONS]
-    if module_name is None:
-        return keys
-    prefix = f"{module_name}::"
-    return [k for k in keys if k.startswith(prefix)]

@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from hiera_ls.checks.problems import problem
-from hiera_ls.checks.references import Reference
 from hiera_ls.engine.lookup import LookupOutcome
+from hiera_ls.project.key_index import Reference
 from hiera_ls.puppet.ruby_text import to_s
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.keys import LOOKUP_OPTIONS, split_key

@@ -1,209 +1,22 @@
 """Keys that ``%{lookup()}``, ``%{hiera()}`` and ``%{alias()}`` tokens name: missing ones and cycles.
 
 A token naming a key no data file defines is not an error for Puppet: the lookup's default
-is '' (Puppet's interpolation.rb), which is rarely what the author meant.  A cycle of such tokens is
-an error: Puppet's recursion guard raises ``Recursive lookup detected in [...]``.
-
-Which definitions meet in one lookup depends on the node, so a cycle seen in the union of
-all files may never happen.  The search below only reports a cycle that some node can
-reach: its files can be read together (two files of one ``path`` level with variables are
-never read for the same node), and no definition on it is hidden by a higher-priority
-definition of the same key among those files, or in a file every node reads (first-found
-keys only: a key merged by its lookup_options reads every definition).
+is '', which is rarely what the author meant.  A cycle of such tokens is an error: Puppet's
+recursion guard raises ``Recursive lookup detected in [...]``; only cycles some node can
+reach are reported (:mod:`hiera_ls.project.reference_graph`).  The references themselves
+come from the key index (:mod:`hiera_ls.project.key_index`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from hiera_ls.checks.problems import problem
+from hiera_ls.project.key_index import Reference
 from hiera_ls.project.level_files import LevelRef, layer_levels
 from hiera_ls.project.model import Layer, LayerKind
-from hiera_ls.source.data_file import DataFile
-from hiera_ls.source.interpolation import TokenKind, scan
-from hiera_ls.source.keys import LOOKUP_OPTIONS, KeySyntaxError, LookupKey
-from hiera_ls.source.scalars import Locator, iter_strings
-from hiera_ls.source.spans import Problem, Span
-
-KEY_METHODS = frozenset({"lookup", "hiera", "alias"})
-SEARCH_BUDGET = 5_000
-
-
-@dataclass(frozen=True, slots=True)
-class Reference:
-    """A token in file ``path``, inside root key ``source``, that looks up ``key_text``."""
-
-    path: str
-    source: str
-    target: str  # root of key_text
-    key_text: str
-    method: str
-    span: Span
-    whole: bool  # the token is the whole string
-
-
-def references_in(
-    path: str, data_file: DataFile, locator: Locator, module_name: str | None = None
-) -> list[Reference]:
-    """Every lookup/hiera/alias token of the file (keys Puppet drops from module data skipped)."""
-    prefix = f"{module_name}::" if module_name is not None else None
-    out: list[Reference] = []
-    seen: set[tuple[str, str, Span]] = set()
-    if not locator.may_have_tokens:
-        return out
-    for site in iter_strings(data_file, locator.lines):
-        source = site.root_key
-        if not isinstance(source, str):
-            continue
-        if prefix is not None and source != LOOKUP_OPTIONS and not source.startswith(prefix):
-            continue
-        for token in scan(site.value):
-            if token.kind is not TokenKind.METHOD or token.method not in KEY_METHODS:
-                continue
-            argument = token.argument or ""
-            try:
-                target = LookupKey.parse(argument).root
-            except KeySyntaxError:
-                continue
-            span = site.scalar if site.alias else locator.span(site, token.start, token.end)
-            mark = (source, target, span)
-            if mark in seen and not site.alias:
-                continue
-            seen.add(mark)
-            out.append(
-                Reference(
-                    path,
-                    source,
-                    target,
-                    argument,
-                    token.method or "",
-                    span,
-                    token.text == site.value,
-                )
-            )
-    return out
-
-
-# --------------------------------------------------------------------------- the graph
-
-
-@dataclass(frozen=True, slots=True)
-class FilePlace:
-    """Where a data file sits in the hierarchy, as far as the cycle search needs it."""
-
-    rank: int | None = None  # lower ranks are read first; None: unknown
-    static: bool = False  # read for every node
-    exclusive: object = None  # files sharing a non-None group are never read together
-
-
-@dataclass(slots=True)
-class ReferenceGraph:
-    """Root key -> the references written inside its values, across all data files."""
-
-    edges: dict[str, list[Reference]]
-    definitions: Mapping[str, Sequence[str]]  # root key -> files that define it
-    places: Mapping[str, FilePlace]
-    merged: Callable[[str], bool]  # the key's lookup_options give it a merge (no shadowing)
-    _cycles: dict[tuple[str, str, str], list[str] | None] = field(default_factory=dict)
-
-    @staticmethod
-    def build(
-        references: Iterable[Reference],
-        definitions: Mapping[str, Sequence[str]],
-        places: Mapping[str, FilePlace] | None = None,
-        merged: Callable[[str], bool] | None = None,
-    ) -> ReferenceGraph:
-        edges: dict[str, list[Reference]] = {}
-        seen: set[tuple[str, str, str]] = set()
-        for ref in references:
-            if ref.source == LOOKUP_OPTIONS:
-                continue
-            mark = (ref.source, ref.target, ref.path)
-            if mark in seen:
-                continue
-            seen.add(mark)
-            edges.setdefault(ref.source, []).append(ref)
-        return ReferenceGraph(edges, definitions, places or {}, merged or (lambda _key: False))
-
-    def cycle_through(self, ref: Reference) -> list[str] | None:
-        """Keys of a reachable cycle that starts with ``ref`` (``[a, b, ..., a]``), if any."""
-        mark = (ref.source, ref.target, ref.path)
-        if mark not in self._cycles:
-            self._cycles[mark] = self._search(ref)
-        return self._cycles[mark]
-
-    def _search(self, first: Reference) -> list[str] | None:
-        start = first.source
-        if first.source == LOOKUP_OPTIONS or self._statically_hidden(start, first.path):
-            return None
-        used: list[tuple[str, str]] = [(start, first.path)]
-        chain: list[str] = [start]
-        budget = [SEARCH_BUDGET]
-
-        def walk(key: str) -> bool:
-            if key == start:
-                return True
-            budget[0] -= 1
-            if budget[0] < 0:
-                return False
-            for ref in self.edges.get(key, ()):
-                if (
-                    ref.target == key
-                    or ref.target in chain[1:]
-                    or not self._fits(key, ref.path, used)
-                ):
-                    continue
-                used.append((key, ref.path))
-                chain.append(key)
-                if walk(ref.target):
-                    return True
-                used.pop()
-                chain.pop()
-            return False
-
-        return [*chain, start] if walk(first.target) else None
-
-    def _fits(self, key: str, path: str, used: Sequence[tuple[str, str]]) -> bool:
-        if self._statically_hidden(key, path):
-            return False
-        place = self.places.get(path, FilePlace())
-        files = {p for _, p in used} | {path}
-        for other_key, other_path in used:
-            other = self.places.get(other_path, FilePlace())
-            if (
-                other_path != path
-                and place.exclusive is not None
-                and place.exclusive == other.exclusive
-            ):
-                return False
-            if self._hides(other_key, other_path, {path}):
-                return False
-        return not self._hides(key, path, files)
-
-    def _hides(self, key: str, path: str, candidates: Collection[str]) -> bool:
-        """A candidate file defines ``key`` with a higher priority than ``path`` does."""
-        if self.merged(key):
-            return False
-        rank = self.places.get(path, FilePlace()).rank
-        if rank is None:
-            return False
-        for other in self.definitions.get(key, ()):
-            if other == path or other not in candidates:
-                continue
-            other_rank = self.places.get(other, FilePlace()).rank
-            if other_rank is not None and other_rank < rank:
-                return True
-        return False
-
-    def _statically_hidden(self, key: str, path: str) -> bool:
-        static = [
-            p for p in self.definitions.get(key, ()) if self.places.get(p, FilePlace()).static
-        ]
-        return self._hides(key, path, static)
-
-
-# --------------------------------------------------------------------------- the checks
+from hiera_ls.project.reference_graph import ReferenceGraph
+from hiera_ls.source.spans import Problem
 
 
 def check_references(

@@ -6,7 +6,7 @@
 - :func:`check_workspace`: findings about files as members of the environment (data files
   no hierarchy level reads), grouped by the file they are about.
 
-Each works without a :class:`WorkspaceIndex` (rules that need the whole environment are
+Each works without a :class:`CrossFileIndex` (rules that need the whole environment are
 then skipped), so a file opened outside any environment still gets its local checks.
 """
 
@@ -16,6 +16,13 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
 
+from hiera_ls.checks.cross_file import (
+    CrossFileIndex,
+    DataSource,
+    FileRole,
+    build_index,
+    role_of,
+)
 from hiera_ls.checks.hiera_yaml import (
     check_config_tokens,
     check_datadirs,
@@ -27,15 +34,7 @@ from hiera_ls.checks.lookup_options import check_lookup_options
 from hiera_ls.checks.module_data import check_module_keys
 from hiera_ls.checks.problems import in_file_order, unique
 from hiera_ls.checks.profile import ProfileLookup, check_profile
-from hiera_ls.checks.references import Reference, check_references, references_in, unindexed_layers
-from hiera_ls.checks.workspace import (
-    DataSource,
-    FileRole,
-    StampedData,
-    WorkspaceIndex,
-    build_index,
-    role_of,
-)
+from hiera_ls.checks.references import check_references, unindexed_layers
 from hiera_ls.project.level_files import candidate_files, layer_levels
 from hiera_ls.project.model import Environment, Layer
 from hiera_ls.source.files import FileAccess
@@ -45,10 +44,9 @@ from hiera_ls.source.spans import Problem
 __all__ = [
     "CHECKS",
     "CheckInfo",
+    "CrossFileIndex",
     "DataSource",
     "ProfileLookup",
-    "StampedData",
-    "WorkspaceIndex",
     "build_index",
     "check_data_file",
     "check_hiera_config",
@@ -131,14 +129,14 @@ CHECKS: tuple[CheckInfo, ...] = (
 
 
 def check_data_file(
-    index: WorkspaceIndex | None,
+    index: CrossFileIndex | None,
     source: DataSource,
     profile: ProfileLookup | None = None,
     env: Environment | None = None,
 ) -> list[Problem]:
     """All problems of one data file, in file order.
 
-    ``index``: the environment's :class:`WorkspaceIndex` (None: only the file's own rules).
+    ``index``: the environment's :class:`CrossFileIndex` (None: only the file's own rules).
     ``profile``: the active facts profile (None: no lookups are run).
     ``env``: the environment when there is no index (tells module data from other data).
     """
@@ -167,7 +165,7 @@ def check_data_file(
     if module_name is not None:
         function = role.function_name or ("json_data" if source.is_json else "yaml_data")
         out.extend(check_module_keys(path, data, module_name, function))
-    references = _fresh_references(index, source, locator, module_name)
+    references = source.file_keys().kept_references(module_name)
     if index is not None:
         out.extend(
             check_references(
@@ -196,7 +194,7 @@ def _read_by_no_level(role: FileRole) -> bool:
     return config.error is None and config.version >= 4 and not role.templates
 
 
-def _role(index: WorkspaceIndex | None, env: Environment | None, path: str) -> FileRole:
+def _role(index: CrossFileIndex | None, env: Environment | None, path: str) -> FileRole:
     if index is not None:
         return index.role(path)
     if env is not None:
@@ -204,22 +202,11 @@ def _role(index: WorkspaceIndex | None, env: Environment | None, path: str) -> F
     return FileRole(None)
 
 
-def _fresh_references(
-    index: WorkspaceIndex | None, source: DataSource, locator: Locator, module_name: str | None
-) -> list[Reference]:
-    """The file's references; the index's copy only if it indexed this very version."""
-    if index is not None and source.stamp is not None:
-        indexed = index.files.get(source.path)
-        if indexed is not None and indexed.stamp == source.stamp:
-            return list(indexed.references)
-    return references_in(source.path, source.data, locator, module_name)
-
-
 def check_hiera_config(
     layer: Layer,
     text: str,
     files: FileAccess | None = None,
-    index: WorkspaceIndex | None = None,
+    index: CrossFileIndex | None = None,
 ) -> list[Problem]:
     """Puppet's findings for the layer's hiera.yaml (from ``layer.config``) plus location checks.
 
@@ -240,7 +227,7 @@ def check_hiera_config(
     return in_file_order(unique(out))
 
 
-def check_workspace(index: WorkspaceIndex) -> dict[str, list[Problem]]:
+def check_workspace(index: CrossFileIndex) -> dict[str, list[Problem]]:
     """Problems about files as members of the environment, by the path they are about."""
     grouped: dict[str, list[Problem]] = {}
     for found in check_unused_data_files(index):

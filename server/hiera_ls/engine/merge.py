@@ -25,7 +25,7 @@ from types import MappingProxyType
 
 import regex
 
-from hiera_ls.engine.options import ruby_regex_source
+from hiera_ls.puppet.regexp import ruby_regex_source
 from hiera_ls.puppet.ruby import (
     ComparisonFailed,
     rb_equal,

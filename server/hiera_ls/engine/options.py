@@ -1,8 +1,7 @@
 """lookup_options: validation, Ruby-regex keys, and which options apply to a root key.
 
 Keys starting with ``^`` are Ruby regular expressions matched unanchored against the root
-key.  They run on the ``regex`` module (closer to Ruby's Onigmo than ``re``) with a time
-limit on every match, so a pathological pattern in user data cannot hang the server.
+key (:mod:`hiera_ls.puppet.regexp`).
 """
 
 from __future__ import annotations
@@ -13,50 +12,10 @@ from typing import Any
 
 import regex
 
-from hiera_ls.puppet.errors import LookupFailure, RegexpError
+from hiera_ls.puppet.errors import LookupFailure
+from hiera_ls.puppet.regexp import compile_ruby_regex, regex_search
 
-MATCH_TIMEOUT_S = 0.05
 PATTERN_START = "^"
-
-
-def ruby_regex_source(source: str) -> str:
-    """Rewrite the Ruby-only parts of a pattern into ``regex`` syntax.
-
-    Ruby: ``\\z`` is end of string (Python ``\\Z``), ``\\Z`` allows a final newline,
-    ``\\h`` is a hex digit, ``(?m)`` means dot-all; ``^``/``$`` always match at lines.
-    """
-    out: list[str] = []
-    i = 0
-    while i < len(source):
-        c = source[i]
-        if c == "\\" and i + 1 < len(source):
-            n = source[i + 1]
-            if n == "z":
-                out.append(r"\Z")
-            elif n == "Z":
-                out.append(r"(?=\n?\Z)")
-            elif n == "h":
-                out.append("[0-9a-fA-F]")
-            elif n == "H":
-                out.append("[^0-9a-fA-F]")
-            else:
-                out.append(c + n)
-            i += 2
-            continue
-        out.append(c)
-        i += 1
-    text = "".join(out)
-    return regex.sub(
-        r"\(\?([imx]*)m([imx]*)([):])", lambda m: f"(?{m.group(1)}s{m.group(2)}{m.group(3)}", text
-    )
-
-
-def compile_ruby_regex(source: str) -> regex.Pattern[str]:
-    """Compile a Ruby pattern; raises RegexpError with a message naming the pattern."""
-    try:
-        return regex.compile(ruby_regex_source(source), regex.MULTILINE | regex.VERSION0)
-    except (regex.error, ValueError) as e:
-        raise RegexpError(f"{e}: /{source}/") from e
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,13 +41,6 @@ class CompiledOptions:
             if regex_search(pattern, root_key):
                 return source
         return None
-
-
-def regex_search(pattern: regex.Pattern[str], text: str) -> bool:
-    try:
-        return pattern.search(text, timeout=MATCH_TIMEOUT_S) is not None
-    except TimeoutError:
-        return False
 
 
 def validate_options(options: object, module_name: str | None) -> dict[str, object] | None:

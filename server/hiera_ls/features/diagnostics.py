@@ -1,10 +1,11 @@
 """The problems to show for one file: its loader's findings plus the Puppet-aware checks.
 
-The checks (``hiera_ls.checks.registry``) read a :class:`WorkspaceIndex` of the whole
-environment (which keys exist, who references whom).  Building it touches every data file,
-so it is not rebuilt on each keystroke: an edit is diagnosed against the index as it was
-(the edited file's own references are always fresh), and the index is rebuilt when the
-server asks (after a pause in typing), which may change other files' problems.
+The checks (``hiera_ls.checks.registry``) read a :class:`CrossFileIndex` of the whole
+environment (which keys exist, who references whom).  Building it reads every data file's
+entry in the key index, so it is not rebuilt on each keystroke: an edit is diagnosed
+against the index as it was (the edited file's own references are always fresh), and the
+index is rebuilt when the server asks (after a pause in typing), which may change other
+files' problems.
 
 Typing in a big file must not wait for every check (the profile check looks up every key
 of the file).  :meth:`Diagnostics.quick_problems` runs the full checks when they were cheap
@@ -20,10 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.registry import (
+    CrossFileIndex,
     DataSource,
     ProfileLookup,
-    StampedData,
-    WorkspaceIndex,
     build_index,
     check_data_file,
     check_hiera_config,
@@ -31,6 +31,7 @@ from hiera_ls.checks.registry import (
 )
 from hiera_ls.engine.lookup import LookupOutcome
 from hiera_ls.features.sessions import new_session
+from hiera_ls.project.key_index import FileKeys
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.source.spans import FileSpan, Problem, Span
 from hiera_ls.source.yaml_reparse import changed_lines
@@ -38,7 +39,7 @@ from hiera_ls.source.yaml_reparse import changed_lines
 
 @dataclass(slots=True)
 class _Built:
-    index: WorkspaceIndex
+    index: CrossFileIndex
     by_file: dict[str, list[Problem]]  # check_workspace's findings
     changes: int  # the data-change count the index includes
 
@@ -88,21 +89,20 @@ class Diagnostics:
         text = snapshot.files.read_text(path) if stamp is not None else None
         if df is None or text is None:
             return None
-        return DataSource(path, text, df, stamp)
+        return DataSource(path, text, df)
 
     def _build(
         self, snapshot: Snapshot, view: EnvironmentView, changes: int | None = None
     ) -> _Built:
-        sources: list[StampedData] = []
+        indexed: list[FileKeys] = []
         for path, info in snapshot.data_files.items():
             if info.view is view:
-                stamp = snapshot.files.stamp(path)
-                df = snapshot.data_file(path)
-                if stamp is not None and df is not None:
-                    sources.append(StampedData(path, df, stamp))
-        previous = self._built.get(view.env.root)  # its findings are kept for unchanged files
-        old_index = previous.index if previous is not None else None
-        index = build_index(view.env, sources, snapshot.files, previous=old_index)
+                keys = snapshot.file_keys(
+                    path
+                )  # kept per content version: unchanged files cost nothing
+                if keys is not None:
+                    indexed.append(keys)
+        index = build_index(view.env, indexed, snapshot.files)
         built = _Built(index, check_workspace(index), self.changes if changes is None else changes)
         self._built[view.env.root] = built
         return built
@@ -185,6 +185,9 @@ class Diagnostics:
         elif view is not None and kind is FileKind.DATA:
             source = self.source(snapshot, path)
             if source is not None:
+                # the key index's entry for this text: the references requests will read it too
+                keys = snapshot.key_index.get(snapshot.files, source.data, source.text)
+                source = replace(source, keys=keys)
                 built = self.built(snapshot, view)
                 index = built.index if built is not None else None
                 found = check_data_file(index, source, _profile(snapshot, view, pause), view.env)

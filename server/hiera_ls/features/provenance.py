@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 from hiera_ls.engine.lookup import LookupOutcome
 from hiera_ls.engine.merge import MergeStrategy
-from hiera_ls.engine.options import compile_ruby_regex, regex_search
 from hiera_ls.engine.trace import Event, Kind, TraceNode
 from hiera_ls.features.sessions import new_session
 from hiera_ls.project.level_files import LevelRef
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.puppet.errors import PuppetError
+from hiera_ls.puppet.regexp import compile_ruby_regex, regex_search
 from hiera_ls.source.keys import LOOKUP_OPTIONS
 from hiera_ls.source.spans import FileSpan, Span
 

@@ -197,9 +197,7 @@ def _token_under(
         return None
     span = (spans.key or spans.value) if on_key else spans.value
     style = None if on_key else spans.style
-    for use in scalar_tokens(
-        path, text, span, style, string, node_path, on_key, snapshot.key_index.token_spans
-    ):
+    for use in scalar_tokens(path, text, span, style, string, node_path, on_key):
         if _within(pos, use.span) and use.span != span:
             return TokenAt(path, use.span, use.token)
     return None

@@ -7,7 +7,6 @@ from lsprotocol import types
 
 from hiera_ls import __version__
 from hiera_ls.features import lsp_ranges
-from hiera_ls.features.token_spans import exact_token_spans
 from hiera_ls.lsp.configuration import hidden_codes, reload_settings
 from hiera_ls.lsp.protocol import plain
 from hiera_ls.lsp.server import HieraLanguageServer, guard, none
@@ -34,7 +33,7 @@ async def initialize(ls: HieraLanguageServer, params: types.InitializeParams) ->
     for message in parsed.messages:
         ls.log(message, types.MessageType.Warning)
     ls.init_settings = parsed.settings
-    ls.project = Workspace(_roots(params), parsed.settings, exact_token_spans)
+    ls.project = Workspace(_roots(params), parsed.settings)
 
 
 @guard("initialized", none, foreground=False)

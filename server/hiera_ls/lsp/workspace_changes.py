@@ -7,7 +7,6 @@ from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
 from hiera_ls.features.diagnostics import Diagnostics
-from hiera_ls.features.token_spans import exact_token_spans
 from hiera_ls.lsp.server import HieraLanguageServer, guard, none
 from hiera_ls.project.workspace import Workspace
 
@@ -39,7 +38,7 @@ async def workspace_did_change_workspace_folders(
         if path and path not in roots:
             roots.append(path)
     old = ls.project
-    ls.project = Workspace(roots, old.settings, exact_token_spans)
+    ls.project = Workspace(roots, old.settings)
     ls.project.selected_profile = old.selected_profile
     for path, text in old.buffers.items():
         ls.project.open_buffer(path, text)

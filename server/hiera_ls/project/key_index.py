@@ -1,20 +1,22 @@
 """Which keys each data file defines and which keys and variables its interpolations use.
 
-Definition and references need this for every data file of the project, and an edit must
-not cost a project-wide re-scan: each file's entry is built from its parsed DataFile and
-kept until the file's content stamp changes.
+One index serves the features (definition, references, hover) and the checks (undefined
+keys, cycles, unused lookup_options patterns): every data file is walked once, and its
+entry is kept until the file's content stamp changes, so an edit costs a re-scan of one
+file, not of the project.  The entry keeps no text (a large repository's texts are
+megabytes).  What the whole environment defines and references is built from these entries
+by :mod:`hiera_ls.project.environment_keys`.
 
 Tokens are found in string values (and hash keys: Puppet interpolates those too).  Their
-offsets count inside the string value.  A :data:`TokenSpans` function given by a higher
-layer (the server passes the checks' exact scalar replay) maps them to source ranges; without
-one, the token's text is searched inside the scalar's source range, which is exact for
-plain and quoted scalars without escapes inside the token (nearly all real data).
+offsets count inside the string value; libyaml's scanning of the scalar is replayed
+(:mod:`hiera_ls.source.string_positions`) to map them to source ranges, and a token whose
+place cannot be replayed gets the scalar's whole range.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from hiera_ls.source.data_file import DataFile
@@ -22,17 +24,15 @@ from hiera_ls.source.files import FileAccess, Stamp
 from hiera_ls.source.interpolation import Token, TokenKind, scan
 from hiera_ls.source.keys import LOOKUP_OPTIONS, split_key
 from hiera_ls.source.node_table import Nodes, NodeSpans
+from hiera_ls.source.scalars import Locator, iter_strings
 from hiera_ls.source.spans import Position, Span
+from hiera_ls.source.string_positions import SourceLines, infer_style, map_scalar
 
 MAX_SCANS = 20_000  # distinct token strings whose Tokens are shared (then forgotten)
 KEY_METHODS = frozenset({"lookup", "hiera", "alias"})
+_NOT_MERGING = (None, "first", "default")
 
 NodePath = tuple[object, ...]
-# Given a file's text and whether it is JSON: a function from (scalar span, style, value,
-# start, end) to the source range of value[start:end], or None when it cannot say.
-ScalarSpan = Callable[[Span, "str | None", str, int, int], "Span | None"]
-TokenSpans = Callable[[str, bool], ScalarSpan]
-
 
 Marks = tuple[int, int, int, int, int, int, int, int]
 
@@ -92,11 +92,47 @@ class TokenUse:
 
 
 @dataclass(frozen=True, slots=True)
+class Reference:
+    """A token in file ``path``, inside root key ``source``, that looks up ``key_text``."""
+
+    path: str
+    source: str
+    target: str  # root of key_text
+    key_text: str
+    method: str
+    span: Span
+    whole: bool  # the token is the whole string
+
+
+@dataclass(frozen=True, slots=True)
 class FileKeys:
     path: str
     keys: Mapping[str, KeyDef]
     options: Mapping[str, KeyDef]  # lookup_options entries by their (pattern or literal) key
     tokens: tuple[TokenUse, ...]
+    # lookup/hiera/alias tokens under a string root key (one per key, target and range, but
+    # every alias of a scalar: each is a lookup of its own)
+    references: tuple[Reference, ...]
+    merging_options: tuple[str, ...]  # lookup_options entries that set a merge strategy
+    first_line: int  # length of the first line: the range of a finding about the whole file
+
+    def kept_keys(self, module_name: str | None) -> list[str]:
+        """The root keys a lookup can find in the file (a module's data: only its own keys;
+        Puppet drops the others, module_data_provider.rb)."""
+        keys = [k for k in self.keys if k != LOOKUP_OPTIONS]
+        if module_name is None:
+            return keys
+        prefix = f"{module_name}::"
+        return [k for k in keys if k.startswith(prefix)]
+
+    def kept_references(self, module_name: str | None) -> tuple[Reference, ...]:
+        """The references of the file (a module's data: only in keys Puppet keeps)."""
+        if module_name is None:
+            return self.references
+        prefix = f"{module_name}::"
+        return tuple(
+            r for r in self.references if r.source == LOOKUP_OPTIONS or r.source.startswith(prefix)
+        )
 
 
 def root_of(key: str) -> str | None:
@@ -186,22 +222,28 @@ def _key_marks(nodes: Mapping[NodePath, NodeSpans], path: NodePath) -> Marks | N
 
 
 def index_file(
-    df: DataFile,
-    text: str,
-    token_spans: TokenSpans | None = None,
-    scans: dict[str, tuple[Token, ...]] | None = None,
+    df: DataFile, text: str, scans: dict[str, tuple[Token, ...]] | None = None
 ) -> FileKeys:
-    """Keys, lookup_options entries and tokens of one loaded data file.
+    """Keys, lookup_options entries, tokens and references of one loaded data file.
 
     ``scans``: tokens of strings already scanned (shared by equal strings, which data
     repeats a lot; a Token's offsets are in its string, so sharing is exact).
     """
     keys: dict[str, KeyDef] = {}
     options: dict[str, KeyDef] = {}
+    merging: list[str] = []
     nodes = df.nodes
     for key, value in df.data.items():
         if not isinstance(key, str):
             continue
+        if key == LOOKUP_OPTIONS and isinstance(value, dict):
+            merging.extend(
+                k
+                for k, entry in value.items()
+                if isinstance(k, str)
+                and isinstance(entry, dict)
+                and entry.get("merge") not in _NOT_MERGING
+            )
         marks = _key_marks(nodes, (key,))
         if marks is None:
             continue
@@ -212,54 +254,70 @@ def index_file(
                     sub = _key_marks(nodes, (key, opt_key))
                     if sub is not None:
                         options[opt_key] = KeyDef(opt_key, sub)
+    tokens, references = _tokens(df, text, scans if scans is not None else {})
+    end = text.find("\n")
+    first_line = text[: end if end >= 0 else len(text)].rstrip("\r")
+    return FileKeys(
+        df.path,
+        keys,
+        options,
+        tokens,
+        references,
+        tuple(merging) if merging else (),
+        len(first_line),
+    )
+
+
+def _tokens(
+    df: DataFile, text: str, memo: dict[str, tuple[Token, ...]]
+) -> tuple[tuple[TokenUse, ...], tuple[Reference, ...]]:
+    """Every token of the file's strings (in document order), and the references among them
+    (in the walk's order, which the cycle search follows).
+
+    A token in an alias of a scalar (``*name``) is placed on the alias: that is where this
+    value is written.
+    """
+    locator = Locator.of(text, df.path.endswith(".json"))
+    if not locator.may_have_tokens:
+        return (), ()
+    path = df.path
     tokens: list[TokenUse] = []
-    memo = scans if scans is not None else {}
-    if "%{" in text:
-        lines = LineMap(text)
-        exact = token_spans(text, df.path.endswith(".json")) if token_spans is not None else None
-        for node_path, string, in_key in _strings(df.data, ()):
-            spans = nodes.get(node_path)
-            if spans is None:
+    references: list[Reference] = []
+    seen: set[tuple[str, str, Span]] = set()
+    for site in iter_strings(df, locator.lines):
+        string = site.value
+        scanned = memo.get(string)
+        if scanned is None:
+            scanned = memo[string] = tuple(scan(string))
+        source = site.root_key
+        for token in scanned:
+            span = site.scalar if site.alias else locator.span(site, token.start, token.end)
+            tokens.append(TokenUse(path, span, token, site.node_path, site.in_key))
+            if (
+                token.kind is not TokenKind.METHOD
+                or token.method not in KEY_METHODS
+                or not isinstance(source, str)
+            ):
                 continue
-            span = (spans.key or spans.value) if in_key else spans.value
-            style = None if in_key else spans.style
-            scanned = memo.get(string)
-            if scanned is None:
-                scanned = memo[string] = tuple(scan(string))
-            if exact is not None:
-                tokens.extend(
-                    _exact_tokens(df.path, exact, span, style, string, node_path, in_key, scanned)
+            argument = token.argument or ""
+            target = root_of(argument)
+            if target is None:
+                continue
+            mark = (source, target, span)
+            if mark in seen and not site.alias:
+                continue
+            seen.add(mark)
+            references.append(
+                Reference(
+                    path, source, target, argument, token.method or "", span, token.text == string
                 )
-            else:
-                tokens.extend(
-                    locate_tokens(df.path, lines, span, string, node_path, in_key, scanned)
-                )
-    return FileKeys(df.path, keys, options, tuple(tokens))
+            )
+    tokens.sort(key=_start)  # the walk goes by the node table; readers want document order
+    return tuple(tokens), tuple(references)
 
 
-def _strings(value: object, path: NodePath) -> Iterator[tuple[NodePath, str, bool]]:
-    """Every string holding ``%{`` with its node path; seen containers are skipped (aliases)."""
-    stack: list[tuple[object, NodePath]] = [(value, path)]
-    seen: set[int] = set()
-    while stack:
-        current, at = stack.pop()
-        if isinstance(current, dict):
-            if id(current) in seen:
-                continue
-            seen.add(id(current))
-            for k, v in reversed(list(current.items())):
-                child = (*at, k)
-                stack.append((v, child))
-                if isinstance(k, str) and "%{" in k:
-                    yield child, k, True
-        elif isinstance(current, list):
-            if id(current) in seen:
-                continue
-            seen.add(id(current))
-            for i in range(len(current) - 1, -1, -1):
-                stack.append((current[i], (*at, i)))
-        elif isinstance(current, str) and "%{" in current:
-            yield at, current, False
+def _start(use: TokenUse) -> Position:
+    return use.span.start
 
 
 def scalar_tokens(
@@ -270,28 +328,25 @@ def scalar_tokens(
     string: str,
     node_path: NodePath,
     in_key: bool,
-    token_spans: TokenSpans | None = None,
 ) -> list[TokenUse]:
     """The tokens of one scalar (a hover needs only the one under the cursor)."""
-    if token_spans is not None:
-        exact = token_spans(text, path.endswith(".json"))
-        return list(_exact_tokens(path, exact, span, style, string, node_path, in_key))
-    return list(locate_tokens(path, LineMap(text), span, string, node_path, in_key))
-
-
-def _exact_tokens(
-    path: str,
-    exact: ScalarSpan,
-    span: Span,
-    style: str | None,
-    string: str,
-    node_path: NodePath,
-    in_key: bool,
-    scanned: Sequence[Token] | None = None,
-) -> Iterator[TokenUse]:
-    for token in scan(string) if scanned is None else scanned:
-        found = exact(span, style, string, token.start, token.end)
-        yield TokenUse(path, found if found is not None else span, token, node_path, in_key)
+    lines = SourceLines(text, path.endswith(".json"))
+    mapped = map_scalar(
+        lines,
+        span,
+        style if style is not None else infer_style(lines, span),
+        string,
+        path.endswith(".json"),
+    )
+    out: list[TokenUse] = []
+    for token in scan(string):
+        found = (
+            mapped.span(token.start, token.end)
+            if mapped is not None and token.start < len(string)
+            else span
+        )
+        out.append(TokenUse(path, found, token, node_path, in_key))
+    return out
 
 
 def locate_tokens(
@@ -321,23 +376,24 @@ def locate_tokens(
 class KeyIndex:
     """path -> FileKeys, rebuilt per file when its content stamp changes."""
 
-    token_spans: TokenSpans | None = None
     _entries: dict[str, tuple[Stamp, FileKeys]] = field(default_factory=dict)
     _scans: dict[str, tuple[Token, ...]] = field(default_factory=dict)  # see index_file
 
-    def get(self, files: FileAccess, df: DataFile) -> FileKeys | None:
+    def get(self, files: FileAccess, df: DataFile, text: str | None = None) -> FileKeys | None:
+        """``text``: the file's text at its current stamp, if the caller has read it."""
         stamp = files.stamp(df.path)
         if stamp is None:
             return None
         cached = self._entries.get(df.path)
         if cached is not None and cached[0] == stamp:
             return cached[1]
-        text = files.read_text(df.path)
+        if text is None:
+            text = files.read_text(df.path)
         if text is None:
             return None
         if len(self._scans) > MAX_SCANS:
             self._scans = {}
-        entry = index_file(df, text, self.token_spans, self._scans)
+        entry = index_file(df, text, self._scans)
         self._entries[df.path] = (stamp, entry)
         return entry
 

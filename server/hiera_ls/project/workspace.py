@@ -28,7 +28,7 @@ from hiera_ls.project.environments import (
     build_environment,
     global_layer,
 )
-from hiera_ls.project.key_index import FileKeys, KeyIndex, TokenSpans
+from hiera_ls.project.key_index import FileKeys, KeyIndex
 from hiera_ls.project.level_files import (
     LevelRef,
     candidate_files,
@@ -204,7 +204,6 @@ class Workspace:
         self,
         roots: Sequence[str],
         settings: Settings | None = None,
-        token_spans: TokenSpans | None = None,
     ) -> None:
         self.roots: tuple[str, ...] = tuple(os.path.normpath(os.path.abspath(r)) for r in roots)
         self.settings = settings or Settings()
@@ -212,7 +211,7 @@ class Workspace:
         self.selected_profile: tuple[str] | None = None
         self._buffers: dict[str, str] = {}
         self.cache = DataCache()
-        self.key_index = KeyIndex(token_spans)
+        self.key_index = KeyIndex()
         self._configs = ConfigCache()
         self._profile_cache = ProfileCache()
         self._generation = 0

@@ -47,13 +47,12 @@ def iter_strings(
     nodes: Mapping[NodePath, NodeSpans] = data_file.nodes
     budget = max(VISIT_BUDGET, 4 * len(nodes))
     stack: list[tuple[object, NodePath]] = [(data_file.data, ())]
-
-    def wanted(text: object) -> bool:
-        return isinstance(text, str) and (only_with is None or only_with in text)
-
+    everything = only_with is None
+    needle = only_with or ""
     while stack and budget > 0:
         value, at = stack.pop()
         items: list[tuple[object, object]]
+        in_dict = isinstance(value, dict)
         if isinstance(value, dict):
             items = list(value.items())
         elif isinstance(value, list):
@@ -62,7 +61,7 @@ def iter_strings(
             continue
         budget -= len(items)
         for key, item in reversed(items):
-            if wanted(key) and isinstance(value, dict):
+            if in_dict and isinstance(key, str) and (everything or needle in key):
                 spans = nodes.get((*at, key))
                 if spans is not None and spans.key is not None:
                     yield StringSite(
@@ -70,7 +69,7 @@ def iter_strings(
                     )
             if isinstance(item, (dict, list)):
                 stack.append((item, (*at, key)))
-            elif wanted(item):
+            elif isinstance(item, str) and (everything or needle in item):
                 spans = nodes.get((*at, key))
                 if spans is not None:
                     yield StringSite(

@@ -1,0 +1,201 @@
+"""What the checks know about a whole environment: each file's role, and its keys together.
+
+Some rules look past the file at hand: whether a looked-up key is defined anywhere, whether
+a lookup_options pattern matches any key, whether interpolations form a cycle, which
+hierarchy level can read a file.  :func:`build_index` gathers that from the key index's
+entries of every data file (:mod:`hiera_ls.project.key_index`: one walk of each file, shared
+with the features, kept per content version) and from the level templates of each layer; the
+per-file checks then only read it.  It keeps no file's text.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from hiera_ls.project.environment_keys import EnvironmentKeys, PlacedFile, environment_keys
+from hiera_ls.project.key_index import FileKeys, index_file
+from hiera_ls.project.level_files import (
+    LevelRef,
+    candidate_files,
+    datadir_data_files,
+    function_for,
+    layer_levels,
+    static_datadirs,
+)
+from hiera_ls.project.model import Environment, Layer, LayerKind
+from hiera_ls.project.reference_graph import FilePlace, ReferenceGraph
+from hiera_ls.source.data_cache import DataCache
+from hiera_ls.source.data_file import DataFile
+from hiera_ls.source.files import FileAccess
+
+
+@dataclass(frozen=True, slots=True)
+class DataSource:
+    """One data file as the server has it: its (buffer or disk) text and the parsed file."""
+
+    path: str
+    text: str
+    data: DataFile
+    keys: FileKeys | None = None  # the key index's entry for this very text, if at hand
+
+    @property
+    def is_json(self) -> bool:
+        return self.path.endswith(".json")
+
+    def file_keys(self) -> FileKeys:
+        return self.keys if self.keys is not None else index_file(self.data, self.text)
+
+
+@dataclass(frozen=True, slots=True)
+class FileRole:
+    """The layer a data file belongs to and the level templates that can name it."""
+
+    layer: Layer | None
+    templates: tuple[LevelRef, ...] = ()
+
+    @property
+    def module_name(self) -> str | None:
+        if self.layer is None or self.layer.kind is not LayerKind.MODULE:
+            return None
+        return self.layer.module_name
+
+    @property
+    def function_name(self) -> str | None:
+        return self.templates[0].entry.function_name if self.templates else None
+
+
+@dataclass(slots=True)
+class CrossFileIndex:
+    """One environment's data files together: their keys and references, and their roles."""
+
+    env: Environment
+    templates: Mapping[str, list[LevelRef]]  # layer root -> its level templates
+    existing: frozenset[str]  # files under the directories the templates can name
+    module_names: frozenset[str]
+    keys: EnvironmentKeys
+    _roles: dict[str, FileRole] = field(default_factory=dict)
+
+    @property
+    def files(self) -> Mapping[str, FileKeys]:
+        """Every data file indexed."""
+        return self.keys.files
+
+    @property
+    def defined_keys(self) -> frozenset[str]:
+        """Root keys a lookup can find somewhere."""
+        return self.keys.defined_keys
+
+    @property
+    def graph(self) -> ReferenceGraph:
+        return self.keys.graph
+
+    def layers(self) -> list[Layer]:
+        return layers_of(self.env)
+
+    def role(self, path: str) -> FileRole:
+        if path not in self._roles:
+            self._roles[path] = role_of(self.env, self.templates, path)
+        return self._roles[path]
+
+
+def layers_of(env: Environment) -> list[Layer]:
+    return [env.global_layer, env.environment_layer, *env.modules.values()]
+
+
+def layer_of(env: Environment, path: str) -> Layer | None:
+    """The layer whose directory holds ``path`` (the deepest one: modules sit inside the environment)."""
+    best: Layer | None = None
+    for layer in layers_of(env):
+        root = layer.root.rstrip(os.sep) + os.sep
+        if path.startswith(root) and (best is None or len(layer.root) > len(best.root)):
+            best = layer
+    return best
+
+
+def role_of(env: Environment, templates: Mapping[str, list[LevelRef]], path: str) -> FileRole:
+    """The deepest layer holding ``path`` whose levels can read it; else the deepest holding it.
+
+    A module's directory may hold data that only the environment's hiera.yaml reads: a
+    ``hieradata`` module that r10k deploys and the control repository's datadir points into
+    (``datadir: modules/hieradata/data``).  Puppet reads those keys as environment data; the
+    module's own data provider never sees them, so they are not judged as module data.
+    """
+    holders = [
+        layer for layer in layers_of(env) if path.startswith(layer.root.rstrip(os.sep) + os.sep)
+    ]
+    if not holders:
+        return FileRole(None)
+    holders.sort(key=lambda layer: len(layer.root), reverse=True)
+    for layer in holders:
+        own = templates.get(layer.root)
+        if own is None:
+            own = layer_levels(layer)
+        reading = tuple(t for t in own if t.can_read(path))
+        if reading:
+            return FileRole(layer, reading)
+    return FileRole(holders[0])
+
+
+def build_index(
+    env: Environment,
+    indexed: Iterable[FileKeys],
+    files: FileAccess | None = None,
+    existing: Iterable[str] | None = None,
+) -> CrossFileIndex:
+    """``indexed``: the key index's entries of the environment's data files.
+
+    ``existing``: files under the datadirs, if the caller lists them; else they are walked.
+    """
+    files = files or FileAccess()
+    entries = list(indexed)
+    templates = {layer.root: layer_levels(layer) for layer in layers_of(env)}
+    if existing is None:
+        levels = [t for ts in templates.values() for t in ts]
+        datadirs = [d for layer in layers_of(env) for d in static_datadirs(layer)]
+        existing = candidate_files(levels, datadirs, files)
+    roles = {keys.path: role_of(env, templates, keys.path) for keys in entries}
+    placed = [
+        PlacedFile(keys, roles[keys.path].module_name, _place(roles[keys.path])) for keys in entries
+    ]
+    index = CrossFileIndex(
+        env=env,
+        templates=templates,
+        existing=frozenset(existing) | frozenset(roles),
+        module_names=frozenset(env.modules),
+        keys=environment_keys(placed),
+        _roles=roles,
+    )
+    return index
+
+
+def _place(role: FileRole) -> FilePlace:
+    if not role.templates:
+        return FilePlace()
+    rank = min(t.rank for t in role.templates)
+    static = any(t.static for t in role.templates)
+    exclusive: object = None
+    if len(role.templates) == 1:
+        t = role.templates[0]
+        if t.single and not t.static:
+            exclusive = (t.layer.root, t.section, t.index, t.location)
+    return FilePlace(rank, static, exclusive)
+
+
+def discover_sources(
+    env: Environment, files: FileAccess, cache: DataCache | None = None
+) -> list[DataSource]:
+    """Every data file under the datadirs of the environment's layers, loaded."""
+    cache = cache or DataCache()
+    datadirs = [d for layer in layers_of(env) for d in static_datadirs(layer)]
+    levels = [t for layer in layers_of(env) for t in layer_levels(layer)]
+    existing = candidate_files(levels, datadirs, files)
+    out: list[DataSource] = []
+    for path in datadir_data_files(["/"], existing):
+        data = cache.get(files, path, function_for(path))
+        text = files.read_text(path)
+        if data is None or text is None:
+            continue
+        out.append(DataSource(path, text, data))
+    return out

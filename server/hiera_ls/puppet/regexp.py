@@ -1,0 +1,60 @@
+"""Ruby regular expressions (lookup_options keys, knockout patterns) run on ``regex``.
+
+``regex`` is closer to Ruby's Onigmo than ``re``; the Ruby-only syntax is rewritten, and
+every match has a time limit, so a pathological pattern in user data cannot hang the server.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from hiera_ls.puppet.errors import RegexpError
+
+MATCH_TIMEOUT_S = 0.05
+
+
+def ruby_regex_source(source: str) -> str:
+    """Rewrite the Ruby-only parts of a pattern into ``regex`` syntax.
+
+    Ruby: ``\\z`` is end of string (Python ``\\Z``), ``\\Z`` allows a final newline,
+    ``\\h`` is a hex digit, ``(?m)`` means dot-all; ``^``/``$`` always match at lines.
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(source):
+        c = source[i]
+        if c == "\\" and i + 1 < len(source):
+            n = source[i + 1]
+            if n == "z":
+                out.append(r"\Z")
+            elif n == "Z":
+                out.append(r"(?=\n?\Z)")
+            elif n == "h":
+                out.append("[0-9a-fA-F]")
+            elif n == "H":
+                out.append("[^0-9a-fA-F]")
+            else:
+                out.append(c + n)
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    text = "".join(out)
+    return regex.sub(
+        r"\(\?([imx]*)m([imx]*)([):])", lambda m: f"(?{m.group(1)}s{m.group(2)}{m.group(3)}", text
+    )
+
+
+def compile_ruby_regex(source: str) -> regex.Pattern[str]:
+    """Compile a Ruby pattern; raises RegexpError with a message naming the pattern."""
+    try:
+        return regex.compile(ruby_regex_source(source), regex.MULTILINE | regex.VERSION0)
+    except (regex.error, ValueError) as e:
+        raise RegexpError(f"{e}: /{source}/") from e
+
+
+def regex_search(pattern: regex.Pattern[str], text: str) -> bool:
+    try:
+        return pattern.search(text, timeout=MATCH_TIMEOUT_S) is not None
+    except TimeoutError:
+        return False
