@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 
 from hiera_ls.engine.merge import (
-    MergeError,
     MergeStrategy,
     convert_first,
     merge_pair,
     merge_single,
     parse_merge,
 )
+from hiera_ls.puppet.errors import MergeError
 from hiera_ls.puppet.ruby import (
     ComparisonFailed,
     ruby_sort,

@@ -14,7 +14,6 @@ import pytest
 
 from hiera_ls.engine.merge import (
     FIRST,
-    MergeError,
     MergeStrategy,
     convert_first,
     merge_found,
@@ -22,6 +21,7 @@ from hiera_ls.engine.merge import (
     merge_single,
     parse_merge,
 )
+from hiera_ls.puppet.errors import MergeError
 
 UNIQUE = MergeStrategy("unique")
 HASH = MergeStrategy("hash")

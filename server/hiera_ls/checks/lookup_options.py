@@ -16,8 +16,8 @@ from collections.abc import Callable, Collection, Mapping
 import regex
 
 from hiera_ls.checks.problems import problem
-from hiera_ls.engine.merge import MergeError, parse_merge
-from hiera_ls.puppet.errors import PuppetError
+from hiera_ls.engine.merge import parse_merge
+from hiera_ls.puppet.errors import MergeError, PuppetError
 from hiera_ls.puppet.regexp import compile_ruby_regex, regex_search
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.keys import LOOKUP_OPTIONS

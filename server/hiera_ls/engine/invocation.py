@@ -13,10 +13,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
-from hiera_ls.engine.merge import MergeError, MergeStrategy, convert_first, merge_pair, merge_single
+from hiera_ls.engine.merge import MergeStrategy, convert_first, merge_pair, merge_single
 from hiera_ls.engine.trace import NO_VALUE, Kind, NullBuilder, TraceBuilder
 from hiera_ls.project.scope import NodeScope
-from hiera_ls.puppet.errors import LookupFailure, PuppetError, RegexpError
+from hiera_ls.puppet.errors import LookupFailure, MergeError, PuppetError, RegexpError
 from hiera_ls.source.keys import NotFound
 
 T = TypeVar("T")

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from hiera_ls.engine.invocation import Invocation, lookup_variants
-from hiera_ls.engine.merge import MergeError, MergeStrategy, parse_merge
+from hiera_ls.engine.merge import MergeStrategy, parse_merge
 from hiera_ls.engine.providers import (
     FIRST,
     Compilation,
@@ -28,7 +28,7 @@ from hiera_ls.engine.providers import (
 from hiera_ls.engine.trace import Event, Kind, NullBuilder, TraceBuilder, TraceNode
 from hiera_ls.project.model import Environment
 from hiera_ls.project.scope import NodeScope
-from hiera_ls.puppet.errors import LookupFailure, PuppetError, UndefinedVariable
+from hiera_ls.puppet.errors import LookupFailure, MergeError, PuppetError, UndefinedVariable
 from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.keys import LOOKUP_OPTIONS, LookupKey, NotFound, dig

@@ -47,3 +47,27 @@ class UndefinedVariable(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+class MergeError(Exception):
+    """A failed merge or a bad merge specification; ``str(e)`` is Puppet's message.
+
+    ``puppet_error`` is False for Ruby's own errors (ArgumentError, TypeError,
+    RegexpError): Puppet's recursion guard converts only Puppet::Error into a lookup
+    error, so only those get the ``Lookup of key ... failed`` wrapper.
+    """
+
+    puppet_error = True
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class RubyError(MergeError):
+    """A Ruby error raised while merging (not a Puppet::Error)."""
+
+    puppet_error = False
