@@ -19,6 +19,16 @@ export interface HieraSettings {
     environmentPath: string | null;
     environment: string | null;
     strictVariables: boolean;
+    /** Which directories hold modules: Puppet's modulepath only, or also the conventional ones. */
+    moduleDirs: ModuleDirs;
+}
+
+/** The values of `hiera.moduleDirs`; the server's default is `conventional`. */
+export const MODULE_DIRS = ['conventional', 'modulepath'] as const;
+export type ModuleDirs = (typeof MODULE_DIRS)[number];
+
+function moduleDirs(value: unknown): ModuleDirs {
+    return (MODULE_DIRS as readonly unknown[]).includes(value) ? (value as ModuleDirs) : 'conventional';
 }
 
 /** Every setting the server understands (in the `hiera` section), for `getConfiguration`. */
@@ -29,6 +39,7 @@ export const SERVER_SETTING_KEYS: readonly (keyof HieraSettings)[] = [
     'environmentPath',
     'environment',
     'strictVariables',
+    'moduleDirs',
 ];
 
 export interface InitializationOptions extends HieraSettings {
@@ -71,6 +82,7 @@ export function normalizeSettings(raw: unknown, home: string, folder?: string): 
         environmentPath: path(get('environmentPath'), home, folder),
         environment: text(get('environment')),
         strictVariables: typeof strict === 'boolean' ? strict : true,
+        moduleDirs: moduleDirs(get('moduleDirs')),
     };
 }
 

@@ -8,14 +8,16 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { PICK_PROFILE_COMMAND, RESTART_COMMAND, SHOW_OUTPUT_COMMAND } from '../src/profiles';
 import { SERVER_COMMANDS } from '../src/protocol';
-import { SERVER_SETTING_KEYS } from '../src/settings';
+import { MODULE_DIRS, SERVER_SETTING_KEYS } from '../src/settings';
 
 // Compiled to out/test/, run from the package root by `npm test`.
 const manifest = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8'));
 
 describe('package.json', () => {
-    const props: Record<string, { markdownDescription?: string; description?: string }> =
-        manifest.contributes.configuration.properties;
+    const props: Record<
+        string,
+        { markdownDescription?: string; description?: string; enum?: string[]; default?: unknown }
+    > = manifest.contributes.configuration.properties;
 
     it('contributes every server setting, the server path and the trace setting, each described', () => {
         const expected = [...SERVER_SETTING_KEYS.map((k) => `hiera.${k}`), 'hiera.server.path', 'hiera.trace.server'];
@@ -23,6 +25,11 @@ describe('package.json', () => {
         for (const [key, prop] of Object.entries(props)) {
             assert.ok((prop.markdownDescription ?? prop.description ?? '').length > 40, `${key} needs a description`);
         }
+    });
+
+    it('offers the values of hiera.moduleDirs the client passes on, defaulting as the server does', () => {
+        assert.deepEqual(props['hiera.moduleDirs'].enum, [...MODULE_DIRS]);
+        assert.equal(props['hiera.moduleDirs'].default, 'conventional');
     });
 
     it('contributes the commands the extension registers', () => {

@@ -14,6 +14,7 @@ describe('settings -> initializationOptions', () => {
             environmentPath: null,
             environment: null,
             strictVariables: true,
+            moduleDirs: 'conventional',
             yamlSyntaxDiagnostics: true,
             hieraConfigSchemaDiagnostics: true,
             client: { name: 'Visual Studio Code', version: '1.99.0' },
@@ -28,6 +29,7 @@ describe('settings -> initializationOptions', () => {
             environmentPath: '${workspaceFolder}/..',
             environment: 'staging',
             strictVariables: false,
+            moduleDirs: 'modulepath',
             server: { path: '/x/hiera-ls' },
             trace: { server: 'verbose' },
         };
@@ -39,18 +41,26 @@ describe('settings -> initializationOptions', () => {
             environmentPath: '/ws/prod/..',
             environment: 'staging',
             strictVariables: false,
+            moduleDirs: 'modulepath',
         });
     });
 
     it('drops wrongly typed values instead of sending them', () => {
         const s = normalizeSettings(
-            { factsProfile: 42, factsPaths: ['ok', 7, '', null], hieraConfig: {}, strictVariables: 'no' },
+            {
+                factsProfile: 42,
+                factsPaths: ['ok', 7, '', null],
+                hieraConfig: {},
+                strictVariables: 'no',
+                moduleDirs: 'site-modules',
+            },
             HOME,
         );
         assert.equal(s.factsProfile, null);
         assert.deepEqual(s.factsPaths, ['ok']);
         assert.equal(s.hieraConfig, null);
         assert.equal(s.strictVariables, true);
+        assert.equal(s.moduleDirs, 'conventional');
         assert.deepEqual(normalizeSettings({ factsPaths: 'one/file.yaml' }, HOME).factsPaths, ['one/file.yaml']);
         assert.deepEqual(normalizeSettings(null, HOME).factsPaths, []);
     });
@@ -70,6 +80,7 @@ describe('workspace/configuration answers', () => {
 
     it('answers a single hiera.* item and passes other sections through', () => {
         assert.deepEqual(configurationAnswer('hiera.factsPaths', ['~/f'], HOME), ['/home/u/f']);
+        assert.equal(configurationAnswer('hiera.moduleDirs', 'modulepath', HOME), 'modulepath');
         assert.deepEqual(configurationAnswer('editor', { tabSize: 2 }, HOME), { tabSize: 2 });
         assert.equal(configurationAnswer('hiera.server.path', '~/x', HOME), '~/x');
     });

@@ -7,6 +7,9 @@ tests/differential/test_hover_vs_puppet.py).
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 import pytest
 import pytest_lsp
 from lsprotocol import types
@@ -15,12 +18,16 @@ from pytest_lsp import LanguageClient, client_capabilities
 from tests.e2e.conftest import (
     CONFIG,
     CONTROL_REPO,
+    READY,
+    WAIT_LIMIT_S,
     hover_text,
     init_params,
     open_document,
     position_of,
     uri,
+    wait_for_log,
 )
+from tests.project.test_environments import NOTE, _module_data, _repo
 
 COMMON = CONTROL_REPO / "data" / "common.yaml"
 WEB01 = CONTROL_REPO / "data" / "nodes" / "web01.example.com.yaml"
@@ -192,3 +199,32 @@ async def test_a_client_without_markdown_gets_plain_text(fresh_client: LanguageC
     assert text.startswith("classes for web01.example.com\n")
     assert "    - role::web" in text and "data/roles/web.yaml:2" in text
     assert "**" not in text and "```" not in text and "](file:" not in text
+
+
+@pytest.mark.asyncio
+async def test_module_dirs_setting_chooses_puppets_modulepath_or_the_conventional_dirs(
+    fresh_client: LanguageClient, tmp_path: Path
+) -> None:
+    # site-modules/profile without environment.conf: Puppet does not read it
+    root = _repo(tmp_path, None)
+    module_data = Path(_module_data(root))
+    client = fresh_client
+    client.set_configuration({"factsProfile": "web01", "moduleDirs": "modulepath"}, section="hiera")
+    await client.initialize_session(init_params(root, client_capabilities("visual_studio_code")))
+    await wait_for_log(client, READY)
+    open_document(client, module_data)
+    params = types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri(module_data)),
+        position=position_of(module_data, "profile::x", 1),
+    )
+    assert await client.text_document_hover_async(params) is None  # no level reads the file
+    client.set_configuration(
+        {"factsProfile": "web01", "moduleDirs": "conventional"}, section="hiera"
+    )
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={}))
+    async with asyncio.timeout(WAIT_LIMIT_S):
+        while (result := await client.text_document_hover_async(params)) is None:
+            await asyncio.sleep(0.05)  # the server re-reads its settings in the background
+    assert isinstance(result.contents, types.MarkupContent)
+    assert "```yaml\nfrom site-modules\n```" in result.contents.value
+    assert result.contents.value.count(NOTE) == 1

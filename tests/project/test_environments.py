@@ -1,9 +1,11 @@
-"""Which modules an environment has: Puppet's modulepath for the CLI, more for the server.
+"""Which modules an environment has: Puppet's modulepath for the CLI, more for the server
+unless its setting ``hiera.moduleDirs`` is ``"modulepath"``.
 
 A control repository with ``site-modules/profile`` and no environment.conf: Puppet's
 modulepath is ``modules:$basemodulepath``, so ``puppet lookup profile::x`` finds nothing and
 ``hiera-ls lookup`` must agree. The language server still reads the module (so its data is
-checked and hovered) and its hover says Puppet would not. With ``modulepath =
+checked and hovered) and its hover says Puppet would not; set to ``"modulepath"`` it answers
+as Puppet does. With ``modulepath =
 site-modules:modules`` in environment.conf everyone reads the module and no note is shown.
 """
 
@@ -106,6 +108,25 @@ def test_server_finds_the_value_and_the_hover_says_puppet_would_not(tmp_path: Pa
     unresolved = Workspace([str(root)]).snapshot()
     text = key_hover(unresolved, unresolved.environments[0], "profile::x", ("profile::x",), None)
     assert text.count(NOTE) == 1 and view.env.off_modulepath == {"profile"}
+
+
+def test_server_set_to_the_modulepath_answers_as_puppet_without_a_note(tmp_path: Path) -> None:
+    root = _repo(tmp_path, None)
+    puppets = Settings(facts_profile="web01", module_dirs=ModuleDirs.MODULEPATH)
+    ws = Workspace([str(root)], puppets)
+    snap = ws.snapshot()
+    view = snap.environments[0]
+    text = key_hover(snap, view, "profile::x", ("profile::x",), None)
+    assert "**Not found** for `web01`" in text and "modulepath" not in text
+    assert hover(snap, _module_data(root), Position(0, 3)) is None  # no level reads the file
+    assert dict(view.env.modules) == {} and view.env.off_modulepath == frozenset()
+    # changing the setting rebuilds the environments, both ways
+    ws.set_settings(Settings(facts_profile="web01"))
+    result = hover(ws.snapshot(), _module_data(root), Position(0, 3))
+    assert result is not None and result.markdown.count(NOTE) == 1
+    assert "```yaml\nfrom site-modules\n```" in result.markdown
+    ws.set_settings(puppets)
+    assert hover(ws.snapshot(), _module_data(root), Position(0, 3)) is None
 
 
 @pytest.mark.puppet

@@ -239,6 +239,22 @@ def test_settings_accept_the_shapes_clients_send() -> None:
     )
 
 
+def test_module_dirs_setting_takes_the_two_names_and_drops_anything_else() -> None:
+    assert Settings().module_dirs is ModuleDirs.CONVENTIONAL
+    puppets = parse_settings({"hiera": {"moduleDirs": "modulepath"}})
+    assert puppets.settings.module_dirs is ModuleDirs.MODULEPATH and puppets.messages == ()
+    back = parse_settings({"hiera.moduleDirs": "conventional"}, puppets.settings)
+    assert back.settings.module_dirs is ModuleDirs.CONVENTIONAL
+    kept = parse_settings({"moduleDirs": None}, puppets.settings)
+    assert kept.settings.module_dirs is ModuleDirs.MODULEPATH
+    for wrong in ("site-modules", "", "MODULEPATH", True, ["modulepath"]):
+        bad = parse_settings({"hiera": {"moduleDirs": wrong}}, puppets.settings)
+        assert bad.settings == puppets.settings, wrong
+        assert bad.messages == (
+            'hiera.moduleDirs must be "modulepath" or "conventional"; ignored',
+        ), wrong
+
+
 # ------------------------------------------------------------------ edits
 
 

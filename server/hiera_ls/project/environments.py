@@ -8,10 +8,11 @@ may choose differently is :class:`ModuleDirs`, which directories hold modules:
   unless ``--modulepath-conventional`` is given, so ``hiera-ls lookup`` answers as
   ``puppet lookup`` does.
 - ``ModuleDirs.CONVENTIONAL`` searches the modulepath first, then the conventional
-  ``site-modules``, ``site`` and ``modules`` directories. The language server uses it so the
-  data of a control repository without ``environment.conf`` is still checked and hovered;
-  modules found only this way are listed in :attr:`Environment.off_modulepath` and the hover
-  on their keys says Puppet would not read them (docs/differences.md).
+  ``site-modules``, ``site`` and ``modules`` directories. The language server uses it unless
+  the setting ``hiera.moduleDirs`` is ``"modulepath"`` (project/settings.py), so the data of a
+  control repository without ``environment.conf`` is still checked and hovered; modules
+  found only this way are listed in :attr:`Environment.off_modulepath` and the hover on their
+  keys says Puppet would not read them (docs/differences.md).
 
 ``$basemodulepath`` entries (and any other ``$`` setting) point outside the repository and
 are skipped.  hiera.yaml files are parsed through a :class:`ConfigCache` keyed by content
@@ -39,7 +40,7 @@ ENVIRONMENT_CONF = "environment.conf"
 MODULE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 # Puppet's modulepath without environment.conf is ``modules:$basemodulepath``.
 DEFAULT_MODULEPATH = ("modules",)
-# Where control repositories keep modules; the server also looks here (ModuleDirs.CONVENTIONAL).
+# Where control repositories keep modules; ModuleDirs.CONVENTIONAL also looks here.
 CONVENTIONAL_MODULE_DIRS = ("site-modules", "site", "modules")
 DEFAULT_ENVIRONMENT = "production"
 # Where Puppet keeps a global hiera.yaml when no setting names one: not in a workspace.

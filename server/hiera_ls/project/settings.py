@@ -4,12 +4,19 @@ Editors disagree on the shape: VS Code sends the ``hiera`` section as a nested o
 (``{"factsProfile": ...}``), some clients send the whole configuration
 (``{"hiera": {...}}``) or flat dotted names (``{"hiera.factsProfile": ...}``).  All three
 are accepted; a value of the wrong type is dropped with a message rather than trusted.
+
+``moduleDirs`` is the one setting where the server may read a repository differently from
+Puppet: ``"conventional"`` (the default) also reads modules in ``site-modules/``, ``site/``
+and ``modules/`` that the modulepath lacks, ``"modulepath"`` reads Puppet's modulepath only
+(:class:`ModuleDirs` in project/environments.py, docs/differences.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+
+from hiera_ls.project.environments import ModuleDirs
 
 SECTION = "hiera"
 _FIELDS = {
@@ -19,7 +26,9 @@ _FIELDS = {
     "environmentPath": "environment_path",
     "environment": "environment",
     "strictVariables": "strict_variables",
+    "moduleDirs": "module_dirs",
 }
+_MODULE_DIRS = {m.value: m for m in ModuleDirs}
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +39,8 @@ class Settings:
     environment_path: str | None = None  # a directory of environments (Puppet's environmentpath)
     environment: str | None = None  # environment name for a workspace that is one environment
     strict_variables: bool = True  # Puppet 8's default
+    # Which directories hold modules; the CLI's default is MODULEPATH (Puppet's answer).
+    module_dirs: ModuleDirs = ModuleDirs.CONVENTIONAL
     given: frozenset[str] = field(default_factory=frozenset)  # which fields the user set
 
 
@@ -78,6 +89,12 @@ def parse_settings(raw: object, base: Settings | None = None) -> ParsedSettings:
                 messages.append(f"hiera.{name} must be true or false; ignored")
                 continue
             changes[attr] = value
+        elif attr == "module_dirs":
+            if not isinstance(value, str) or value not in _MODULE_DIRS:
+                choices = " or ".join(f'"{v}"' for v in _MODULE_DIRS)
+                messages.append(f"hiera.{name} must be {choices}; ignored")
+                continue
+            changes[attr] = _MODULE_DIRS[value]
         else:
             if not isinstance(value, str):
                 messages.append(f"hiera.{name} must be a string; ignored")

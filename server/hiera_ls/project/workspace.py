@@ -24,7 +24,6 @@ from hiera_ls.project.environments import (
     CONFIG_FILE,
     ENVIRONMENT_CONF,
     ConfigCache,
-    ModuleDirs,
     build_environment,
     global_layer,
 )
@@ -52,10 +51,6 @@ from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.files import FileAccess
 
-# The server also reads modules in site-modules/, site/ and modules/ that the modulepath lacks,
-# so a control repository without environment.conf is still checked; the hover on their keys
-# says Puppet would not read them (docs/differences.md).
-SERVER_MODULE_DIRS = ModuleDirs.CONVENTIONAL
 NO_PROFILE_CERTNAME = "localhost"
 
 
@@ -253,10 +248,11 @@ class Workspace:
             return
         old = self.settings
         self.settings = settings
-        if (old.hiera_config, old.environment_path, old.environment) != (
+        if (old.hiera_config, old.environment_path, old.environment, old.module_dirs) != (
             settings.hiera_config,
             settings.environment_path,
             settings.environment,
+            settings.module_dirs,
         ):
             self._views = None
             self._data_files = None
@@ -328,7 +324,7 @@ class Workspace:
             self._views = tuple(
                 build_view(
                     build_environment(
-                        item, glob, files, self._configs, module_dirs=SERVER_MODULE_DIRS
+                        item, glob, files, self._configs, module_dirs=self.settings.module_dirs
                     )
                 )
                 for item in items
