@@ -143,7 +143,8 @@ def _session(args: argparse.Namespace) -> LookupSession:
         env_root = os.path.join(args.environmentpath, args.environment)
         if not os.path.isdir(env_root):
             raise UsageError(
-                f"Could not find a directory environment named '{args.environment}' anywhere in the path: {args.environmentpath}"
+                f"Could not find a directory environment named '{args.environment}' anywhere in "
+                f"the path: {args.environmentpath}"
             )
     else:
         env_root = os.getcwd()

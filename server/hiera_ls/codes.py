@@ -38,7 +38,8 @@ CODES: dict[str, Code] = _codes(
     Code(
         "yaml-date-rejected",
         E,
-        "An unquoted date or timestamp: Psych refuses to build a Date/Time, so the whole file fails",
+        "An unquoted date or timestamp: Psych refuses to build a Date/Time, so the whole file "
+        "fails",
     ),
     Code(
         "yaml-bad-tag",
@@ -48,7 +49,8 @@ CODES: dict[str, Code] = _codes(
     Code(
         "yaml-bad-number",
         E,
-        "A scalar that Psych starts to read as a number but cannot convert, so the whole file fails",
+        "A scalar that Psych starts to read as a number but cannot convert, so the whole file "
+        "fails",
     ),
     Code(
         "yaml-unknown-alias",
@@ -135,7 +137,8 @@ CODES: dict[str, Code] = _codes(
     Code(
         "hiera-config-v3-not-allowed",
         E,
-        "A version 3 hiera.yaml (or one without `version`) in an environment or module: every lookup there fails",
+        "A version 3 hiera.yaml (or one without `version`) in an environment or module: every "
+        "lookup there fails",
     ),
     Code(
         "hiera-config-v3-not-evaluated",
@@ -148,12 +151,14 @@ CODES: dict[str, Code] = _codes(
     Code(
         "hiera-config-wrong-type",
         E,
-        "A key or value does not have the type Puppet requires (unknown key, missing name, wrong type, size)",
+        "A key or value does not have the type Puppet requires (unknown key, missing name, wrong "
+        "type, size)",
     ),
     Code(
         "hiera-config-multiple-functions",
         E,
-        "More than one of data_hash, lookup_key, data_dig, hiera3_backend in one level or in defaults",
+        "More than one of data_hash, lookup_key, data_dig, hiera3_backend in one level or in "
+        "defaults",
     ),
     Code(
         "hiera-config-missing-function",
@@ -173,7 +178,8 @@ CODES: dict[str, Code] = _codes(
     Code(
         "hiera-config-hiera3-backend-replaced",
         E,
-        "hiera3_backend: yaml/json/hocon is refused; use data_hash: yaml_data (json_data, hocon_data)",
+        "hiera3_backend: yaml/json/hocon is refused; use data_hash: yaml_data (json_data, "
+        "hocon_data)",
     ),
     Code(
         "hiera-config-multiple-locations",
@@ -199,14 +205,17 @@ CODES: dict[str, Code] = _codes(
     Code(
         "hiera-config-missing-location",
         E,
-        "A built-in data provider function with no path, paths, glob, globs or mapped_paths: lookups reaching the level fail",
+        "A built-in data provider function with no path, paths, glob, globs or mapped_paths: "
+        "lookups reaching the level fail",
     ),
     Code(
         "hiera-config-options-refused",
         E,
-        "yaml_data, json_data and hocon_data accept no options: lookups reading an existing file of the level fail",
+        "yaml_data, json_data and hocon_data accept no options: lookups reading an existing file "
+        "of the level fail",
     ),
-    # --- interpolation tokens in data files and hiera.yaml (checks/interpolation.py, checks/profile.py)
+    # --- interpolation tokens in data files and hiera.yaml
+    #     (checks/interpolation.py, checks/profile.py)
     Code(
         "interpolation-unquoted",
         E,
@@ -215,12 +224,14 @@ CODES: dict[str, Code] = _codes(
     Code(
         "interpolation-syntax-error",
         E,
-        "A token Puppet cannot read (spaces in a call, two arguments, brackets, a bad key): the lookup fails",
+        "A token Puppet cannot read (spaces in a call, two arguments, brackets, a bad key): the "
+        "lookup fails",
     ),
     Code(
         "interpolation-unknown-method",
         E,
-        "%{name('x')} with a method other than lookup, hiera, alias, literal, scope: the lookup fails",
+        "%{name('x')} with a method other than lookup, hiera, alias, literal, scope: the lookup "
+        "fails",
     ),
     Code(
         "interpolation-alias-not-whole",
@@ -248,12 +259,14 @@ CODES: dict[str, Code] = _codes(
     Code(
         "interpolation-top-scope-variable",
         W,
-        "%{osfamily}: a bare variable can be hidden by a local one; write %{::osfamily} or %{facts.osfamily}",
+        "%{osfamily}: a bare variable can be hidden by a local one; write %{::osfamily} or "
+        "%{facts.osfamily}",
     ),
     Code(
         "interpolation-collection-in-string",
         W,
-        "For the active profile, a looked-up Array or Hash is turned into Ruby's text inside a string",
+        "For the active profile, a looked-up Array or Hash is turned into Ruby's text inside a "
+        "string",
     ),
     # --- lookup_options (checks/lookup_options.py)
     Code(
@@ -264,7 +277,8 @@ CODES: dict[str, Code] = _codes(
     Code(
         "lookup-options-entry-not-hash",
         E,
-        "An entry's options are a list, number or Boolean (or a String holding 'merge'): lookups of matching keys fail",
+        "An entry's options are a list, number or Boolean (or a String holding 'merge'): lookups "
+        "of matching keys fail",
     ),
     Code(
         "lookup-options-entry-ignored",
@@ -279,12 +293,14 @@ CODES: dict[str, Code] = _codes(
     Code(
         "lookup-options-unknown-merge",
         E,
-        "merge names no strategy Puppet knows, or a merge hash lacks strategy: lookups of the key fail",
+        "merge names no strategy Puppet knows, or a merge hash lacks strategy: lookups of the key "
+        "fail",
     ),
     Code(
         "lookup-options-merge-options",
         E,
-        "Merge options with a wrong type, or deep-only options on another strategy: lookups of the key fail",
+        "Merge options with a wrong type, or deep-only options on another strategy: lookups of the "
+        "key fail",
     ),
     Code("lookup-options-bad-regex", E, "A ^pattern that Ruby cannot compile: every lookup fails"),
     Code(
@@ -295,7 +311,8 @@ CODES: dict[str, Code] = _codes(
     Code(
         "lookup-options-module-namespace",
         E,
-        "In module data, a lookup_options key outside the module: every lookup of the module's keys fails",
+        "In module data, a lookup_options key outside the module: every lookup of the module's "
+        "keys fails",
     ),
     Code(
         "lookup-options-unused-pattern",
@@ -312,12 +329,14 @@ CODES: dict[str, Code] = _codes(
     Code(
         "reference-undefined-key",
         W,
-        "%{lookup('k')} / %{alias('k')} / %{hiera('k')} names a key no data file defines: Puppet gives ''",
+        "%{lookup('k')} / %{alias('k')} / %{hiera('k')} names a key no data file defines: Puppet "
+        "gives ''",
     ),
     Code(
         "reference-cycle",
         E,
-        "Interpolations that look each other up in a cycle: Puppet fails with Recursive lookup detected",
+        "Interpolations that look each other up in a cycle: Puppet fails with Recursive lookup "
+        "detected",
     ),
     # --- hiera.yaml against the files on disk (checks/hiera_yaml.py)
     Code(

@@ -105,7 +105,9 @@ def layers_of(env: Environment) -> list[Layer]:
 
 
 def layer_of(env: Environment, path: str) -> Layer | None:
-    """The layer whose directory holds ``path`` (the deepest one: modules sit inside the environment)."""
+    """The layer whose directory holds ``path`` (the deepest one: modules sit inside the
+    environment).
+    """
     best: Layer | None = None
     for layer in layers_of(env):
         root = layer.root.rstrip(os.sep) + os.sep

@@ -135,13 +135,13 @@ def check_unmatched_templates(
             continue
         if template.static:
             message = (
-                f"{template.pattern} does not exist: hierarchy level '{template.entry.name}' finds nothing "
-                "here (Puppet skips a missing file without a word)"
+                f"{template.pattern} does not exist: hierarchy level '{template.entry.name}' finds "
+                "nothing here (Puppet skips a missing file without a word)"
             )
         else:
             message = (
-                f"No file matches {template.pattern} for any value of its variables: hierarchy level "
-                f"'{template.entry.name}' finds nothing here for any node"
+                f"No file matches {template.pattern} for any value of its variables: hierarchy "
+                f"level '{template.entry.name}' finds nothing here for any node"
             )
         out.append(problem("hiera-path-matches-nothing", message, config.path, template.span))
     return out
@@ -172,7 +172,8 @@ def check_unused_data_files(index: CrossFileIndex) -> list[Problem]:
                 out.append(
                     problem(
                         "hiera-data-file-unused",
-                        f"No hierarchy level of {config.path} reads this file: Puppet never looks at its keys",
+                        f"No hierarchy level of {config.path} reads this file: Puppet never looks "
+                        "at its keys",
                         path,
                         Span.of(0, 0, 0, first_line),
                     )

@@ -1,7 +1,7 @@
 """Interpolation tokens (``%{...}``) that Puppet refuses, ignores, or reads differently.
 
-Puppet's rules (puppet/pops/lookup/interpolation.rb, verified on Puppet 7.23): the stripped expression
-is a method call only if it matches ``name('arg')`` / ``name("arg")`` exactly; anything
+Puppet's rules (puppet/pops/lookup/interpolation.rb, verified on Puppet 7.23): the stripped
+expression is a method call only if it matches ``name('arg')`` / ``name("arg")`` exactly; anything
 else is a variable path, split like a lookup key, and a split failure is ``Syntax error in
 string``.  A token ends at the first ``}``; an unclosed ``%{`` stays literal text.
 
@@ -71,8 +71,8 @@ def token_problems(
         out.append(
             problem(
                 "interpolation-unterminated",
-                "This `%{` has no closing `}`: Puppet does not interpolate it and keeps the text as it is "
-                "(to write a literal `%{`, use `%{literal('%')}{`)",
+                "This `%{` has no closing `}`: Puppet does not interpolate it and keeps the text "
+                "as it is (to write a literal `%{`, use `%{literal('%')}{`)",
                 path,
                 span_of(start, len(value)),
             )
@@ -97,9 +97,10 @@ def _token_problem(
         if method == "alias" and value != token.text:
             return report(
                 "interpolation-alias-not-whole",
-                "Puppet fails the lookup with: 'alias' interpolation is only permitted if the expression "
-                "is equal to the entire string. Make the value exactly "
-                f"\"%{{alias('{argument}')}}\", or use %{{lookup('{argument}')}} to embed the value as text",
+                "Puppet fails the lookup with: 'alias' interpolation is only permitted if the "
+                "expression is equal to the entire string. Make the value exactly "
+                f"\"%{{alias('{argument}')}}\", or use %{{lookup('{argument}')}} to embed the "
+                "value as text",
             )
         if method in KEY_METHODS:
             try:
@@ -115,8 +116,9 @@ def _token_problem(
                 return None
             return report(
                 "interpolation-literal-argument",
-                f"%{{literal('{argument}')}} is just the text '{argument}': literal() is meant for a `%` "
-                f"that Puppet must not interpolate (%{{literal('%')}}); write '{argument}' directly",
+                f"%{{literal('{argument}')}} is just the text '{argument}': literal() is meant for "
+                f"a `%` that Puppet must not interpolate (%{{literal('%')}}); write '{argument}' "
+                "directly",
             )
         # scope('var')
         return _variable_problem(value, argument, token, report, local_variable, scope_call=True)
@@ -137,7 +139,8 @@ def _variable_problem(
     if segments is None:
         return report(
             "interpolation-syntax-error",
-            f"Puppet fails the lookup with: Syntax error in string: {value}. {_syntax_hint(expression)}",
+            f"Puppet fails the lookup with: Syntax error in string: {value}. "
+            f"{_syntax_hint(expression)}",
         )
     call = CALL_LIKE_RE.match(expression)
     if call is not None and not scope_call:
@@ -146,32 +149,35 @@ def _variable_problem(
         argument = argument[:-1] if argument.endswith(")") else argument
         return report(
             "interpolation-unquoted-argument",
-            f"Puppet reads `{expression}` as the name of a variable, not as a call of {name}(): with "
-            f"strict_variables the lookup fails with Undefined variable '{segments[0]}', otherwise it gives ''. "
-            f"Quote the argument: %{{{name}('{argument.strip()}')}}",
+            f"Puppet reads `{expression}` as the name of a variable, not as a call of {name}(): "
+            f"with strict_variables the lookup fails with Undefined variable '{segments[0]}', "
+            f"otherwise it gives ''. Quote the argument: %{{{name}('{argument.strip()}')}}",
         )
     root = str(segments[0])
     if not _VARIABLE_NAME.match(root):
         return report(
             "interpolation-not-a-variable",
-            f"Puppet reads `{expression.strip()}` as a variable named '{root}', which no scope can hold: "
-            f"with strict_variables (Puppet 8's default) the lookup fails with Undefined variable '{root}', "
-            f"otherwise it gives ''. Text meant for another tool (Logstash, Fluentd) keeps its %{{ with "
-            f"%{{literal('%')}}{{{expression.strip()}}}",
+            f"Puppet reads `{expression.strip()}` as a variable named '{root}', which no scope can "
+            "hold: with strict_variables (Puppet 8's default) the lookup fails with Undefined "
+            f"variable '{root}', otherwise it gives ''. Text meant for another tool (Logstash, "
+            f"Fluentd) keeps its %{{ with %{{literal('%')}}{{{expression.strip()}}}",
         )
     if root.startswith("::") or root in UNQUALIFIED_OK or root == local_variable:
         return None
     rest = expression.strip()
     return report(
         "interpolation-top-scope-variable",
-        f"Puppet looks up '{root}' in the scope that runs the lookup, where a local variable of that "
-        f"name hides the top-scope one: write %{{::{rest}}} for the top-scope variable, or "
+        f"Puppet looks up '{root}' in the scope that runs the lookup, where a local variable of "
+        f"that name hides the top-scope one: write %{{::{rest}}} for the top-scope variable, or "
         f"%{{facts.{rest}}} if it is a fact",
     )
 
 
 def _unknown_method(method: str) -> str:
-    text = f"Puppet fails the lookup with: Unknown interpolation method '{method}' (the methods are {METHOD_LIST})"
+    text = (
+        f"Puppet fails the lookup with: Unknown interpolation method '{method}' (the methods are "
+        f"{METHOD_LIST})"
+    )
     near = [m for m in sorted(METHODS) if m.lower() == method.lower()]
     if near:
         text += f"; method names are case-sensitive: write {near[0]}"
@@ -192,12 +198,15 @@ def _syntax_hint(expression: str) -> str:
             f"%{{{spaced.group(1)}('{spaced.group(3)}')}}"
         )
     if CALL_LIKE_RE.match(expression):
-        return "A call takes exactly one non-empty quoted argument, with no spaces inside the parentheses, e.g. %{lookup('key')}"
+        return (
+            "A call takes exactly one non-empty quoted argument, with no spaces inside the "
+            "parentheses, e.g. %{lookup('key')}"
+        )
     if "[" in expression:
         return "Dig into a variable with dots, not brackets: e.g. %{facts.os.family}"
     return (
-        "A token holds a variable name (dots to dig in, quotes around a segment that contains dots) "
-        "or one call such as %{lookup('key')}"
+        "A token holds a variable name (dots to dig in, quotes around a segment that contains "
+        "dots) or one call such as %{lookup('key')}"
     )
 
 

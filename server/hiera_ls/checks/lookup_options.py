@@ -100,8 +100,9 @@ def check_lookup_options(
         elif _REGEX_LOOK.search(key) and "%{" not in key:
             report(
                 "lookup-options-literal-pattern",
-                f"'{key}' looks like a regular expression, but Puppet compares it with key names as plain text "
-                f"(only keys that start with ^ are patterns): write '^{key}' if you mean a pattern",
+                f"'{key}' looks like a regular expression, but Puppet compares it with key names "
+                f"as plain text (only keys that start with ^ are patterns): write '^{key}' if you "
+                "mean a pattern",
             )
         _check_entry(path, key, value, spans, nodes, report, out)
     return out
@@ -114,16 +115,18 @@ def _outside_module(key: str, module_name: str, report: Callable[..., None]) -> 
             return False
         report(
             "lookup-options-module-namespace",
-            "Puppet fails every lookup of this module's keys with: all lookup_options patterns must match "
-            f"a key starting with module name '{module_name}' (start the pattern with ^{prefix})",
+            "Puppet fails every lookup of this module's keys with: all lookup_options patterns "
+            f"must match a key starting with module name '{module_name}' (start the pattern with "
+            f"^{prefix})",
         )
         return True
     if key.startswith(prefix):
         return False
     report(
         "lookup-options-module-namespace",
-        "Puppet fails every lookup of this module's keys with: all lookup_options keys must start with "
-        f"module name '{module_name}' (options for other keys belong in the environment's data)",
+        "Puppet fails every lookup of this module's keys with: all lookup_options keys must start "
+        f"with module name '{module_name}' (options for other keys belong in the environment's "
+        "data)",
     )
     return True
 
@@ -136,7 +139,8 @@ def _compile(key: str, report: Callable[..., None]) -> regex.Pattern[str] | None
             return None
         report(
             "lookup-options-bad-regex",
-            f"Puppet cannot compile this pattern, so every lookup fails with: {_ruby_words(e.message)}",
+            "Puppet cannot compile this pattern, so every lookup fails with: "
+            f"{_ruby_words(e.message)}",
         )
         return None
 
@@ -173,8 +177,8 @@ def _check_entry(
             found = "merge" if "merge" in value else "convert_to"
             report(
                 "lookup-options-entry-not-hash",
-                f"The options for '{key}' must be a hash such as {{merge: deep}}: Puppet reads this String "
-                f"with String#[] and finds the text '{found}' in it"
+                f"The options for '{key}' must be a hash such as {{merge: deep}}: Puppet reads "
+                f"this String with String#[] and finds the text '{found}' in it"
                 + (
                     ", so lookups of the key fail with: Unknown merge strategy: 'merge'"
                     if found == "merge"
@@ -194,8 +198,8 @@ def _check_entry(
     if not isinstance(value, dict):
         report(
             "lookup-options-entry-not-hash",
-            f"The options for '{key}' must be a hash such as {{merge: deep}}: every lookup this entry "
-            f"applies to fails with: {_ruby_index_error(value)}",
+            f"The options for '{key}' must be a hash such as {{merge: deep}}: every lookup this "
+            f"entry applies to fails with: {_ruby_index_error(value)}",
             spans.value,
         )
         return
@@ -207,7 +211,8 @@ def _check_entry(
         out.append(
             problem(
                 "lookup-options-unknown-option",
-                f"Puppet ignores the option '{option}': lookup_options entries know only merge and convert_to",
+                f"Puppet ignores the option '{option}': lookup_options entries know only merge and "
+                "convert_to",
                 path,
                 span,
             )
@@ -258,7 +263,10 @@ def _check_merge(
                         span = option_spans.value
             strategy = merge.get("strategy") if isinstance(merge, dict) else None
             if "unrecognized key" in message and strategy != "deep":
-                hint = f" (knockout_prefix, sort_merged_arrays, merge_hash_arrays and merge_debug are options of the deep strategy only, not of {strategy})"
+                hint = (
+                    " (knockout_prefix, sort_merged_arrays, merge_hash_arrays and merge_debug are "
+                    f"options of the deep strategy only, not of {strategy})"
+                )
         out.append(
             problem(code_id, f"Every lookup of '{key}' fails with: {message}{hint}", path, span)
         )

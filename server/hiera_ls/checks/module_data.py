@@ -27,9 +27,10 @@ def check_module_keys(
         out.append(
             problem(
                 "module-data-unqualified-key",
-                f"Puppet ignores '{key}': module data keys must start with '{prefix}'. Puppet warns: "
-                f"Module '{module_name}': Value returned from data_hash function '{function_name}', when using "
-                f"location '{path}', must use keys qualified with the name of the module",
+                f"Puppet ignores '{key}': module data keys must start with '{prefix}'. Puppet "
+                f"warns: Module '{module_name}': Value returned from data_hash function "
+                f"'{function_name}', when using location '{path}', must use keys qualified with "
+                "the name of the module",
                 path,
                 spans.key or spans.value,
             )

@@ -117,15 +117,16 @@ def _embedded_collections(
         if len(shown) > 60:
             shown = shown[:57] + "..."
         fix = (
-            f"make the whole value \"%{{alias('{ref.key_text}')}}\" to keep the {kind[kind.index(' ') + 1 :]}"
+            f"make the whole value \"%{{alias('{ref.key_text}')}}\" to keep the "
+            f"{kind[kind.index(' ') + 1 :]}"
             if ref.whole
             else "interpolate a single element or value instead"
         )
         out.append(
             problem(
                 "interpolation-collection-in-string",
-                f"[{profile.name}] '{ref.key_text}' is {kind}: Puppet puts Ruby's text of it ({shown}) into "
-                f"this string; {fix}",
+                f"[{profile.name}] '{ref.key_text}' is {kind}: Puppet puts Ruby's text of it "
+                f"({shown}) into this string; {fix}",
                 path,
                 ref.span,
             )

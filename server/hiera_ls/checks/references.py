@@ -1,4 +1,5 @@
-"""Keys that ``%{lookup()}``, ``%{hiera()}`` and ``%{alias()}`` tokens name: missing ones and cycles.
+"""Keys that ``%{lookup()}``, ``%{hiera()}`` and ``%{alias()}`` tokens name: missing ones and
+cycles.
 
 A token naming a key no data file defines is not an error for Puppet: the lookup's default
 is '', which is rarely what the author meant.  A cycle of such tokens is an error: Puppet's
@@ -59,8 +60,9 @@ def check_references(
                 out.append(
                     problem(
                         "reference-cycle",
-                        f"Recursive lookup: {' -> '.join(chain)}. Looking up '{chain[0]}' fails with: "
-                        f"Lookup of key '{chain[0]}' failed: Recursive lookup detected in [{stack}]",
+                        f"Recursive lookup: {' -> '.join(chain)}. Looking up '{chain[0]}' fails "
+                        f"with: Lookup of key '{chain[0]}' failed: Recursive lookup detected in "
+                        f"[{stack}]",
                         path,
                         ref.span,
                     )

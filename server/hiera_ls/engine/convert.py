@@ -45,14 +45,18 @@ def convert_to(key: str, spec: object, value: object) -> Converted:
             "error: 'not a type expression"
         )
     type_name, rest = args[0], args[1:]
-    explain = f"Applying convert_to lookup_option with arguments [{', '.join([type_name, *map(inspect, rest)])}]"
+    explain = (
+        "Applying convert_to lookup_option with arguments "
+        f"[{', '.join([type_name, *map(inspect, rest)])}]"
+    )
     try:
         converted = _convert(type_name, value, rest)
     except _Unsupported:
         return Converted(
             value,
             explain,
-            f"convert_to {type_name} for key '{key}' is not evaluated by hiera-ls; the value is shown unconverted",
+            f"convert_to {type_name} for key '{key}' is not evaluated by hiera-ls; the value is "
+            "shown unconverted",
         )
     except ValueError as e:
         raise LookupFailure(

@@ -65,7 +65,8 @@ def _interpolate_string(
                 method, arg = "scope", tok.expression
             if method == "alias" and subject != tok.text:
                 raise LookupFailure(
-                    "'alias' interpolation is only permitted if the expression is equal to the entire string",
+                    "'alias' interpolation is only permitted if the expression is equal to the "
+                    "entire string",
                     issue_code="HIERA_INTERPOLATION_ALIAS_NOT_ENTIRE_STRING",
                 )
             if method in ("lookup", "hiera", "alias"):

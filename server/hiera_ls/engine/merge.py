@@ -93,7 +93,8 @@ def parse_merge(spec: object) -> MergeStrategy | None:
         strategy = spec.get("strategy")
         if strategy is None:
             raise MergeError(
-                "The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'"
+                "The hash given as 'merge' must contain the name of a strategy in string form for "
+                "the key 'strategy'"
             )
         options: dict[object, object] = {} if len(spec) == 1 else spec
     else:
@@ -200,7 +201,9 @@ def merge_pair(s: MergeStrategy, memo: object, lower: object) -> object:
 
 
 def merge_found(s: MergeStrategy, values: Sequence[object]) -> object:
-    """The per-level framework of MergeStrategy#lookup over the found values of one level, highest priority first."""
+    """The per-level framework of MergeStrategy#lookup over the found values of one level, highest
+    priority first.
+    """
     if not values:
         raise ValueError("merge_found needs at least one value")
     if s.name == "first":

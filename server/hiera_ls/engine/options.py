@@ -57,7 +57,8 @@ def validate_options(options: object, module_name: str | None) -> dict[str, obje
         if text.startswith(PATTERN_START):
             if text[1 : 1 + len(prefix)] != prefix:
                 raise LookupFailure(
-                    f"all lookup_options patterns must match a key starting with module name '{module_name}'"
+                    "all lookup_options patterns must match a key starting with module name "
+                    f"'{module_name}'"
                 )
         elif not text.startswith(prefix):
             raise LookupFailure(

@@ -229,7 +229,8 @@ def _unresolved_key_hover(
         lines += [off_path, ""]
     for entry in option_entries(snapshot, view, root):
         lines.append(
-            f"**lookup_options** {code(entry.pattern)}: {code(inline(entry.value) or '…')} in {link(entry.where, view.env.root)}"
+            f"**lookup_options** {code(entry.pattern)}: {code(inline(entry.value) or '…')} in "
+            f"{link(entry.where, view.env.root)}"
         )
     defs = definitions(snapshot, view, node_path)
     if not defs:
@@ -346,7 +347,10 @@ def token_hover(
 ) -> str:
     head = f"{code(token.text)}"
     if token.kind is TokenKind.EMPTY:
-        return f"{head} expands to an empty string (the escape idiom `%%{{}}{{x}}` gives a literal `%{{x}}`).\n"
+        return (
+            f"{head} expands to an empty string (the escape idiom `%%{{}}{{x}}` gives a literal "
+            "`%{x}`).\n"
+        )
     if token.kind is TokenKind.METHOD:
         method = token.method or ""
         if method == "literal":
@@ -366,7 +370,10 @@ def token_hover(
         if segments and str(segments[0]) == var_name:
             return _mapped_hover(snapshot, view, head, var_expr, var_name)
     if snapshot.active is None:
-        return f"{head}: the variable {code(expression)}.\n\n_Select a facts profile to see its value._\n"
+        return (
+            f"{head}: the variable {code(expression)}.\n\n_Select a facts profile to see its "
+            "value._\n"
+        )
     found = variable_value(scope_for(snapshot, view), expression)
     node = snapshot.active.name
     lines = [f"{head} for {code(node)}", ""]
@@ -375,12 +382,13 @@ def token_hover(
     elif not found.defined:
         if level is not None:
             lines.append(
-                f"Undefined variable {code(expression)}: Puppet warns and the location gets `''` here."
+                f"Undefined variable {code(expression)}: Puppet warns and the location gets `''` "
+                "here."
             )
         else:
             lines.append(
-                f"**Undefined variable** {code(expression)}: with `strict_variables` (Puppet 8's default) "
-                "every lookup that reads this value fails."
+                f"**Undefined variable** {code(expression)}: with `strict_variables` (Puppet 8's "
+                "default) every lookup that reads this value fails."
             )
     else:
         lines.append(yaml_block(found.value))
@@ -389,7 +397,8 @@ def token_hover(
         elif isinstance(found.value, (dict, list)):
             lines += [
                 "",
-                f"Expands to Ruby's text for it: {code(to_s(found.value))}; interpolating a collection is rarely meant.",
+                f"Expands to Ruby's text for it: {code(to_s(found.value))}; interpolating a "
+                "collection is rarely meant.",
             ]
     where = fact_location(snapshot, expression)
     if where is not None:
@@ -407,7 +416,8 @@ def _mapped_hover(
             lines += [f"For {code(snapshot.active.name)}:", "", yaml_block(found.value)]
         else:
             lines.append(
-                f"{code(var_expr)} is not set for {code(snapshot.active.name)}: this level reads no file."
+                f"{code(var_expr)} is not set for {code(snapshot.active.name)}: this level reads "
+                "no file."
             )
     return "\n".join(lines) + "\n"
 
@@ -445,7 +455,8 @@ def _lookup_token_hover(snapshot: Snapshot, view: EnvironmentView, token: Token)
         elif isinstance(out.value, (dict, list)):
             lines += [
                 "",
-                f"Expands to Ruby's text for it: {code(to_s(out.value))}; use `alias` to keep the type.",
+                f"Expands to Ruby's text for it: {code(to_s(out.value))}; use `alias` to keep the "
+                "type.",
             ]
     if res.contributions:
         lines.append("")

@@ -65,7 +65,8 @@ async def initialized(ls: HieraLanguageServer, params: types.InitializedParams) 
         f"{v.env.name} ({v.env.root}, {len(v.env.modules)} modules)" for v in snap.environments
     )
     ls.log(
-        f"hiera-ls {__version__}: environments: {envs or 'none'}; facts profiles: {len(snap.profiles)}"
+        f"hiera-ls {__version__}: environments: {envs or 'none'}; facts profiles: "
+        f"{len(snap.profiles)}"
     )
     ls.scheduler.refresh()
 

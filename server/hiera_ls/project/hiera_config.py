@@ -461,7 +461,8 @@ class _ConfigReader:
     def _read_v4(self, config: dict[object, object]) -> HieraConfig:
         self._problem(
             "hiera-config-deprecated-version",
-            f"{self.path}: Use of 'hiera.yaml' version 4 is deprecated. It should be converted to version 5",
+            f"{self.path}: Use of 'hiera.yaml' version 4 is deprecated. It should be converted to "
+            "version 5",
             self._version_span(),
         )
         reader = SchemaReader(V4_SCHEMA)
@@ -545,7 +546,8 @@ class _ConfigReader:
     def _read_v3(self, config: dict[object, object]) -> HieraConfig:
         self._problem(
             "hiera-config-deprecated-version",
-            f"{self.path}: Use of 'hiera.yaml' version 3 is deprecated. It should be converted to version 5",
+            f"{self.path}: Use of 'hiera.yaml' version 3 is deprecated. It should be converted to "
+            "version 5",
             self._version_span(),
         )
         backends = config.get("backends")

@@ -112,7 +112,9 @@ class ProfileCache:
 
 
 def unique_names(profiles: Sequence[FactsProfile]) -> list[ProfileEntry]:
-    """The first profile keeps its certname; a later one with the same certname gets its file name added."""
+    """The first profile keeps its certname; a later one with the same certname gets its file name
+    added.
+    """
     taken: set[str] = set()
     out: list[ProfileEntry] = []
     for profile in profiles:

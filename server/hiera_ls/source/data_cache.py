@@ -1,4 +1,6 @@
-"""Loaded data files keyed by content, so an edit re-parses one file (or part of it), not a project."""
+"""Loaded data files keyed by content, so an edit re-parses one file (or part of it), not a
+project.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +20,9 @@ class DataCache:
     _entries: dict[tuple[str, str], tuple[Stamp, DataFile]] = field(default_factory=dict)
 
     def get(self, files: FileAccess, path: str, function: str) -> DataFile | None:
-        """The file as ``function`` (yaml_data, json_data, eyaml_lookup_key) reads it; None when absent."""
+        """The file as ``function`` (yaml_data, json_data, eyaml_lookup_key) reads it; None when
+        absent.
+        """
         function = SAME_AS.get(function, function)
         stamp = files.stamp(path)
         if stamp is None:

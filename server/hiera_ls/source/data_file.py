@@ -166,7 +166,8 @@ def _note_unreachable(
             problems.append(
                 _problem(
                     "data-unreachable-key",
-                    f"Puppet reads the top-level key as {_key_words(key)}, not a String: no lookup can find it",
+                    f"Puppet reads the top-level key as {_key_words(key)}, not a String: no lookup "
+                    "can find it",
                     path,
                     spans.key or spans.value,
                 )
@@ -257,7 +258,8 @@ def _symbol_key_notes(path: str, nodes: Nodes) -> list[Problem]:
             notes.append(
                 _problem(
                     "yaml-symbol-key",
-                    f"Puppet reads the key `:{name}` as the Ruby Symbol :{name} and turns it into the String '{name}'",
+                    f"Puppet reads the key `:{name}` as the Ruby Symbol :{name} and turns it into "
+                    f"the String '{name}'",
                     path,
                     spans.key or spans.value,
                 )

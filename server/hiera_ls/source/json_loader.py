@@ -209,7 +209,8 @@ class _Scanner:
                 self.problems.append(
                     (
                         key_marks,
-                        f"Duplicate key '{name}' in this object: Ruby's JSON keeps the value given last",
+                        f"Duplicate key '{name}' in this object: Ruby's JSON keeps the value given "
+                        "last",
                     )
                 )
                 self.drop(path, name)

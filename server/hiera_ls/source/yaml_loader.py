@@ -468,8 +468,9 @@ class _Builder:
                         problems.append(
                             self._problem(
                                 "yaml-recursive-alias",
-                                f"The alias *{name} refers to a collection that contains it; Psych builds a "
-                                "self-referencing value that no lookup can use (hiera-ls reads it as null)",
+                                f"The alias *{name} refers to a collection that contains it; Psych "
+                                "builds a self-referencing value that no lookup can use (hiera-ls "
+                                "reads it as null)",
                                 raw_marks,
                             )
                         )
@@ -673,7 +674,8 @@ class _Builder:
                 self.problems.append(
                     self._problem(
                         "yaml-duplicate-key",
-                        f"Duplicate key {_show_key(key)} in this mapping: Psych keeps the value given last",
+                        f"Duplicate key {_show_key(key)} in this mapping: Psych keeps the value "
+                        "given last",
                         top.key_raw,
                     )
                 )
@@ -729,8 +731,9 @@ class _Builder:
                     self.problems.append(
                         self._problem(
                             "yaml-merge-override",
-                            f"The merge key `<<` replaces {_show_key(key)}, written earlier in this mapping: "
-                            "Psych merges in document order, so keys written after `<<` win and keys before it lose",
+                            f"The merge key `<<` replaces {_show_key(key)}, written earlier in "
+                            "this mapping: Psych merges in document order, so keys written after "
+                            "`<<` win and keys before it lose",
                             top.key_raw,
                         )
                     )

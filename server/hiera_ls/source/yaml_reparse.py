@@ -33,7 +33,9 @@ _ODD_BREAKS = ("\x85", "\u2028", "\u2029")  # line breaks to libyaml, not to str
 
 
 def reload_yaml(previous: YamlDocument, previous_text: str, text: str) -> YamlDocument:
-    """``text`` loaded as :func:`load_yaml` would, re-using ``previous`` (from ``previous_text``)."""
+    """``text`` loaded as :func:`load_yaml` would, re-using ``previous`` (from
+    ``previous_text``).
+    """
     spliced = _splice(previous, previous_text, text)
     return spliced if spliced is not None else load_yaml(previous.path, text)
 
@@ -103,7 +105,9 @@ def changed_lines(old: str, new: str) -> tuple[int, int, int]:
 
 
 def _line_start(text: str, line_of_offset: int, offset: int, line: int) -> int:
-    """Offset of the start of ``line``, walking from ``offset`` (which lies on ``line_of_offset``)."""
+    """Offset of the start of ``line``, walking from ``offset`` (which lies on
+    ``line_of_offset``).
+    """
     pos = text.rfind("\n", 0, offset) + 1
     at = line_of_offset
     while at > line:
