@@ -114,7 +114,9 @@ REALISTIC = {
             ENC[PKCS7,MIIBiQYJKoZIhvcNAQcDoIIBejCCAXYCAQAxggEhMIIBHQIBADAFMAACAQEw
             DQYJKoZIhvcNAQEBBQAEggEAk2Jk]
         """,
-    "data/secrets/nodes/web01.example.com.eyaml": "---\nprofile::web::api_token: ENC[PKCS7,MIIBeQYJKoZIhvcNAQcDoIIBajCCAWY]\n",
+    "data/secrets/nodes/web01.example.com.eyaml": (
+        "---\nprofile::web::api_token: ENC[PKCS7,MIIBeQYJKoZIhvcNAQcDoIIBajCCAWY]\n"
+    ),
     "data/common.yaml": """\
         ---
         lookup_options:
@@ -173,7 +175,10 @@ REALISTIC = {
           - 0.pool.ntp.org
           - 1.pool.ntp.org
         """,
-    "data/overrides.json": '{"profile::base::timeout": 30, "profile::base::label": "\\u00e9t\\u00e9 %{facts.os.family}"}\n',
+    "data/overrides.json": (
+        '{"profile::base::timeout": 30, "profile::base::label": '
+        '"\\u00e9t\\u00e9 %{facts.os.family}"}\n'
+    ),
     "data/nodes/web01.example.com.yaml": """\
         ---
         profile::base::users:
@@ -224,7 +229,9 @@ REALISTIC = {
           - name: "common"
             path: "common.yaml"
         """,
-    "modules/ntp/data/common.yaml": "---\nntp::servers: [2.pool.ntp.org]\nntp::service_name: ntpd\n",
+    "modules/ntp/data/common.yaml": (
+        "---\nntp::servers: [2.pool.ntp.org]\nntp::service_name: ntpd\n"
+    ),
 }
 
 
@@ -250,7 +257,7 @@ def test_the_checks_never_write_user_files(tmp_path: Path) -> None:
     assert before == after
 
 
-# --------------------------------------------------------------------------- layouts of real repositories
+# ---------------------------------------------------------------- layouts of real repositories
 
 DATA_MODULE_LAYOUT = {
     # A control repository whose data lives in a module r10k deploys (example42's psick does
@@ -287,7 +294,9 @@ DATA_MODULE_LAYOUT = {
         profile::base::admin: "root@%{lookup('profile::base::domain')}"
         profile::base::packages: [vim]
         """,
-    "modules/sitedata/data/nodes/web01.example.com.yaml": "profile::base::timezone: UTC\nprofile::base::packages: [nginx]\n",
+    "modules/sitedata/data/nodes/web01.example.com.yaml": (
+        "profile::base::timezone: UTC\nprofile::base::packages: [nginx]\n"
+    ),
 }
 
 

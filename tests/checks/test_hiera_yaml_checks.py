@@ -47,7 +47,8 @@ def test_levels_that_name_no_file_and_bare_variables(tmp_path: Path) -> None:
     ]
     data = ws.path("data")
     assert problems[0].message == (
-        f"No file matches {data}/os/*.yaml for any value of its variables: hierarchy level 'OS' finds nothing here for any node"
+        f"No file matches {data}/os/*.yaml for any value of its variables: hierarchy level 'OS' "
+        "finds nothing here for any node"
     )
     assert problems[0].severity is Severity.HINT
     assert problems[3].message == (
@@ -57,7 +58,10 @@ def test_levels_that_name_no_file_and_bare_variables(tmp_path: Path) -> None:
 
 
 def test_missing_datadir_is_reported_once_where_it_is_written(tmp_path: Path) -> None:
-    hiera = "version: 5\ndefaults:\n  datadir: hieradata\n  data_hash: yaml_data\nhierarchy:\n  - name: a\n    path: a.yaml\n  - name: b\n    path: b.yaml\n"
+    hiera = (
+        "version: 5\ndefaults:\n  datadir: hieradata\n  data_hash: yaml_data\nhierarchy:\n"
+        "  - name: a\n    path: a.yaml\n  - name: b\n    path: b.yaml\n"
+    )
     ws = make_workspace(tmp_path, {"hiera.yaml": hiera})
     [found] = ws.config_problems()
     assert (found.code, found.where.span, found.severity) == (
@@ -66,8 +70,8 @@ def test_missing_datadir_is_reported_once_where_it_is_written(tmp_path: Path) ->
         Severity.WARNING,
     )
     assert found.message == (
-        f"The datadir 'hieradata' ({ws.path('hieradata')}) does not exist: hierarchy level 'a' and every level "
-        "sharing it find no data"
+        f"The datadir 'hieradata' ({ws.path('hieradata')}) does not exist: hierarchy level 'a' and "
+        "every level sharing it find no data"
     )
 
 
@@ -96,7 +100,9 @@ def test_data_files_no_level_reads(tmp_path: Path) -> None:
             "data/orphan/z.yaml": "# an old file\nz: 1\n",
             "data/dc/ams1.yaml": "a: 1\n",
             "data/README.md": "not data\n",
-            "modules/mymod/hiera.yaml": "version: 5\nhierarchy:\n  - name: c\n    path: common.yaml\n",
+            "modules/mymod/hiera.yaml": (
+                "version: 5\nhierarchy:\n  - name: c\n    path: common.yaml\n"
+            ),
             "modules/mymod/data/common.yaml": "mymod::a: 1\n",
             "modules/mymod/data/old.yaml": "mymod::a: 2\n",
         },
@@ -112,9 +118,9 @@ def test_data_files_no_level_reads(tmp_path: Path) -> None:
         Span.of(0, 0, 0, 13),
         Severity.HINT,
     )
-    assert (
-        orphan.message
-        == f"No hierarchy level of {ws.path('hiera.yaml')} reads this file: Puppet never looks at its keys"
+    assert orphan.message == (
+        f"No hierarchy level of {ws.path('hiera.yaml')} reads this file: Puppet never looks at "
+        "its keys"
     )
 
 
@@ -127,7 +133,10 @@ def test_a_clean_hiera_yaml_has_nothing_to_say(tmp_path: Path) -> None:
 
 
 def test_absolute_locations_outside_the_layer_are_not_judged(tmp_path: Path) -> None:
-    hiera = 'version: 5\nhierarchy:\n  - name: abs\n    path: "/etc/%{facts.x}.yaml"\n  - name: c\n    path: common.yaml\n'
+    hiera = (
+        'version: 5\nhierarchy:\n  - name: abs\n    path: "/etc/%{facts.x}.yaml"\n  - name: c\n'
+        "    path: common.yaml\n"
+    )
     ws = make_workspace(tmp_path, {"hiera.yaml": hiera, "data/common.yaml": "a: 1\n"})
     assert ws.config_problems() == []
     assert all(not p.startswith("/etc/") for p in ws.index.existing)

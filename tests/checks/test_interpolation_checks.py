@@ -65,8 +65,8 @@ def test_alias_must_be_the_whole_string() -> None:
     [(code, message)] = check("x%{alias('a')}")
     assert code == "interpolation-alias-not-whole"
     assert message.startswith(
-        "Puppet fails the lookup with: 'alias' interpolation is only permitted if the expression is equal "
-        "to the entire string."
+        "Puppet fails the lookup with: 'alias' interpolation is only permitted if the expression "
+        "is equal to the entire string."
     )
     assert check("%{alias('a')}") == []
     assert check("%{ alias('a') }") == []  # spaces inside the braces are fine
@@ -91,9 +91,9 @@ def test_unquoted_argument_reads_a_variable() -> None:
     [(code, message)] = check("%{lookup(a)}")
     assert code == "interpolation-unquoted-argument"
     assert message == (
-        "Puppet reads `lookup(a)` as the name of a variable, not as a call of lookup(): with strict_variables "
-        "the lookup fails with Undefined variable 'lookup(a)', otherwise it gives ''. "
-        "Quote the argument: %{lookup('a')}"
+        "Puppet reads `lookup(a)` as the name of a variable, not as a call of lookup(): with "
+        "strict_variables the lookup fails with Undefined variable 'lookup(a)', otherwise it gives "
+        "''. Quote the argument: %{lookup('a')}"
     )
 
 
@@ -167,7 +167,8 @@ def test_ranges_in_a_data_file_with_a_non_ascii_prefix(tmp_path: Path) -> None:
         ("interpolation-unknown-method", Span.of(4, 6, 4, 20)),
     ]
     assert problems[0].message.startswith(
-        "Puppet fails the lookup with: Syntax error in string: Bienvenue sur l'hôte 🖥 %{lookup( 'a' )} — %{osfamily}."
+        "Puppet fails the lookup with: Syntax error in string: Bienvenue sur l'hôte 🖥 %{lookup( "
+        "'a' )} — %{osfamily}."
     )
 
 
@@ -185,7 +186,8 @@ def test_unquoted_token_in_a_plain_value_explains_the_yaml_error(tmp_path: Path)
     assert found.where.span == Span.of(1, 5, 1, 23)
     assert found.message == (
         'A plain YAML value cannot start with `%`: put the whole value in quotes (key: "%{...}"). '
-        f"Puppet cannot load this file: Unable to parse ({ws.path('data/common.yaml')}): found character "
+        f"Puppet cannot load this file: Unable to parse ({ws.path('data/common.yaml')}): found "
+        "character "
         "that cannot start any token while scanning for the next token at line 2 column 6"
     )
 

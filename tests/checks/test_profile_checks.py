@@ -38,9 +38,8 @@ def test_failing_lookups_are_reported_on_the_key_with_the_profile_name(tmp_path:
         "[web01.example.com] Looking up 'h' fails: The first element of the merge has wrong type, "
         "expects a Hash value, got String"
     )
-    assert (
-        problems[1].message
-        == "[web01.example.com] Looking up 'undefined_var' fails: Undefined variable '::nosuchvar'; "
+    assert problems[1].message == (
+        "[web01.example.com] Looking up 'undefined_var' fails: Undefined variable '::nosuchvar'; "
     )
 
 
@@ -52,8 +51,10 @@ def test_recursion_for_the_profile(tmp_path: Path) -> None:
         ws.data_problems("data/common.yaml", ws.profile(FACTS)), "lookup-fails-for-profile"
     )
     assert [p.message for p in problems] == [
-        "[web01.example.com] Looking up 'a' fails: Lookup of key 'a' failed: Recursive lookup detected in [a, b]",
-        "[web01.example.com] Looking up 'b' fails: Lookup of key 'b' failed: Recursive lookup detected in [b, a]",
+        "[web01.example.com] Looking up 'a' fails: Lookup of key 'a' failed: Recursive lookup "
+        "detected in [a, b]",
+        "[web01.example.com] Looking up 'b' fails: Lookup of key 'b' failed: Recursive lookup "
+        "detected in [b, a]",
     ]
 
 
@@ -98,7 +99,8 @@ def test_collections_interpolated_into_strings(tmp_path: Path) -> None:
         ("interpolation-collection-in-string", Span.of(2, 14, 2, 33)),
     ]
     assert problems[0].message == (
-        '[web01.example.com] \'servers\' is an Array: Puppet puts Ruby\'s text of it (["a", "b"]) into this '
+        '[web01.example.com] \'servers\' is an Array: Puppet puts Ruby\'s text of it (["a", "b"]) '
+        "into this "
         "string; make the whole value \"%{alias('servers')}\" to keep the Array"
     )
 

@@ -24,7 +24,9 @@ def test_unqualified_module_keys_are_ignored_with_puppets_warning(tmp_path: Path
         tmp_path,
         {
             "modules/mymod/hiera.yaml": MODULE_HIERA,
-            "modules/mymod/data/common.yaml": "lookup_options: {}\nmymod::x: 1\nstray: 2\nother::y: 3\nmymodx: 4\n",
+            "modules/mymod/data/common.yaml": (
+                "lookup_options: {}\nmymod::x: 1\nstray: 2\nother::y: 3\nmymodx: 4\n"
+            ),
         },
     )
     problems = ws.data_problems("modules/mymod/data/common.yaml")
@@ -35,9 +37,9 @@ def test_unqualified_module_keys_are_ignored_with_puppets_warning(tmp_path: Path
     ]
     location = ws.path("modules/mymod/data/common.yaml")
     assert problems[0].message == (
-        "Puppet ignores 'stray': module data keys must start with 'mymod::'. Puppet warns: Module 'mymod': "
-        f"Value returned from data_hash function 'yaml_data', when using location '{location}', must use keys "
-        "qualified with the name of the module"
+        "Puppet ignores 'stray': module data keys must start with 'mymod::'. Puppet warns: Module "
+        "'mymod': Value returned from data_hash function 'yaml_data', when using location "
+        f"'{location}', must use keys qualified with the name of the module"
     )
 
 
@@ -99,7 +101,8 @@ def test_a_cycle_is_reported_on_each_key_with_puppets_message(tmp_path: Path) ->
         "Lookup of key 'x' failed: Recursive lookup detected in [x, y, z]"
     )
     assert common[2].message == (
-        "Recursive lookup: w -> w. Looking up 'w' fails with: Lookup of key 'w' failed: Recursive lookup detected in [w]"
+        "Recursive lookup: w -> w. Looking up 'w' fails with: Lookup of key 'w' failed: Recursive "
+        "lookup detected in [w]"
     )
     node = ws.data_problems("data/nodes/web01.example.com.yaml")
     assert brief(node) == [("reference-cycle", Span.of(0, 8, 0, 22))]
@@ -147,7 +150,10 @@ def test_a_merged_key_reads_every_definition_so_the_cycle_stands(tmp_path: Path)
 
 
 def test_a_cycle_hidden_for_every_node_by_a_static_file(tmp_path: Path) -> None:
-    hiera = "version: 5\nhierarchy:\n  - name: First\n    path: first.yaml\n  - name: Common\n    path: common.yaml\n"
+    hiera = (
+        "version: 5\nhierarchy:\n  - name: First\n    path: first.yaml\n  - name: Common\n"
+        "    path: common.yaml\n"
+    )
     ws = make_workspace(
         tmp_path,
         {

@@ -198,6 +198,11 @@ def facts_yaml(value: Any, indent: int = 0) -> list[str]:
             )
         return str(v)
 
+    def leaf(v: Any) -> str:
+        if isinstance(v, (dict, list)):  # only empty ones get here
+            return "{}" if isinstance(v, dict) else "[]"
+        return scalar(v)
+
     lines: list[str] = []
     if isinstance(value, dict):
         for k, v in value.items():
@@ -205,9 +210,7 @@ def facts_yaml(value: Any, indent: int = 0) -> list[str]:
                 lines.append(f"{pad}{_dq(str(k))}:")
                 lines.extend(facts_yaml(v, indent + 2))
             else:
-                lines.append(
-                    f"{pad}{_dq(str(k))}: {scalar(v) if not isinstance(v, (dict, list)) else ('{}' if isinstance(v, dict) else '[]')}"
-                )
+                lines.append(f"{pad}{_dq(str(k))}: {leaf(v)}")
     else:
         for v in value:
             if isinstance(v, (dict, list)) and v:
@@ -215,9 +218,7 @@ def facts_yaml(value: Any, indent: int = 0) -> list[str]:
                 sub[0] = f"{pad}- " + sub[0][indent + 2 :]
                 lines.extend(sub)
             else:
-                lines.append(
-                    f"{pad}- {scalar(v) if not isinstance(v, (dict, list)) else ('{}' if isinstance(v, dict) else '[]')}"
-                )
+                lines.append(f"{pad}- {leaf(v)}")
     return lines
 
 
@@ -255,7 +256,9 @@ class GeneratedEnv:
     def oracle_request(
         self, strict_variables: bool = True, lookups: Sequence[Lookup] | None = None
     ) -> dict[str, Any]:
-        """The oracle request; ``strict_variables=False`` means Puppet 7's defaults (strict=warning)."""
+        """The oracle request; ``strict_variables=False`` means Puppet 7's defaults
+        (strict=warning).
+        """
         return {
             "environmentpath": str(self.environmentpath),
             "environment": self.environment,
@@ -310,7 +313,8 @@ HOSTS = ["web01", "db02", "app-3", "node4", "edge"]
 DOMAINS = ["example.com", "corp.example.net", "lan"]
 MODULES = ["ntp", "apache", "profile", "app_cfg", "mysql"]
 WORDS = ["alpha", "port", "users", "motd", "pkgs", "opts", "limits", "servers", "paths", "flags",
-         "name", "mode", "zone", "peers", "mounts", "tags", "level", "owner", "vhosts", "rules"]  # fmt: skip
+         "name", "mode", "zone", "peers", "mounts", "tags", "level", "owner", "vhosts",
+         "rules"]  # fmt: skip
 SUBKEYS = ["a", "b", "c", "port", "x.y", "list", "nested", "--gone", "enabled", "é"]
 KNOCKOUTS = ["--", "--", "--", "!", "^^", "."]
 
@@ -318,21 +322,23 @@ KNOCKOUTS = ["--", "--", "--", "!", "^^", "."]
 YAML11_SCALARS: list[tuple[str, str]] = [
     ("int", "0"), ("int", "42"), ("int", "-7"), ("octal", "0755"), ("octal", "010"),
     ("hex", "0x1F"), ("binary", "0b101"), ("underscore", "1_000"), ("comma_int", "1,000"),
-    ("plus_int", "+12"), ("sexagesimal", "12:30:00"), ("sexagesimal", "12:30"), ("bigint", "10000000000000000000000"),
-    ("float", "1.0"), ("float", "2.5"), ("float", "-0.5"), ("float", ".5"), ("float_exp", "1.5e+3"),
-    ("float_exp", "6.8523015e+5"), ("exp_string", "1e3"), ("exp_string", "1.5e3"), ("inf", ".inf"),
-    ("inf", "-.inf"), ("sexagesimal_float", "1:30.5"), ("float", "1_000.5"), ("float", "2."),
-    ("bool", "yes"), ("bool", "no"), ("bool", "on"), ("bool", "off"), ("bool", "true"), ("bool", "False"),
-    ("bool", "TRUE"), ("not_bool", "y"), ("not_bool", "n"), ("null", "~"), ("null", "null"), ("null", "Null"),
-    ("null", ""), ("string", "hello"), ("string", "a b c"), ("string", "0o17"), ("string", "1.2.3"), ("string", "08"),
-    ("quoted", "'yes'"), ("quoted", '"0755"'), ("quoted", "'1_000'"), ("quoted", '"~"'), ("quoted", "''"),
-    ("quoted", "'12:30:00'"), ("quoted", '"on"'), ("unicode", '"h\\u00e9llo"'), ("unicode", "日本"),
+    ("plus_int", "+12"), ("sexagesimal", "12:30:00"), ("sexagesimal", "12:30"),
+    ("bigint", "10000000000000000000000"), ("float", "1.0"), ("float", "2.5"), ("float", "-0.5"),
+    ("float", ".5"), ("float_exp", "1.5e+3"), ("float_exp", "6.8523015e+5"), ("exp_string", "1e3"),
+    ("exp_string", "1.5e3"), ("inf", ".inf"), ("inf", "-.inf"), ("sexagesimal_float", "1:30.5"),
+    ("float", "1_000.5"), ("float", "2."), ("bool", "yes"), ("bool", "no"), ("bool", "on"),
+    ("bool", "off"), ("bool", "true"), ("bool", "False"), ("bool", "TRUE"), ("not_bool", "y"),
+    ("not_bool", "n"), ("null", "~"), ("null", "null"), ("null", "Null"), ("null", ""),
+    ("string", "hello"), ("string", "a b c"), ("string", "0o17"), ("string", "1.2.3"),
+    ("string", "08"), ("quoted", "'yes'"), ("quoted", '"0755"'), ("quoted", "'1_000'"),
+    ("quoted", '"~"'), ("quoted", "''"), ("quoted", "'12:30:00'"), ("quoted", '"on"'),
+    ("unicode", '"h\\u00e9llo"'), ("unicode", "日本"),
 ]  # fmt: skip
 JSON_SCALARS: list[tuple[str, str]] = [
-    ("int", "1"), ("int", "-3"), ("float", "1.0"), ("float", "2.5"), ("exp", "1e3"), ("exp", "1E+2"),
-    ("neg_zero", "-0"), ("float", "0.0"), ("neg_zero", "-0.0"), ("bigint", "12345678901234567890123"),
-    ("bool", "true"), ("bool", "false"), ("null", "null"), ("string", '"hello"'), ("string", '"yes"'),
-    ("unicode", '"caf\\u00e9"'), ("string", '"0755"'),
+    ("int", "1"), ("int", "-3"), ("float", "1.0"), ("float", "2.5"), ("exp", "1e3"),
+    ("exp", "1E+2"), ("neg_zero", "-0"), ("float", "0.0"), ("neg_zero", "-0.0"),
+    ("bigint", "12345678901234567890123"), ("bool", "true"), ("bool", "false"), ("null", "null"),
+    ("string", '"hello"'), ("string", '"yes"'), ("unicode", '"caf\\u00e9"'), ("string", '"0755"'),
 ]  # fmt: skip
 
 
@@ -460,10 +466,12 @@ class _Gen:
             ("facts.role", fx["role"]), ("::role", fx["role"]), ("role", fx["role"]),
             ("facts.os.family", fx["os"]["family"]), ("::os.family", fx["os"]["family"]),
             ("os.release.major", fx["os"]["release"]["major"]), ("trusted.certname", self.node),
-            ("trusted.hostname", self.node.split(".")[0]), ("trusted.domain", self.node.split(".", 1)[1]),
-            ("::fqdn", self.node), ("clientcert", self.node), ("environment", self.environment),
-            ("facts.datacenter", fx["datacenter"]), ("::tier", fx["tier"]), ("hostname", fx["hostname"]),
-            ("facts.custom.'dotted.key'", "dk"), ('facts.custom."dotted.key"', "dk"), ("facts.roles.0", fx["roles"][0]),
+            ("trusted.hostname", self.node.split(".")[0]),
+            ("trusted.domain", self.node.split(".", 1)[1]), ("::fqdn", self.node),
+            ("clientcert", self.node), ("environment", self.environment),
+            ("facts.datacenter", fx["datacenter"]), ("::tier", fx["tier"]),
+            ("hostname", fx["hostname"]), ("facts.custom.'dotted.key'", "dk"),
+            ('facts.custom."dotted.key"', "dk"), ("facts.roles.0", fx["roles"][0]),
         ]  # fmt: skip
 
     def odd_var_refs(self) -> list[tuple[str, str]]:
@@ -473,12 +481,13 @@ class _Gen:
             ("facts.roles.9", "index_out_of_range"), ("facts.processorcount", "int_to_s"),
             ("facts.uptime_hours", "float_to_s"), ("facts.is_virtual", "bool_to_s"),
             ("facts.memory.system.total_bytes", "bigint_to_s"), ("facts.roles", "array_to_s"),
-            ("facts.os.release", "hash_to_s"), ("facts.custom.n", "nil_sub"), ("trusted.extensions", "hash_to_s"),
-            ("trusted.authenticated", "trusted"), ("server_facts", "server_facts"),
-            ("server_facts.servername", "missing_subkey"), ("facts.motd", "fact_with_interpolation"),
-            ("motd", "fact_with_interpolation"), ("percent", "string"), ("greeting", "unicode"),
-            ("scope('role')", "scope_method"), ("scope('facts.os.family')", "scope_method"),
-            (" facts.role ", "spaces"), ("title", "builtin_scope"), ("module_name", "builtin_scope"),
+            ("facts.os.release", "hash_to_s"), ("facts.custom.n", "nil_sub"),
+            ("trusted.extensions", "hash_to_s"), ("trusted.authenticated", "trusted"),
+            ("server_facts", "server_facts"), ("server_facts.servername", "missing_subkey"),
+            ("facts.motd", "fact_with_interpolation"), ("motd", "fact_with_interpolation"),
+            ("percent", "string"), ("greeting", "unicode"), ("scope('role')", "scope_method"),
+            ("scope('facts.os.family')", "scope_method"), (" facts.role ", "spaces"),
+            ("title", "builtin_scope"), ("module_name", "builtin_scope"),
             ("facts.custom.list.1", "index"), ("facts.services", "hash_to_s"),
         ]  # fmt: skip
 
@@ -723,9 +732,11 @@ class _Gen:
             (f"roles/%{{facts.role}}.{ext}", f"roles/{fx['role']}.{ext}", "var.facts"),
             (f"roles/%{{role}}.{ext}", f"roles/{fx['role']}.{ext}", "var.bare"),
             (f"os/%{{facts.os.family}}.{ext}", f"os/{fx['os']['family']}.{ext}", "var.facts"),
-            (f"os/%{{facts.os.family}}/%{{facts.os.release.major}}.{ext}", f"os/{fx['os']['family']}/{fx['os']['release']['major']}.{ext}", "var.facts"),
+            (f"os/%{{facts.os.family}}/%{{facts.os.release.major}}.{ext}",
+             f"os/{fx['os']['family']}/{fx['os']['release']['major']}.{ext}", "var.facts"),
             (f"dc/%{{::datacenter}}.{ext}", f"dc/{fx['datacenter']}.{ext}", "var.topscope"),
-            (f"tier/%{{tier}}-%{{facts.datacenter}}.{ext}", f"tier/{fx['tier']}-{fx['datacenter']}.{ext}", "var.bare"),
+            (f"tier/%{{tier}}-%{{facts.datacenter}}.{ext}",
+             f"tier/{fx['tier']}-{fx['datacenter']}.{ext}", "var.bare"),
             (f"env/%{{environment}}.{ext}", f"env/{self.environment}.{ext}", "var.environment"),
             (f"missing/%{{facts.nosuch}}.{ext}", f"missing/.{ext}", "var.missing_subkey"),
             (f"common.{ext}", f"common.{ext}", "static"),

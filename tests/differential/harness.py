@@ -67,7 +67,9 @@ def message_policy() -> str:
 
 
 def hiera_ls_command() -> list[str]:
-    """``sys.executable -m hiera_ls``, or ``HIERA_LS_DIFF_CMD`` (e.g. to smoke-test the plumbing)."""
+    """``sys.executable -m hiera_ls``, or ``HIERA_LS_DIFF_CMD`` (e.g. to smoke-test the
+    plumbing).
+    """
     override = os.environ.get("HIERA_LS_DIFF_CMD")
     return shlex.split(override) if override else [sys.executable, "-m", "hiera_ls"]
 
@@ -130,7 +132,8 @@ class Mismatch:
 
     def describe(self, base: Path) -> str:
         return (
-            f"  lookup #{self.index}: key={self.lookup.key!r} merge={json.dumps(self.lookup.merge)} [{self.kind}]\n"
+            f"  lookup #{self.index}: key={self.lookup.key!r} "
+            f"merge={json.dumps(self.lookup.merge)} [{self.kind}]\n"
             f"    puppet  : {_show(self.puppet, base)}\n"
             f"    hiera-ls: {_show(self.hiera_ls, base)}"
         )
@@ -207,8 +210,10 @@ def finish_hiera_ls(
     lines = [line for line in stdout.splitlines() if line.strip()]
     if proc.returncode != 0 or len(lines) != len(lookups):
         raise HieraLsRunError(
-            f"hiera-ls lookup --batch exited {proc.returncode} with {len(lines)} answers for {len(lookups)} lookups\n"
-            f"command: {shlex.join([*hiera_ls_command(), *env.cli_args()])}\n--- stderr ---\n{stderr[-3000:]}"
+            f"hiera-ls lookup --batch exited {proc.returncode} with {len(lines)} answers for "
+            f"{len(lookups)} lookups\n"
+            f"command: {shlex.join([*hiera_ls_command(), *env.cli_args()])}\n--- stderr ---\n"
+            f"{stderr[-3000:]}"
         )
     answers: list[dict[str, Any]] = []
     for line in lines:
@@ -474,8 +479,8 @@ class DiffStats:
         lines = [
             f"{self.lookups} lookups in {self.envs} environments; Puppet: {po['found']} found, "
             f"{po['not_found']} not found, {po['error']} errors",
-            f"hiera-ls differs: {self.mismatches['outcome']} outcomes, {self.mismatches['value']} values, "
-            f"{self.mismatches['message']} error messages (policy: {message_policy()})",
+            f"hiera-ls differs: {self.mismatches['outcome']} outcomes, {self.mismatches['value']} "
+            f"values, {self.mismatches['message']} error messages (policy: {message_policy()})",
         ]
         if self.message_examples:
             lines.append("first differing error messages:")

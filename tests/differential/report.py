@@ -104,8 +104,9 @@ def _coverage(seeds: list[int], outcomes: bool) -> int:
             + ", ".join(f"{k} {v} ({100 * v / total:.1f}%)" for k, v in results.most_common())
         )
         print(
-            f"oracle: {oracle_seconds:.1f}s for {len(seeds)} requests = {lookups / oracle_seconds:.0f} lookups/s, "
-            f"{len(seeds) / oracle_seconds:.1f} environments/s"
+            f"oracle: {oracle_seconds:.1f}s for {len(seeds)} requests = "
+            f"{lookups / oracle_seconds:.0f} lookups/s, {len(seeds) / oracle_seconds:.1f} "
+            "environments/s"
         )
         print("commonest errors:")
         for family, count in families.most_common(40):

@@ -70,7 +70,8 @@ CASES: list[Case] = [
         {
             f"{ENV}/hiera.yaml": HIERA,
             f"{ENV}/data/common.yaml": (
-                'vars: "%{clientcert}|%{environment}|%{::fqdn}|%{trusted.certname}|%{trusted.hostname}'
+                "vars: "
+                '"%{clientcert}|%{environment}|%{::fqdn}|%{trusted.certname}|%{trusted.hostname}'
                 '|%{trusted.domain}|%{trusted.authenticated}|%{title}|%{name}|%{module_name}"\n'
                 'collections: "%{server_facts}|%{trusted.extensions}|%{facts.roles}|%{facts.os}"\n'
                 'undefined: "%{calling_module}"\n'
@@ -83,7 +84,8 @@ CASES: list[Case] = [
         {
             f"{ENV}/hiera.yaml": HIERA,
             f"{ENV}/data/common.yaml": (
-                "ints: [0755, 0x1F, 0b101, 1_000, '1,000', 1,000, +12, 12:30:00, 12:30, 10000000000000000000000]\n"
+                "ints: [0755, 0x1F, 0b101, 1_000, '1,000', 1,000, +12, 12:30:00, 12:30, "
+                "10000000000000000000000]\n"
                 "floats: [1.0, 2., .5, 1.5e+3, 1e3, 1.5e3, .inf, -.inf, 1:30.5, 6.8523015e+5]\n"
                 "words: [yes, no, on, off, y, n, True, ~, Null, '', 'yes']\n"
             ),
@@ -94,8 +96,12 @@ CASES: list[Case] = [
         "deep-merge-order-and-knockout",
         {
             f"{ENV}/hiera.yaml": HIERA,
-            f"{ENV}/data/nodes/{NODE}.yaml": "h: {a: [3, '--1', 1], b: {x: '--'}, n: ~, e: {}}\narr: ['--', 9]\n",
-            f"{ENV}/data/roles/web.yaml": "h: {a: [1, '1', 2], b: {x: 1, y: 2}, n: 5, e: [1]}\narr: [1, 2]\n",
+            f"{ENV}/data/nodes/{NODE}.yaml": (
+                "h: {a: [3, '--1', 1], b: {x: '--'}, n: ~, e: {}}\narr: ['--', 9]\n"
+            ),
+            f"{ENV}/data/roles/web.yaml": (
+                "h: {a: [1, '1', 2], b: {x: 1, y: 2}, n: 5, e: [1]}\narr: [1, 2]\n"
+            ),
             f"{ENV}/data/common.yaml": "h: {z: 0}\narr: [0]\n",
         },
         [

@@ -25,7 +25,10 @@ pytestmark = pytest.mark.puppet
 
 NODE = "web01.example.com"
 # The oracle's scope has no trusted.certname: a static level stands in for the node level.
-TWO_LEVELS = "version: 5\nhierarchy:\n  - name: First\n    path: first.yaml\n  - name: Common\n    path: common.yaml\n"
+TWO_LEVELS = (
+    "version: 5\nhierarchy:\n  - name: First\n    path: first.yaml\n  - name: Common\n"
+    "    path: common.yaml\n"
+)
 FACTS: dict[str, object] = {"osfamily": "Debian", "os": {"family": "Debian"}, "role": "web"}
 
 
@@ -212,9 +215,13 @@ def test_module_namespace_and_bad_regex_fail_as_said(oracle: PuppetOracle, tmp_p
         tmp_path,
         {
             "modules/m1/hiera.yaml": MODULE_HIERA,
-            "modules/m1/data/common.yaml": "lookup_options:\n  other::x: {merge: unique}\nm1::x: 1\n",
+            "modules/m1/data/common.yaml": (
+                "lookup_options:\n  other::x: {merge: unique}\nm1::x: 1\n"
+            ),
             "modules/m2/hiera.yaml": MODULE_HIERA,
-            "modules/m2/data/common.yaml": "lookup_options:\n  '^(m2::x|m2::y)': {merge: unique}\nm2::x: 1\n",
+            "modules/m2/data/common.yaml": (
+                "lookup_options:\n  '^(m2::x|m2::y)': {merge: unique}\nm2::x: 1\n"
+            ),
         },
     )
     m1 = ws.data_problems("modules/m1/data/common.yaml")
@@ -234,7 +241,9 @@ def test_cycle_message_is_puppets(oracle: PuppetOracle, tmp_path: Path) -> None:
     ws = make_workspace(
         tmp_path,
         {
-            "data/common.yaml": "x: \"%{lookup('y')}\"\nz: \"%{alias('x')}\"\nw: \"%{alias('w')}\"\n",
+            "data/common.yaml": (
+                "x: \"%{lookup('y')}\"\nz: \"%{alias('x')}\"\nw: \"%{alias('w')}\"\n"
+            ),
             "hiera.yaml": TWO_LEVELS,
             "data/first.yaml": "y: \"pre %{lookup('z')}\"\n",
         },

@@ -19,7 +19,8 @@ def test_key_errors_match_puppet_lookup(tmp_path: Path, puppet_oracle: PuppetOra
     (env / "hiera.yaml").write_text("version: 5\nhierarchy:\n  - name: c\n    path: c.yaml\n")
     text = (
         "a: :sym\nb: [1, {true: 2}]\nc: !ruby/sym default\nd:\n  x: [a, !ruby/sym s]\ne: {~: 1}\n"
-        "f:\n  - [1]\n  - - :s\ng:\n  k:\n    1: :v\nh: fine\n:i:\n  :j: 1\nk:\n  - 1.5\n  - :s\n  - {}\n"
+        "f:\n  - [1]\n  - - :s\ng:\n  k:\n    1: :v\nh: fine\n:i:\n  :j: 1\nk:\n  - 1.5\n  - :s\n"
+        "  - {}\n"
     )
     path = env / "data" / "c.yaml"
     path.write_text(text)

@@ -294,7 +294,8 @@ DOCUMENTS = [
     "a: !!float :s\n",
     "a: !!float abc\n",
     "a: !!float '1__0'\n",
-    "a: !!int '12'\nb: ! '3'\nc: !!null x\nd: !!bool x\ne: !!str 123\nf: !foo 0755\ng: !!int 0x10\n",
+    "a: !!int '12'\nb: ! '3'\nc: !!null x\nd: !!bool x\ne: !!str 123\nf: !foo 0755\n"
+    "g: !!int 0x10\n",
     "a: !ruby/sym foo\nb: !ruby/symbol:x ''\nc: !str: x\nd: !ruby/class ''\n",
     "a: !str:Foo x\n",
     "a: !ruby/struct {}\n",
@@ -352,7 +353,10 @@ def _compare(oracle: PuppetOracle, texts: list[str]) -> list[str]:
 
 needs_libyaml_025 = pytest.mark.skipif(
     "0.2.5" not in DEFAULT_BACKEND.name,
-    reason="the flow-collection corners differ in ruamel.yaml.clib's libyaml 0.1.7; add PyYAML to get 0.2.5",
+    reason=(
+        "the flow-collection corners differ in ruamel.yaml.clib's libyaml 0.1.7; add PyYAML to "
+        "get 0.2.5"
+    ),
 )
 
 

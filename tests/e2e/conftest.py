@@ -113,7 +113,9 @@ READY = "hiera-ls "  # the server's first log line, sent once settings are read
 async def wait_for_matching(
     client: LanguageClient, doc_uri: str, predicate: Callable[[list[types.Diagnostic]], bool]
 ) -> list[types.Diagnostic]:
-    """The first publish for ``doc_uri`` (already received or to come) that ``predicate`` accepts."""
+    """The first publish for ``doc_uri`` (already received or to come) that ``predicate``
+    accepts.
+    """
     published: list[types.PublishDiagnosticsParams] = client.published  # type: ignore[attr-defined]
     event: asyncio.Event = client.published_event  # type: ignore[attr-defined]
     seen = 0

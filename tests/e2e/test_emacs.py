@@ -27,7 +27,8 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 EXTRA = "profile::motd::extra: \"Hé 🚀 %{looKup('profile::base::domain')}\"\n"
 # What an interactive start does before init.el: activate the installed packages.
 PROBE = """(progn (require 'package) (package-activate-all)
-  (dolist (library '("eglot" "yaml-mode")) (princ (format "%s\\n" (if (locate-library library) "found" "missing")))))"""
+  (dolist (library '("eglot" "yaml-mode"))
+    (princ (format "%s\\n" (if (locate-library library) "found" "missing")))))"""
 
 
 def readme_emacs_section() -> str:
@@ -61,7 +62,9 @@ def code_of(flymake_text: str) -> str:
 
 
 def missing_packages(env: dict[str, str]) -> list[str]:
-    """Which of eglot and yaml-mode this Emacs cannot load (README: Emacs 28 has neither built in)."""
+    """Which of eglot and yaml-mode this Emacs cannot load (README: Emacs 28 has neither
+    built in).
+    """
     probe = subprocess.run(
         [str(EMACS), "--batch", "--eval", PROBE],
         env=env,

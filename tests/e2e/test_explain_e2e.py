@@ -1,4 +1,6 @@
-"""`hiera/explain`: the `puppet lookup --explain` text for the key under the cursor or a named key."""
+"""`hiera/explain`: the `puppet lookup --explain` text for the key under the cursor or a named
+key.
+"""
 
 from __future__ import annotations
 
@@ -46,8 +48,8 @@ async def test_explain_the_key_under_the_cursor_and_a_named_key(
     text = answer["text"]
     assert text.startswith('Searching for "lookup_options"\n')
     assert (
-        '\nUsing merge options from "lookup_options" hash\nSearching for "profile::base::users"\n  Merge strategy deep\n'
-        in text
+        '\nUsing merge options from "lookup_options" hash\nSearching for "profile::base::users"\n'
+        "  Merge strategy deep\n" in text
     )
     assert f'      Using configuration "{CONTROL_REPO}/hiera.yaml"' in text
     assert f'Path "{CONTROL_REPO}/data/nodes/web01.example.com.yaml"' in text

@@ -69,8 +69,8 @@ async def test_deep_merged_key_shows_merged_value_strategy_and_levels(
     node_link = f"[data/nodes/web01.example.com.yaml:3]({WEB01.as_uri()}#L3)"
     assert f"1. Environment / Per-node data — {node_link} — merged" in text
     assert (
-        f"2. Environment / Common data — [data/common.yaml:25]({COMMON.as_uri()}#L25) (this file) — merged"
-        in text
+        f"2. Environment / Common data — [data/common.yaml:25]({COMMON.as_uri()}#L25) (this file) "
+        "— merged" in text
     )
 
 
@@ -84,8 +84,8 @@ async def test_first_found_key_marks_the_winner_and_the_overridden_value(
     assert "1. Environment / Per-node data — [data/nodes/web01.example.com.yaml:2]" in text
     assert "(this file) — **wins**" in text
     assert (
-        f"2. Environment / Common data — [data/common.yaml:37]({COMMON.as_uri()}#L37) — overridden: `22`"
-        in text
+        f"2. Environment / Common data — [data/common.yaml:37]({COMMON.as_uri()}#L37) — "
+        "overridden: `22`" in text
     )
 
 
@@ -112,8 +112,8 @@ async def test_lookup_and_alias_tokens_show_the_looked_up_value(client: Language
     assert f"- Environment / Common data: [data/common.yaml:20]({COMMON.as_uri()}#L20)" in text
     alias = await hover_text(client, COMMON, "%{alias('ntp::servers')}", 4)
     assert (
-        "```yaml\n- ntp1.ams1.example.com\n- 0.pool.ntp.org\n- 1.pool.ntp.org\n- 2.pool.ntp.org\n```"
-        in alias
+        "```yaml\n- ntp1.ams1.example.com\n- 0.pool.ntp.org\n- 1.pool.ntp.org\n- 2.pool.ntp.org\n"
+        "```" in alias
     )
     assert "`alias` keeps the value's type." in alias
 

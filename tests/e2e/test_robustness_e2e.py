@@ -30,10 +30,13 @@ HOSTILE = {
     "data/nodes/binary.yaml": "\x00\x01\x02garbage: [\n\ufffd",
     "data/nodes/alias-bomb.yaml": "a: &a [x, x, x, x, x, x, x, x, x]\n"
     + "".join(
-        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
+        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
+        f"*{chr(97 + i)}]\n"
         for i in range(8)
     ),
-    "data/nodes/recursive.yaml": "profile::r1: \"%{lookup('profile::r2')}\"\nprofile::r2: \"%{lookup('profile::r1')}\"\n",
+    "data/nodes/recursive.yaml": (
+        "profile::r1: \"%{lookup('profile::r2')}\"\nprofile::r2: \"%{lookup('profile::r1')}\"\n"
+    ),
     ".hiera-ls/facts/broken.json": '{"fqdn": "broken.example.com",',
 }
 

@@ -125,7 +125,9 @@ def test_literal_option_key_beats_regex_and_lower_pattern_wins(tmp_path: Path) -
                 "lookup_options:\n  '^pro':\n    merge: unique\nprofile::x: [a]\n"
             ),
             "data/roles/web.yaml": "profile::x: [b]\n",
-            "data/common.yaml": "lookup_options:\n  '^profile::':\n    merge: first\nprofile::x: [c]\n",
+            "data/common.yaml": (
+                "lookup_options:\n  '^profile::':\n    merge: first\nprofile::x: [c]\n"
+            ),
         },
     )
     # Two different patterns match: the one from the lower level is iterated first.
@@ -205,7 +207,9 @@ def test_recursion_is_detected_and_wrapped_by_the_global_layer(tmp_path: Path) -
     env = make_env(
         tmp_path,
         {
-            "data/common.yaml": "a: \"%{lookup('b')}\"\nb: \"%{lookup('a')}\"\nself: \"%{alias('self')}\"\n",
+            "data/common.yaml": (
+                "a: \"%{lookup('b')}\"\nb: \"%{lookup('a')}\"\nself: \"%{alias('self')}\"\n"
+            ),
         },
     )
     assert env.error("a") == "Lookup of key 'a' failed: Recursive lookup detected in [a, b]"
@@ -380,7 +384,8 @@ def test_eyaml_levels_are_read_and_encrypted_strings_stay_as_written(tmp_path: P
             "hiera.yaml": EYAML_HIERA,
             "data/secrets.eyaml": (
                 f"db::password: {secret}\n"
-                "db::user: 'app-%{facts.os.family}'\n"  # plain values are interpolated as in yaml_data
+                "db::user: "
+                "'app-%{facts.os.family}'\n"  # plain values are interpolated as in yaml_data
                 f"db::settings:\n  password: {secret}\n  port: 5432\n"
                 f"db::dsn: 'postgres://app:{secret}@db'\n"
                 "lookup_options:\n  db::settings:\n    merge: deep\n"

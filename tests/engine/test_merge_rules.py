@@ -78,7 +78,8 @@ def test_one_found_value_is_never_type_checked() -> None:
 def test_unique_wraps_a_hash_at_highest_priority_but_rejects_it_later() -> None:
     assert merge_found(UNIQUE, [{}, "str"]) == [{}, "str"]
     assert error(merge_found, UNIQUE, ["str", {}]) == (
-        "The second element of the merge has wrong type, expects a value of type Scalar or Array, got Hash"
+        "The second element of the merge has wrong type, expects a value of type Scalar or Array, "
+        "got Hash"
     )
 
 
@@ -140,11 +141,16 @@ def test_hash_requires_string_keys_and_data_values() -> None:
     )
     assert error(merge_pair, HASH, {"a": {1: 2}, "b": [{"x": {2: 3}}]}, {}) == (
         " The first element of the merge has wrong type, entry 'a' expects a Data value, got Hash\n"
-        "  The first element of the merge has wrong type, entry 'b' variant 0 expects a ScalarData value, got Tuple\n"
-        "  The first element of the merge has wrong type, entry 'b' variant 1 expects a Hash value, got Tuple\n"
-        "  The first element of the merge has wrong type, entry 'b' variant 2 index 0 variant 0 expects a ScalarData value, got Struct\n"
-        "  The first element of the merge has wrong type, entry 'b' variant 2 index 0 variant 1 entry 'x' expects a Data value, got Hash\n"
-        "  The first element of the merge has wrong type, entry 'b' variant 2 index 0 variant 2 expects an Array value, got Struct"
+        "  The first element of the merge has wrong type, entry 'b' variant 0 expects a ScalarData "
+        "value, got Tuple\n"
+        "  The first element of the merge has wrong type, entry 'b' variant 1 expects a Hash "
+        "value, got Tuple\n"
+        "  The first element of the merge has wrong type, entry 'b' variant 2 index 0 variant 0 "
+        "expects a ScalarData value, got Struct\n"
+        "  The first element of the merge has wrong type, entry 'b' variant 2 index 0 variant 1 "
+        "entry 'x' expects a Data value, got Hash\n"
+        "  The first element of the merge has wrong type, entry 'b' variant 2 index 0 variant 2 "
+        "expects an Array value, got Struct"
     )
 
 
@@ -174,17 +180,23 @@ def test_unique_uses_ruby_eql() -> None:
 )
 def test_unique_requires_scalars_or_arrays(value: object, got: str) -> None:
     assert error(merge_pair, UNIQUE, [], value) == (
-        f"The second element of the merge has wrong type, expects a value of type Scalar or Array, got {got}"
+        "The second element of the merge has wrong type, expects a value of type Scalar or Array, "
+        f"got {got}"
     )
 
 
 def test_unique_reports_bad_array_elements_per_index() -> None:
     assert error(merge_pair, UNIQUE, [{1: 2}, {"a": {1: "x"}}], []) == (
-        " The first element of the merge has wrong type, variant 0 expects a Scalar value, got Tuple\n"
-        "  The first element of the merge has wrong type, variant 1 index 0 expects a Data value, got Hash\n"
-        "  The first element of the merge has wrong type, variant 1 index 1 variant 0 expects a ScalarData value, got Struct\n"
-        "  The first element of the merge has wrong type, variant 1 index 1 variant 1 entry 'a' expects a Data value, got Hash\n"
-        "  The first element of the merge has wrong type, variant 1 index 1 variant 2 expects an Array value, got Struct"
+        " The first element of the merge has wrong type, variant 0 expects a Scalar value, got "
+        "Tuple\n"
+        "  The first element of the merge has wrong type, variant 1 index 0 expects a Data value, "
+        "got Hash\n"
+        "  The first element of the merge has wrong type, variant 1 index 1 variant 0 expects a "
+        "ScalarData value, got Struct\n"
+        "  The first element of the merge has wrong type, variant 1 index 1 variant 1 entry 'a' "
+        "expects a Data value, got Hash\n"
+        "  The first element of the merge has wrong type, variant 1 index 1 variant 2 expects an "
+        "Array value, got Struct"
     )
 
 
@@ -377,11 +389,13 @@ def test_parse_merge_keeps_explicit_nil_options_for_explain() -> None:
         ({"strategy": False}, "Unknown merge strategy: 'false'"),
         (
             {"a": 1},
-            "The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'",
+            "The hash given as 'merge' must contain the name of a strategy in string form for the "
+            "key 'strategy'",
         ),
         (
             {"strategy": None},
-            "The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'",
+            "The hash given as 'merge' must contain the name of a strategy in string form for the "
+            "key 'strategy'",
         ),
         ({"strategy": "deep", "x": 1}, "The merge options has wrong type, unrecognized key 'x'"),
         ({"strategy": "first", "x": 1}, "The merge options has wrong type, unrecognized key 'x'"),
@@ -391,23 +405,27 @@ def test_parse_merge_keeps_explicit_nil_options_for_explain() -> None:
         ),
         (
             {"strategy": "deep", "knockout_prefix": 1},
-            "The merge options has wrong type, entry 'knockout_prefix' expects a value of type Undef or String, got Integer",
+            "The merge options has wrong type, entry 'knockout_prefix' expects a value of type "
+            "Undef or String, got Integer",
         ),
         (
             {"strategy": "deep", "sort_merged_arrays": "yes"},
-            "The merge options has wrong type, entry 'sort_merged_arrays' expects a value of type Undef or Boolean, got String",
+            "The merge options has wrong type, entry 'sort_merged_arrays' expects a value of type "
+            "Undef or Boolean, got String",
         ),
         (
             {"strategy": "deep", "knockout_prefix": 1, "x": 2},
-            " The merge options has wrong type, entry 'knockout_prefix' expects a value of type Undef or String, got Integer\n"
+            " The merge options has wrong type, entry 'knockout_prefix' expects a value of type "
+            "Undef or String, got Integer\n"
             "  The merge options has wrong type, unrecognized key 'x'",
         ),
         (
             {"strategy": "deep", 1: 2},
-            "The merge options has wrong type, expects a Struct[{'strategy' => Optional[Pattern[/deep/]], "
-            "'knockout_prefix' => Optional[String], 'merge_debug' => Optional[Boolean], "
-            "'merge_hash_arrays' => Optional[Boolean], 'sort_merged_arrays' => Optional[Boolean]}] value, "
-            "got Hash[Variant[String, Integer[1, 1]], Variant[String, Integer[2, 2]]]",
+            "The merge options has wrong type, expects a Struct[{'strategy' => "
+            "Optional[Pattern[/deep/]], 'knockout_prefix' => Optional[String], 'merge_debug' => "
+            "Optional[Boolean], 'merge_hash_arrays' => Optional[Boolean], 'sort_merged_arrays' => "
+            "Optional[Boolean]}] value, got Hash[Variant[String, Integer[1, 1]], Variant[String, "
+            "Integer[2, 2]]]",
         ),
         (
             {"strategy": "hash", 1: 2},

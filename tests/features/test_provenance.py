@@ -2,7 +2,8 @@
 
 Two patterns matching one key in two levels: Puppet iterates the merged lookup_options
 hash with the lower level's keys first, so the *lower* level's pattern wins (a quirk
-checked on Puppet 7.23).  The value Puppet returns shows which strategy ran, so the oracle settles it.
+checked on Puppet 7.23).  The value Puppet returns shows which strategy ran, so the oracle
+settles it.
 """
 
 from __future__ import annotations

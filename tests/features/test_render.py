@@ -48,5 +48,8 @@ def test_encrypted_eyaml_strings_are_shortened() -> None:
 
 
 def test_plain_text_for_clients_without_markdown() -> None:
-    md = "**`k`** for `web01`\n\n```yaml\na: 1\n```\n\n1. [data/common.yaml:3](file:///r/data/common.yaml#L3) — **wins**"
+    md = (
+        "**`k`** for `web01`\n\n```yaml\na: 1\n```\n\n"
+        "1. [data/common.yaml:3](file:///r/data/common.yaml#L3) — **wins**"
+    )
     assert plain_text(md) == "k for web01\n\n    a: 1\n\n1. data/common.yaml:3 — wins"

@@ -64,7 +64,7 @@ found_null: ~
 nested: {a: {b: [1, 2]}}
 cycle: "%{lookup('cycle')}"
 undefined: "%{nope}"
-"""
+"""  # noqa: E501 (a YAML line of test data)
 
 NODE_DATA = """\
 nested: {a: {c: 3}}
@@ -113,7 +113,8 @@ def _puppet_lookup(
     base = [
         "puppet", "lookup", "--environmentpath", str(envs), "--environment", "production",
         "--node", NODE, "--facts", str(facts), "--hiera_config", str(empty / "hiera.yaml"),
-        "--basemodulepath", str(empty), "--strict", "error", "--strict_variables", "--color", "false",
+        "--basemodulepath", str(empty), "--strict", "error", "--strict_variables",
+        "--color", "false",
     ]  # fmt: skip
     run = subprocess.run(
         [*base, "--render-as", "json", *flags, key], capture_output=True, text=True, timeout=120

@@ -69,7 +69,8 @@ CASES: list[Case] = [
         "option-name-pattern",
         "environment",
         "version: 5\nhierarchy:\n  - name: a\n    path: x.yaml\n    options:\n      _x: 1\n",
-        f"{WRONG} entry 'hierarchy' index 0 entry 'options' key of entry '_x' expects a match for {OPTION_NAME}, got '_x'",
+        f"{WRONG} entry 'hierarchy' index 0 entry 'options' key of entry '_x' expects a match for "
+        f"{OPTION_NAME}, got '_x'",
     ),
     Case(
         "several-mismatches-joined",
@@ -83,7 +84,8 @@ CASES: list[Case] = [
         "defaults-wrong-type-then-unknown-key",
         "environment",
         "version: 5\nhierachy: []\ndefaults: x\n",
-        f" {WRONG} entry 'defaults' expects a Struct value, got String\n  {WRONG} unrecognized key 'hierachy'",
+        f" {WRONG} entry 'defaults' expects a Struct value, got String\n"
+        f"  {WRONG} unrecognized key 'hierachy'",
     ),
     Case(
         "hierarchy-is-a-hash",
@@ -113,7 +115,8 @@ CASES: list[Case] = [
         "option-value-not-data",
         "environment",
         "version: 5\nhierarchy:\n  - name: a\n    path: x\n    options:\n      k: {1: 2}\n",
-        f"{WRONG} entry 'hierarchy' index 0 entry 'options' entry 'k' expects a Data value, got Hash",
+        f"{WRONG} entry 'hierarchy' index 0 entry 'options' entry 'k' expects a Data value, got "
+        "Hash",
     ),
     Case(
         "symbol-value",
@@ -131,7 +134,8 @@ CASES: list[Case] = [
         "global-type-error-is-wrapped",
         "global",
         "version: 5\nhierarchy:\n  - name: a\n    pth: x\n",
-        f"Lookup of key 'lookup_options' failed: {WRONG} entry 'hierarchy' index 0 unrecognized key 'pth'",
+        f"Lookup of key 'lookup_options' failed: {WRONG} entry 'hierarchy' index 0 unrecognized "
+        "key 'pth'",
     ),
     # ---------------------------------------------------------------- semantic rules
     Case(
@@ -155,13 +159,15 @@ CASES: list[Case] = [
     Case(
         "no-function-anywhere",
         "environment",
-        "version: 5\ndefaults:\n  datadir: data\nhierarchy:\n  - name: Common\n    path: common.yaml\n",
+        "version: 5\ndefaults:\n  datadir: data\nhierarchy:\n  - name: Common\n"
+        "    path: common.yaml\n",
         f"One of {FUNCTIONS} must be defined in hierarchy 'Common' (file: {{path}})",
     ),
     Case(
         "level-two-functions",
         "environment",
-        "version: 5\nhierarchy:\n  - name: a\n    data_hash: yaml_data\n    lookup_key: eyaml_lookup_key\n    path: x\n",
+        "version: 5\nhierarchy:\n  - name: a\n    data_hash: yaml_data\n"
+        "    lookup_key: eyaml_lookup_key\n    path: x\n",
         f"Only one of {FUNCTIONS} can be defined in hierarchy 'a' (file: {{path}})",
     ),
     Case(
@@ -209,7 +215,8 @@ CASES: list[Case] = [
     Case(
         "default-hierarchy-in-environment",
         "environment",
-        "version: 5\nhierarchy:\n  - name: a\n    path: x\ndefault_hierarchy:\n  - name: d\n    path: y\n",
+        "version: 5\nhierarchy:\n  - name: a\n    path: x\ndefault_hierarchy:\n  - name: d\n"
+        "    path: y\n",
         "'default_hierarchy' is only allowed in the module layer (file: {path}, line: 5)",
     ),
     Case(
@@ -221,19 +228,23 @@ CASES: list[Case] = [
     Case(
         "default-hierarchy-in-module",
         "module",
-        "version: 5\nhierarchy:\n  - name: a\n    path: x\ndefault_hierarchy:\n  - name: d\n    path: y\n",
+        "version: 5\nhierarchy:\n  - name: a\n    path: x\ndefault_hierarchy:\n  - name: d\n"
+        "    path: y\n",
         None,
     ),
     Case(
         "duplicate-name",
         "environment",
-        'version: 5\nhierarchy:\n  - name: Common\n    path: a.yaml\n  - name: "Common"\n    path: b.yaml\n',
-        "Hierarchy name 'Common' defined more than once. First defined at (line: 3) (file: {path}, line: 5)",
+        'version: 5\nhierarchy:\n  - name: Common\n    path: a.yaml\n  - name: "Common"\n'
+        "    path: b.yaml\n",
+        "Hierarchy name 'Common' defined more than once. First defined at (line: 3) (file: {path}, "
+        "line: 5)",
     ),
     Case(
         "duplicate-name-flow-style",
         "environment",
-        "version: 5\nhierarchy:\n  - {name: Common, path: a.yaml}\n  - {name: Common, path: b.yaml}\n",
+        "version: 5\nhierarchy:\n  - {name: Common, path: a.yaml}\n"
+        "  - {name: Common, path: b.yaml}\n",
         "Hierarchy name 'Common' defined more than once. (file: {path})",
     ),
     Case(
@@ -241,12 +252,14 @@ CASES: list[Case] = [
         "module",
         "version: 5\nhierarchy:\n  - name: d\n    path: x\ndefault_hierarchy:\n"
         "  - name: d\n    path: y\n  - name: d\n    path: z\n",
-        "Hierarchy name 'd' defined more than once. First defined at (line: 3) (file: {path}, line: 6)",
+        "Hierarchy name 'd' defined more than once. First defined at (line: 3) (file: {path}, "
+        "line: 6)",
     ),
     Case(
         "first-check-wins",
         "environment",
-        "version: 5\nhierarchy:\n  - name: b\n    hiera3_backend: yaml\n  - name: a\n    path: x\n    glob: z\n",
+        "version: 5\nhierarchy:\n  - name: b\n    hiera3_backend: yaml\n  - name: a\n    path: x\n"
+        "    glob: z\n",
         "'hiera3_backend' is only allowed in the global layer (file: {path}, line: 4)",
     ),
     Case(
@@ -337,7 +350,8 @@ CASES: list[Case] = [
         "v4-duplicate-name",
         "environment",
         "version: 4\nhierarchy:\n  - name: a\n    backend: yaml\n  - name: a\n    backend: json\n",
-        "Hierarchy name 'a' defined more than once. First defined at (line: 3) (file: {path}, line: 5)",
+        "Hierarchy name 'a' defined more than once. First defined at (line: 3) (file: {path}, "
+        "line: 5)",
     ),
     Case(
         "yaml-syntax-error",

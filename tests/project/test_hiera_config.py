@@ -67,16 +67,17 @@ def test_each_type_mismatch_points_at_its_key_or_value() -> None:
         ("hiera-config-wrong-type", Span.of(5, 11, 5, 13)),  # paths []
     ]
     messages = [p.message for p in cfg.problems[:4]]
-    assert (
-        messages[1]
-        == f"The Lookup Configuration at '{PATH}' has wrong type, entry 'hierarchy' index 0 unrecognized key 'pth'"
+    assert messages[1] == (
+        f"The Lookup Configuration at '{PATH}' has wrong type, entry 'hierarchy' index 0 "
+        "unrecognized key 'pth'"
     )
     assert cfg.error is not None and cfg.error.startswith(" The Lookup")  # several: Puppet's join
 
 
 def test_option_name_mismatch_points_at_the_key() -> None:
     cfg = load(
-        "version: 5\nhierarchy:\n  - name: a\n    path: x\n    data_hash: my::data\n    options:\n      _x: 1\n"
+        "version: 5\nhierarchy:\n  - name: a\n    path: x\n    data_hash: my::data\n    options:\n"
+        "      _x: 1\n"
     )
     assert found(cfg) == [("hiera-config-wrong-type", Span.of(6, 6, 6, 8))]
 
@@ -118,12 +119,13 @@ def test_every_semantic_finding_is_reported_the_first_is_the_error() -> None:
         ("hiera-config-duplicate-name", Span.of(14, 10, 14, 16)),
         ("hiera-config-options-refused", Span.of(4, 2, 4, 9)),
     ]
-    assert (
-        cfg.error
-        == f"Only one of data_hash, lookup_key, data_dig, or hiera3_backend can be defined in defaults (file: {PATH})"
+    assert cfg.error == (
+        "Only one of data_hash, lookup_key, data_dig, or hiera3_backend can be defined in "
+        f"defaults (file: {PATH})"
     )
     assert cfg.problems[7].message == (
-        f"Hierarchy name 'Common' defined more than once. First defined at (line: 8) (file: {PATH}, line: 15)"
+        "Hierarchy name 'Common' defined more than once. First defined at (line: 8) (file: "
+        f"{PATH}, line: 15)"
     )
 
 
@@ -131,8 +133,8 @@ def test_missing_function_of_a_filled_in_level_points_at_defaults() -> None:
     cfg = load("version: 5\ndefaults:\n  datadir: data\n")
     assert found(cfg) == [("hiera-config-missing-function", Span.of(1, 0, 1, 8))]
     assert cfg.error == (
-        "One of data_hash, lookup_key, data_dig, or hiera3_backend must be defined in hierarchy 'Common' "
-        f"(file: {PATH})"
+        "One of data_hash, lookup_key, data_dig, or hiera3_backend must be defined in hierarchy "
+        f"'Common' (file: {PATH})"
     )
 
 
@@ -141,7 +143,8 @@ def test_puppet_line_search_ignores_text_after_any_hash_mark() -> None:
         "version: 5\nhierarchy:\n  - name: 'a' # name: a\n    path: x\n  - name: a\n    path: y\n"
     )
     assert load(text).error == (
-        f"Hierarchy name 'a' defined more than once. First defined at (line: 3) (file: {PATH}, line: 5)"
+        f"Hierarchy name 'a' defined more than once. First defined at (line: 3) (file: {PATH}, "
+        "line: 5)"
     )
     quoted = "version: 5\nhierarchy:\n  - name: 'a#b'\n    path: x\n  - name: 'a#b'\n    path: y\n"
     assert load(quoted).error == f"Hierarchy name 'a#b' defined more than once. (file: {PATH})"
@@ -172,7 +175,8 @@ def test_file_wide_findings_sit_on_version_or_the_first_line() -> None:
         ("hiera-config-v3-not-allowed", Span.of(0, 0, 0, 0)),
     ]
     assert empty.problems[0].message == (
-        f"{PATH}: File exists but does not contain a valid YAML hash. Falling back to Hiera version 3 default config"
+        f"{PATH}: File exists but does not contain a valid YAML hash. Falling back to Hiera "
+        "version 3 default config"
     )
     assert empty.problems[0].severity is Severity.WARNING
 
@@ -274,7 +278,10 @@ def test_absent_hierarchy_and_defaults_are_puppets_defaults() -> None:
 
 
 def test_default_hierarchy_only_in_modules() -> None:
-    text = "version: 5\nhierarchy:\n  - name: a\n    path: a.yaml\ndefault_hierarchy:\n  - name: d\n    path: d.yaml\n"
+    text = (
+        "version: 5\nhierarchy:\n  - name: a\n    path: a.yaml\ndefault_hierarchy:\n  - name: d\n"
+        "    path: d.yaml\n"
+    )
     module = load(text, "module")
     assert module.error is None
     assert [e.name for e in module.default_hierarchy] == ["d"]
@@ -343,13 +350,16 @@ def test_builtin_function_without_a_usable_location() -> None:
         ("hiera-config-missing-location", Span.of(4, 9, 4, 17)),
     ]
     assert cfg.problems[0].message == (
-        "'yaml_data' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml "
-        "when using this data_hash function"
+        "'yaml_data' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in "
+        "hiera.yaml when using this data_hash function"
     )
 
 
 def test_custom_functions_are_accepted() -> None:
-    text = "version: 5\nhierarchy:\n  - name: a\n    data_hash: my::data\n  - name: b\n    hiera3_backend: mongo\n"
+    text = (
+        "version: 5\nhierarchy:\n  - name: a\n    data_hash: my::data\n  - name: b\n"
+        "    hiera3_backend: mongo\n"
+    )
     cfg = load(text, "global")
     assert cfg.error is None and cfg.problems == ()
     assert [(e.function_kind, e.function_name) for e in cfg.hierarchy] == [

@@ -19,25 +19,27 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 # Puppet 7.23 printing HieraConfigV5.config_type in a mismatch ("expects a ... value").
 OPTIONS = r"Hash[Pattern[/\A[A-Za-z](:?[0-9A-Za-z_-]*[0-9A-Za-z])?\z/], Data]"
 LEVEL = (
-    f"Struct[{{'name' => String[1], Optional['options'] => {OPTIONS}, Optional['data_hash'] => String[1], "
-    "Optional['lookup_key'] => String[1], Optional['hiera3_backend'] => String[1], "
-    "Optional['v4_data_hash'] => String[1], Optional['data_dig'] => String[1], Optional['path'] => String[1], "
-    "Optional['paths'] => Array[String[1], 1], Optional['glob'] => String[1], "
-    "Optional['globs'] => Array[String[1], 1], Optional['uri'] => String[1], "
-    "Optional['uris'] => Array[String[1], 1], Optional['mapped_paths'] => Array[String[1], 3, 3], "
-    "Optional['datadir'] => String[1]}]"
+    f"Struct[{{'name' => String[1], Optional['options'] => {OPTIONS}, Optional['data_hash'] => "
+    "String[1], Optional['lookup_key'] => String[1], Optional['hiera3_backend'] => String[1], "
+    "Optional['v4_data_hash'] => String[1], Optional['data_dig'] => String[1], Optional['path'] "
+    "=> String[1], Optional['paths'] => Array[String[1], 1], Optional['glob'] => String[1], "
+    "Optional['globs'] => Array[String[1], 1], Optional['uri'] => String[1], Optional['uris'] => "
+    "Array[String[1], 1], Optional['mapped_paths'] => Array[String[1], 3, 3], Optional['datadir'] "
+    "=> String[1]}]"
 )
 PUPPET_V5_TYPE = (
-    "Struct[{'version' => Integer[5, 5], Optional['defaults'] => Struct[{Optional['data_hash'] => String[1], "
-    "Optional['lookup_key'] => String[1], Optional['data_dig'] => String[1], Optional['datadir'] => String[1], "
-    f"Optional['options'] => {OPTIONS}}}], Optional['hierarchy'] => Array[{LEVEL}], "
-    f"Optional['plan_hierarchy'] => Array[{LEVEL}], Optional['default_hierarchy'] => Array[{LEVEL}]}}]"
+    "Struct[{'version' => Integer[5, 5], Optional['defaults'] => Struct[{Optional['data_hash'] "
+    "=> String[1], Optional['lookup_key'] => String[1], Optional['data_dig'] => String[1], "
+    f"Optional['datadir'] => String[1], Optional['options'] => {OPTIONS}}}], Optional['hierarchy'] "
+    f"=> Array[{LEVEL}], Optional['plan_hierarchy'] => Array[{LEVEL}], "
+    f"Optional['default_hierarchy'] => Array[{LEVEL}]}}]"
 )
 PUPPET_V3_TYPE = (
-    "Struct[{Optional['version'] => Integer[3, 3], Optional['backends'] => Variant[String[1], Array[String[1]]], "
-    "Optional['logger'] => String[1], Optional['merge_behavior'] => Enum['deep', 'deeper', 'native'], "
-    "Optional['deep_merge_options'] => Hash[String[1], Variant[String, Boolean]], "
-    "Optional['hierarchy'] => Variant[String[1], Array[String[1]]], Optional['yaml'] => Hash[String[1], Any]}]"
+    "Struct[{Optional['version'] => Integer[3, 3], Optional['backends'] => Variant[String[1], "
+    "Array[String[1]]], Optional['logger'] => String[1], Optional['merge_behavior'] => "
+    "Enum['deep', 'deeper', 'native'], Optional['deep_merge_options'] => Hash[String[1], "
+    "Variant[String, Boolean]], Optional['hierarchy'] => Variant[String[1], Array[String[1]]], "
+    "Optional['yaml'] => Hash[String[1], Any]}]"
 )
 
 

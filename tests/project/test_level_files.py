@@ -13,7 +13,8 @@ from hiera_ls.source.files import FileAccess
 
 def levels(tmp_path: Path, location: str) -> list[LevelRef]:
     (tmp_path / "hiera.yaml").write_text(
-        f"version: 5\ndefaults:\n  datadir: data\n  data_hash: yaml_data\nhierarchy:\n  - name: L\n    {location}\n"
+        "version: 5\ndefaults:\n  datadir: data\n  data_hash: yaml_data\nhierarchy:\n  - name: L\n"
+        f"    {location}\n"
     )
     (view,) = Workspace([str(tmp_path)]).snapshot().environments
     return layer_levels(view.env.environment_layer)

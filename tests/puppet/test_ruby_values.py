@@ -104,8 +104,7 @@ def test_string_inspect_escapes() -> None:
         'a"b\\c#{x}#$y#@z#a#\n\t\r\f\v\b\a\x1b\x01\x7f\x85\xa0\u200b\u2028é😀\U0010ffff\uffff\u0378'
     )
     assert inspect(text) == (
-        '"a\\"b\\\\c\\#{x}\\#$y\\#@z#a#\\n\\t\\r\\f\\v\\b\\a\\e\\u0001\\u007F\x85\xa0\u200b\\u2028é😀'
-        '\\u{10FFFF}\\uFFFF\\u0378"'
+        '"a\\"b\\\\c\\#{x}\\#$y\\#@z#a#\\n\\t\\r\\f\\v\\b\\a\\e\\u0001\\u007F\x85\xa0\u200b\\u2028é😀\\u{10FFFF}\\uFFFF\\u0378"'
     )
 
 
@@ -191,23 +190,27 @@ def test_type_name(value: object, name: str) -> None:
     [
         (
             {1: 2, 3: 4},
-            "Hash[Variant[Integer[1, 1], Integer[3, 3]], Variant[Integer[2, 2], Integer[4, 4]], 2, 2]",
+            "Hash[Variant[Integer[1, 1], Integer[3, 3]], Variant[Integer[2, 2], Integer[4, 4]], 2, "
+            "2]",
         ),
         ({1: "x", 2: "y"}, "Hash[Integer[1, 2], Enum['x', 'y'], 2, 2]"),
         ({1: True, 2: False}, "Hash[Integer[1, 2], Variant[Boolean[true], Boolean[false]], 2, 2]"),
         ({1: 2, "a": None}, "Hash[Variant[Integer[1, 1], String], Optional[Integer[2, 2]], 2, 2]"),
         (
             {1.0e20: [1, "a", None, True, 1.5]},
-            "Hash[Float[1.0e+20, 1.0e+20], Tuple[Integer[1, 1], String, Undef, Boolean[true], Float[1.5, 1.5]], 1, 1]",
+            "Hash[Float[1.0e+20, 1.0e+20], Tuple[Integer[1, 1], String, Undef, Boolean[true], "
+            "Float[1.5, 1.5]], 1, 1]",
         ),
         (
             {1: {"a": None, "it's": 1}},
-            "Hash[Integer[1, 1], Struct[{NotUndef['a'] => Undef, 'it\\'s' => Integer[1, 1]}], 1, 1]",
+            "Hash[Integer[1, 1], Struct[{NotUndef['a'] => Undef, 'it\\'s' => Integer[1, 1]}], 1, "
+            "1]",
         ),
         # Puppet merges ranges in one pass from the last: 3 absorbs 2, and 1 stays apart
         (
             {1: math.inf, 2: [], 3: {}},
-            "Hash[Variant[Integer[2, 3], Integer[1, 1]], Variant[Float[Infinity], Array[0, 0], Hash[0, 0]], 3, 3]",
+            "Hash[Variant[Integer[2, 3], Integer[1, 1]], Variant[Float[Infinity], Array[0, 0], "
+            "Hash[0, 0]], 3, 3]",
         ),
     ],
 )

@@ -31,7 +31,9 @@ ALIASES = {
     "Tm::Port": "Integer[0, 65535]",
     "Tm::Host": "Variant[Pattern[/\\A[a-z][a-z.]*\\z/], Tm::Port]",
     "Tm::Tree": "Hash[String, Variant[Integer, Tm::Tree]]",
-    "Tm::Conf": "Struct[{name => String[1], Optional['port'] => Tm::Port, tags => Optional[Array[String]]}]",
+    "Tm::Conf": (
+        "Struct[{name => String[1], Optional['port'] => Tm::Port, tags => Optional[Array[String]]}]"
+    ),
     "Tm::Mode": "Enum['on', 'off']",
 }
 

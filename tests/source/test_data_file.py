@@ -62,8 +62,8 @@ def test_symbol_values_and_bad_keys_poison_only_their_top_level_key() -> None:
     )
     assert set(df.key_errors) == {"a", "b", "f"}
     assert df.key_errors["a"] == (
-        f"Value for key 'a', in hash returned from data_hash function 'yaml_data', when using location '{F}', "
-        "has wrong type, expects Puppet::LookupValue, got Runtime[ruby, 'Symbol']"
+        "Value for key 'a', in hash returned from data_hash function 'yaml_data', when using "
+        f"location '{F}', has wrong type, expects Puppet::LookupValue, got Runtime[ruby, 'Symbol']"
     )
     assert df.key_errors["b"].endswith("got Array[Any, 2, 2]")
     assert df.key_errors["f"].endswith("got Hash[String, Hash[Undef, Integer[1, 1], 1, 1], 1, 1]")

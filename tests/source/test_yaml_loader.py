@@ -140,8 +140,8 @@ def test_syntax_error_is_worded_as_psych_and_points_at_the_problem() -> None:
     doc = load("a: 1\nb:\n  - x\n - y\n")
     assert doc.fatal is not None and doc.fatal.code == "yaml-syntax"
     assert doc.fatal.message == (
-        "Unable to parse (/env/data/common.yaml): did not find expected key while parsing a block mapping "
-        "at line 1 column 1"
+        "Unable to parse (/env/data/common.yaml): did not find expected key while parsing a block "
+        "mapping at line 1 column 1"
     )
     assert doc.fatal.where.span.start == Position(3, 1)
     assert doc.fatal.severity is Severity.ERROR

@@ -5,8 +5,9 @@ control repository (one node data file added, deliberately broken; one alias add
 installed and ``hiera.server.path`` pointing at this environment's ``hiera-ls``; then
 diagnostics (Problems panel and squiggle), a mouse hover showing a merged value, F12 on an
 alias argument, Explain Lookup, another facts profile chosen from the status bar (the
-hover changes), Hiera: Restart Server (the choice survives), and finally a server path that does not exist (one notification that says
-how to install the server, whose button opens the install instructions).
+hover changes), Hiera: Restart Server (the choice survives), and finally a server path that
+does not exist (one notification that says how to install the server, whose button opens the
+install instructions).
 
 tests/vscode/drive_workbench.mjs drives the browser and reports what the screen showed;
 the assertions are here. Screenshots of every step, the report and the extension's log are
@@ -82,7 +83,8 @@ def workbench() -> Workbench:
     wb = find_workbench()
     if wb is None:
         skip_or_fail(
-            "the VS Code test toolchain (code-server, Node 24, playwright-core, chromium) is not cached"
+            "the VS Code test toolchain (code-server, Node 24, playwright-core, chromium) is not "
+            "cached"
         )
     assert wb is not None
     if not (CLIENT / "node_modules" / ".bin" / "vsce").exists():
