@@ -103,15 +103,18 @@ def main() -> None:
         print(f"environment: {nfiles} YAML files, {len(repo['keys'])} keys, node {repo['node']}")  # type: ignore[arg-type]
         ours = bench_hiera_ls(repo, args.rounds)
         print(
-            f"hiera-ls per lookup: median {statistics.median(ours) * 1e3:.3f} ms, p95 {pct(ours, 95) * 1e3:.3f} ms ({len(ours)} lookups)"
+            f"hiera-ls per lookup: median {statistics.median(ours) * 1e3:.3f} ms, p95 "
+            f"{pct(ours, 95) * 1e3:.3f} ms ({len(ours)} lookups)"
         )
         theirs = bench_puppet(repo, args.rounds, tmp)
         if theirs:
             print(
-                f"Puppet   per lookup: median {statistics.median(theirs) * 1e3:.3f} ms, p95 {pct(theirs, 95) * 1e3:.3f} ms ({len(theirs)} lookups)"
+                f"Puppet   per lookup: median {statistics.median(theirs) * 1e3:.3f} ms, p95 "
+                f"{pct(theirs, 95) * 1e3:.3f} ms ({len(theirs)} lookups)"
             )
             print(
-                f"ratio Puppet/hiera-ls (median): {statistics.median(theirs) / statistics.median(ours):.2f}x"
+                "ratio Puppet/hiera-ls (median): "
+                f"{statistics.median(theirs) / statistics.median(ours):.2f}x"
             )
         # An installed package has its bytecode compiled; an editable checkout on a machine
         # with PYTHONDONTWRITEBYTECODE would otherwise compile every module on every start.

@@ -309,7 +309,8 @@ async def measure(
     prefix = lines[target][: lines[target].index(": ") + 2]
     uri = repo.big.as_uri()
     loop_start = time.perf_counter()
-    # exec keeps the server's PID (for /proc) and sends its stderr to a file, not a pipe nobody reads
+    # exec keeps the server's PID (for /proc) and sends its stderr to a file, not a pipe nobody
+    # reads
     await client.start_io("/bin/sh", "-c", 'exec "$@" 2>>"$0"', str(stderr_log), *command)
     proc = client._server  # pygls keeps the subprocess here
     assert proc is not None
@@ -488,15 +489,17 @@ def report(h: Result, y: Result | None) -> None:
         fb = ms(b) if is_time else ("-" if math.isnan(b) else f"{b:.1f}")
         print(f"{label:<{w}}  {fa:>10}  {fb:>10}  {ratio(a, b):>9}")
     print(
-        f"hiera-ls: {h.hover_hits}/{len(h.hovers)} hovers answered; {h.open_diagnostics} diagnostics on open; "
-        f"RSS at end {h.rss_kib / 1024:.1f} MiB; server errors logged: {len(h.errors)}"
+        f"hiera-ls: {h.hover_hits}/{len(h.hovers)} hovers answered; {h.open_diagnostics} "
+        f"diagnostics on open; RSS at end {h.rss_kib / 1024:.1f} MiB; server errors logged: "
+        f"{len(h.errors)}"
     )
     for line in h.open_sample:
         print(f"  hiera-ls diagnostic: {line[:150]}")
     if y:
         print(
-            f"yaml-ls: publishes carry a version: {y.versioned}; stray publishes after edits: {y.stray_publishes}; "
-            f"{y.open_diagnostics} diagnostics on open; RSS at end {y.rss_kib / 1024:.1f} MiB"
+            f"yaml-ls: publishes carry a version: {y.versioned}; stray publishes after edits: "
+            f"{y.stray_publishes}; {y.open_diagnostics} diagnostics on open; RSS at end "
+            f"{y.rss_kib / 1024:.1f} MiB"
         )
     if h.hover_sample:
         print("hover sample (merged key):\n  " + "\n  ".join(h.hover_sample.splitlines()[:12]))
@@ -510,7 +513,8 @@ async def main_async(args: argparse.Namespace) -> None:
         text = repo.big.read_text(encoding="utf-8")
         print(
             f"repo: {repo.data_files} data files, {repo.big.name} {len(text.splitlines())} lines, "
-            f"facts profile {repo.node} (generated in {time.perf_counter() - t:.1f} s); {args.sync} edits"
+            f"facts profile {repo.node} (generated in {time.perf_counter() - t:.1f} s); "
+            f"{args.sync} edits"
         )
         hiera_settings = {"hiera": {"factsProfile": repo.node}}
         h = await measure(

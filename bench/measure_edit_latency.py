@@ -136,8 +136,9 @@ def main() -> None:
     times = sorted(asyncio.run(run(args.profile, args.edits, args.lines, server)))
     p95 = times[min(len(times) - 1, round(0.95 * len(times)) - 1)]
     print(
-        f"{len(times)} edits of a {args.lines}-line file, profile={args.profile}: "
-        f"p50 {statistics.median(times) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms"
+        f"{len(times)} edits of a {args.lines}-line file, profile={args.profile}: p50 "
+        f"{statistics.median(times) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, max "
+        f"{times[-1] * 1000:.1f} ms"
     )
 
 
