@@ -198,15 +198,13 @@ class Framer:
             )
             self._body = None
             if at:
-                events.append(Body(bytes(buf[:at])))
-                del buf[:at]
+                events.append(Body(_take(buf, at)))
             return True
         if len(buf) < length:
             self._scanned = found[0] if found is not None else end
             return False
         self._body = None
-        events.append(Body(bytes(buf[:length])))
-        del buf[:length]
+        events.append(Body(_take(buf, length)))
         return True
 
     def _skip_body(self, events: list[Event]) -> bool:
@@ -248,6 +246,14 @@ class Framer:
             return True
         self._skip = left - upto
         return False
+
+
+def _take(buf: bytearray, size: int) -> bytes:
+    """The first ``size`` bytes, removed from ``buf``, copied once (a body may be 128 MiB)."""
+    with memoryview(buf) as view:
+        data = bytes(view[:size])
+    del buf[:size]
+    return data
 
 
 def _find_header(buf: bytearray, start: int, end: int) -> tuple[int, bool] | None:

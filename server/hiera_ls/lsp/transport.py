@@ -24,7 +24,9 @@ import logging
 import os
 import sys
 import threading
+from collections.abc import Generator
 from typing import Any, BinaryIO, NoReturn, Protocol, cast
+from urllib.parse import unquote
 
 import cattrs
 from cattrs.v import format_exception
@@ -37,7 +39,10 @@ from pygls.protocol.json_rpc import (
     JsonRPCRequestMessage,
     JsonRPCResponseMessage,
 )
+from pygls.protocol.language_server import lsp_method
 
+from hiera_ls.features.lsp_ranges import encoding_name
+from hiera_ls.lsp.document_edits import apply_change
 from hiera_ls.lsp.framing import Body, Event, Framer, FramingError
 
 CHUNK_BYTES = 1024 * 1024  # read at most this much from stdin at a time
@@ -132,6 +137,26 @@ class MessageProtocol(LanguageServerProtocol):
             log.exception("hiera-ls: could not handle %s", method)
             if is_request:
                 self.send_error(msg_id, -32603, f"Internal error: {_short(e)}")
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(
+        self, params: types.DidChangeTextDocumentParams
+    ) -> Generator[Any, Any, None]:
+        """pygls' own, applying the edits in time that does not grow with the document's
+        line count in Python steps, at LSP's line breaks (see ``document_edits``)."""
+        uri = params.text_document.uri
+        doc = self.workspace.text_documents.get(unquote(uri))
+        if doc is None:  # never opened: pygls would read it from disk, whatever it is
+            self.report(f"an edit of {uri}, which is not open: ignored")
+            return
+        encoding = encoding_name(self.workspace.position_encoding)
+        text = doc.source
+        for change in params.content_changes:
+            text = apply_change(text, change, encoding)
+        whole = types.TextDocumentContentChangeWholeDocument(text=text)
+        self.workspace.update_text_document(params.text_document, whole)
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
 
     def _structure(self, data: dict[str, Any]) -> Any:
         """The typed message, as pygls' ``structure_message`` makes it, but raising the
