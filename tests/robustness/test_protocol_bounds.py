@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from hiera_ls.lsp.framing import MAX_BODY_BYTES
+from hiera_ls.lsp.transport import EXIT_GRACE_S
 from tests.robustness.raw_lsp import (
     RawServer,
     encode,
@@ -303,8 +304,9 @@ def test_a_burst_of_did_change_is_coalesced_and_hover_answers_promptly(tmp_path:
 
 
 def test_shutdown_and_exit_are_honoured_while_background_checks_run(tmp_path: Path) -> None:
-    # Thousands of files: the index is built in the background worker for seconds.
-    repo = make_repo(tmp_path / "repo", node_files=3000)
+    # A thousand files: the index is built in the background worker (seconds; without the
+    # bound, exit waited for it to finish).
+    repo = make_repo(tmp_path / "repo", node_files=1000)
     with RawServer() as srv:
         srv.initialize(repo)
         srv.open(repo / "data/nodes/node0.yaml")
@@ -329,3 +331,17 @@ def test_exit_without_shutdown_and_the_end_of_input_end_the_server(repo: Path) -
         srv.proc.stdin.close()
         assert srv.exit_code(timeout=2) == 1
         assert "closed the connection without shutdown" in srv.stderr
+
+
+def test_exit_is_honoured_while_the_server_is_busy_answering(repo: Path) -> None:
+    # Checking a 6 MB document takes the server's thread several seconds; exit does not
+    # wait for it (without the bound it did, for as long as the check took).
+    text = "".join(f"profile::key{i}: [value, {i}, {{a: b}}]\n" for i in range(200_000))
+    with RawServer() as srv:
+        srv.initialize(repo)
+        srv.open(repo / "data/nodes/busy.yaml", text=text)
+        time.sleep(0.5)
+        started = time.monotonic()
+        srv.notify("exit")
+        assert srv.exit_code(timeout=10) == 1
+        assert time.monotonic() - started < EXIT_GRACE_S + 2

@@ -46,10 +46,12 @@ from hiera_ls.lsp.document_edits import apply_change
 from hiera_ls.lsp.framing import Body, Event, Framer, FramingError
 
 CHUNK_BYTES = 1024 * 1024  # read at most this much from stdin at a time
+EXIT_GRACE_S = 2.0  # after exit (or the end of input), time for the loop to get to it
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
 SERVER_NOT_INITIALIZED = -32002
 
 log = logging.getLogger(__name__)
@@ -136,7 +138,7 @@ class MessageProtocol(LanguageServerProtocol):
         except Exception as e:  # pygls answers handler errors itself; this is its own bug
             log.exception("hiera-ls: could not handle %s", method)
             if is_request:
-                self.send_error(msg_id, -32603, f"Internal error: {_short(e)}")
+                self.send_error(msg_id, INTERNAL_ERROR, f"Internal error: {_short(e)}")
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(
@@ -234,7 +236,13 @@ class MessageProtocol(LanguageServerProtocol):
 
 
 class StdioConnection:
-    """Reads stdin in a thread (so an exit never waits for it), frames, and dispatches."""
+    """Reads and frames stdin in a thread, and dispatches on the event loop.
+
+    The thread never waits for the loop to read on (one batch of messages is handed over
+    at a time, so unread input stays in the pipe, not in memory), and it watches for
+    ``exit`` and the end of input: when the loop is busy with a long computation and does not
+    act on them within ``EXIT_GRACE_S``, the thread ends the process itself.
+    """
 
     def __init__(self, protocol: MessageProtocol, stdin: ChunkReader) -> None:
         self.protocol = protocol
@@ -244,18 +252,15 @@ class StdioConnection:
     async def run(self) -> int:
         """Until ``exit`` or the end of input; returns the exit code."""
         loop = asyncio.get_running_loop()
-        chunks: asyncio.Queue[bytes] = asyncio.Queue(maxsize=1)  # the reader waits for us
+        batches: asyncio.Queue[list[Event] | None] = asyncio.Queue(maxsize=1)
         threading.Thread(
-            target=self._pump, args=(loop, chunks), name="hiera-ls-stdin", daemon=True
+            target=self._pump, args=(loop, batches), name="hiera-ls-stdin", daemon=True
         ).start()
         while True:
-            chunk = await chunks.get()
-            if not chunk:
-                if self.protocol.shutting_down:
-                    return 0
-                self.protocol.report("the client closed the connection without shutdown")
-                return 1
-            for event in self.framer.feed(chunk):
+            batch = await batches.get()
+            if batch is None:
+                return self._end_of_input()
+            for event in batch:
                 try:
                     self.dispatch(event)
                 except SystemExit as e:  # pygls' exit handler
@@ -267,18 +272,56 @@ class StdioConnection:
         else:
             self.protocol.framing_error(event)
 
-    def _pump(self, loop: asyncio.AbstractEventLoop, chunks: asyncio.Queue[bytes]) -> None:
+    def _end_of_input(self) -> int:
+        if self.protocol.shutting_down:
+            return 0
+        self.protocol.report("the client closed the connection without shutdown")
+        return 1
+
+    def _pump(
+        self, loop: asyncio.AbstractEventLoop, batches: asyncio.Queue[list[Event] | None]
+    ) -> None:
         while True:
             try:
                 chunk = self.stdin.read1(CHUNK_BYTES)
             except (OSError, ValueError):
                 chunk = b""
+            batch = self.framer.feed(chunk) if chunk else None
+            if batch is None or any(_is_exit(e) for e in batch):
+                watchdog = threading.Timer(EXIT_GRACE_S, self._exit_now, args=(batch is None,))
+                watchdog.daemon = True
+                watchdog.start()
             try:
-                asyncio.run_coroutine_threadsafe(chunks.put(chunk), loop).result()
+                asyncio.run_coroutine_threadsafe(batches.put(batch), loop).result()
             except (RuntimeError, asyncio.CancelledError):  # the loop has stopped
                 return
-            if not chunk:
+            if batch is None:
                 return
+
+    def _exit_now(self, end_of_input: bool) -> None:
+        """The loop did not get to ``exit`` (or the end of input) in time: end anyway."""
+        code = 0 if self.protocol.shutting_down else 1
+        what = "the end of input" if end_of_input else "exit"
+        log.warning("hiera-ls: %s while busy for %s s: ending now", what, EXIT_GRACE_S)
+        _end_process(code)
+
+
+def _is_exit(event: Event) -> bool:
+    """An ``exit`` notification (checked without parsing every body: they are tiny)."""
+    if not isinstance(event, Body) or len(event.data) > 200 or b'"exit"' not in event.data:
+        return False
+    try:
+        data = json.loads(event.data)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("method") == types.EXIT
+
+
+def _end_process(code: int) -> NoReturn:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)
 
 
 def serve_stdio(server: LanguageServer) -> NoReturn:
@@ -294,10 +337,7 @@ def serve_stdio(server: LanguageServer) -> NoReturn:
     except KeyboardInterrupt:
         code = 1
     # Not asyncio.run: its clean-up would wait for a background check to finish.
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):
-            stream.flush()
-    os._exit(code)
+    _end_process(code)
 
 
 def _id_of(data: dict[str, Any]) -> MsgId:
