@@ -30,6 +30,9 @@ def test_explain_params_that_do_not_fit_are_treated_as_absent() -> None:
     assert ExplainParams.from_json(None) is None
     assert ExplainParams.from_json(["ntp::servers"]) is None
     assert ExplainParams.from_json({"key": "", "uri": 5, "position": "top"}) == ExplainParams()
+    # positions LSP cannot express (it counts below 2^31) are absent, not a failed request
+    for position in ({"line": 2**31, "character": 0}, {"line": -1}, {"line": "3"}):
+        assert ExplainParams.from_json({"position": position}) == ExplainParams()
 
 
 def test_a_profile_is_selected_by_request_object_or_by_bare_command_argument() -> None:

@@ -1,7 +1,9 @@
 """When problems are computed and sent: at once for the file being edited, later for the rest.
 
 An edit gets the quick checks of its own file right away (push clients get a publish for
-the new version). Cross-file checks (the key index, every open file's full checks) wait for
+the new version), once the edits that arrived together have all been applied: a burst of
+edits (a paste, a macro, a client replaying its changes) gets one publish, for its newest
+version, not one per edit. Cross-file checks (the key index, every open file's full checks) wait for
 a pause in typing (``REBUILD_DELAY_S``) and run in one worker thread on a snapshot, so
 typing goes on meanwhile; the worker gives way while a request is answered (``foreground``)
 and gives up once an edit has made its snapshot stale, since that edit schedules its own run.
@@ -38,6 +40,8 @@ class DiagnosticsScheduler:
         self.ls = ls
         self.published: dict[str, tuple[Any, ...]] = {}  # uri -> last pushed diagnostics
         self._rebuild: asyncio.TimerHandle | None = None
+        self._edited: dict[str, None] = {}  # documents edited since their last publish
+        self._publish_edited: asyncio.Handle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._idle = threading.Event()  # cleared while the server's thread answers the client
         self._idle.set()
@@ -83,6 +87,31 @@ class DiagnosticsScheduler:
         """Diagnose edits at once; rebuild the cross-file index after a pause in typing."""
         self.ls.diagnostics.data_changed()
         self.schedule_full_checks()
+
+    def edited(self, path: str) -> None:
+        """Publish ``path``'s quick checks once the edits already received are applied.
+
+        The publish waits behind the handlers already queued (a burst of ``didChange``
+        notifications read together), so it is computed once, for the newest version.
+        """
+        self._edited[path] = None
+        if self._publish_edited is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (tests calling handlers directly): publish now
+            self._publish_pending()
+            return
+        self._publish_edited = loop.call_soon(self._publish_pending)
+
+    def _publish_pending(self) -> None:
+        self._publish_edited = None
+        paths = list(self._edited)
+        self._edited.clear()
+        with self.foreground():
+            for path in paths:
+                if path in self.ls.uris:
+                    self.publish([path], force=path, quick=True)
 
     def schedule_full_checks(self) -> None:
         if self._rebuild is not None:

@@ -1,8 +1,8 @@
 """Open documents: the editor's buffer wins over the file on disk while it is open.
 
 pygls updates its own copy of a document before these handlers run; the workspace gets
-the new text, the edited file its quick checks at once, and the rest waits for a pause in
-typing (see ``diagnostics_scheduler``).
+the new text, the edited file its quick checks as soon as the edits received with it are
+applied, and the rest waits for a pause in typing (see ``diagnostics_scheduler``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ async def text_document_did_open(
     elif not ls.diagnostics.has_index(ls.snapshot()):
         # a big environment: its index is built in the background
         ls.scheduler.schedule_full_checks()
-    ls.scheduler.publish([path], force=path, quick=True)
+    ls.scheduler.edited(path)
 
 
 @guard("didChange", none)
@@ -41,7 +41,7 @@ async def text_document_did_change(
     ls.uris[path] = uri
     ls.project.update_buffer(path, ls.workspace.get_text_document(uri).source)
     ls.scheduler.data_changed()
-    ls.scheduler.publish([path], force=path, quick=True)
+    ls.scheduler.edited(path)
 
 
 @guard("didClose", none)

@@ -98,16 +98,21 @@ class ExplainParams:
         position = data.get("position")
         return cls(
             uri=uri if isinstance(uri, str) else None,
-            position=(
-                types.Position(
-                    line=int(position.get("line", 0)),
-                    character=int(position.get("character", 0)),
-                )
-                if isinstance(position, dict)
-                else None
-            ),
+            position=_position(position),
             key=key if isinstance(key, str) and key else None,
         )
+
+
+def _position(data: object) -> types.Position | None:
+    """An LSP position, or None when ``data`` is not one (LSP numbers are below 2^31)."""
+    if not isinstance(data, dict):
+        return None
+    line = data.get("line", 0)
+    character = data.get("character", 0)
+    fits = all(
+        isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 2**31 for n in (line, character)
+    )
+    return types.Position(line=line, character=character) if fits else None
 
 
 def plain(value: object) -> object:

@@ -1,0 +1,364 @@
+"""The connection to the client over stdio: bytes in, an answer for every request, and exit.
+
+pygls' own reader (``pygls.io_.run_async``) is replaced here, because on bad input it leaves
+the client waiting for ever: params it cannot read (a position of 2^31, a negative or
+missing one) are logged and never answered, a framing error loses every later message, and
+a huge Content-Length kills it (see ``framing``). Here:
+
+- every request gets a result or an error: a body that is not JSON gets Parse error (-32700);
+  params that do not fit the request's type get Invalid params (-32602) saying which field
+  and why; a request before ``initialize`` gets -32002 and one after ``shutdown`` Invalid
+  request (-32600), as LSP says; a skipped over-long request gets Invalid request;
+- framing errors are reported on stderr and to the client's log, and reading goes on from
+  the next well-framed message;
+- ``exit`` (and the end of input) ends the process at once, even while a background check
+  is running in its worker thread: nothing hiera-ls holds needs saving.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import sys
+import threading
+from collections.abc import Generator
+from typing import Any, BinaryIO, NoReturn, Protocol, cast
+from urllib.parse import unquote
+
+import cattrs
+from cattrs.v import format_exception
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import (
+    JsonRPCNotification,
+    JsonRPCRequestMessage,
+    JsonRPCResponseMessage,
+)
+from pygls.protocol.language_server import lsp_method
+
+from hiera_ls.features.lsp_ranges import encoding_name
+from hiera_ls.lsp.document_edits import apply_change
+from hiera_ls.lsp.framing import Body, Event, Framer, FramingError
+
+CHUNK_BYTES = 1024 * 1024  # read at most this much from stdin at a time
+EXIT_GRACE_S = 2.0  # after exit (or the end of input), time for the loop to get to it
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+SERVER_NOT_INITIALIZED = -32002
+
+log = logging.getLogger(__name__)
+
+MsgId = int | str | None
+
+
+class ChunkReader(Protocol):
+    def read1(self, size: int = ..., /) -> bytes: ...
+
+
+class StdoutWriter:
+    """stdout for pygls, silent once closed (after ``exit``) or once the client is gone.
+
+    pygls reports a failed write by writing an error message to the client, which fails in
+    turn: with a closed stdout that recursed until the process stopped answering.
+    """
+
+    def __init__(self, stdout: BinaryIO) -> None:
+        self._stdout = stdout
+        self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+        with contextlib.suppress(OSError, ValueError):
+            self._stdout.close()
+
+    def write(self, data: bytes) -> None:
+        if self.closed:
+            return
+        try:
+            self._stdout.write(data)
+            self._stdout.flush()
+        except (OSError, ValueError):  # the client is gone; the end of input follows
+            self.closed = True
+
+
+class MessageProtocol(LanguageServerProtocol):
+    """pygls' protocol, receiving whole bodies and answering every request it gets."""
+
+    def __init__(self, server: LanguageServer, converter: cattrs.Converter) -> None:
+        super().__init__(server, converter)
+        self.initialize_seen = False
+
+    @property
+    def shutting_down(self) -> bool:
+        return self._shutdown
+
+    def send_error(self, msg_id: MsgId, code: int, message: str) -> None:
+        """An error response; ``id`` is null when the request's id could not be read."""
+        error = {"code": code, "message": message}
+        self._send_data({"jsonrpc": "2.0", "id": msg_id, "error": error})
+
+    def receive(self, body: bytes) -> None:
+        """Parse one body and hand it to pygls, or answer it with an error."""
+        try:
+            data = json.loads(body)
+        except (ValueError, RecursionError) as e:
+            self.report(f"a message that is not JSON ({_short(e)}): ignored")
+            self.send_error(None, PARSE_ERROR, f"Parse error: {_short(e)}")
+            return
+        if not isinstance(data, dict) or data.get("jsonrpc") != "2.0":
+            self.report("a message that is not a JSON-RPC 2.0 object: ignored")
+            msg_id = _id_of(data) if isinstance(data, dict) else None
+            self.send_error(msg_id, INVALID_REQUEST, "Invalid request: not a JSON-RPC 2.0 object")
+            return
+        method = data.get("method")
+        msg_id = _id_of(data)
+        is_request = "id" in data and isinstance(method, str)
+        if isinstance(method, str) and is_request and not self._allowed(method, msg_id):
+            return
+        if not self.initialize_seen and not is_request and method not in (None, types.EXIT):
+            return  # LSP: notifications before initialize are dropped
+        try:
+            message = self._structure(data)
+        except Exception as e:
+            self._unreadable(data, method, msg_id, is_request, e)
+            return
+        if is_request and not hasattr(message, "id"):
+            self.send_error(msg_id, INVALID_REQUEST, f"{method} is a notification, not a request")
+            return
+        try:
+            self.handle_message(message)
+        except Exception as e:  # pygls answers handler errors itself; this is its own bug
+            log.exception("hiera-ls: could not handle %s", method)
+            if is_request:
+                self.send_error(msg_id, INTERNAL_ERROR, f"Internal error: {_short(e)}")
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(
+        self, params: types.DidChangeTextDocumentParams
+    ) -> Generator[Any, Any, None]:
+        """pygls' own, applying the edits in time that does not grow with the document's
+        line count in Python steps, at LSP's line breaks (see ``document_edits``)."""
+        uri = params.text_document.uri
+        doc = self.workspace.text_documents.get(unquote(uri))
+        if doc is None:  # never opened: pygls would read it from disk, whatever it is
+            self.report(f"an edit of {uri}, which is not open: ignored")
+            return
+        encoding = encoding_name(self.workspace.position_encoding)
+        text = doc.source
+        for change in params.content_changes:
+            text = apply_change(text, change, encoding)
+        whole = types.TextDocumentContentChangeWholeDocument(text=text)
+        self.workspace.update_text_document(params.text_document, whole)
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    def _structure(self, data: dict[str, Any]) -> Any:
+        """The typed message, as pygls' ``structure_message`` makes it, but raising the
+        converter's own error (which says which field is wrong) without logging a traceback."""
+        method = data.get("method")
+        message_type: Any
+        if "id" not in data:
+            message_type = self.get_message_type(str(method)) or JsonRPCNotification
+        elif "error" in data:
+            message_type = types.ResponseErrorMessage
+        elif method is not None:
+            message_type = self.get_message_type(str(method)) or JsonRPCRequestMessage
+        else:
+            message_type = self._result_types.pop(data["id"], None) or JsonRPCResponseMessage
+        return self._converter.structure(data, message_type)
+
+    def _allowed(self, method: str, msg_id: MsgId) -> bool:
+        if method == types.INITIALIZE:
+            self.initialize_seen = True
+            return True
+        if not self.initialize_seen:
+            self.send_error(
+                msg_id, SERVER_NOT_INITIALIZED, f"{method}: the server is not initialized yet"
+            )
+            return False
+        if self._shutdown:
+            self.send_error(msg_id, INVALID_REQUEST, f"{method}: the server is shutting down")
+            return False
+        return True
+
+    def _unreadable(
+        self,
+        data: dict[str, Any],
+        method: object,
+        msg_id: MsgId,
+        is_request: bool,
+        error: Exception,
+    ) -> None:
+        why = _why(error)
+        if is_request:
+            self.send_error(msg_id, INVALID_PARAMS, f"Invalid params for {method}: {why}")
+        elif method is not None:
+            self.report(f"a {method} notification with params that do not fit: {why}; ignored")
+        elif "id" in data:
+            # The client's answer to one of our requests: whoever waits for it gets an error.
+            future = self._request_futures.pop(msg_id, None) if msg_id is not None else None
+            if future is not None and not future.done():
+                future.set_exception(JsonRpcInvalidParams(f"unreadable answer: {why}"))
+            self.report(f"an answer that does not fit its request: {why}")
+
+    def report(self, message: str, show: bool = False) -> None:
+        """A protocol problem: on stderr, and in the client's log (or a message it shows)."""
+        text = f"hiera-ls: {message}"
+        log.warning("%s", text)
+        if self.writer is None or not self.initialize_seen:
+            return
+        try:
+            if show:
+                self.notify(
+                    types.WINDOW_SHOW_MESSAGE,
+                    types.ShowMessageParams(type=types.MessageType.Warning, message=text),
+                )
+            else:
+                self.notify(
+                    types.WINDOW_LOG_MESSAGE,
+                    types.LogMessageParams(type=types.MessageType.Warning, message=text),
+                )
+        except Exception:  # the client is gone; stderr has it
+            pass
+
+    def framing_error(self, error: FramingError) -> None:
+        self.report(error.message, show=error.oversized)
+        if error.request_id is not None:
+            self.send_error(error.request_id, INVALID_REQUEST, f"Invalid request: {error.message}")
+
+
+class StdioConnection:
+    """Reads and frames stdin in a thread, and dispatches on the event loop.
+
+    The thread never waits for the loop to read on (one batch of messages is handed over
+    at a time, so unread input stays in the pipe, not in memory), and it watches for
+    ``exit`` and the end of input: when the loop is busy with a long computation and does not
+    act on them within ``EXIT_GRACE_S``, the thread ends the process itself.
+    """
+
+    def __init__(self, protocol: MessageProtocol, stdin: ChunkReader) -> None:
+        self.protocol = protocol
+        self.stdin = stdin
+        self.framer = Framer()
+
+    async def run(self) -> int:
+        """Until ``exit`` or the end of input; returns the exit code."""
+        loop = asyncio.get_running_loop()
+        batches: asyncio.Queue[list[Event] | None] = asyncio.Queue(maxsize=1)
+        threading.Thread(
+            target=self._pump, args=(loop, batches), name="hiera-ls-stdin", daemon=True
+        ).start()
+        while True:
+            batch = await batches.get()
+            if batch is None:
+                return self._end_of_input()
+            for event in batch:
+                try:
+                    self.dispatch(event)
+                except SystemExit as e:  # pygls' exit handler
+                    return e.code if isinstance(e.code, int) else 1
+
+    def dispatch(self, event: Event) -> None:
+        if isinstance(event, Body):
+            self.protocol.receive(event.data)
+        else:
+            self.protocol.framing_error(event)
+
+    def _end_of_input(self) -> int:
+        if self.protocol.shutting_down:
+            return 0
+        self.protocol.report("the client closed the connection without shutdown")
+        return 1
+
+    def _pump(
+        self, loop: asyncio.AbstractEventLoop, batches: asyncio.Queue[list[Event] | None]
+    ) -> None:
+        while True:
+            try:
+                chunk = self.stdin.read1(CHUNK_BYTES)
+            except (OSError, ValueError):
+                chunk = b""
+            batch = self.framer.feed(chunk) if chunk else None
+            if batch is None or any(_is_exit(e) for e in batch):
+                watchdog = threading.Timer(EXIT_GRACE_S, self._exit_now, args=(batch is None,))
+                watchdog.daemon = True
+                watchdog.start()
+            try:
+                asyncio.run_coroutine_threadsafe(batches.put(batch), loop).result()
+            except (RuntimeError, asyncio.CancelledError):  # the loop has stopped
+                return
+            if batch is None:
+                return
+
+    def _exit_now(self, end_of_input: bool) -> None:
+        """The loop did not get to ``exit`` (or the end of input) in time: end anyway."""
+        code = 0 if self.protocol.shutting_down else 1
+        what = "the end of input" if end_of_input else "exit"
+        log.warning("hiera-ls: %s while busy for %s s: ending now", what, EXIT_GRACE_S)
+        _end_process(code)
+
+
+def _is_exit(event: Event) -> bool:
+    """An ``exit`` notification (checked without parsing every body: they are tiny)."""
+    if not isinstance(event, Body) or len(event.data) > 200 or b'"exit"' not in event.data:
+        return False
+    try:
+        data = json.loads(event.data)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("method") == types.EXIT
+
+
+def _end_process(code: int) -> NoReturn:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)
+
+
+def serve_stdio(server: LanguageServer) -> NoReturn:
+    """Serve the client on stdin/stdout until it says exit, then end the process at once."""
+    protocol = server.protocol
+    assert isinstance(protocol, MessageProtocol)
+    protocol.set_writer(StdoutWriter(sys.stdout.buffer))
+    connection = StdioConnection(protocol, cast(ChunkReader, sys.stdin.buffer))  # a BufferedReader
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        code = loop.run_until_complete(connection.run())
+    except KeyboardInterrupt:
+        code = 1
+    # Not asyncio.run: its clean-up would wait for a background check to finish.
+    _end_process(code)
+
+
+def _id_of(data: dict[str, Any]) -> MsgId:
+    msg_id = data.get("id")
+    return msg_id if isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool) else None
+
+
+def _why(error: Exception) -> str:
+    """What cattrs found wrong, by field: ``Position.line should be in range ... @ $.params``."""
+    if isinstance(error, cattrs.BaseValidationError):
+        return _short("; ".join(cattrs.transform_error(error, format_exception=_describe)))
+    return _short(error)
+
+
+def _describe(exc: BaseException, type_: type | None) -> str:
+    text = str(exc)
+    if isinstance(exc, ValueError) and text and not text.startswith("invalid literal"):
+        return text  # attrs' validators say what range a number must be in
+    return format_exception(exc, type_)
+
+
+def _short(error: BaseException | str) -> str:
+    text = str(error) or type(error).__name__
+    return text if len(text) <= 200 else text[:200] + "..."
