@@ -252,7 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "lookup":
             return run_lookup(args, sys.stdin, sys.stdout, sys.stderr)
         if args.command == "serve":
-            from hiera_ls.lsp.server import serve
+            from hiera_ls.lsp.serve import serve
 
             return serve()
         parser.print_help()

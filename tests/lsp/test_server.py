@@ -5,7 +5,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from hiera_ls.lsp import protocol
-from hiera_ls.lsp.server import create_server
+from hiera_ls.lsp.serve import create_server
 
 
 def test_every_handler_runs_under_the_error_guard() -> None:

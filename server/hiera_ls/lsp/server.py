@@ -1,4 +1,4 @@
-"""The language server: its state, the error guard every handler runs under, and ``serve``.
+"""The language server: its state, and the error guard every handler runs under.
 
 Nothing here decides what Puppet does; handlers (one module per feature beside this one)
 turn LSP params into (snapshot, path, position), call a pure function from ``features/``,
@@ -12,13 +12,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import gc
 import logging
-import os
-import sys
 import traceback
 from collections.abc import Awaitable, Callable
-from typing import Any, NoReturn, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -28,7 +25,7 @@ from hiera_ls.features import lsp_ranges
 from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.lsp import protocol
 from hiera_ls.lsp.diagnostics_scheduler import DiagnosticsScheduler
-from hiera_ls.lsp.transport import MessageProtocol, serve_stdio
+from hiera_ls.lsp.transport import MessageProtocol
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Snapshot, Workspace
 
@@ -165,49 +162,3 @@ def none() -> None:
 def empty() -> list[Any]:
     """The answer of a failed handler that answers with a list."""
     return []
-
-
-def create_server() -> HieraLanguageServer:
-    """A server with every handler registered, each once."""
-    # The handler modules import this one for the type of their server parameter (pygls
-    # reads it to pass the server in), so they are imported once this module is loaded.
-    from hiera_ls.lsp import (
-        configuration,
-        diagnostics,
-        documents,
-        explain,
-        hover,
-        lifecycle,
-        navigation,
-        profiles,
-        workspace_changes,
-    )
-
-    ls = HieraLanguageServer()
-    for module in (
-        lifecycle,
-        documents,
-        workspace_changes,
-        configuration,
-        hover,
-        navigation,
-        diagnostics,
-        profiles,
-        explain,
-    ):
-        module.register(ls)
-    return ls
-
-
-def serve() -> NoReturn:
-    """Run over stdio until the client says exit; what ``hiera-ls serve`` calls."""
-    logging.basicConfig(level=os.environ.get("HIERA_LS_LOG", "WARNING"), stream=sys.stderr)
-    # Parsing a big file allocates many small objects; default GC thresholds make that
-    # pay for full collections of everything loaded before (measured: p95 edit latency).
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
-    # The background checks hold the GIL between their pauses; a request arriving then
-    # waits for the interpreter's switch interval (5 ms by default) at every hand-over.
-    # Measured on the LSP benchmark while checks ran: hover p50 17 ms at 1 ms, 11 ms here.
-    sys.setswitchinterval(0.0002)
-    serve_stdio(create_server())

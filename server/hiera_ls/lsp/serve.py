@@ -1,0 +1,59 @@
+"""``hiera-ls serve``: a server with every handler registered once, run over stdio.
+
+Apart from ``server.py`` (the server's state, which every handler module imports for the
+type of its server parameter), so that nothing imports back: this module imports them all.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import os
+import sys
+from typing import NoReturn
+
+from hiera_ls.lsp import (
+    configuration,
+    diagnostics,
+    documents,
+    explain,
+    hover,
+    lifecycle,
+    navigation,
+    profiles,
+    workspace_changes,
+)
+from hiera_ls.lsp.server import HieraLanguageServer
+from hiera_ls.lsp.transport import serve_stdio
+
+
+def create_server() -> HieraLanguageServer:
+    """A server with every handler registered, each once."""
+    ls = HieraLanguageServer()
+    for module in (
+        lifecycle,
+        documents,
+        workspace_changes,
+        configuration,
+        hover,
+        navigation,
+        diagnostics,
+        profiles,
+        explain,
+    ):
+        module.register(ls)
+    return ls
+
+
+def serve() -> NoReturn:
+    """Run over stdio until the client says exit; what ``hiera-ls serve`` calls."""
+    logging.basicConfig(level=os.environ.get("HIERA_LS_LOG", "WARNING"), stream=sys.stderr)
+    # Parsing a big file allocates many small objects; default GC thresholds make that
+    # pay for full collections of everything loaded before (measured: p95 edit latency).
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+    # The background checks hold the GIL between their pauses; a request arriving then
+    # waits for the interpreter's switch interval (5 ms by default) at every hand-over.
+    # Measured on the LSP benchmark while checks ran: hover p50 17 ms at 1 ms, 11 ms here.
+    sys.setswitchinterval(0.0002)
+    serve_stdio(create_server())
