@@ -9,7 +9,7 @@ interpolated again under the recursion guard, so ``a: '%{lookup("a")}'`` is caug
 
 from __future__ import annotations
 
-from hiera_ls.engine.invocation import Invocation
+from hiera_ls.engine.invocation import MAX_TRACED_LOOKUPS, Invocation, TraceTooLarge
 from hiera_ls.engine.trace import Event, Kind
 from hiera_ls.puppet.errors import LookupFailure, UndefinedVariable
 from hiera_ls.puppet.ruby_text import to_s
@@ -103,12 +103,33 @@ def _interpolate_string(
 
 
 def _global_lookup(inv: Invocation, key: str) -> object:
-    """``%{lookup('k')}``: a full lookup with default '' (a missing key gives '')."""
+    """``%{lookup('k')}``: a full lookup with default '' (a missing key gives '').
+
+    Its answer does not depend on what is being looked up around it (a lookup that
+    succeeds once never meets the recursion guard), so an untraced lookup keeps it for the
+    compilation: a key that interpolates the next one twice, 25 keys deep, makes 25
+    lookups, not 2**25.  Errors are not kept.
+    """
     lk = LookupKey.parse(key)
+    memo = inv.memo
+    if memo is None:
+        inv.nested_count[0] += 1
+        if inv.nested_count[0] > MAX_TRACED_LOOKUPS:
+            raise TraceTooLarge
+    else:
+        known = memo.get((lk.text, id(inv.scope)))
+        if known is not None:
+            return "" if known[0] is _MISSING else known[0]
     try:
-        return inv.search_and_merge(inv, lk.text)
+        value = inv.search_and_merge(inv.nested(), lk.text)
     except NotFound:
-        return ""
+        value = _MISSING
+    if memo is not None:
+        memo[(lk.text, id(inv.scope))] = (value, inv.scope)
+    return "" if value is _MISSING else value
+
+
+_MISSING = object()
 
 
 def scope_lookup(inv: Invocation, key: str, subject: str) -> object:
