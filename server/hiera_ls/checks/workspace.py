@@ -20,7 +20,7 @@ import regex
 
 from hiera_ls.checks.module_data import kept_keys
 from hiera_ls.checks.references import FilePlace, Reference, ReferenceGraph, references_in
-from hiera_ls.engine.options import compile_ruby_regex, regex_search
+from hiera_ls.engine.options import compile_ruby_regex, regex_search_or
 from hiera_ls.project.level_files import (
     LevelRef,
     candidate_files,
@@ -272,7 +272,7 @@ class _MergedKeys:
             if self.literal.get(scope, {}).get(key):
                 return True
             for pattern, merges in self.patterns.get(scope, ()):
-                if merges and regex_search(pattern, key):
+                if merges and regex_search_or(pattern, key, True):
                     return True
         return False
 

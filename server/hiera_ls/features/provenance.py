@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from hiera_ls.engine.lookup import LookupOutcome
 from hiera_ls.engine.merge import MergeStrategy
-from hiera_ls.engine.options import compile_ruby_regex, regex_search
+from hiera_ls.engine.options import compile_ruby_regex, regex_search_or
 from hiera_ls.engine.trace import Event, Kind, TraceNode
 from hiera_ls.features.sessions import new_session
 from hiera_ls.project.level_files import LevelRef
@@ -125,7 +125,7 @@ def option_entries(snapshot: Snapshot, view: EnvironmentView, root: str) -> list
 def pattern_matches(pattern: str, root: str) -> bool:
     if pattern.startswith("^"):
         try:
-            return regex_search(compile_ruby_regex(pattern), root)
+            return regex_search_or(compile_ruby_regex(pattern), root, True)
         except PuppetError:
             return False
     return pattern == root
@@ -146,7 +146,7 @@ def keys_matching(
         for key, kd in keys.keys.items():
             if key == LOOKUP_OPTIONS:
                 continue
-            hit = regex_search(compiled, key) if compiled is not None else key == pattern
+            hit = regex_search_or(compiled, key, True) if compiled is not None else key == pattern
             if hit:
                 out.setdefault(key, []).append(FileSpan(keys.path, kd.key_span))
     return out
