@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from hiera_ls.features.diagnostics import Diagnostics
+from hiera_ls.features.sessions import new_session
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Workspace
 
@@ -96,3 +97,31 @@ def test_a_lookup_options_pattern_that_times_out_is_reported(tmp_path: Path) -> 
     root = _env(tmp_path, COMMON, {"common.yaml": data})
     done, took = _lookup(root, "a" * 40 + "c")
     assert took < 5 and "took longer than" in done.stderr
+
+
+def test_a_long_chain_with_a_facts_profile_gets_its_diagnostics_at_once(tmp_path: Path) -> None:
+    root = _env(tmp_path, COMMON, {"common.yaml": _chain(1000)})
+    (root / ".hiera-ls" / "facts").mkdir(parents=True)
+    (root / ".hiera-ls" / "facts" / "n1.yaml").write_text("hostname: n1\n")
+    snapshot = Workspace([str(root)], Settings(facts_profile="n1")).snapshot()
+    start = time.monotonic()
+    found = Diagnostics().file_problems(snapshot, str(root / "data" / "common.yaml"))
+    assert time.monotonic() - start < 3
+    assert [p.message for p in found] == [
+        "[n1] Looking up 'k1' fails: stack level too deep (the same error for 742 more keys of "
+        "this file)"
+    ]
+
+
+def test_the_nesting_limit_holds_whichever_key_is_looked_up_first(tmp_path: Path) -> None:
+    """Kept values remember their depth: k744 (256 nested lookups) resolves, k743 fails,
+    in any order, in one session as in a fresh one."""
+    lines = "".join(f"k{i}: \"%{{lookup('k{i - 1}')}}\"\n" for i in range(1000, 1, -1))
+    root = _env(tmp_path, COMMON, {"common.yaml": "k1: end\n" + lines})
+    snapshot = Workspace([str(root)], Settings()).snapshot()
+    view = snapshot.environments[0]
+    for order in (["k2", "k257", "k258", "k300"], ["k300", "k258", "k257"], ["k258", "k1000"]):
+        session = new_session(snapshot, view)
+        found = {k: session.lookup(k) for k in order}
+        assert {k: o.found for k, o in found.items()} == {k: k in ("k2", "k257") for k in order}
+        assert all(o.error == "stack level too deep" for o in found.values() if not o.found)

@@ -61,8 +61,9 @@ class Invocation:
     module_name: str | None = None
     depth: int = 0  # lookups nested by interpolation around this one
     # Values of nested lookups already made in this compilation and scope (untraced only):
-    # (key, id(scope)) -> (value or NotFound, scope)
-    memo: dict[tuple[str, int], tuple[object, NodeScope]] | None = None
+    # (key, id(scope)) -> (value or a marker for not found, scope, depth of its own lookups)
+    memo: dict[tuple[str, int], tuple[object, NodeScope, int]] | None = None
+    reached: list[int] = field(default_factory=lambda: [0])  # deepest nesting reached
     nested_count: list[int] = field(default_factory=lambda: [0])  # traced lookups only
 
     def nested(self) -> Invocation:

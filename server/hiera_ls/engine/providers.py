@@ -62,11 +62,11 @@ class Compilation:
     env_options: object = NO_VALUE
     default_options: dict[str, CompiledOptions | None] = field(default_factory=dict)
     entries: dict[_EntriesKey, list[ResolvedEntry]] = field(default_factory=dict)
-    # nested lookups' values (see hiera_ls.engine.interpolation._global_lookup)
-    lookups: dict[tuple[str, int], tuple[object, NodeScope]] = field(default_factory=dict)
+    # nested lookups' values (see hiera_ls.engine.interpolation._global_lookup); only
+    # complete answers are kept, so forget() keeps them
+    lookups: dict[tuple[str, int], tuple[object, NodeScope, int]] = field(default_factory=dict)
 
     def forget(self) -> None:
-        self.lookups.clear()
         self.options.clear()
         self.global_options = NO_VALUE
         self.env_options = NO_VALUE
