@@ -11,9 +11,11 @@ import time
 from pathlib import Path
 
 from hiera_ls.features.diagnostics import Diagnostics
+from hiera_ls.features.hover import hover
 from hiera_ls.features.sessions import new_session
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Workspace
+from hiera_ls.source.spans import Position
 
 COMMON = "version: 5\nhierarchy:\n  - name: c\n    path: common.yaml\n"
 
@@ -125,3 +127,21 @@ def test_the_nesting_limit_holds_whichever_key_is_looked_up_first(tmp_path: Path
         found = {k: session.lookup(k) for k in order}
         assert {k: o.found for k, o in found.items()} == {k: k in ("k2", "k257") for k in order}
         assert all(o.error == "stack level too deep" for o in found.values() if not o.found)
+
+
+def test_hovers_over_a_long_chain_and_an_exponential_key_answer_at_once(tmp_path: Path) -> None:
+    expo = "".join(
+        f"e{i}: \"%{{lookup('e{i + 1}')}}%{{lookup('e{i + 1}')}}\"\n" for i in range(1, 15)
+    )
+    root = _env(tmp_path, COMMON, {"common.yaml": _chain(1000) + expo + "e15: x\n"})
+    (root / ".hiera-ls" / "facts").mkdir(parents=True)
+    (root / ".hiera-ls" / "facts" / "n1.yaml").write_text("hostname: n1\n")
+    snapshot = Workspace([str(root)], Settings(facts_profile="n1")).snapshot()
+    common = str(root / "data" / "common.yaml")
+    start = time.monotonic()
+    chain = hover(snapshot, common, Position(0, 1))
+    exponential = hover(snapshot, common, Position(1000, 1))
+    assert time.monotonic() - start < 2
+    assert chain is not None and "stack level too deep" in chain.markdown
+    assert exponential is not None and "x" * 2**14 in exponential.markdown
+    assert "how each was found is not shown" in exponential.markdown
