@@ -22,8 +22,8 @@ from hiera_ls.source.keys import NotFound
 T = TypeVar("T")
 
 # Lookups nested in interpolations (``k1: '%{lookup("k2")}'``, k2 -> k3 ...).  Puppet 7.23
-# resolves a chain of 155 keys and fails the 156th with Ruby's ``stack level too deep``;
-# a lookup through more layers or levels overflows sooner.  Ours is higher.
+# resolves a chain of 155 keys (one level each) and fails the 156th with Ruby's
+# ``stack level too deep``: its only limit is Ruby's stack.  Ours is fixed and higher.
 MAX_NESTING = 256
 
 
