@@ -145,3 +145,17 @@ def test_hovers_over_a_long_chain_and_an_exponential_key_answer_at_once(tmp_path
     assert chain is not None and "stack level too deep" in chain.markdown
     assert exponential is not None and "x" * 2**14 in exponential.markdown
     assert "how each was found is not shown" in exponential.markdown
+
+
+def test_a_brace_bomb_after_a_wildcard_answers(tmp_path: Path) -> None:
+    hiera = 'version: 5\nhierarchy:\n  - name: b\n    glob: "*' + "{a,b}" * 20 + '.yaml"\n'
+    root = _env(tmp_path, hiera, {"x" + "ab" * 10 + ".yaml": "y: 2\n"})
+    done, took = _lookup(root, "y")
+    assert took < 5 and done.stdout.strip() == "--- 2"
+
+
+def test_a_glob_too_complex_to_match_fails_with_a_message(tmp_path: Path) -> None:
+    hiera = 'version: 5\nhierarchy:\n  - name: b\n    glob: "' + "*{a,b}*" * 12 + 'c.yaml"\n'
+    root = _env(tmp_path, hiera, {"ab" * 100 + ".yaml": "y: 2\n"})
+    done, took = _lookup(root, "y")
+    assert took < 5 and "has too many brace alternatives to match" in done.stderr

@@ -39,9 +39,10 @@ from functools import lru_cache
 from typing import cast
 
 # Braces are expanded up front (as Ruby does) up to this many patterns; beyond, a name is
-# matched against the braces lazily, within MAX_BRACE_STEPS partial expansions.
+# matched against the braces lazily, within MAX_BRACE_WORK steps (a step: one matcher
+# state carried over one character of the name, or one character of a partial expansion).
 MAX_EXPANSIONS = 1024
-MAX_BRACE_STEPS = 100_000
+MAX_BRACE_WORK = 2_000_000
 WORD_HOLE = "\x00"  # stands for text without '/'
 TEXT_HOLE = "\x01"  # stands for any text
 # A lazily matched glob looks at this many entries at most, this many directories deep.
@@ -178,42 +179,49 @@ def _closure(steps: Sequence[Step], states: Iterable[tuple[int, bool]], nxt: str
     return out
 
 
-def _steps_match(steps: Sequence[Step], name: str) -> bool:
+def _advance(steps: Sequence[Step], states: set[int], ch: str, following: str) -> set[int]:
+    """The states after reading ``ch`` (``following`` is the character after it)."""
     end = len(steps)
+    moved: list[tuple[int, bool]] = []
+    for i in states:
+        if i < 0:  # inside a directory name of '**/'
+            if ch == "/":
+                moved.append((-1 - i, False))
+            else:
+                moved.append((i, True))
+            continue
+        if i >= end:
+            continue
+        op, arg = steps[i]
+        if op == _CHAR:
+            if ch == arg:
+                moved.append((i + 1, False))
+        elif op == _ONE:
+            if ch != "/":
+                moved.append((i + 1, False))
+        elif op == _CLASS:
+            if _class_has(arg, ch):
+                moved.append((i + 1, False))
+        elif op in (_STAR, _WORD):
+            if ch != "/":
+                moved.append((i, False))
+        elif op == _TEXT:
+            moved.append((i, False))
+        elif op == _DIRS and ch not in "./":
+            moved.append((-1 - i, True))
+    return _closure(steps, moved, following) if moved else set()
+
+
+def _steps_match(steps: Sequence[Step], name: str, work: list[int] | None = None) -> bool:
+    """``work``, when given, is charged one unit per state carried over a character."""
     states = _closure(steps, [(0, False)], name[:1])
     for pos, ch in enumerate(name):
-        following = name[pos + 1 : pos + 2]
-        moved: list[tuple[int, bool]] = []
-        for i in states:
-            if i < 0:  # inside a directory name of '**/'
-                if ch == "/":
-                    moved.append((-1 - i, False))
-                else:
-                    moved.append((i, True))
-                continue
-            if i >= end:
-                continue
-            op, arg = steps[i]
-            if op == _CHAR:
-                if ch == arg:
-                    moved.append((i + 1, False))
-            elif op == _ONE:
-                if ch != "/":
-                    moved.append((i + 1, False))
-            elif op == _CLASS:
-                if _class_has(arg, ch):
-                    moved.append((i + 1, False))
-            elif op in (_STAR, _WORD):
-                if ch != "/":
-                    moved.append((i, False))
-            elif op == _TEXT:
-                moved.append((i, False))
-            elif op == _DIRS and ch not in "./":
-                moved.append((-1 - i, True))
-        if not moved:
+        if work is not None:
+            work[0] += len(states)
+        states = _advance(steps, states, ch, name[pos + 1 : pos + 2])
+        if not states:
             return False
-        states = _closure(steps, moved, following)
-    return end in states
+    return len(steps) in states
 
 
 # ------------------------------------------------------------------ braces
@@ -294,7 +302,7 @@ class GlobTooComplex(Exception):
         self.pattern = pattern
         self.message = (
             f"hiera-ls: the glob '{pattern}' has too many brace alternatives to match "
-            f"(more than {MAX_BRACE_STEPS} partial expansions tried for one name)"
+            f"(more than {MAX_BRACE_WORK} steps to match one name)"
         )
         super().__init__(self.message)
 
@@ -302,35 +310,53 @@ class GlobTooComplex(Exception):
         return self.message
 
 
-def _literal_prefix(text: str, holes: bool) -> str:
-    """The plain characters a brace-free text starts with (up to its first wildcard)."""
-    for i, c in enumerate(text):
-        if c in "*?[\\" or (holes and c in (WORD_HOLE, TEXT_HOLE)):
-            return text[:i]
-    return text
+def _steps_match_prefix(steps: Sequence[Step], name: str, work: list[int]) -> bool:
+    """Whether the steps match some beginning of ``name`` (all of it included)."""
+    end = len(steps)
+    states = _closure(steps, [(0, False)], name[:1])
+    for pos, ch in enumerate(name):
+        if end in states:
+            return True
+        work[0] += len(states)
+        states = _advance(steps, states, ch, name[pos + 1 : pos + 2])
+        if not states:
+            return False
+    return end in states
+
+
+def _head_may_match(head: str, name: str, holes: bool, work: list[int]) -> bool:
+    """False only when no text starting with ``head`` can match ``name``.
+
+    ``head`` (the text before a brace) is matched on its own when what follows cannot change
+    its meaning: not when it ends in an escape, an open class, or a name of only stars
+    (which the text after it may turn into ``**/``)."""
+    last = head[head.rfind("/") + 1 :]
+    if head.endswith("\\") or "[" in last or (last and not last.strip("*")):
+        return True
+    return _steps_match_prefix(_steps(head, holes), name, work)
 
 
 def _lazy_match(pattern: str, name: str, holes: bool) -> bool:
     """Whether some expansion of ``pattern`` matches ``name``, expanding only the
-    alternatives whose plain prefix ``name`` can start with, each distinct text once."""
+    alternatives that ``name`` can still match, each distinct text once, within
+    MAX_BRACE_WORK steps."""
     seen: set[str] = set()
-    budget = MAX_BRACE_STEPS
+    work = [0]
 
     def visit(text: str) -> bool:
-        nonlocal budget
         if text in seen:
             return False
         seen.add(text)
-        budget -= 1
-        if budget < 0:
+        work[0] += len(text)
+        if work[0] > MAX_BRACE_WORK:
             raise GlobTooComplex(pattern)
         lbrace, rbrace = _first_group(text)
         if lbrace < 0:
-            return _steps_match(_steps(text, holes), name)
+            return _steps_match(_steps(text, holes), name, work)
         if rbrace < 0:
             return False
         head = text[:lbrace]
-        if not name.startswith(_literal_prefix(head, holes)):
+        if not _head_may_match(head, name, holes, work):
             return False
         tail = text[rbrace + 1 :]
         return any(visit(head + alt + tail) for alt in _alternatives(text, lbrace, rbrace))
