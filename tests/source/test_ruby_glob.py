@@ -10,12 +10,13 @@ import json
 import random
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
 from hiera_ls.source.files import FileAccess
-from hiera_ls.source.ruby_glob import expand_braces, glob_match
+from hiera_ls.source.ruby_glob import Matcher, expand_braces, glob_match
 
 RUBY = shutil.which("ruby")
 needs_ruby = pytest.mark.skipif(RUBY is None, reason="ruby is not installed")
@@ -215,3 +216,20 @@ def test_random_names_match_as_ruby_fnmatch_says() -> None:
         if glob_match(p, n) is not e
     ]
     assert wrong == []
+
+
+def test_braces_matched_lazily_agree_with_their_expansions() -> None:
+    """Past MAX_EXPANSIONS a name is matched against the braces without expanding them."""
+    rng = random.Random(9)
+    for _ in range(3000):
+        pattern = "".join(rng.choice("ab.*?[]{},\\/") for _ in range(rng.randint(1, 10)))
+        name = "".join(rng.choice("ab./{},") for _ in range(rng.randint(0, 6)))
+        assert Matcher(pattern).match(name) is Matcher.of(pattern).match(name), (pattern, name)
+
+
+def test_a_backtracking_pattern_and_a_brace_bomb_match_at_once() -> None:
+    start = time.monotonic()
+    assert not glob_match("*a" * 12 + "c.yaml", "a" * 195 + ".yaml")
+    assert glob_match("{a,b}" * 20 + ".yaml", "ab" * 10 + ".yaml")
+    assert not glob_match("{a,b}" * 20 + ".yaml", "ab" * 9 + "ac.yaml")
+    assert time.monotonic() - start < 1

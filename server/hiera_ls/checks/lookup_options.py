@@ -18,7 +18,7 @@ import regex
 from hiera_ls.checks.problems import problem
 from hiera_ls.engine.merge import parse_merge
 from hiera_ls.puppet.errors import MergeError, PuppetError
-from hiera_ls.puppet.regexp import compile_ruby_regex, regex_search
+from hiera_ls.puppet.regexp import compile_ruby_regex, regex_search_or
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.keys import LOOKUP_OPTIONS
 from hiera_ls.source.spans import Problem, Span
@@ -158,7 +158,7 @@ def _ruby_words(message: str) -> str:
 
 
 def _matches_any(pattern: regex.Pattern[str], keys: Collection[str]) -> bool:
-    return any(regex_search(pattern, k) for k in keys)
+    return any(regex_search_or(pattern, k, True) for k in keys)
 
 
 def _check_entry(

@@ -56,15 +56,19 @@ def check_profile(
     prefix = f"{module_name}::" if module_name is not None else None
     first_key_of: dict[str, tuple[str, int]] = {}  # error without key names -> (key, count)
     failures: list[tuple[str, str]] = []
+    keys: list[str] = []
     for key in data_file.data:
         if not isinstance(key, str) or key == LOOKUP_OPTIONS:
             continue
         if prefix is not None and not key.startswith(prefix):
             continue  # Puppet drops it from module data (module-data-unqualified-key)
-        text = key_text(key)
-        if text is None:
-            continue
-        outcome = profile.lookup(text)
+        if key_text(key) is not None:
+            keys.append(key)
+    # Looked up in the order of their references, so each nested lookup is already known
+    # to the session: a chain of a thousand keys costs a thousand lookups, not 500,000.
+    outcomes = {key: profile.lookup(key_text(key) or key) for key in bottom_up(keys, references)}
+    for key in keys:
+        outcome = outcomes[key]
         if outcome.error is None:
             continue
         failures.append((key, outcome.error))
@@ -89,6 +93,32 @@ def check_profile(
         )
     out.extend(_embedded_collections(profile, path, references))
     return out
+
+
+def bottom_up(keys: Sequence[str], references: Sequence[Reference]) -> list[str]:
+    """``keys`` with every key after the keys of ``keys`` its tokens look up (cycles broken
+    anywhere), by a depth-first walk without recursion."""
+    targets: dict[str, list[str]] = {}
+    for ref in references:
+        targets.setdefault(ref.source, []).append(ref.target)
+    wanted = set(keys)
+    seen: set[str] = set()
+    order: list[str] = []
+    for root in keys:
+        if root in seen:
+            continue
+        seen.add(root)
+        stack = [(root, iter(targets.get(root, ())))]
+        while stack:
+            key, pending = stack[-1]
+            target = next(pending, None)
+            if target is None:
+                stack.pop()
+                order.append(key)
+            elif target in wanted and target not in seen:
+                seen.add(target)
+                stack.append((target, iter(targets.get(target, ()))))
+    return order
 
 
 def _without_key(error: str, key: str) -> str:

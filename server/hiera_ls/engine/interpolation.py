@@ -9,7 +9,13 @@ interpolated again under the recursion guard, so ``a: '%{lookup("a")}'`` is caug
 
 from __future__ import annotations
 
-from hiera_ls.engine.invocation import Invocation
+from hiera_ls.engine.invocation import (
+    MAX_NESTING,
+    MAX_TRACED_LOOKUPS,
+    Invocation,
+    StackTooDeep,
+    TraceTooLarge,
+)
 from hiera_ls.engine.trace import Event, Kind
 from hiera_ls.puppet.errors import LookupFailure, UndefinedVariable
 from hiera_ls.puppet.ruby_text import to_s
@@ -104,12 +110,57 @@ def _interpolate_string(
 
 
 def _global_lookup(inv: Invocation, key: str) -> object:
-    """``%{lookup('k')}``: a full lookup with default '' (a missing key gives '')."""
+    """``%{lookup('k')}``: a full lookup with default '' (a missing key gives '').
+
+    Its answer does not depend on what is being looked up around it (a lookup that
+    succeeds once never meets the recursion guard), so an untraced lookup keeps it for the
+    compilation: a key that interpolates the next one twice, 25 keys deep, makes 25
+    lookups, not 2**25.  Of errors only ``stack level too deep`` is kept (with the depth
+    it was met at), so the keys of a long chain fail at once after the first.
+    """
     lk = LookupKey.parse(key)
+    nested = inv.nested()
+    memo = inv.memo
+    if memo is None:
+        inv.nested_count[0] += 1
+        if inv.nested_count[0] > MAX_TRACED_LOOKUPS:
+            raise TraceTooLarge
+        try:
+            return inv.search_and_merge(nested, lk.text)
+        except NotFound:
+            return ""
+    # A kept value remembers how deep its own lookups went, so the nesting limit holds
+    # whichever key was looked up first.
+    reached = inv.reached
+    known = memo.get((lk.text, id(inv.scope)))
+    if known is not None:
+        value, _scope, height = known
+        if value is not _TOO_DEEP:
+            if nested.depth + height > MAX_NESTING:
+                raise StackTooDeep
+            reached[0] = max(reached[0], nested.depth + height)
+            return "" if value is _MISSING else value
+        if nested.depth >= height:
+            raise StackTooDeep
+    outer = reached[0]
+    reached[0] = nested.depth
     try:
-        return inv.search_and_merge(inv, lk.text)
-    except NotFound:
-        return ""
+        try:
+            value = inv.search_and_merge(nested, lk.text)
+        except NotFound:
+            value = _MISSING
+        except StackTooDeep:
+            # too deep from here is too deep from any deeper place
+            memo[(lk.text, id(inv.scope))] = (_TOO_DEEP, inv.scope, nested.depth)
+            raise
+        memo[(lk.text, id(inv.scope))] = (value, inv.scope, reached[0] - nested.depth)
+    finally:
+        reached[0] = max(outer, reached[0])
+    return "" if value is _MISSING else value
+
+
+_MISSING = object()
+_TOO_DEEP = object()  # its height is then the shallowest depth known to be too deep
 
 
 def scope_lookup(inv: Invocation, key: str, subject: str) -> object:

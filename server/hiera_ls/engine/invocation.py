@@ -21,6 +21,30 @@ from hiera_ls.source.keys import NotFound
 
 T = TypeVar("T")
 
+# Lookups nested in interpolations (``k1: '%{lookup("k2")}'``, k2 -> k3 ...).  Puppet 7.23
+# resolves a chain of 155 keys (one level each) and fails the 156th with Ruby's
+# ``stack level too deep``: its only limit is Ruby's stack.  Ours is fixed and higher.
+MAX_NESTING = 256
+
+
+# A traced lookup (hover, explain) records every nested lookup, so each key interpolating
+# the next twice would record 2**n of them; past this many it is made again untraced.
+MAX_TRACED_LOOKUPS = 2_000
+
+
+class TraceTooLarge(Exception):
+    """More than MAX_TRACED_LOOKUPS nested lookups in one traced lookup."""
+
+
+class StackTooDeep(Exception):
+    """More than MAX_NESTING nested lookups: Puppet's ``stack level too deep``."""
+
+    message = "stack level too deep"
+
+    def __str__(self) -> str:
+        return self.message
+
+
 # Puppet's ``Lookup.lookup`` as interpolation calls it: a full lookup of a key from the top,
 # raising NotFound. The lookup module provides it (interpolation cannot import that module).
 SearchAndMerge = Callable[["Invocation", str], object]
@@ -35,6 +59,19 @@ class Invocation:
     stack: list[str] = field(default_factory=list)  # names being looked up (recursion guard)
     top_key: str = ""
     module_name: str | None = None
+    depth: int = 0  # lookups nested by interpolation around this one
+    # Values of nested lookups already made in this compilation and scope (untraced only):
+    # (key, id(scope)) -> (value or a marker for not found, scope, depth of its own lookups)
+    memo: dict[tuple[str, int], tuple[object, NodeScope, int]] | None = None
+    reached: list[int] = field(default_factory=lambda: [0])  # deepest nesting reached
+    nested_count: list[int] = field(default_factory=lambda: [0])  # traced lookups only
+
+    def nested(self) -> Invocation:
+        """The invocation of a lookup an interpolation makes; Ruby's stack overflows at a
+        depth of about 155 such lookups (``stack level too deep``), ours at MAX_NESTING."""
+        if self.depth >= MAX_NESTING:
+            raise StackTooDeep
+        return replace(self, depth=self.depth + 1)
 
     def for_key(self, top_key: str, module_name: str | None) -> Invocation:
         """Puppet's Invocation#lookup: the same guard and trace, now about ``top_key``."""

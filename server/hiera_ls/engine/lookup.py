@@ -11,10 +11,18 @@ modules named after Puppet's files: :mod:`~hiera_ls.engine.invocation`,
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from hiera_ls.engine.invocation import Invocation, lookup_variants
+from hiera_ls.engine.invocation import (
+    MAX_NESTING,
+    MAX_TRACED_LOOKUPS,
+    Invocation,
+    StackTooDeep,
+    TraceTooLarge,
+    lookup_variants,
+)
 from hiera_ls.engine.merge import MergeStrategy, parse_merge
 from hiera_ls.engine.providers import (
     FIRST,
@@ -74,11 +82,35 @@ class LookupSession:
     ) -> LookupOutcome:
         """Puppet's ``lookup()``: never raises for user data; errors come back as text."""
         name_list = [names] if isinstance(names, str) else list(names)
+        _deep_enough()
+        if explain:
+            try:
+                return self._lookup(name_list, merge, default, True, override, default_values)
+            except TraceTooLarge:
+                outcome = self._lookup(name_list, merge, default, False, override, default_values)
+                note = (
+                    f"hiera-ls: this lookup makes more than {MAX_TRACED_LOOKUPS} nested "
+                    "lookups; how each was found is not shown"
+                )
+                trace = TraceNode(Kind.SCOPE, children=[TraceNode(Kind.TEXT, label=note)])
+                return replace(outcome, trace=trace, notes=(*outcome.notes, note))
+        return self._lookup(name_list, merge, default, False, override, default_values)
+
+    def _lookup(
+        self,
+        name_list: list[str],
+        merge: object,
+        default: object,
+        explain: bool,
+        override: Mapping[str, object] | None,
+        default_values: Mapping[str, object] | None,
+    ) -> LookupOutcome:
         comp = self._compilation
         inv = Invocation(
             self.scope,
             TraceBuilder() if explain else NullBuilder(),
             lambda sub, name: search_and_merge(comp, sub, name, None),
+            memo=None if explain else comp.lookups,
         )
         override = override or {}
         default_values = default_values or {}
@@ -111,14 +143,28 @@ class LookupSession:
         except (LookupFailure, PuppetError, MergeError, UndefinedVariable) as e:
             comp.forget()
             return _outcome(inv, key, False, None, error=str(e))
-        except RecursionError:
+        except (RecursionError, StackTooDeep):
             comp.forget()
-            return _outcome(inv, key, False, None, error="hiera-ls: lookup nested too deeply")
+            return _outcome(inv, key, False, None, error=StackTooDeep.message)
+        except TraceTooLarge:
+            raise
         except Exception as e:
             comp.forget()
             return _outcome(
                 inv, key, False, None, error=f"hiera-ls internal error ({type(e).__name__}: {e})"
             )
+
+
+# Python frames one nested lookup takes (about 20), with room for the layers around it.
+_FRAMES_PER_NESTING = 40
+
+
+def _deep_enough() -> None:
+    """Python's recursion limit must let MAX_NESTING nested lookups through, as Ruby's
+    stack lets Puppet's through (raised once, never lowered)."""
+    needed = MAX_NESTING * _FRAMES_PER_NESTING + 1000
+    if sys.getrecursionlimit() < needed:
+        sys.setrecursionlimit(needed)
 
 
 def _outcome(

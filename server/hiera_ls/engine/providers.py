@@ -21,6 +21,7 @@ from hiera_ls.engine.merge import MergeStrategy, merge_pair, parse_merge
 from hiera_ls.engine.options import CompiledOptions, compile_options, validate_options
 from hiera_ls.engine.trace import NO_VALUE, Event, Kind, TraceNode
 from hiera_ls.project.model import Environment, Layer, LayerKind
+from hiera_ls.project.scope import NodeScope
 from hiera_ls.puppet.errors import LookupFailure, PuppetError
 from hiera_ls.puppet.values import ENCRYPTED_RE, Encrypted
 from hiera_ls.source.data_cache import DataCache
@@ -61,6 +62,9 @@ class Compilation:
     env_options: object = NO_VALUE
     default_options: dict[str, CompiledOptions | None] = field(default_factory=dict)
     entries: dict[_EntriesKey, list[ResolvedEntry]] = field(default_factory=dict)
+    # nested lookups' values (see hiera_ls.engine.interpolation._global_lookup); only
+    # complete answers are kept, so forget() keeps them
+    lookups: dict[tuple[str, int], tuple[object, NodeScope, int]] = field(default_factory=dict)
 
     def forget(self) -> None:
         self.options.clear()

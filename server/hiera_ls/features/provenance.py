@@ -19,7 +19,7 @@ from hiera_ls.features.sessions import new_session
 from hiera_ls.project.level_files import LevelRef
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.puppet.errors import PuppetError
-from hiera_ls.puppet.regexp import compile_ruby_regex, regex_search
+from hiera_ls.puppet.regexp import compile_ruby_regex, regex_search_or
 from hiera_ls.source.keys import LOOKUP_OPTIONS
 from hiera_ls.source.spans import FileSpan, Span
 
@@ -125,7 +125,7 @@ def option_entries(snapshot: Snapshot, view: EnvironmentView, root: str) -> list
 def pattern_matches(pattern: str, root: str) -> bool:
     if pattern.startswith("^"):
         try:
-            return regex_search(compile_ruby_regex(pattern), root)
+            return regex_search_or(compile_ruby_regex(pattern), root, True)
         except PuppetError:
             return False
     return pattern == root
@@ -146,7 +146,7 @@ def keys_matching(
         for key, kd in keys.keys.items():
             if key == LOOKUP_OPTIONS:
                 continue
-            hit = regex_search(compiled, key) if compiled is not None else key == pattern
+            hit = regex_search_or(compiled, key, True) if compiled is not None else key == pattern
             if hit:
                 out.setdefault(key, []).append(FileSpan(keys.path, kd.key_span))
     return out

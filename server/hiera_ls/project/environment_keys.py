@@ -18,7 +18,7 @@ import regex
 from hiera_ls.project.key_index import FileKeys
 from hiera_ls.project.reference_graph import FilePlace, ReferenceGraph
 from hiera_ls.puppet.errors import PuppetError
-from hiera_ls.puppet.regexp import compile_ruby_regex, regex_search
+from hiera_ls.puppet.regexp import compile_ruby_regex, regex_search_or
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +90,6 @@ class MergedKeys:
             if key in self.literal.get(scope, ()):
                 return True
             for pattern in self.patterns.get(scope, ()):
-                if regex_search(pattern, key):
+                if regex_search_or(pattern, key, True):
                     return True
         return False

@@ -60,9 +60,8 @@ NO_SLASH_VARIABLES = frozenset(
 )
 
 _LAYER_RANK = {LayerKind.GLOBAL: 0, LayerKind.ENVIRONMENT: 1, LayerKind.MODULE: 2}
-_WORD = "\x00"  # a token standing for text without '/'
-_TEXT = "\x01"  # a token standing for any text
-_HOLES = {_WORD: "[^/]*", _TEXT: ".*"}
+_WORD = ruby_glob.WORD_HOLE  # a token standing for text without '/'
+_TEXT = ruby_glob.TEXT_HOLE  # a token standing for any text
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -77,7 +76,7 @@ class LevelRef:
     template_span: Span | None
     default_hierarchy: bool
     pattern: str  # absolute, each token shown as '*': for messages
-    regex: re.Pattern[str]  # matches every absolute path the template can name
+    matcher: ruby_glob.Matcher  # matches every absolute path the template can name
     walk_root: str  # the deepest directory that holds every file the template can name
     static: bool  # exactly one file name, read for every node (if it exists)
     rank: int  # priority: lower ranks are searched first
@@ -123,7 +122,10 @@ class LevelRef:
 
     def can_read(self, path: str) -> bool:
         """Whether some node's lookup may read ``path`` through this template."""
-        return self.regex.match(path) is not None
+        try:
+            return self.matcher.match(path)
+        except ruby_glob.GlobTooComplex:
+            return True  # a glob too complex to judge may read it
 
 
 def _holes(text: str) -> str:
@@ -157,10 +159,8 @@ def _level(
     span = spec.spans[slot] if slot < len(spec.spans) else None
     is_glob = spec.kind in ("glob", "globs")
     absolute = os.path.normpath(os.path.join(layer.root, _holes(entry.datadir), _holes(template)))
-    if is_glob:
-        source = ruby_glob.pattern_regex(absolute, _HOLES)
-    else:
-        source = "".join(_HOLES.get(c) or re.escape(c) for c in absolute)
+    # A path is a glob with every wildcard escaped (its tokens stay holes).
+    glob = absolute if is_glob else re.sub(r"([*?\[\]{}\\])", r"\\\1", absolute)
     tokens = _WORD in absolute or _TEXT in absolute
     cut = min(
         (i for i, c in enumerate(absolute) if c in (_WORD, _TEXT) or (is_glob and c in "*?[{")),
@@ -175,7 +175,7 @@ def _level(
         template_span=span,
         default_hierarchy=default_hierarchy,
         pattern=absolute.replace(_WORD, "*").replace(_TEXT, "*"),
-        regex=re.compile(f"(?:{source})\\Z", re.DOTALL),
+        matcher=ruby_glob.Matcher.of(glob, holes=True),
         walk_root=os.path.dirname(absolute[:cut]),
         static=not tokens and not is_glob and spec.kind != "mapped_paths",
         rank=rank,
@@ -318,7 +318,10 @@ def level_files(
             candidates = sorted(list_files([level.walk_root], files))
         found = readable(level, candidates)
     else:
-        found = [p for p in files.glob(_as_glob(level)) if level.can_read(p)]
+        try:
+            found = [p for p in files.glob(_as_glob(level)) if level.can_read(p)]
+        except ruby_glob.GlobTooComplex:
+            found = []  # the lookup itself says so
     return sorted({p for p in found if files.is_file(p)}, key=lambda p: p.split("/"))
 
 

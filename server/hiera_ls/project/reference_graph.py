@@ -38,6 +38,7 @@ class ReferenceGraph:
     places: Mapping[str, FilePlace]
     merged: Callable[[str], bool]  # the key's lookup_options give it a merge (no shadowing)
     _cycles: dict[tuple[str, str, str], list[str] | None] = field(default_factory=dict)
+    _components: dict[str, int] | None = None
 
     @staticmethod
     def build(
@@ -65,9 +66,56 @@ class ReferenceGraph:
             self._cycles[mark] = self._search(ref)
         return self._cycles[mark]
 
+    def _component_of(self) -> dict[str, int]:
+        """Strongly connected components of the key graph (Tarjan's, without recursion): a
+        cycle never leaves its component, so a chain of a thousand keys is searched in
+        linear time instead of once from every key."""
+        if self._components is not None:
+            return self._components
+        index: dict[str, int] = {}
+        low: dict[str, int] = {}
+        on_stack: set[str] = set()
+        stack: list[str] = []
+        out: dict[str, int] = {}
+        for root in self.edges:
+            if root in index:
+                continue
+            work: list[tuple[str, int]] = [(root, 0)]
+            while work:
+                key, i = work.pop()
+                if i == 0:
+                    index[key] = low[key] = len(index)
+                    stack.append(key)
+                    on_stack.add(key)
+                refs = self.edges.get(key, ())
+                if i < len(refs):
+                    work.append((key, i + 1))
+                    target = refs[i].target
+                    if target not in index:
+                        work.append((target, 0))
+                    elif target in on_stack:
+                        low[key] = min(low[key], index[target])
+                    continue
+                if low[key] == index[key]:
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        out[member] = index[key]
+                        if member == key:
+                            break
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[key])
+        self._components = out
+        return out
+
     def _search(self, first: Reference) -> list[str] | None:
         start = first.source
         if first.source == LOOKUP_OPTIONS or self._statically_hidden(start, first.path):
+            return None
+        components = self._component_of()
+        home = components.get(start)
+        if first.target != start and components.get(first.target, -1) != home:
             return None
         used: list[tuple[str, str]] = [(start, first.path)]
         chain: list[str] = [start]
@@ -82,6 +130,7 @@ class ReferenceGraph:
             for ref in self.edges.get(key, ()):
                 if (
                     ref.target == key
+                    or (ref.target != start and components.get(ref.target, -1) != home)
                     or ref.target in chain[1:]
                     or not self._fits(key, ref.path, used)
                 ):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import regex
 
-from hiera_ls.puppet.errors import RegexpError
+from hiera_ls.puppet.errors import LookupFailure, RegexpError
 
 MATCH_TIMEOUT_S = 0.05
 
@@ -53,8 +53,24 @@ def compile_ruby_regex(source: str) -> regex.Pattern[str]:
         raise RegexpError(f"{e}: /{source}/") from e
 
 
+class RegexTimeout(LookupFailure):
+    """A lookup_options pattern ran out of time on a key: reported, never taken as a miss."""
+
+
 def regex_search(pattern: regex.Pattern[str], text: str) -> bool:
+    """Raises RegexTimeout when the match takes longer than MATCH_TIMEOUT_S."""
     try:
         return pattern.search(text, timeout=MATCH_TIMEOUT_S) is not None
     except TimeoutError:
-        return False
+        raise RegexTimeout(
+            f"hiera-ls: the lookup_options pattern '{pattern.pattern}' took longer than "
+            f"{int(MATCH_TIMEOUT_S * 1000)} ms to match '{text}'"
+        ) from None
+
+
+def regex_search_or(pattern: regex.Pattern[str], text: str, on_timeout: bool) -> bool:
+    """For checks and hovers that only estimate: ``on_timeout`` when the match times out."""
+    try:
+        return regex_search(pattern, text)
+    except RegexTimeout:
+        return on_timeout

@@ -18,66 +18,36 @@ on, ``FNM_DOTMATCH`` off), checked against ``ruby -e`` and pinned in
   the name match nothing.  A class never matches a leading ``.``.
 - ``\\x`` is a literal ``x`` everywhere.
 
-Callers may put *holes* in a pattern: single characters that stand for a regular
-expression (an interpolation whose value is not known).  A hole may start with ``.``.
+Callers may put *holes* in a pattern (:data:`WORD_HOLE`, :data:`TEXT_HOLE`): single
+characters that stand for any text without ``/`` or any text at all (an interpolation whose
+value is not known).  A hole may start with ``.``.
+
+Matching never backtracks (see :class:`Matcher`), so its time is polynomial in the pattern
+and the name; braces are expanded up front only up to :data:`MAX_EXPANSIONS` patterns (Ruby
+expands them all, so ``{a,b}`` twenty times is a million patterns), beyond that a name is
+matched against the braces lazily.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
 
-NEVER = "(?!)"
-_NO_HOLES: Mapping[str, str] = {}
-
-
-def expand_braces(pattern: str) -> list[str]:
-    """Ruby's ``{a,b}`` alternation (nested allowed), expanded left to right.
-
-    Empty when a ``{`` has no closing ``}``: Ruby then globs nothing at all.  Escapes are
-    kept in the expansions (the matcher reads them).
-    """
-    lbrace = rbrace = -1
-    nest = 0
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "{":
-            if nest == 0:
-                lbrace = i
-            nest += 1
-        elif c == "}" and lbrace >= 0:
-            nest -= 1
-            if nest == 0:
-                rbrace = i
-                break
-        elif c == "\\":
-            i += 1
-        i += 1
-    if lbrace < 0:
-        return [pattern]
-    if rbrace < 0:
-        return []
-    head, tail = pattern[:lbrace], pattern[rbrace + 1 :]
-    out: list[str] = []
-    start = lbrace + 1
-    nest = 0
-    i = start
-    while i <= rbrace:
-        c = pattern[i]
-        if i == rbrace or (c == "," and nest == 0):
-            out.extend(expand_braces(head + pattern[start:i] + tail))
-            start = i + 1
-        elif c == "{":
-            nest += 1
-        elif c == "}":
-            nest -= 1
-        elif c == "\\" and i + 1 < rbrace:
-            i += 1
-        i += 1
-    return out
+# Braces are expanded up front (as Ruby does) up to this many patterns; beyond, a name is
+# matched against the braces lazily, within MAX_BRACE_WORK steps (a step: one matcher
+# state carried over one character of the name, or one character of a partial expansion).
+MAX_EXPANSIONS = 1024
+MAX_BRACE_WORK = 2_000_000
+WORD_HOLE = "\x00"  # stands for text without '/'
+TEXT_HOLE = "\x01"  # stands for any text
+# A lazily matched glob looks at this many entries at most, this many directories deep.
+MAX_WALK = 20_000
+MAX_WALK_DEPTH = 32
 
 
 def has_magic(component: str) -> bool:
@@ -89,17 +59,29 @@ def unescape(component: str) -> str:
     return re.sub(r"\\(.?)", r"\1", component, flags=re.DOTALL)
 
 
-def _bracket(component: str, start: int) -> tuple[str, int]:
-    """The class opening at ``start`` as a regular expression, and the index after its ``]``;
-    ``(NEVER, len)`` when it never closes (Ruby's ``bracket`` then fails the match)."""
+# ------------------------------------------------------------------ matching without backtracking
+#
+# A brace-free pattern becomes a list of steps; a name is matched by carrying the set of
+# steps it may have reached, one character at a time (a Thompson-style simulation), so the
+# time is at most the name's length times the pattern's, whatever the pattern.  A regular
+# expression would backtrack: ``*a*a*a*a*a*a*a*a*a*a*a*a*c.yaml`` against a long name of
+# ``a`` takes exponential time.
+
+_CHAR, _ONE, _CLASS, _STAR, _WORD, _TEXT, _NODOT, _DIRS, _FAIL = range(9)
+Step = tuple[int, object]
+
+
+def _class_step(component: str, start: int) -> tuple[Step, int]:
+    """The class opening at ``start`` and the index after its ``]``; a class that never
+    closes fails the match (Ruby's ``bracket`` gives up)."""
     p = start + 1
     negate = p < len(component) and component[p] in "!^"
     if negate:
         p += 1
-    parts: list[str] = []
+    ranges: list[tuple[str, str]] = []
     while True:
         if p >= len(component):
-            return NEVER, len(component)
+            return (_FAIL, None), len(component)
         if component[p] == "]":
             break
         if component[p] == "\\" and p + 1 < len(component):
@@ -107,7 +89,7 @@ def _bracket(component: str, start: int) -> tuple[str, int]:
         first = component[p]
         p += 1
         if p >= len(component):
-            return NEVER, len(component)
+            return (_FAIL, None), len(component)
         if component[p] == "-" and p + 1 < len(component) and component[p + 1] != "]":
             p += 1
             if component[p] == "\\" and p + 1 < len(component):
@@ -115,84 +97,307 @@ def _bracket(component: str, start: int) -> tuple[str, int]:
             last = component[p]
             p += 1
             if first <= last:
-                parts.append(f"{re.escape(first)}-{re.escape(last)}")
+                ranges.append((first, last))
             else:  # Ruby still matches the two ends
-                parts.append(re.escape(first) + re.escape(last))
+                ranges += [(first, first), (last, last)]
         else:
-            parts.append(re.escape(first))
-    body = "".join(parts)
-    if negate:
-        return f"[^/{body}]", p + 1
-    return (f"[{body}]" if body else NEVER), p + 1
+            ranges.append((first, first))
+    if not ranges and not negate:
+        return (_FAIL, None), p + 1
+    return (_CLASS, (negate, tuple(ranges))), p + 1
 
 
-def component_regex(component: str, holes: Mapping[str, str] = _NO_HOLES) -> str:
-    """One path component of a pattern (no ``/`` in it) as a regular expression."""
-    out: list[str] = []
+def _component_steps(component: str, holes: bool, out: list[Step]) -> None:
     if component[:1] in ("*", "?", "["):
-        out.append(r"(?!\.)")  # a wildcard never matches a leading period
+        out.append((_NODOT, None))  # a wildcard never matches a leading period
     i = 0
     while i < len(component):
         c = component[i]
-        if c in holes:
-            out.append(holes[c])
+        if holes and c == WORD_HOLE:
+            out.append((_WORD, None))
+        elif holes and c == TEXT_HOLE:
+            out.append((_TEXT, None))
         elif c == "*":
-            out.append("[^/]*")
+            if not out or out[-1][0] != _STAR:  # '**' inside a name is '*'
+                out.append((_STAR, None))
         elif c == "?":
-            out.append("[^/]")
+            out.append((_ONE, None))
         elif c == "[":
-            regex, i = _bracket(component, i)
-            out.append(regex)
+            step, i = _class_step(component, i)
+            out.append(step)
             continue
         elif c == "\\":
             i += 1
             if i < len(component):  # a trailing backslash stands for nothing
-                out.append(re.escape(component[i]))
+                out.append((_CHAR, component[i]))
         else:
-            out.append(re.escape(c))
+            out.append((_CHAR, c))
         i += 1
-    return "".join(out)
 
 
-_ANY_DIRS = r"(?:(?!\.)[^/]+/)*"
-
-
-def expansion_regex(pattern: str, holes: Mapping[str, str] = _NO_HOLES) -> str:
-    """One brace-free pattern as a regular expression over whole paths."""
+@lru_cache(maxsize=1024)
+def _steps(pattern: str, holes: bool) -> tuple[Step, ...]:
+    """One brace-free pattern (``/`` allowed) as matching steps."""
     parts = pattern.split("/")
-    out: list[str] = []
+    out: list[Step] = []
     for n, part in enumerate(parts):
         last = n == len(parts) - 1
         if part == "**" and not last:
-            out.append(_ANY_DIRS)
+            out.append((_DIRS, None))  # zero or more directories not starting with '.'
             continue
-        out.append(component_regex("*" if part == "**" else part, holes))
+        _component_steps("*" if part == "**" else part, holes, out)
         if not last:
-            out.append("/")
-    return "".join(out)
+            out.append((_CHAR, "/"))
+    return tuple(out)
 
 
-def pattern_regex(pattern: str, holes: Mapping[str, str] = _NO_HOLES) -> str:
-    """The whole pattern (braces included) as a regular expression over whole paths."""
-    expansions = expand_braces(pattern)
-    if not expansions:
-        return NEVER
-    return "|".join(f"(?:{expansion_regex(p, holes)})" for p in expansions)
+def _class_has(arg: object, ch: str) -> bool:
+    negate, ranges = cast("tuple[bool, tuple[tuple[str, str], ...]]", arg)
+    if ch == "/":
+        return False
+    inside = any(lo <= ch <= hi for lo, hi in ranges)
+    return inside != negate
+
+
+def _closure(steps: Sequence[Step], states: Iterable[tuple[int, bool]], nxt: str) -> set[int]:
+    """States reachable without reading a character; ``nxt`` is the character ahead ('' at
+    the end).  A state is a step index; ``-1 - i`` is step ``i`` (``**/``) inside a name."""
+    out: set[int] = set()
+    todo = [i for i, _inside in states]
+    while todo:
+        i = todo.pop()
+        if i in out:
+            continue
+        out.add(i)
+        if i < 0 or i >= len(steps):
+            continue
+        op = steps[i][0]
+        if op in (_STAR, _WORD, _TEXT, _DIRS):
+            todo.append(i + 1)  # zero characters
+        elif op == _NODOT and nxt != ".":
+            todo.append(i + 1)
+    return out
+
+
+def _advance(steps: Sequence[Step], states: set[int], ch: str, following: str) -> set[int]:
+    """The states after reading ``ch`` (``following`` is the character after it)."""
+    end = len(steps)
+    moved: list[tuple[int, bool]] = []
+    for i in states:
+        if i < 0:  # inside a directory name of '**/'
+            if ch == "/":
+                moved.append((-1 - i, False))
+            else:
+                moved.append((i, True))
+            continue
+        if i >= end:
+            continue
+        op, arg = steps[i]
+        if op == _CHAR:
+            if ch == arg:
+                moved.append((i + 1, False))
+        elif op == _ONE:
+            if ch != "/":
+                moved.append((i + 1, False))
+        elif op == _CLASS:
+            if _class_has(arg, ch):
+                moved.append((i + 1, False))
+        elif op in (_STAR, _WORD):
+            if ch != "/":
+                moved.append((i, False))
+        elif op == _TEXT:
+            moved.append((i, False))
+        elif op == _DIRS and ch not in "./":
+            moved.append((-1 - i, True))
+    return _closure(steps, moved, following) if moved else set()
+
+
+def _steps_match(steps: Sequence[Step], name: str, work: list[int] | None = None) -> bool:
+    """``work``, when given, is charged one unit per state carried over a character."""
+    states = _closure(steps, [(0, False)], name[:1])
+    for pos, ch in enumerate(name):
+        if work is not None:
+            work[0] += len(states)
+        states = _advance(steps, states, ch, name[pos + 1 : pos + 2])
+        if not states:
+            return False
+    return len(steps) in states
+
+
+# ------------------------------------------------------------------ braces
+
+
+def _first_group(pattern: str) -> tuple[int, int]:
+    """The first top-level ``{...}``: (start, end); (-1, -1) without one, (start, -1) when it
+    never closes."""
+    lbrace = -1
+    nest = 0
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "{":
+            if nest == 0:
+                lbrace = i
+            nest += 1
+        elif c == "}" and lbrace >= 0:
+            nest -= 1
+            if nest == 0:
+                return lbrace, i
+        elif c == "\\":
+            i += 1
+        i += 1
+    return lbrace, -1
+
+
+def _alternatives(pattern: str, lbrace: int, rbrace: int) -> Iterator[str]:
+    start = lbrace + 1
+    nest = 0
+    i = start
+    while i <= rbrace:
+        c = pattern[i]
+        if i == rbrace or (c == "," and nest == 0):
+            yield pattern[start:i]
+            start = i + 1
+        elif c == "{":
+            nest += 1
+        elif c == "}":
+            nest -= 1
+        elif c == "\\" and i + 1 < rbrace:
+            i += 1
+        i += 1
+
+
+def iter_braces(pattern: str) -> Iterator[str]:
+    """Ruby's ``{a,b}`` alternation (nested allowed), expanded left to right, one at a time.
+
+    Nothing when a ``{`` has no closing ``}``: Ruby then globs nothing at all.  Escapes are
+    kept in the expansions (the matcher reads them).
+    """
+    lbrace, rbrace = _first_group(pattern)
+    if lbrace < 0:
+        yield pattern
+        return
+    if rbrace < 0:
+        return
+    head, tail = pattern[:lbrace], pattern[rbrace + 1 :]
+    for alt in _alternatives(pattern, lbrace, rbrace):
+        yield from iter_braces(head + alt + tail)
+
+
+def expand_braces(pattern: str) -> list[str]:
+    """All of :func:`iter_braces` (callers bound the count with :func:`few_expansions`)."""
+    return list(iter_braces(pattern))
+
+
+def few_expansions(pattern: str) -> list[str] | None:
+    """The expansions when there are at most :data:`MAX_EXPANSIONS`, else None."""
+    out = list(itertools.islice(iter_braces(pattern), MAX_EXPANSIONS + 1))
+    return out if len(out) <= MAX_EXPANSIONS else None
+
+
+class GlobTooComplex(Exception):
+    """Matching a name against a pattern of many braces ran out of its step budget."""
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self.message = (
+            f"hiera-ls: the glob '{pattern}' has too many brace alternatives to match "
+            f"(more than {MAX_BRACE_WORK} steps to match one name)"
+        )
+        super().__init__(self.message)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _steps_match_prefix(steps: Sequence[Step], name: str, work: list[int]) -> bool:
+    """Whether the steps match some beginning of ``name`` (all of it included)."""
+    end = len(steps)
+    states = _closure(steps, [(0, False)], name[:1])
+    for pos, ch in enumerate(name):
+        if end in states:
+            return True
+        work[0] += len(states)
+        states = _advance(steps, states, ch, name[pos + 1 : pos + 2])
+        if not states:
+            return False
+    return end in states
+
+
+def _head_may_match(head: str, name: str, holes: bool, work: list[int]) -> bool:
+    """False only when no text starting with ``head`` can match ``name``.
+
+    ``head`` (the text before a brace) is matched on its own when what follows cannot change
+    its meaning: not when it ends in an escape, an open class, or a name of only stars
+    (which the text after it may turn into ``**/``)."""
+    last = head[head.rfind("/") + 1 :]
+    if head.endswith("\\") or "[" in last or (last and not last.strip("*")):
+        return True
+    return _steps_match_prefix(_steps(head, holes), name, work)
+
+
+def _lazy_match(pattern: str, name: str, holes: bool) -> bool:
+    """Whether some expansion of ``pattern`` matches ``name``, expanding only the
+    alternatives that ``name`` can still match, each distinct text once, within
+    MAX_BRACE_WORK steps."""
+    seen: set[str] = set()
+    work = [0]
+
+    def visit(text: str) -> bool:
+        if text in seen:
+            return False
+        seen.add(text)
+        work[0] += len(text)
+        if work[0] > MAX_BRACE_WORK:
+            raise GlobTooComplex(pattern)
+        lbrace, rbrace = _first_group(text)
+        if lbrace < 0:
+            return _steps_match(_steps(text, holes), name, work)
+        if rbrace < 0:
+            return False
+        head = text[:lbrace]
+        if not _head_may_match(head, name, holes, work):
+            return False
+        tail = text[rbrace + 1 :]
+        return any(visit(head + alt + tail) for alt in _alternatives(text, lbrace, rbrace))
+
+    return visit(pattern)
+
+
+@dataclass(frozen=True, slots=True)
+class Matcher:
+    """A whole pattern (braces included) ready to match names or paths in polynomial time.
+
+    ``holes``: :data:`WORD_HOLE` and :data:`TEXT_HOLE` stand for any text without ``/`` and
+    for any text (interpolations whose value is not known); they may start with ``.``.
+    """
+
+    pattern: str
+    holes: bool = False
+    expansions: tuple[tuple[Step, ...], ...] | None = None  # None: too many, matched lazily
+
+    @staticmethod
+    def of(pattern: str, holes: bool = False) -> Matcher:
+        few = few_expansions(pattern)
+        if few is None:
+            return Matcher(pattern, holes, None)
+        return Matcher(pattern, holes, tuple(_steps(p, holes) for p in few))
+
+    def match(self, name: str) -> bool:
+        """Raises GlobTooComplex when a pattern of too many braces runs out of budget."""
+        if self.expansions is None:
+            return _lazy_match(self.pattern, name, self.holes)
+        return any(_steps_match(steps, name) for steps in self.expansions)
 
 
 @lru_cache(maxsize=512)
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(f"(?:{pattern_regex(pattern)})\\Z", re.DOTALL)
+def _matcher(pattern: str) -> Matcher:
+    return Matcher.of(pattern)
 
 
 def glob_match(pattern: str, path: str) -> bool:
     """Whether ``path`` is a name ``pattern`` can produce (for files not on disk)."""
-    return _compiled(pattern).match(path) is not None
-
-
-@lru_cache(maxsize=512)
-def _component(component: str) -> re.Pattern[str]:
-    return re.compile(component_regex(component) + r"\Z", re.DOTALL)
+    return _matcher(pattern).match(path)
 
 
 def _collapse(parts: list[str]) -> list[str]:
@@ -227,8 +432,11 @@ def glob(
     ``listdir``/``exists``/``is_dir`` default to the disk; a caller lays editor buffers over
     it by passing its own.  Directories are included, as Ruby includes them.
     """
+    expansions = few_expansions(pattern)
+    if expansions is None:
+        return _glob_lazily(pattern, listdir, is_dir)
     out: list[str] = []
-    for expansion in expand_braces(pattern):
+    for expansion in expansions:
         found: list[str] = []
         parts = _collapse([p for p in expansion.split("/") if p])
         trailing = expansion.endswith("/") and bool(parts)
@@ -237,6 +445,33 @@ def glob(
             found = [p + "/" for p in found if is_dir(p)]
         out.extend(sorted(found, key=lambda p: p.split("/")))
     return out
+
+
+def _glob_lazily(pattern: str, listdir: ListDir, is_dir: IsDir) -> list[str]:
+    """A pattern of more than MAX_EXPANSIONS brace expansions: every entry below the plain
+    part of the pattern (at most MAX_WALK entries, MAX_WALK_DEPTH deep) matched against the
+    braces lazily, each match once, sorted (Ruby lists them per expansion)."""
+    plain = re.split(r"[*?\[{\\]", pattern, maxsplit=1)[0]
+    root = plain[: plain.rfind("/") + 1] or "/"
+    matcher = Matcher(pattern)
+    found: list[str] = []
+    budget = MAX_WALK
+    todo = [(root.rstrip("/") or "/", 0)]
+    while todo and budget > 0:
+        directory, depth = todo.pop()
+        for name in sorted(set(listdir(directory))):
+            budget -= 1
+            if budget < 0:
+                break
+            full = os.path.join(directory, name)
+            folder = is_dir(full)
+            if matcher.match(full):
+                found.append(full)
+            elif folder and matcher.match(full + "/"):
+                found.append(full + "/")
+            if folder and depth < MAX_WALK_DEPTH:
+                todo.append((full, depth + 1))
+    return sorted(found, key=lambda p: p.split("/"))
 
 
 def _walk(
@@ -264,7 +499,7 @@ def _walk(
     if not has_magic(head):
         _walk(os.path.join(base, unescape(head)), rest, out, listdir, exists, is_dir)
         return
-    regex = _component(head)
+    steps = _steps(head, False)
     for name in sorted(set(listdir(base))):
-        if regex.match(name) is not None:
+        if _steps_match(steps, name):
             _walk(os.path.join(base, name), rest, out, listdir, exists, is_dir)

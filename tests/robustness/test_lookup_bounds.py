@@ -1,0 +1,161 @@
+"""Lookups, interpolation and globs stay bounded (issue #9): each case answers in seconds
+through ``hiera-ls lookup`` and through the server's diagnostics, with Puppet's answer or a
+clear message (docs/security.md, "Lookups, interpolation and globs")."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from hiera_ls.features.diagnostics import Diagnostics
+from hiera_ls.features.hover import hover
+from hiera_ls.features.sessions import new_session
+from hiera_ls.project.settings import Settings
+from hiera_ls.project.workspace import Workspace
+from hiera_ls.source.spans import Position
+
+COMMON = "version: 5\nhierarchy:\n  - name: c\n    path: common.yaml\n"
+
+
+def _env(tmp_path: Path, hiera: str, files: dict[str, str]) -> Path:
+    (tmp_path / "hiera.yaml").write_text(hiera)
+    for name, text in files.items():
+        target = tmp_path / "data" / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    return tmp_path
+
+
+def _lookup(root: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], float]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    start = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "hiera_ls", "lookup", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=20,
+        env=env,
+    )
+    return done, time.monotonic() - start
+
+
+def _chain(n: int) -> str:
+    return "".join(f"k{i}: \"%{{lookup('k{i + 1}')}}\"\n" for i in range(1, n)) + f"k{n}: end\n"
+
+
+def test_a_backtracking_glob_answers_as_puppet_does(tmp_path: Path) -> None:
+    hiera = 'version: 5\nhierarchy:\n  - name: g\n    glob: "' + "*a" * 12 + 'c.yaml"\n'
+    root = _env(tmp_path, hiera, {"a" * 195 + ".yaml": "x: 1\n"})
+    done, took = _lookup(root, "x")
+    assert took < 5 and done.returncode == 1 and done.stdout == ""  # Puppet: not found
+
+
+def test_a_brace_bomb_answers_as_puppet_does(tmp_path: Path) -> None:
+    hiera = 'version: 5\nhierarchy:\n  - name: b\n    glob: "' + "{a,b}" * 20 + '.yaml"\n'
+    root = _env(tmp_path, hiera, {"ab" * 10 + ".yaml": "y: 2\n"})
+    done, took = _lookup(root, "y")
+    assert took < 5 and done.stdout.strip() == "--- 2"
+    snapshot = Workspace([str(root)], Settings()).snapshot()
+    start = time.monotonic()
+    Diagnostics().file_problems(snapshot, str(root / "data" / ("ab" * 10 + ".yaml")))
+    assert time.monotonic() - start < 2
+
+
+def test_chains_puppet_resolves_resolve_and_longer_ones_fail_with_its_message(
+    tmp_path: Path,
+) -> None:
+    root = _env(tmp_path, COMMON, {"common.yaml": _chain(1000)})
+    done, took = _lookup(root, "k846")  # 155 keys: Puppet 7.23 resolves it
+    assert done.stdout.strip() == "--- end"
+    done, took = _lookup(root, "k1")
+    assert took < 5 and "stack level too deep" in done.stderr
+
+
+def test_a_long_chain_gets_its_diagnostics_at_once(tmp_path: Path) -> None:
+    root = _env(tmp_path, COMMON, {"common.yaml": _chain(1000)})
+    snapshot = Workspace([str(root)], Settings()).snapshot()
+    start = time.monotonic()
+    Diagnostics().file_problems(snapshot, str(root / "data" / "common.yaml"))
+    assert time.monotonic() - start < 2
+
+
+def test_exponential_interpolation_answers_at_once(tmp_path: Path) -> None:
+    lines = "".join(
+        f"e{i}: \"%{{lookup('e{i + 1}')}}%{{lookup('e{i + 1}')}}\"\n" for i in range(1, 25)
+    )
+    root = _env(tmp_path, COMMON, {"common.yaml": lines + "e25: x\n"})
+    done, took = _lookup(root, "--render-as", "json", "e5")
+    assert took < 5 and done.stdout.strip() == '"' + "x" * 2**20 + '"'
+    done, took = _lookup(root, "--explain", "e5")
+    assert took < 5 and "how each was found is not shown" in done.stdout
+
+
+def test_a_lookup_options_pattern_that_times_out_is_reported(tmp_path: Path) -> None:
+    data = "lookup_options:\n  '^(a|aa)+$|b$':\n    merge: deep\n" + "a" * 40 + "c: 1\n"
+    root = _env(tmp_path, COMMON, {"common.yaml": data})
+    done, took = _lookup(root, "a" * 40 + "c")
+    assert took < 5 and "took longer than" in done.stderr
+
+
+def test_a_long_chain_with_a_facts_profile_gets_its_diagnostics_at_once(tmp_path: Path) -> None:
+    root = _env(tmp_path, COMMON, {"common.yaml": _chain(1000)})
+    (root / ".hiera-ls" / "facts").mkdir(parents=True)
+    (root / ".hiera-ls" / "facts" / "n1.yaml").write_text("hostname: n1\n")
+    snapshot = Workspace([str(root)], Settings(facts_profile="n1")).snapshot()
+    start = time.monotonic()
+    found = Diagnostics().file_problems(snapshot, str(root / "data" / "common.yaml"))
+    assert time.monotonic() - start < 3
+    assert [p.message for p in found] == [
+        "[n1] Looking up 'k1' fails: stack level too deep (the same error for 742 more keys of "
+        "this file)"
+    ]
+
+
+def test_the_nesting_limit_holds_whichever_key_is_looked_up_first(tmp_path: Path) -> None:
+    """Kept values remember their depth: k744 (256 nested lookups) resolves, k743 fails,
+    in any order, in one session as in a fresh one."""
+    lines = "".join(f"k{i}: \"%{{lookup('k{i - 1}')}}\"\n" for i in range(1000, 1, -1))
+    root = _env(tmp_path, COMMON, {"common.yaml": "k1: end\n" + lines})
+    snapshot = Workspace([str(root)], Settings()).snapshot()
+    view = snapshot.environments[0]
+    for order in (["k2", "k257", "k258", "k300"], ["k300", "k258", "k257"], ["k258", "k1000"]):
+        session = new_session(snapshot, view)
+        found = {k: session.lookup(k) for k in order}
+        assert {k: o.found for k, o in found.items()} == {k: k in ("k2", "k257") for k in order}
+        assert all(o.error == "stack level too deep" for o in found.values() if not o.found)
+
+
+def test_hovers_over_a_long_chain_and_an_exponential_key_answer_at_once(tmp_path: Path) -> None:
+    expo = "".join(
+        f"e{i}: \"%{{lookup('e{i + 1}')}}%{{lookup('e{i + 1}')}}\"\n" for i in range(1, 15)
+    )
+    root = _env(tmp_path, COMMON, {"common.yaml": _chain(1000) + expo + "e15: x\n"})
+    (root / ".hiera-ls" / "facts").mkdir(parents=True)
+    (root / ".hiera-ls" / "facts" / "n1.yaml").write_text("hostname: n1\n")
+    snapshot = Workspace([str(root)], Settings(facts_profile="n1")).snapshot()
+    common = str(root / "data" / "common.yaml")
+    start = time.monotonic()
+    chain = hover(snapshot, common, Position(0, 1))
+    exponential = hover(snapshot, common, Position(1000, 1))
+    assert time.monotonic() - start < 2
+    assert chain is not None and "stack level too deep" in chain.markdown
+    assert exponential is not None and "x" * 2**14 in exponential.markdown
+    assert "how each was found is not shown" in exponential.markdown
+
+
+def test_a_brace_bomb_after_a_wildcard_answers(tmp_path: Path) -> None:
+    hiera = 'version: 5\nhierarchy:\n  - name: b\n    glob: "*' + "{a,b}" * 20 + '.yaml"\n'
+    root = _env(tmp_path, hiera, {"x" + "ab" * 10 + ".yaml": "y: 2\n"})
+    done, took = _lookup(root, "y")
+    assert took < 5 and done.stdout.strip() == "--- 2"
+
+
+def test_a_glob_too_complex_to_match_fails_with_a_message(tmp_path: Path) -> None:
+    hiera = 'version: 5\nhierarchy:\n  - name: b\n    glob: "' + "*{a,b}*" * 12 + 'c.yaml"\n'
+    root = _env(tmp_path, hiera, {"ab" * 100 + ".yaml": "y: 2\n"})
+    done, took = _lookup(root, "y")
+    assert took < 5 and "has too many brace alternatives to match" in done.stderr
