@@ -22,6 +22,7 @@ from hiera_ls.project.model import Layer
 from hiera_ls.puppet.errors import LookupFailure, UndefinedVariable
 from hiera_ls.puppet.ruby_text import to_s
 from hiera_ls.source.files import FileAccess
+from hiera_ls.source.ruby_glob import GlobTooLarge
 
 if TYPE_CHECKING:
     from hiera_ls.project.hiera_config import HierarchyEntry
@@ -93,7 +94,11 @@ def resolve_locations(
     elif kind in ("glob", "globs"):
         for declared in spec.values:
             pattern = pathname_join(datadir, _location_interpolate(inv, declared))
-            for match in files.glob(pattern):
+            try:
+                matches = files.glob(pattern)
+            except GlobTooLarge as e:
+                raise LookupFailure(str(e)) from e
+            for match in matches:
                 if not files.is_dir(match):
                     out.append(ResolvedLocation(pattern, match, True))
     elif kind in ("uri", "uris"):

@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 
 NEVER = "(?!)"
@@ -208,6 +210,46 @@ def _collapse(parts: list[str]) -> list[str]:
 ListDir = Callable[[str], Iterable[str]]
 IsDir = Callable[[str], bool]
 
+# Bounds of one glob's walk (docs/security.md, "Files and file access"): ``**/*`` under
+# ``datadir: /`` would list /proc and /sys for half a minute.  100,000 names is fifty times
+# the files of the 2,000-file benchmark repository and lists in about a second here.
+MAX_GLOB_ENTRIES = 100_000
+MAX_GLOB_DEPTH = (
+    200  # directories below '/'; deeper trees are not data (and would exhaust the stack)
+)
+MAX_GLOB_SECONDS = 5.0  # a slow network disk
+
+
+class GlobTooLarge(Exception):
+    """A glob's walk went past one of its bounds; the message says which and where."""
+
+
+@dataclass(slots=True)
+class _Budget:
+    pattern: str
+    deadline: float
+    entries: int = 0
+
+    def listed(self, directory: str, count: int) -> None:
+        self.entries += count
+        if self.entries > MAX_GLOB_ENTRIES:
+            raise GlobTooLarge(
+                f"The glob {self.pattern} lists more than {MAX_GLOB_ENTRIES} directory entries "
+                f"(reached {directory}): hiera-ls stops there"
+            )
+        if time.monotonic() > self.deadline:
+            raise GlobTooLarge(
+                f"The glob {self.pattern} walked for more than {MAX_GLOB_SECONDS:g} seconds "
+                f"(reached {directory}): hiera-ls stops there"
+            )
+
+    def descend(self, directory: str) -> None:
+        if directory.count("/") > MAX_GLOB_DEPTH:
+            raise GlobTooLarge(
+                f"The glob {self.pattern} goes more than {MAX_GLOB_DEPTH} directories deep "
+                f"(reached {directory}): hiera-ls stops there"
+            )
+
 
 def disk_listdir(directory: str) -> list[str]:
     try:
@@ -225,14 +267,16 @@ def glob(
     """``Pathname.glob(pattern)`` for an absolute pattern, in Ruby's order.
 
     ``listdir``/``exists``/``is_dir`` default to the disk; a caller lays editor buffers over
-    it by passing its own.  Directories are included, as Ruby includes them.
+    it by passing its own.  Directories are included, as Ruby includes them.  Raises
+    :class:`GlobTooLarge` past the bounds above.
     """
     out: list[str] = []
+    budget = _Budget(pattern, time.monotonic() + MAX_GLOB_SECONDS)
     for expansion in expand_braces(pattern):
         found: list[str] = []
         parts = _collapse([p for p in expansion.split("/") if p])
         trailing = expansion.endswith("/") and bool(parts)
-        _walk("/", parts, found, listdir, exists, is_dir)
+        _walk("/", parts, found, listdir, exists, is_dir, budget)
         if trailing:
             found = [p + "/" for p in found if is_dir(p)]
         out.extend(sorted(found, key=lambda p: p.split("/")))
@@ -246,25 +290,31 @@ def _walk(
     listdir: ListDir,
     exists: Callable[[str], bool],
     is_dir: IsDir,
+    budget: _Budget,
 ) -> None:
     if not parts:
         if exists(base):
             out.append(base)
         return
+    budget.descend(base)
     head, rest = parts[0], parts[1:]
     if head == "**" and rest:
-        _walk(base, rest, out, listdir, exists, is_dir)  # zero directories
-        for name in sorted(set(listdir(base))):
+        _walk(base, rest, out, listdir, exists, is_dir, budget)  # zero directories
+        names = sorted(set(listdir(base)))
+        budget.listed(base, len(names))
+        for name in names:
             full = os.path.join(base, name)
             if not name.startswith(".") and is_dir(full) and not os.path.islink(full):
-                _walk(full, parts, out, listdir, exists, is_dir)
+                _walk(full, parts, out, listdir, exists, is_dir, budget)
         return
     if head == "**":
         head = "*"
     if not has_magic(head):
-        _walk(os.path.join(base, unescape(head)), rest, out, listdir, exists, is_dir)
+        _walk(os.path.join(base, unescape(head)), rest, out, listdir, exists, is_dir, budget)
         return
     regex = _component(head)
-    for name in sorted(set(listdir(base))):
+    names = sorted(set(listdir(base)))
+    budget.listed(base, len(names))
+    for name in names:
         if regex.match(name) is not None:
-            _walk(os.path.join(base, name), rest, out, listdir, exists, is_dir)
+            _walk(os.path.join(base, name), rest, out, listdir, exists, is_dir, budget)
