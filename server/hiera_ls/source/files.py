@@ -17,7 +17,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from hiera_ls.source import ruby_glob
@@ -25,8 +25,46 @@ from hiera_ls.source import ruby_glob
 # Puppet reads files of any size; a 47.5 MB data file must still get Puppet's answer, so
 # the cap sits far above what a hand-written repository holds.
 MAX_FILE_BYTES = 256 * 1024 * 1024
+# Walks of the workspace's directories (datadirs, facts directories).
+MAX_WALK_ENTRIES = 200_000
+MAX_WALK_DEPTH = 100
+# Problems that leave a file unread (``file-invalid-utf8`` still gives its text).
+UNREAD_CODES = frozenset({"file-not-regular", "file-too-large", "file-unreadable"})
 _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
 _CHUNK = 1 << 20
+
+
+def walk_files(root: str, max_entries: int = MAX_WALK_ENTRIES) -> Iterator[str]:
+    """Every name under ``root`` that is not a directory, in sorted order, as ``os.walk``
+    gives them, hidden directories skipped and symlinked directories not followed.
+
+    Bounded: at most ``max_entries`` names are looked at and :data:`MAX_WALK_DEPTH`
+    directories deep (``os.walk`` recurses, and a deep tree would exhaust the stack).
+    """
+    budget = max_entries
+    stack: list[tuple[str, int]] = [(root, 0)]
+    while stack:
+        directory, depth = stack.pop()
+        try:
+            with os.scandir(directory) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        budget -= len(entries)
+        if budget < 0:
+            return
+        subdirs: list[str] = []
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()  # as os.walk: a symlink to a directory is one
+                followed = is_dir and not entry.is_symlink()
+            except OSError:
+                is_dir = followed = False
+            if not is_dir:
+                yield entry.path
+            elif followed and not entry.name.startswith(".") and depth < MAX_WALK_DEPTH:
+                subdirs.append(entry.path)
+        stack.extend((d, depth + 1) for d in reversed(subdirs))
 
 
 @dataclass(frozen=True, slots=True)
