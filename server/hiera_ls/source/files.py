@@ -134,7 +134,7 @@ def _too_large(path: str, size: int) -> ReadProblem:
     return ReadProblem(
         "file-too-large",
         f"hiera-ls does not read {path}: it holds {size} bytes, more than the "
-        f"{MAX_FILE_BYTES} bytes (256 MiB) it reads from one file",
+        f"{MAX_FILE_BYTES} bytes ({MAX_FILE_BYTES / 2**20:g} MiB) it reads from one file",
     )
 
 
@@ -233,6 +233,9 @@ class FileAccess:
     """Reads files; ``overlay`` (path -> text) wins over the disk, as editors expect."""
 
     overlay: Mapping[str, str] = field(default_factory=dict)
+    # Globs that went past their bounds, with the message: a snapshot (or a CLI run) pays
+    # for such a walk once, not once per lookup through the level.
+    _glob_failures: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def read(self, path: str) -> FileText | None:
         """The buffer's text, else the disk's (see :func:`read_disk`); None when absent."""
@@ -271,7 +274,14 @@ class FileAccess:
 
     def glob(self, pattern: str) -> list[str]:
         """``Pathname.glob`` of an absolute pattern, in Ruby's order, buffers included."""
-        return ruby_glob.glob(pattern, self._listdir, self._glob_exists, self._glob_is_dir)
+        failed = self._glob_failures.get(pattern)
+        if failed is not None:
+            raise ruby_glob.GlobTooLarge(failed)
+        try:
+            return ruby_glob.glob(pattern, self._listdir, self._glob_exists, self._glob_is_dir)
+        except ruby_glob.GlobTooLarge as e:
+            self._glob_failures[pattern] = str(e)
+            raise
 
     def _listdir(self, directory: str) -> list[str]:
         names = ruby_glob.disk_listdir(directory)
