@@ -165,6 +165,7 @@ def check_outside_reads(
         layer.kind, "environment"
     )
     out: list[Problem] = []
+    links: dict[str, bool] = {}
     for template in templates if templates is not None else layer_levels(layer):
         if not template.names_files or template.span == NO_SPAN:
             continue
@@ -178,8 +179,8 @@ def check_outside_reads(
                 (p, real)
                 for p in sorted(_candidates(existing, template.walk_root))
                 if template.can_read(p)
-                and not _inside(real := os.path.realpath(p), real_root)
                 and p not in files.overlay
+                and (real := _symlinked_out(p, root, real_root, links)) is not None
             ]
             if not outside:
                 continue
@@ -193,8 +194,24 @@ def check_outside_reads(
     return out
 
 
-def _inside(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+def _symlinked_out(path: str, root: str, real_root: str, links: dict[str, bool]) -> str | None:
+    """Where ``path`` (under ``root``) really is, when a symlink takes it outside ``real_root``.
+
+    Only a path with a symlink among its components below ``root`` can leave it, so each
+    component is checked once (``links`` remembers directories) before any realpath.
+    """
+    here = root
+    linked = False
+    for part in os.path.relpath(path, root).split(os.sep):
+        here = os.path.join(here, part)
+        if here not in links:
+            links[here] = os.path.islink(here)
+        linked = linked or links[here]
+    if not linked:
+        return None
+    real = os.path.realpath(path)
+    inside = real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+    return None if inside else real
 
 
 def _candidates(existing: Collection[str], root: str) -> list[str]:
