@@ -242,6 +242,17 @@ def test_invalid_utf8_is_refused_as_psych_refuses_it(tmp_path: Path) -> None:
     assert "invalid leading UTF-8 octet" in hover_text(snap, root / "data" / "common.yaml")
 
 
+def test_a_hiera_yaml_with_invalid_utf8_fails_its_layer_as_puppet_does(tmp_path: Path) -> None:
+    root = env(tmp_path)
+    config = root / "hiera.yaml"
+    config.write_bytes(b"---\nversion: 5\n# caf\xe9\n" + PATH_LEVELS.encode()[11:])
+    out = cli(root, "a")  # before: read with U+FFFD, and 'a' came from common.yaml
+    assert out.stderr == (  # Puppet 7.23's words
+        f"Error: ({config}): invalid trailing UTF-8 octet at line 1 column 1\n"
+    )
+    assert [p[:4:2] for p in file_problems(snapshot(root), config)] == [("file-invalid-utf8", 2)]
+
+
 def test_a_json_file_with_invalid_utf8_is_read_as_ruby_json_reads_it(tmp_path: Path) -> None:
     hiera = "version: 5\nhierarchy:\n  - name: j\n    data_hash: json_data\n    path: x.json\n"
     root = env(tmp_path, hiera)

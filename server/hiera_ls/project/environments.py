@@ -81,7 +81,7 @@ class ConfigCache:
         found = files.read(path)
         if found is None:
             return None
-        if found.problem is not None and found.problem.code != "file-invalid-utf8":
+        if found.problem is not None:
             config = unreadable_config(path, found.problem)
         else:
             config = load_hiera_config(path, found.text, layer)

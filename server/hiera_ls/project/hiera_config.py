@@ -124,13 +124,19 @@ def builtin_default_config() -> HieraConfig:
 
 
 def unreadable_config(path: str, problem: ReadProblem) -> HieraConfig:
-    """A hiera.yaml that exists but cannot be read (a directory, a device): Puppet fails every
-    lookup of the layer (``Is a directory @ io_fread - .../hiera.yaml``)."""
-    span = Span.of(problem.line, problem.column, problem.line, problem.column)
-    found = Problem(
-        problem.code, problem.message, code(problem.code).severity, FileSpan(path, span)
-    )
-    return HieraConfig(path, 5, (), (), (found,), problem.message)
+    """A hiera.yaml that exists but cannot be read (a directory, a device, bytes that are not
+    UTF-8): Puppet fails every lookup of the layer (``Is a directory @ io_fread - ...``)."""
+    span = Span.of(problem.line, problem.column, problem.line, problem.column + 1)
+    error = shown = problem.message
+    if problem.code == "file-invalid-utf8":
+        # Psych refuses the file; its reader errors carry no position (always line 1 column 1).
+        error = f"({path}): {problem.message} at line 1 column 1"
+        shown = (
+            f"{problem.message} (line {problem.line + 1}, column {problem.column + 1}): "
+            f"Puppet refuses the whole file: {error}"
+        )
+    found = Problem(problem.code, shown, code(problem.code).severity, FileSpan(path, span))
+    return HieraConfig(path, 5, (), (), (found,), error)
 
 
 def load_hiera_config(path: str, text: str, layer: LayerName) -> HieraConfig:
