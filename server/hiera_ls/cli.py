@@ -17,8 +17,9 @@ from hiera_ls import __version__
 from hiera_ls.engine.explain import plain_data, render_text, render_value, to_data
 from hiera_ls.engine.lookup import NO_DEFAULT, LookupOutcome, LookupSession
 from hiera_ls.project.environments import ModuleDirs, environment_at
-from hiera_ls.project.facts import load_facts, node_scope
-from hiera_ls.source.files import FileAccess
+from hiera_ls.project.facts import FactsProfile, load_facts, node_scope
+from hiera_ls.source.files import UNREAD_CODES, FileAccess
+from hiera_ls.source.yaml_loader import LOAD_ERROR_PREFIX
 
 STRATEGIES = ("first", "unique", "hash", "deep")
 
@@ -151,20 +152,31 @@ def _session(args: argparse.Namespace) -> LookupSession:
     facts: dict[str, object] = {}
     certname = args.node
     if args.facts:
-        text = files.read_text(args.facts)
-        if text is None:
+        found = files.read(os.path.abspath(args.facts))
+        if found is None:
             raise UsageError(f"Could not read facts file {args.facts}")
-        profile = load_facts(os.path.abspath(args.facts), text)
+        profile = load_facts(os.path.abspath(args.facts), found.text, found.problem)
         if profile.error:
-            raise UsageError(
-                f"Incorrectly formatted data in {args.facts} given via the --facts flag "
-                f"(only accepts yaml and json files): {profile.error}"
-            )
+            raise UsageError(_facts_error(args.facts, profile))
         facts = dict(profile.facts)
     which = ModuleDirs.CONVENTIONAL if args.modulepath_conventional else ModuleDirs.MODULEPATH
     env = environment_at(env_root, args.environment, args.hiera_config, files, module_dirs=which)
     scope = node_scope(facts, certname, args.environment, args.strict_variables)
     return LookupSession(env, scope, files)
+
+
+def _facts_error(given: str, profile: FactsProfile) -> str:
+    """Puppet's words for a --facts file it refuses: Psych's error as ``(file): why``, else
+    the file is not a hash of facts; ours for a file never read (a device, too large)."""
+    error = profile.error or ""
+    if error.startswith(LOAD_ERROR_PREFIX):
+        return error.removeprefix(LOAD_ERROR_PREFIX)
+    if any(p.code in UNREAD_CODES for p in profile.problems):
+        return error
+    return (
+        f"Incorrectly formatted data in {given} given via the --facts flag "
+        "(only accepts yaml and json files)"
+    )
 
 
 def _render(value: object, render_as: str | None) -> str:

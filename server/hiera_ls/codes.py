@@ -113,6 +113,35 @@ CODES: dict[str, Code] = _codes(
         "Ruby's JSON parser cannot parse the file; Puppet refuses every lookup that reads it",
     ),
     Code("json-duplicate-key", W, "A key appears twice in one JSON object; the last value wins"),
+    # --- files as hiera-ls reads them (source/files.py; docs/security.md)
+    Code(
+        "file-invalid-utf8",
+        E,
+        "The file holds bytes that are not UTF-8; Psych refuses the whole YAML file",
+    ),
+    Code(
+        "file-not-regular",
+        E,
+        "A device, FIFO or socket (often through a symlink): hiera-ls never reads it, and "
+        "every lookup that would read it fails",
+    ),
+    Code(
+        "file-too-large",
+        E,
+        "The file is larger than the 256 MiB hiera-ls reads; every lookup reading it fails",
+    ),
+    Code(
+        "file-unreadable",
+        W,
+        "The file cannot be read (a symlink loop, a dangling symlink, a directory, no permission); "
+        "the message is Ruby's",
+    ),
+    Code(
+        "hiera-reads-outside-workspace",
+        INFO,
+        "A hierarchy level reads files outside the directory of its hiera.yaml's environment "
+        "or module (an absolute path, '..', or a symlink out)",
+    ),
     # --- hiera.yaml as Puppet reads it (project/hiera_config.py)
     Code(
         "hiera-config-not-a-hash",

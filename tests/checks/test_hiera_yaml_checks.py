@@ -138,5 +138,6 @@ def test_absolute_locations_outside_the_layer_are_not_judged(tmp_path: Path) -> 
         "    path: common.yaml\n"
     )
     ws = make_workspace(tmp_path, {"hiera.yaml": hiera, "data/common.yaml": "a: 1\n"})
-    assert ws.config_problems() == []
+    # Only told that the level reads outside the repository (docs/security.md).
+    assert [p.code for p in ws.config_problems()] == ["hiera-reads-outside-workspace"]
     assert all(not p.startswith("/etc/") for p in ws.index.existing)

@@ -17,7 +17,7 @@ from hiera_ls.checks.interpolation import token_problems
 from hiera_ls.checks.problems import problem
 from hiera_ls.project.hiera_config import HierarchyEntry
 from hiera_ls.project.level_files import LevelRef, is_data_file, layer_levels, static_datadirs
-from hiera_ls.project.model import Layer
+from hiera_ls.project.model import Layer, LayerKind
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.scalars import Locator, StringSite
 from hiera_ls.source.spans import Problem, Span
@@ -145,6 +145,73 @@ def check_unmatched_templates(
             )
         out.append(problem("hiera-path-matches-nothing", message, config.path, template.span))
     return out
+
+
+def check_outside_reads(
+    layer: Layer,
+    files: FileAccess,
+    existing: Collection[str],
+    templates: list[LevelRef] | None = None,
+) -> list[Problem]:
+    """Location templates that read files outside the layer's directory: an absolute path,
+    ``..``, or a data file that is a symlink out.  Puppet reads them, and so does hiera-ls;
+    the user learns that the answer depends on files the repository does not hold."""
+    config = layer.config
+    if config is None or config.path is None:
+        return []
+    root = layer.root.rstrip(os.sep)
+    real_root = os.path.realpath(root)
+    where = {LayerKind.GLOBAL: "global hiera.yaml", LayerKind.MODULE: "module"}.get(
+        layer.kind, "environment"
+    )
+    out: list[Problem] = []
+    links: dict[str, bool] = {}
+    for template in templates if templates is not None else layer_levels(layer):
+        if not template.names_files or template.span == NO_SPAN:
+            continue
+        if not template.walkable:
+            message = (
+                f"Hierarchy level '{template.entry.name}' reads files outside the {where} "
+                f"directory {root}: {template.pattern}"
+            )
+        else:
+            outside = [
+                (p, real)
+                for p in sorted(_candidates(existing, template.walk_root))
+                if template.can_read(p)
+                and p not in files.overlay
+                and (real := _symlinked_out(p, root, real_root, links)) is not None
+            ]
+            if not outside:
+                continue
+            path, real = outside[0]
+            more = f" (and {len(outside) - 1} more)" if len(outside) > 1 else ""
+            message = (
+                f"Hierarchy level '{template.entry.name}' reads {path}, a symlink to {real}, "
+                f"outside the {where} directory {root}{more}"
+            )
+        out.append(problem("hiera-reads-outside-workspace", message, config.path, template.span))
+    return out
+
+
+def _symlinked_out(path: str, root: str, real_root: str, links: dict[str, bool]) -> str | None:
+    """Where ``path`` (under ``root``) really is, when a symlink takes it outside ``real_root``.
+
+    Only a path with a symlink among its components below ``root`` can leave it, so each
+    component is checked once (``links`` remembers directories) before any realpath.
+    """
+    here = root
+    linked = False
+    for part in os.path.relpath(path, root).split(os.sep):
+        here = os.path.join(here, part)
+        if here not in links:
+            links[here] = os.path.islink(here)
+        linked = linked or links[here]
+    if not linked:
+        return None
+    real = os.path.realpath(path)
+    inside = real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+    return None if inside else real
 
 
 def _candidates(existing: Collection[str], root: str) -> list[str]:

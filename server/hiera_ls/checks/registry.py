@@ -26,6 +26,7 @@ from hiera_ls.checks.cross_file import (
 from hiera_ls.checks.hiera_yaml import (
     check_config_tokens,
     check_datadirs,
+    check_outside_reads,
     check_unmatched_templates,
     check_unused_data_files,
 )
@@ -124,6 +125,7 @@ CHECKS: tuple[CheckInfo, ...] = (
     ),
     CheckInfo("datadir", "hiera.yaml", ("hiera-datadir-missing",), "files"),
     CheckInfo("location templates", "hiera.yaml", ("hiera-path-matches-nothing",), "files"),
+    CheckInfo("reads outside", "hiera.yaml", ("hiera-reads-outside-workspace",), "files"),
     CheckInfo("unused data files", "workspace", ("hiera-data-file-unused",), "index"),
 )
 
@@ -224,6 +226,7 @@ def check_hiera_config(
             index.existing if index is not None else candidate_files(levels, (), files)
         )
         out.extend(check_unmatched_templates(layer, files, existing, levels))
+        out.extend(check_outside_reads(layer, files, existing, levels))
     return in_file_order(unique(out))
 
 

@@ -22,7 +22,7 @@ from hiera_ls.project.model import Layer
 from hiera_ls.puppet.errors import LookupFailure, UndefinedVariable
 from hiera_ls.puppet.ruby_text import to_s
 from hiera_ls.source.files import FileAccess
-from hiera_ls.source.ruby_glob import GlobTooComplex
+from hiera_ls.source.ruby_glob import GlobTooComplex, GlobTooLarge
 
 if TYPE_CHECKING:
     from hiera_ls.project.hiera_config import HierarchyEntry
@@ -96,7 +96,7 @@ def resolve_locations(
             pattern = pathname_join(datadir, _location_interpolate(inv, declared))
             try:
                 matches = files.glob(pattern)
-            except GlobTooComplex as e:
+            except (GlobTooComplex, GlobTooLarge) as e:
                 raise LookupFailure(str(e)) from e
             for match in matches:
                 if not files.is_dir(match):

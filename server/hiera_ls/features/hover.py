@@ -97,6 +97,18 @@ def _strategy_text(strategy: MergeStrategy | None) -> str:
     return f"`{strategy.name}`" + (f" ({options})" if options else "")
 
 
+def _broken_profile(snapshot: Snapshot) -> list[str]:
+    """The active profile could not be read as facts: say so, or its node looks factless."""
+    active = snapshot.active
+    if active is None or active.profile.error is None:
+        return []
+    return [
+        f"**The facts profile {code(active.name)} holds no usable facts:** "
+        f"{active.profile.error}. What follows is for a node without facts.",
+        "",
+    ]
+
+
 def key_hover(
     snapshot: Snapshot,
     view: EnvironmentView,
@@ -109,7 +121,7 @@ def key_hover(
     root = str(node_path[0])
     res = resolve(snapshot, view, key, root)
     node = snapshot.active.name
-    lines = [f"**{code(key)}** for {code(node)}", ""]
+    lines = [f"**{code(key)}** for {code(node)}", "", *_broken_profile(snapshot)]
     outcome = res.outcome
     if outcome.error is not None:
         lines += [f"**Puppet fails this lookup:** {outcome.error}", ""]
@@ -376,7 +388,7 @@ def token_hover(
         )
     found = variable_value(scope_for(snapshot, view), expression)
     node = snapshot.active.name
-    lines = [f"{head} for {code(node)}", ""]
+    lines = [f"{head} for {code(node)}", "", *_broken_profile(snapshot)]
     if found.error is not None:
         lines.append(f"**Puppet fails:** {found.error}")
     elif not found.defined:
@@ -443,7 +455,7 @@ def _lookup_token_hover(snapshot: Snapshot, view: EnvironmentView, token: Token)
         return "\n".join(lines) + "\n"
     res = resolve(snapshot, view, key, root)
     out = res.outcome
-    lines = [f"{head} for {code(snapshot.active.name)}", ""]
+    lines = [f"{head} for {code(snapshot.active.name)}", "", *_broken_profile(snapshot)]
     if out.error is not None:
         lines.append(f"**Puppet fails:** {out.error}")
     elif not out.found:

@@ -28,6 +28,7 @@ from hiera_ls.lsp.diagnostics_scheduler import DiagnosticsScheduler
 from hiera_ls.lsp.transport import MessageProtocol
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Snapshot, Workspace
+from hiera_ls.source.files import read_disk
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 
@@ -89,11 +90,8 @@ class HieraLanguageServer(LanguageServer):
         return text if text is not None else self.project.files().read_text(path)
 
     def text_of_disk(self, path: str) -> str | None:
-        try:
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                return fh.read()
-        except OSError:
-            return None
+        found = read_disk(path)  # never a device or FIFO: an editor may open any path
+        return found.text if found is not None else None
 
     def converter(self, path: str, text: str | None = None) -> lsp_ranges.Converter:
         """Positions in ``path``'s latest text (or ``text``); the line table of a big file

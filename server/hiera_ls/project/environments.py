@@ -31,6 +31,7 @@ from hiera_ls.project.hiera_config import (
     LayerName,
     builtin_default_config,
     load_hiera_config,
+    unreadable_config,
 )
 from hiera_ls.project.model import Environment, Layer, LayerKind
 from hiera_ls.source.files import FileAccess, Stamp
@@ -73,15 +74,18 @@ class ConfigCache:
 
     def load(self, path: str, layer: LayerName, files: FileAccess) -> HieraConfig | None:
         stamp = files.stamp(path)
-        if stamp is None or not files.is_file(path):
+        if stamp is None or not files.exists(path):  # Puppet: a dangling symlink is no file
             return None
         cached = self._entries.get((path, layer))
         if cached is not None and cached[0] == stamp:
             return cached[1]
-        text = files.read_text(path)
-        if text is None:
+        found = files.read(path)
+        if found is None:
             return None
-        config = load_hiera_config(path, text, layer)
+        if found.problem is not None:
+            config = unreadable_config(path, found.problem)
+        else:
+            config = load_hiera_config(path, found.text, layer)
         self._entries[(path, layer)] = (stamp, config)
         return config
 

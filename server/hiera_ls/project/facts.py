@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from hiera_ls.project.scope import NodeScope
-from hiera_ls.source.data_file import DataFile, load_json_data, load_yaml_data
+from hiera_ls.source.data_file import DataFile, load_json_data, load_yaml_data, unreadable_data
+from hiera_ls.source.files import ReadProblem
 from hiera_ls.source.spans import Problem
 
 _RUBY_FACTS_TAG = re.compile(r"^(---\s*)!ruby/object:Puppet::Node::Facts\s*$", re.MULTILINE)
@@ -36,7 +37,13 @@ class FactsProfile:
         return self.source.problems
 
 
-def load_facts(path: str, text: str) -> FactsProfile:
+def load_facts(path: str, text: str, problem: ReadProblem | None = None) -> FactsProfile:
+    """``problem``: why the file's text is not what is on disk (see ``FileAccess.read``); the
+    profile then has no facts and says why, as Puppet's ``--facts`` refuses such a file."""
+    if problem is not None and not (problem.code == "file-invalid-utf8" and path.endswith(".json")):
+        data = unreadable_data(path, problem)
+        name = os.path.basename(path).rsplit(".", 1)[0]
+        return FactsProfile(name, path, {}, data, (), data.error)
     if path.endswith(".json"):
         data = load_json_data(path, text)
     else:

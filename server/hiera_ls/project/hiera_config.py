@@ -28,6 +28,7 @@ from hiera_ls.puppet.ruby_text import inspect, ruby_class, symkeys_to_string
 from hiera_ls.puppet.type_mismatch import Mismatch, describe_mismatch, render
 from hiera_ls.puppet.values import RubySymbol
 from hiera_ls.schemas_path import HIERA_V5, load_schema
+from hiera_ls.source.files import ReadProblem
 from hiera_ls.source.interpolation import TokenKind, scan
 from hiera_ls.source.spans import FileSpan, Problem, Span
 from hiera_ls.source.yaml_loader import YamlDocument, load_yaml, psych_error_text
@@ -121,6 +122,22 @@ def builtin_default_config() -> HieraConfig:
         options=None,
     )
     return HieraConfig(None, 5, (common,), (), (), None)
+
+
+def unreadable_config(path: str, problem: ReadProblem) -> HieraConfig:
+    """A hiera.yaml that exists but cannot be read (a directory, a device, bytes that are not
+    UTF-8): Puppet fails every lookup of the layer (``Is a directory @ io_fread - ...``)."""
+    span = Span.of(problem.line, problem.column, problem.line, problem.column + 1)
+    error = shown = problem.message
+    if problem.code == "file-invalid-utf8":
+        # Psych refuses the file; its reader errors carry no position (always line 1 column 1).
+        error = f"({path}): {problem.message} at line 1 column 1"
+        shown = (
+            f"{problem.message} (line {problem.line + 1}, column {problem.column + 1}): "
+            f"Puppet refuses the whole file: {error}"
+        )
+    found = Problem(problem.code, shown, code(problem.code).severity, FileSpan(path, span))
+    return HieraConfig(path, 5, (), (), (found,), error)
 
 
 def load_hiera_config(path: str, text: str, layer: LayerName) -> HieraConfig:

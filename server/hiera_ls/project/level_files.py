@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from hiera_ls.project.hiera_config import HierarchyEntry
 from hiera_ls.project.model import Environment, Layer, LayerKind
 from hiera_ls.source import ruby_glob
-from hiera_ls.source.files import FileAccess
+from hiera_ls.source.files import FileAccess, walk_files
 from hiera_ls.source.interpolation import TokenKind, scan
 from hiera_ls.source.keys import split_key
 from hiera_ls.source.spans import Span
@@ -261,12 +261,8 @@ def list_files(roots: Iterable[str], files: FileAccess, limit: int = WALK_LIMIT)
 
 
 def _walk(root: str) -> Iterator[str]:
-    if not os.path.isdir(root):
-        return
-    for directory, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(names):
-            yield os.path.join(directory, name)
+    if os.path.isdir(root):
+        yield from walk_files(root)
 
 
 def candidate_files(
@@ -320,8 +316,8 @@ def level_files(
     else:
         try:
             found = [p for p in files.glob(_as_glob(level)) if level.can_read(p)]
-        except ruby_glob.GlobTooComplex:
-            found = []  # the lookup itself says so
+        except (ruby_glob.GlobTooComplex, ruby_glob.GlobTooLarge):
+            found = []  # a lookup through the level says so
     return sorted({p for p in found if files.is_file(p)}, key=lambda p: p.split("/"))
 
 

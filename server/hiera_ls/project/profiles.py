@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from hiera_ls.project.facts import FactsProfile, load_facts
-from hiera_ls.source.files import FileAccess, Stamp
+from hiera_ls.source.files import FileAccess, Stamp, walk_files
 
 DEFAULT_DIRS = (os.path.join(".hiera-ls", "facts"), os.path.join("spec", "factsets"))
 EXTENSIONS = (".yaml", ".yml", ".json")
@@ -27,10 +27,7 @@ class ProfileEntry:
 
 
 def _files_under(directory: str, files: FileAccess) -> list[str]:
-    out: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(directory):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        out.extend(os.path.join(dirpath, f) for f in sorted(filenames) if f.endswith(EXTENSIONS))
+    out = [path for path in walk_files(directory) if path.endswith(EXTENSIONS)]
     for path in files.overlay:
         if (
             path.startswith(directory.rstrip(os.sep) + os.sep)
@@ -100,10 +97,10 @@ class ProfileCache:
                 continue
             cached = self._entries.get(path)
             if cached is None or cached[0] != stamp:
-                text = files.read_text(path)
-                if text is None:
+                found = files.read(path)
+                if found is None:
                     continue
-                cached = (stamp, load_facts(path, text))
+                cached = (stamp, load_facts(path, found.text, found.problem))
                 self._entries[path] = cached
             profiles.append(cached[1])
         for gone in [p for p in self._entries if p not in seen]:

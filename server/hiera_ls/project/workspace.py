@@ -49,7 +49,7 @@ from hiera_ls.project.profiles import (
 from hiera_ls.project.settings import Settings
 from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.data_file import DataFile
-from hiera_ls.source.files import FileAccess
+from hiera_ls.source.files import UNREAD_CODES, FileAccess
 
 NO_PROFILE_CERTNAME = "localhost"
 
@@ -339,6 +339,7 @@ class Workspace:
             if self.selected_profile is not None
             else self.settings.facts_profile
         )
+        messages.extend(_unreadable_configs(self._views))
         active = find_profile(self._profiles, wanted)
         if wanted and active is None:
             messages.append(
@@ -358,6 +359,20 @@ class Workspace:
             messages=tuple(messages),
         )
         return self._snapshot
+
+
+def _unreadable_configs(views: Sequence[EnvironmentView]) -> list[str]:
+    """A hiera.yaml that exists but cannot be read (a directory, a device): the editor shows
+    no file for it, so the log says why every lookup of its layer fails."""
+    out: list[str] = []
+    for view in views:
+        for layer in view.configs.values():
+            config = layer.config
+            if config is None or config.error is None:
+                continue
+            if any(p.code in UNREAD_CODES for p in config.problems):
+                out.append(f"{config.error}: every lookup of this {layer.kind.value} layer fails")
+    return out
 
 
 def _list_data_files(

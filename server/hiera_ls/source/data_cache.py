@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hiera_ls.source.data_file import DataFile, load_json_data, load_yaml_data, reload_yaml_data
+from hiera_ls.source.data_file import (
+    DataFile,
+    load_json_data,
+    load_yaml_data,
+    reload_yaml_data,
+    unreadable_data,
+)
 from hiera_ls.source.files import FileAccess, Stamp
 
 LOADERS = {"yaml_data": load_yaml_data, "json_data": load_json_data}
@@ -30,9 +36,18 @@ class DataCache:
         entry = self._entries.get((path, function))
         if entry is not None and entry[0] == stamp:
             return entry[1]
-        text = files.read_text(path)
-        if text is None:
+        found = files.read(path)
+        if found is None:
             return None
+        text = found.text
+        problem = found.problem
+        # Psych refuses bytes that are not UTF-8; Ruby's JSON parser reads them as they are.
+        if problem is not None and not (
+            problem.code == "file-invalid-utf8" and function == "json_data"
+        ):
+            data = unreadable_data(path, problem)
+            self._entries[(path, function)] = (stamp, data)
+            return data
         previous_text = entry[0].buffer_text if entry is not None else None
         if entry is not None and previous_text is not None and function == "yaml_data":
             data = reload_yaml_data(

@@ -18,10 +18,12 @@ from hiera_ls.puppet.type_infer import infer
 from hiera_ls.puppet.type_mismatch import describe_mismatch, render
 from hiera_ls.puppet.types import HashType
 from hiera_ls.puppet.values import CompositeKey, RubySymbol
+from hiera_ls.source.files import ReadProblem
 from hiera_ls.source.json_loader import load_json
 from hiera_ls.source.spans import FileSpan, Problem, Span
 from hiera_ls.source.yaml_loader import (
     EMPTY_NODES,
+    LOAD_ERROR_PREFIX,
     Nodes,
     NodeSpans,
     NodeTable,
@@ -43,6 +45,24 @@ class DataFile:
     problems: tuple[Problem, ...]
     # the YAML as loaded, kept when an edit may re-parse only the entries it touched
     document: YamlDocument | None = None
+
+
+def unreadable_data(path: str, problem: ReadProblem) -> DataFile:
+    """A file no lookup can read (not UTF-8, a device, too large, a symlink loop): every
+    lookup that reads it fails with Puppet's message (ours where Puppet would hang)."""
+    span = Span.of(problem.line, problem.column, problem.line, problem.column + 1)
+    if problem.code == "file-invalid-utf8":
+        # libyaml's reader errors carry no position: Psych always says line 1 column 1.
+        error = f"{LOAD_ERROR_PREFIX}({path}): {problem.message} at line 1 column 1"
+        shown = (
+            f"{problem.message} (line {problem.line + 1}, column {problem.column + 1}): "
+            f"Puppet refuses the whole file: {error}"
+        )
+        return DataFile(
+            path, {}, error, {}, EMPTY_NODES, (_problem(problem.code, shown, path, span),)
+        )
+    found = _problem(problem.code, problem.message, path, span)
+    return DataFile(path, {}, problem.message, {}, EMPTY_NODES, (found,))
 
 
 def load_yaml_data(path: str, text: str) -> DataFile:

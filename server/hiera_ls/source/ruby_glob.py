@@ -33,6 +33,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -413,6 +414,44 @@ def _collapse(parts: list[str]) -> list[str]:
 ListDir = Callable[[str], Iterable[str]]
 IsDir = Callable[[str], bool]
 
+# Bounds of one glob's walk (docs/security.md, "Files and file access"): ``**/*`` under
+# ``datadir: /`` would list /proc and /sys for half a minute.  100,000 names is fifty times
+# the files of the 2,000-file benchmark repository and lists in about a second here.
+MAX_GLOB_ENTRIES = 100_000
+MAX_GLOB_DEPTH = 200  # directories below '/'; deeper trees are not data
+MAX_GLOB_SECONDS = 5.0  # a slow network disk
+
+
+class GlobTooLarge(Exception):
+    """A glob's walk went past one of its bounds; the message says which and where."""
+
+
+@dataclass(slots=True)
+class _Budget:
+    pattern: str
+    deadline: float
+    entries: int = 0
+
+    def listed(self, directory: str, count: int) -> None:
+        self.entries += count
+        if self.entries > MAX_GLOB_ENTRIES:
+            raise GlobTooLarge(
+                f"The glob {self.pattern} lists more than {MAX_GLOB_ENTRIES} directory entries "
+                f"(reached {directory}): hiera-ls stops there"
+            )
+        if time.monotonic() > self.deadline:
+            raise GlobTooLarge(
+                f"The glob {self.pattern} walked for more than {MAX_GLOB_SECONDS:g} seconds "
+                f"(reached {directory}): hiera-ls stops there"
+            )
+
+    def descend(self, directory: str) -> None:
+        if directory.count("/") > MAX_GLOB_DEPTH:
+            raise GlobTooLarge(
+                f"The glob {self.pattern} goes more than {MAX_GLOB_DEPTH} directories deep "
+                f"(reached {directory}): hiera-ls stops there"
+            )
+
 
 def disk_listdir(directory: str) -> list[str]:
     try:
@@ -430,24 +469,26 @@ def glob(
     """``Pathname.glob(pattern)`` for an absolute pattern, in Ruby's order.
 
     ``listdir``/``exists``/``is_dir`` default to the disk; a caller lays editor buffers over
-    it by passing its own.  Directories are included, as Ruby includes them.
+    it by passing its own.  Directories are included, as Ruby includes them.  Raises
+    :class:`GlobTooLarge` past the bounds above.
     """
+    budget = _Budget(pattern, time.monotonic() + MAX_GLOB_SECONDS)
     expansions = few_expansions(pattern)
     if expansions is None:
-        return _glob_lazily(pattern, listdir, is_dir)
+        return _glob_lazily(pattern, listdir, is_dir, budget)
     out: list[str] = []
     for expansion in expansions:
         found: list[str] = []
         parts = _collapse([p for p in expansion.split("/") if p])
         trailing = expansion.endswith("/") and bool(parts)
-        _walk("/", parts, found, listdir, exists, is_dir)
+        _walk("/", parts, found, listdir, exists, is_dir, budget)
         if trailing:
             found = [p + "/" for p in found if is_dir(p)]
         out.extend(sorted(found, key=lambda p: p.split("/")))
     return out
 
 
-def _glob_lazily(pattern: str, listdir: ListDir, is_dir: IsDir) -> list[str]:
+def _glob_lazily(pattern: str, listdir: ListDir, is_dir: IsDir, bounds: _Budget) -> list[str]:
     """A pattern of more than MAX_EXPANSIONS brace expansions: every entry below the plain
     part of the pattern (at most MAX_WALK entries, MAX_WALK_DEPTH deep) matched against the
     braces lazily, each match once, sorted (Ruby lists them per expansion)."""
@@ -459,7 +500,9 @@ def _glob_lazily(pattern: str, listdir: ListDir, is_dir: IsDir) -> list[str]:
     todo = [(root.rstrip("/") or "/", 0)]
     while todo and budget > 0:
         directory, depth = todo.pop()
-        for name in sorted(set(listdir(directory))):
+        names = sorted(set(listdir(directory)))
+        bounds.listed(directory, len(names))
+        for name in names:
             budget -= 1
             if budget < 0:
                 break
@@ -481,25 +524,31 @@ def _walk(
     listdir: ListDir,
     exists: Callable[[str], bool],
     is_dir: IsDir,
+    budget: _Budget,
 ) -> None:
     if not parts:
         if exists(base):
             out.append(base)
         return
+    budget.descend(base)
     head, rest = parts[0], parts[1:]
     if head == "**" and rest:
-        _walk(base, rest, out, listdir, exists, is_dir)  # zero directories
-        for name in sorted(set(listdir(base))):
+        _walk(base, rest, out, listdir, exists, is_dir, budget)  # zero directories
+        names = sorted(set(listdir(base)))
+        budget.listed(base, len(names))
+        for name in names:
             full = os.path.join(base, name)
             if not name.startswith(".") and is_dir(full) and not os.path.islink(full):
-                _walk(full, parts, out, listdir, exists, is_dir)
+                _walk(full, parts, out, listdir, exists, is_dir, budget)
         return
     if head == "**":
         head = "*"
     if not has_magic(head):
-        _walk(os.path.join(base, unescape(head)), rest, out, listdir, exists, is_dir)
+        _walk(os.path.join(base, unescape(head)), rest, out, listdir, exists, is_dir, budget)
         return
     steps = _steps(head, False)
-    for name in sorted(set(listdir(base))):
+    names = sorted(set(listdir(base)))
+    budget.listed(base, len(names))
+    for name in names:
         if _steps_match(steps, name):
-            _walk(os.path.join(base, name), rest, out, listdir, exists, is_dir)
+            _walk(os.path.join(base, name), rest, out, listdir, exists, is_dir, budget)
