@@ -104,18 +104,6 @@ def layers_of(env: Environment) -> list[Layer]:
     return [env.global_layer, env.environment_layer, *env.modules.values()]
 
 
-def layer_of(env: Environment, path: str) -> Layer | None:
-    """The layer whose directory holds ``path`` (the deepest one: modules sit inside the
-    environment).
-    """
-    best: Layer | None = None
-    for layer in layers_of(env):
-        root = layer.root.rstrip(os.sep) + os.sep
-        if path.startswith(root) and (best is None or len(layer.root) > len(best.root)):
-            best = layer
-    return best
-
-
 def role_of(env: Environment, templates: Mapping[str, list[LevelRef]], path: str) -> FileRole:
     """The deepest layer holding ``path`` whose levels can read it; else the deepest holding it.
 

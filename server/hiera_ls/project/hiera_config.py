@@ -54,7 +54,6 @@ V4_BACKENDS = {
     "json": ("json_data", ".json"),
     "hocon": ("hocon_data", ".conf"),
 }
-V3_BACKENDS_REPLACED = ("yaml", "json", "hocon")
 NO_SPAN = Span.of(0, 0, 0, 0)
 
 

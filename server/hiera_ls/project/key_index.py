@@ -53,11 +53,6 @@ class KeyDef:
         m = self.marks
         return Span.of(m[0], m[1], m[2], m[3])
 
-    @property
-    def value_span(self) -> Span:
-        m = self.marks
-        return Span.of(m[4], m[5], m[6], m[7])
-
 
 @dataclass(frozen=True, slots=True)
 class TokenUse:

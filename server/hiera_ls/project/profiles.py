@@ -8,7 +8,7 @@ by the file's content stamp, so rescanning after a change re-reads only changed 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from hiera_ls.project.facts import FactsProfile, load_facts
@@ -140,7 +140,3 @@ def find_profile(entries: Sequence[ProfileEntry], wanted: str | None) -> Profile
         if wanted in (path, base, base.rsplit(".", 1)[0]):
             return entry
     return None
-
-
-def profile_facts(entry: ProfileEntry | None) -> Mapping[str, object]:
-    return entry.profile.facts if entry is not None else {}

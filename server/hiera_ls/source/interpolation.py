@@ -40,10 +40,6 @@ class Token:
     method: str | None = None  # for METHOD tokens
     argument: str | None = None  # for METHOD tokens (quotes removed)
 
-    @property
-    def is_whole_string_of(self) -> bool:  # pragma: no cover - convenience for readers
-        return self.start == 0
-
 
 def scan(value: str) -> list[Token]:
     """All tokens of ``value`` in order; the empty list when there is no ``%{``."""
