@@ -272,11 +272,26 @@ def scalar_tokens(
     in_key: bool,
     token_spans: TokenSpans | None = None,
 ) -> list[TokenUse]:
-    """The tokens of one scalar (a hover needs only the one under the cursor)."""
+    """The tokens of one scalar."""
+    return list(iter_scalar_tokens(path, text, span, style, string, node_path, in_key, token_spans))
+
+
+def iter_scalar_tokens(
+    path: str,
+    text: str,
+    span: Span,
+    style: str | None,
+    string: str,
+    node_path: NodePath,
+    in_key: bool,
+    token_spans: TokenSpans | None = None,
+) -> Iterator[TokenUse]:
+    """The tokens of one scalar in order, each placed only when asked for: a hover stops at
+    the one under the cursor instead of placing 100,000 tokens of a long string."""
     if token_spans is not None:
         exact = token_spans(text, path.endswith(".json"))
-        return list(_exact_tokens(path, exact, span, style, string, node_path, in_key))
-    return list(locate_tokens(path, LineMap(text), span, string, node_path, in_key))
+        return _exact_tokens(path, exact, span, style, string, node_path, in_key)
+    return locate_tokens(path, LineMap(text), span, string, node_path, in_key)
 
 
 def _exact_tokens(
