@@ -101,6 +101,11 @@ CODES: dict[str, Code] = _codes(
         "The file's top level is not a hash; with strict=error the lookup fails",
     ),
     Code(
+        "data-large-file",
+        INFO,
+        "A data file too big for hiera-ls' per-string and facts-profile checks, which it skips",
+    ),
+    Code(
         "data-empty-file",
         W,
         "The file holds no hash (empty, comments only, ~ or false); Puppet warns and reads {}",

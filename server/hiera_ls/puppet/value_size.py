@@ -53,7 +53,7 @@ def expanded_size(value: object) -> int:
     return memo[id(value)]
 
 
-def check_text_size(value: object, limit: int = MAX_EXPANDED) -> None:
+def check_text_size(value: object, what: str = "this value", limit: int = MAX_EXPANDED) -> None:
     """Raise :class:`ValueTooLarge` when ``value`` is too big to write out as text."""
     if not isinstance(value, (list, dict)):
         return
@@ -61,7 +61,7 @@ def check_text_size(value: object, limit: int = MAX_EXPANDED) -> None:
     if size > limit:
         shown = f"{size:,}" if size < _CAP else f"more than {_CAP:,}"
         raise ValueTooLarge(
-            f"hiera-ls: this value holds {shown} nodes once its YAML aliases are expanded; "
+            f"hiera-ls: {what} holds {shown} nodes once its YAML aliases are expanded; "
             f"hiera-ls writes out at most {limit:,} as text (Puppet would build a string "
             "of all of them)"
         )
