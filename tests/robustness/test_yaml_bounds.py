@@ -236,6 +236,16 @@ def test_nesting_past_1500_levels_is_refused_as_puppet_refuses_it(levels: int, k
         )
 
 
+def test_the_cli_looks_up_a_value_nested_as_deep_as_puppet_resolves(tmp_path: Path) -> None:
+    """Puppet 7.23 resolves a key holding 657 nested lists; Python's default recursion
+    limit (1,000 frames) used to stop the lookup at about 450."""
+    root = make_repo(tmp_path / "repo", "k: " + "[" * 1_000 + "]" * 1_000 + "\n")
+    code, out, err, peak = cli_lookup(root, "k")
+    assert code == 0, err
+    assert out.count("- ") == 999 and out.rstrip().endswith("[]")
+    assert peak < MAX_RSS_MB
+
+
 # --------------------------------------------------------------------------- big values
 
 

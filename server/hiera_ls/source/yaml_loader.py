@@ -259,6 +259,10 @@ _COPY_BUDGET = 20_000
 # stack runs out in Psych: "stack level too deep"; Puppet 7.23 loads 1,296 levels of flow
 # lists and 1,000 of block mappings, and fails a few levels further).
 MAX_DEPTH = 1_500
+# Python frames the walks of a value MAX_DEPTH levels deep need (interpolation, merges, Ruby
+# text, YAML and JSON output recurse up to about eight a level). Since Python 3.11 a call from
+# Python to Python takes no C stack, so the entry point raises the limit this far safely.
+VALUE_RECURSION_LIMIT = 12 * MAX_DEPTH + 2_000
 
 
 _ONE: tuple[int, tuple[int, str] | None] = (1, None)
