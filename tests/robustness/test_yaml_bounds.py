@@ -149,6 +149,25 @@ def test_an_alias_bomb_loads_in_a_blink_and_names_the_key_and_the_anchor() -> No
     assert result["ok"] == "hello"
 
 
+def test_an_alias_bomb_used_as_a_mapping_key_is_never_spelled_out() -> None:
+    text = alias_bomb() + "? *l9\n: x\n"
+    result = in_subprocess(
+        f"""
+        from hiera_ls.source.data_file import load_yaml_data
+        started = time.perf_counter()
+        df = load_yaml_data("/r/data/common.yaml", {text!r})
+        result = {{
+            "seconds": time.perf_counter() - started,
+            "codes": [p.code for p in df.problems],
+            "after": df.data["after"],
+        }}
+        """
+    )
+    assert result["seconds"] < 0.5
+    assert result["codes"][-1] == "data-unreachable-key"  # type: ignore[index]
+    assert result["after"] == "world"
+
+
 def test_the_cli_fails_a_bombed_key_at_once_and_reads_the_others(tmp_path: Path) -> None:
     root = make_repo(tmp_path / "repo", alias_bomb())
     code, out, err, peak = cli_lookup(root, "l9")

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hiera_ls.puppet.value_size import MAX_EXPANDED
+from hiera_ls.puppet.value_size import MAX_EXPANDED, expanded_size
 from hiera_ls.puppet.values import CompositeKey, RubySymbol
 from hiera_ls.source.node_table import EMPTY_NODES, Nodes, NodeSpans, NodeTable, Path
 from hiera_ls.source.node_table import Raw as _Raw
@@ -930,8 +930,14 @@ def _check_sequence_tag(tag: str) -> None:
         raise allocate(tag.split(":", 1)[1])
 
 
+_KEY_TEXT_NODES = 100_000  # a collection used as a key bigger than this is told apart by identity
+
+
 def _hashable(value: object) -> object:
     if isinstance(value, (dict, list)):
+        size = expanded_size(value)
+        if size > _KEY_TEXT_NODES:  # an alias bomb as a key: never spell it out
+            return CompositeKey(f"<a collection of {size} nodes #{id(value)}>", value)
         return CompositeKey(_key_text(value), value)
     return value
 
