@@ -19,7 +19,7 @@ from hiera_ls.engine.lookup import NO_DEFAULT, LookupOutcome, LookupSession
 from hiera_ls.project.environments import ModuleDirs, environment_at
 from hiera_ls.project.facts import FactsProfile, load_facts, node_scope
 from hiera_ls.source.files import UNREAD_CODES, FileAccess
-from hiera_ls.source.yaml_loader import LOAD_ERROR_PREFIX
+from hiera_ls.source.yaml_loader import LOAD_ERROR_PREFIX, VALUE_RECURSION_LIMIT
 
 STRATEGIES = ("first", "unique", "hash", "deep")
 
@@ -260,6 +260,8 @@ def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    # values nest up to MAX_DEPTH levels and every walk of them recurses a few frames a level
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), VALUE_RECURSION_LIMIT))
     try:
         if args.command == "lookup":
             return run_lookup(args, sys.stdin, sys.stdout, sys.stderr)

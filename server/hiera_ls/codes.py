@@ -58,6 +58,16 @@ CODES: dict[str, Code] = _codes(
         "An alias names no anchor defined before it, so the whole file fails",
     ),
     Code("yaml-recursive-alias", E, "An alias refers to the collection that contains it"),
+    Code(
+        "yaml-alias-expansion",
+        E,
+        "A value's YAML aliases expand to more nodes than a lookup may walk (an alias bomb)",
+    ),
+    Code(
+        "yaml-too-deep",
+        E,
+        "Collections nested deeper than Ruby's stack allows: Puppet refuses the whole file",
+    ),
     Code("yaml-duplicate-key", W, "A key appears twice in one mapping; Psych keeps the last value"),
     Code(
         "yaml-merge-override", W, "A `<<` merge replaces a key written earlier in the same mapping"
@@ -91,6 +101,11 @@ CODES: dict[str, Code] = _codes(
         "data-not-a-hash",
         E,
         "The file's top level is not a hash; with strict=error the lookup fails",
+    ),
+    Code(
+        "data-large-file",
+        INFO,
+        "A data file too big for hiera-ls' per-string and facts-profile checks, which it skips",
     ),
     Code(
         "data-empty-file",

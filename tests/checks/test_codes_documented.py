@@ -57,6 +57,8 @@ NEEDS_CONTEXT = frozenset(
         "reference-undefined-key",
         "reference-cycle",
         "lookup-fails-for-profile",
+        "data-large-file",  # 2 MB do not fit an example either
+        "yaml-too-deep",  # 1,500 levels do not fit an example (tests/robustness covers it)
     }
 )
 FILE_FAMILIES = ("yaml", "data-", "json-", "interpolation-", "lookup-options-")

@@ -33,14 +33,15 @@ from hiera_ls.checks.hiera_yaml import (
 from hiera_ls.checks.interpolation import check_data_tokens, unquoted_token_problem
 from hiera_ls.checks.lookup_options import check_lookup_options
 from hiera_ls.checks.module_data import check_module_keys
-from hiera_ls.checks.problems import in_file_order, unique
+from hiera_ls.checks.problems import in_file_order, problem, unique
 from hiera_ls.checks.profile import ProfileLookup, check_profile
 from hiera_ls.checks.references import check_references, unindexed_layers
+from hiera_ls.project.key_index import LARGE_FILE_CHARS
 from hiera_ls.project.level_files import candidate_files, layer_levels
 from hiera_ls.project.model import Environment, Layer
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.scalars import Locator
-from hiera_ls.source.spans import Problem
+from hiera_ls.source.spans import Problem, Span
 
 __all__ = [
     "CHECKS",
@@ -154,8 +155,22 @@ def check_data_file(
         return in_file_order(unique(out))
     role = _role(index, env, path)
     module_name = role.module_name
+    large = len(source.text) > LARGE_FILE_CHARS
+    if large:
+        out.append(
+            problem(
+                "data-large-file",
+                f"This file holds {len(source.text):,} characters, more than "
+                f"{LARGE_FILE_CHARS:,}: hiera-ls skips its per-string checks (interpolation "
+                "tokens, references) and the facts-profile lookup of each key. Lookups and "
+                "hovers still read the whole file",
+                path,
+                Span.of(0, 0, 0, 0),
+            )
+        )
     locator = Locator.of(source.text, source.is_json)
-    out.extend(check_data_tokens(path, data, locator))
+    if not large:
+        out.extend(check_data_tokens(path, data, locator))
     out.extend(
         check_lookup_options(
             path,
@@ -167,7 +182,7 @@ def check_data_file(
     if module_name is not None:
         function = role.function_name or ("json_data" if source.is_json else "yaml_data")
         out.extend(check_module_keys(path, data, module_name, function))
-    references = source.file_keys().kept_references(module_name)
+    references = [] if large else source.file_keys().kept_references(module_name)
     if index is not None:
         out.extend(
             check_references(
@@ -179,7 +194,7 @@ def check_data_file(
                 unindexed=unindexed_layers(index.layers(), index.templates),
             )
         )
-    if profile is not None and not _read_by_no_level(role):
+    if profile is not None and not large and not _read_by_no_level(role):
         out.extend(
             check_profile(profile, path, data, module_name=module_name, references=references)
         )

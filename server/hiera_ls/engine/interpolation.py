@@ -19,6 +19,7 @@ from hiera_ls.engine.invocation import (
 from hiera_ls.engine.trace import Event, Kind
 from hiera_ls.puppet.errors import LookupFailure, UndefinedVariable
 from hiera_ls.puppet.ruby_text import to_s
+from hiera_ls.puppet.value_size import check_text_size
 from hiera_ls.puppet.values import Encrypted
 from hiera_ls.source.interpolation import TokenKind, scan
 from hiera_ls.source.keys import LookupKey, NotFound, Segment, dig, split_key
@@ -87,6 +88,8 @@ def _interpolate_string(
                         raise
                     trace.text(f"Warning: Undefined variable '{arg}'; expanded to ''")
                     value = None
+                # it becomes text: refuse a fact that is an alias bomb before walking it
+                check_text_size(value, f"the variable '{arg}' (interpolated in {tok.text})")
             elif method == "literal":
                 value = arg
             else:

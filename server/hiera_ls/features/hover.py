@@ -25,7 +25,15 @@ from hiera_ls.features.provenance import (
     resolved_locations,
     shown_path,
 )
-from hiera_ls.features.render import code, file_link, inline, link, relative, yaml_block
+from hiera_ls.features.render import (
+    MAX_STRING,
+    code,
+    file_link,
+    inline,
+    link,
+    relative,
+    yaml_block,
+)
 from hiera_ls.features.sessions import scope_for
 from hiera_ls.features.targets import (
     MISSING,
@@ -43,6 +51,7 @@ from hiera_ls.project.scope import NodeScope
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.puppet.errors import LookupFailure, UndefinedVariable
 from hiera_ls.puppet.ruby_text import to_s
+from hiera_ls.puppet.value_size import ValueTooLarge
 from hiera_ls.source.interpolation import Token, TokenKind
 from hiera_ls.source.keys import LookupKey, NotFound, dig, split_key
 from hiera_ls.source.spans import FileSpan, Position, Span
@@ -409,7 +418,7 @@ def token_hover(
         elif isinstance(found.value, (dict, list)):
             lines += [
                 "",
-                f"Expands to Ruby's text for it: {code(to_s(found.value))}; interpolating a "
+                f"Expands to Ruby's text for it: {code(_ruby_text(found.value))}; interpolating a "
                 "collection is rarely meant.",
             ]
     where = fact_location(snapshot, expression)
@@ -467,8 +476,8 @@ def _lookup_token_hover(snapshot: Snapshot, view: EnvironmentView, token: Token)
         elif isinstance(out.value, (dict, list)):
             lines += [
                 "",
-                f"Expands to Ruby's text for it: {code(to_s(out.value))}; use `alias` to keep the "
-                "type.",
+                f"Expands to Ruby's text for it: {code(_ruby_text(out.value))}; "
+                "use `alias` to keep the type.",
             ]
     if res.contributions:
         lines.append("")
@@ -479,6 +488,15 @@ def _lookup_token_hover(snapshot: Snapshot, view: EnvironmentView, token: Token)
             place = link(where, view.env.root) if where else code(c.file)
             lines.append(f"- {_layer_name(c.layer)} / {c.entry}: {place}")
     return "\n".join(lines) + "\n"
+
+
+def _ruby_text(value: object) -> str:
+    """Ruby's text of a collection, cut for a hover; a value too large to write out says so."""
+    try:
+        text = to_s(value)
+    except ValueTooLarge as e:
+        return str(e)
+    return text if len(text) <= MAX_STRING else text[:MAX_STRING] + "…"
 
 
 # ------------------------------------------------------------------ hiera.yaml locations

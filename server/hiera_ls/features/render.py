@@ -23,6 +23,7 @@ from hiera_ls.source.spans import FileSpan
 REDACTED = "Sensitive [value redacted]"
 MAX_INLINE = 60
 MAX_NODES = 500  # values bigger than this (aliases can multiply a file) are shown cut
+MAX_STRING = 1_000  # characters of one string shown; the rest is counted, not shown
 
 
 class _Budget:
@@ -33,7 +34,8 @@ class _Budget:
 
 
 def shrink(value: object, budget: int = MAX_NODES) -> object:
-    """The value with collections cut once ``budget`` nodes were shown ('… N more')."""
+    """The value with collections cut once ``budget`` nodes were shown ('… N more'), and
+    strings past :data:`MAX_STRING` characters cut ('… N more characters')."""
     return _shrink(value, _Budget(budget), set())
 
 
@@ -61,6 +63,8 @@ def _shrink(value: object, budget: _Budget, active: set[int]) -> object:
             return items
         finally:
             active.discard(id(value))
+    if isinstance(value, str) and len(value) > MAX_STRING and not isinstance(value, Encrypted):
+        return f"{value[:MAX_STRING]}… ({len(value) - MAX_STRING:,} more characters)"
     return value
 
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from hiera_ls.project.key_index import LineMap, locate_tokens, scalar_tokens
+from hiera_ls.project.key_index import LineMap, iter_scalar_tokens, locate_tokens
 from hiera_ls.project.level_files import LevelRef
 from hiera_ls.project.workspace import FileKind, Snapshot
 from hiera_ls.source.interpolation import Token, TokenKind
@@ -197,9 +197,13 @@ def _token_under(
         return None
     span = (spans.key or spans.value) if on_key else spans.value
     style = None if on_key else spans.style
-    for use in scalar_tokens(path, text, span, style, string, node_path, on_key):
-        if _within(pos, use.span) and use.span != span:
+    for use in iter_scalar_tokens(path, text, span, style, string, node_path, on_key):
+        if use.span == span:
+            continue  # a token that could not be placed
+        if _within(pos, use.span):
             return TokenAt(path, use.span, use.token)
+        if pos < use.span.start:
+            break  # tokens come in order: the cursor is between two of them
     return None
 
 

@@ -29,6 +29,10 @@ from hiera_ls.source.spans import Position, Span
 from hiera_ls.source.string_positions import SourceLines, infer_style, map_scalar
 
 MAX_SCANS = 20_000  # distinct token strings whose Tokens are shared (then forgotten)
+# Characters above which a data file's strings are not scanned for tokens and references
+# (the ``data-large-file`` note says so once): scanning costs about 0.2 ms a key, so 2 MB
+# (some 35,000 keys) take seconds.  Lookups and hovers still read the whole file.
+LARGE_FILE_CHARS = 2_000_000
 KEY_METHODS = frozenset({"lookup", "hiera", "alias"})
 _NOT_MERGING = (None, "first", "default")
 
@@ -249,7 +253,10 @@ def index_file(
                     sub = _key_marks(nodes, (key, opt_key))
                     if sub is not None:
                         options[opt_key] = KeyDef(opt_key, sub)
-    tokens, references = _tokens(df, text, scans if scans is not None else {})
+    tokens: tuple[TokenUse, ...] = ()
+    references: tuple[Reference, ...] = ()
+    if len(text) <= LARGE_FILE_CHARS:
+        tokens, references = _tokens(df, text, scans if scans is not None else {})
     end = text.find("\n")
     first_line = text[: end if end >= 0 else len(text)].rstrip("\r")
     return FileKeys(
@@ -324,7 +331,21 @@ def scalar_tokens(
     node_path: NodePath,
     in_key: bool,
 ) -> list[TokenUse]:
-    """The tokens of one scalar (a hover needs only the one under the cursor)."""
+    """The tokens of one scalar."""
+    return list(iter_scalar_tokens(path, text, span, style, string, node_path, in_key))
+
+
+def iter_scalar_tokens(
+    path: str,
+    text: str,
+    span: Span,
+    style: str | None,
+    string: str,
+    node_path: NodePath,
+    in_key: bool,
+) -> Iterator[TokenUse]:
+    """The tokens of one scalar in order, each placed only when asked for: a hover stops at
+    the one under the cursor instead of placing 100,000 tokens of a long string."""
     lines = SourceLines(text, path.endswith(".json"))
     mapped = map_scalar(
         lines,
@@ -333,15 +354,13 @@ def scalar_tokens(
         string,
         path.endswith(".json"),
     )
-    out: list[TokenUse] = []
     for token in scan(string):
         found = (
             mapped.span(token.start, token.end)
             if mapped is not None and token.start < len(string)
             else span
         )
-        out.append(TokenUse(path, found, token, node_path, in_key))
-    return out
+        yield TokenUse(path, found, token, node_path, in_key)
 
 
 def locate_tokens(

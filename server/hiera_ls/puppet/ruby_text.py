@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import unicodedata
 
+from hiera_ls.puppet.value_size import check_text_size
 from hiera_ls.puppet.values import RubySymbol
 
 # ---------------------------------------------------------------------------- class names
@@ -97,6 +98,7 @@ def to_s(value: object) -> str:
     if isinstance(value, RubySymbol):
         return value.name
     if isinstance(value, list | dict | bool | int | float):
+        check_text_size(value)
         return inspect(value)
     return str(value)
 

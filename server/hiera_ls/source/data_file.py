@@ -100,9 +100,11 @@ def _yaml_data(path: str, doc: YamlDocument) -> DataFile:
         nodes = _string_paths(nodes)
     key_errors: dict[object, str] = {}
     if not isinstance(nodes, Nodes) or nodes.suspect:
-        key_errors = _validate(path, "yaml_data", data, nodes, problems)
+        key_errors = _validate(path, "yaml_data", data, nodes, problems, doc.too_large)
     else:
         _note_unreachable(path, data, nodes, problems)
+    for key, message in doc.too_large.items():
+        key_errors[key.name if isinstance(key, RubySymbol) else key] = message
     document = doc if doc.outline is not None else None
     return DataFile(path, data, None, key_errors, nodes, tuple(problems), document)
 
@@ -134,13 +136,14 @@ def _validate(
     data: Mapping[object, object],
     nodes: Mapping[Path, NodeSpans],
     problems: list[Problem],
+    too_large: Mapping[object, str] | None = None,
 ) -> dict[object, str]:
     """Puppet's validate_data_value for every top-level key, done once per file."""
     key_errors: dict[object, str] = {}
-    checked: set[int] = set()  # containers already found valid (aliases share them)
+    checked: dict[int, bool] = {}  # containers already checked (aliases share them)
     _note_unreachable(path, data, nodes, problems)
     for key, value in data.items():
-        if not isinstance(key, str):
+        if not isinstance(key, str) or (too_large and key in too_large):
             continue
         offenders: list[tuple[Path, bool]] = []
         _find_invalid(value, (key,), checked, offenders)
@@ -194,7 +197,9 @@ def _note_unreachable(
             )
 
 
-def _find_invalid(value: object, at: Path, checked: set[int], out: list[tuple[Path, bool]]) -> bool:
+def _find_invalid(
+    value: object, at: Path, checked: dict[int, bool], out: list[tuple[Path, bool]]
+) -> bool:
     """Collect the paths Puppet's RichData check rejects; True when ``value`` is valid."""
     if value is None or isinstance(value, (str, int, float)):
         return True
@@ -204,8 +209,9 @@ def _find_invalid(value: object, at: Path, checked: set[int], out: list[tuple[Pa
         out.append((at, False))
         return False
     if isinstance(value, (list, dict)):
-        if id(value) in checked:
-            return True
+        known = checked.get(id(value))
+        if known is not None:
+            return known  # an alias of a collection checked (and reported) where it was anchored
         ok = True
         if isinstance(value, list):
             for i, item in enumerate(value):
@@ -216,8 +222,7 @@ def _find_invalid(value: object, at: Path, checked: set[int], out: list[tuple[Pa
                     out.append(((*at, k), True))
                     ok = False
                 ok = _find_invalid(item, (*at, k), checked, out) and ok
-        if ok:
-            checked.add(id(value))
+        checked[id(value)] = ok
         return ok
     out.append((at, False))  # a RubyObject (Encoding, Class)
     return False

@@ -113,6 +113,7 @@ class NodeTable(Nodes):
         "_marks",
         "_next",
         "_other",
+        "_other_at",
         "_parent",
         "_styles",
         "_top",
@@ -166,9 +167,8 @@ class NodeTable(Nodes):
         self._styles = bytes(styles)
         self.symbol_keys = symbol_keys
         self.suspect = suspect
-        self._by_line: dict[int, list[tuple[Path, int]]] | None = (
-            None  # built by the first covering()
-        )
+        self._by_line: dict[int, list[int]] | None = None  # built by the first covering()
+        self._other_at: dict[int, Path] | None = None
 
     def find(self, path: Path) -> int | None:
         """The node at ``path``, or None."""
@@ -268,28 +268,52 @@ class NodeTable(Nodes):
         """The nodes whose lines include ``line``, from an index built on first use.
 
         Only files someone hovers get one (an open file, re-used by every hover until
-        the next edit), so the other thousands of tables stay small.
+        the next edit), so the other thousands of tables stay small. The index holds node
+        numbers only; paths are built for the nodes of the line asked for (a file of
+        800,000 keys would otherwise build 800,000 paths on its first hover).
         """
         by_line = self._by_line
         if by_line is None:
             by_line = {}
             m = self._marks
-            for path, i in self.index_items():
-                if not path:
+            root = self._other.get(())
+            get = by_line.get
+            marks = zip(m[0::8], m[2::8], m[4::8], m[6::8], strict=True)
+            for i, (key_start, key_end, start, end) in enumerate(marks):
+                first = key_start if key_start >= 0 else start
+                last = key_end if key_end > end else end
+                if i == root:
                     continue  # the root spans the file: added below
-                b = 8 * i
-                first = m[b] if m[b] >= 0 else m[b + 4]
-                last = max(m[b + 2], m[b + 6])
                 for at in range(first, last + 1):
-                    bucket = by_line.get(at)
+                    bucket = get(at)
                     if bucket is None:
-                        by_line[at] = [(path, i)]
+                        by_line[at] = [i]
                     else:
-                        bucket.append((path, i))
+                        bucket.append(i)
             self._by_line = by_line
-        found = by_line.get(line, [])
+        found: list[tuple[Path, int]] = []
+        for i in by_line.get(line, ()):
+            path = self._path_of(i)
+            if path is not None:
+                found.append((path, i))
         root = self._other.get(())
         return [((), root), *found] if root is not None else found
+
+    def _path_of(self, i: int) -> Path | None:
+        """The path of node ``i`` (None when no path reaches it), walking up its parents."""
+        steps: list[object] = []
+        parent = self._parent
+        while parent[i] >= 0:
+            steps.append(self._keys[i])
+            i = parent[i]
+        tops = self._other_at
+        if tops is None:
+            tops = self._other_at = {j: p for p, j in self._other.items()}
+        base = tops.get(i)
+        if base is None:
+            return None
+        steps.reverse()
+        return (*base, *steps)
 
 
 EMPTY_NODES = NodeTable({})

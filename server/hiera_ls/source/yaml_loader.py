@@ -21,9 +21,10 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from hiera_ls.puppet.value_size import MAX_EXPANDED, expanded_size
 from hiera_ls.puppet.values import CompositeKey, RubySymbol
 from hiera_ls.source.node_table import EMPTY_NODES, Nodes, NodeSpans, NodeTable, Path
 from hiera_ls.source.node_table import Raw as _Raw
@@ -74,6 +75,8 @@ class YamlDocument:
     problems: tuple[Problem, ...]
     fatal: Problem | None  # Psych/Puppet refuses the whole file; message as Puppet prints it
     outline: Outline | None = None  # set when an edit may re-parse single entries
+    # top-level key -> why no lookup may walk its value (its aliases expand too far)
+    too_large: Mapping[object, str] = field(default_factory=dict)
 
 
 LOAD_ERROR_PREFIX = "Unable to parse "
@@ -191,6 +194,7 @@ class _Frame:
 
     __slots__ = (
         "anchor",
+        "big",
         "block",
         "end_col",
         "end_line",
@@ -203,6 +207,7 @@ class _Frame:
         "obj",
         "own",
         "path",
+        "size",
         "start_col",
         "start_line",
         "tag",
@@ -236,6 +241,8 @@ class _Frame:
         self.key_raw: tuple[int, int, int, int] = (-1, -1, -1, -1)
         self.key_tag: str | None = None
         self.merged: set[object] | None = None  # keys whose value came from a ``<<`` merge
+        self.size = 1  # nodes of this collection once aliases are expanded (capped)
+        self.big: tuple[int, str] | None = None  # the largest alias inside: (its size, name)
 
 
 _HARMLESS_SYMBOLS = frozenset(
@@ -245,18 +252,36 @@ _MERGE_KEY = "<<"
 _LETTER = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _WORD_START = _LETTER - frozenset("ytonfYTONF")  # short words that cannot be yes/true/on/null...
 _STR_TAG = "tag:yaml.org,2002:str"
-_COPY_BUDGET = 200_000  # node entries copied for aliases and merges, against alias bombs
+# Node positions copied for aliases and merges (so a hover under ``b: *a`` finds a's lines);
+# past this the aliased insides keep only the alias's own range (20,000 copies: 0.06 s).
+_COPY_BUDGET = 20_000
+# Collections nested deeper than this: the file is refused as Puppet refuses it (Ruby's
+# stack runs out in Psych: "stack level too deep"; Puppet 7.23 loads 1,296 levels of flow
+# lists and 1,000 of block mappings, and fails a few levels further).
+MAX_DEPTH = 1_500
+# Python frames the walks of a value MAX_DEPTH levels deep need (interpolation, merges, Ruby
+# text, YAML and JSON output recurse up to about eight a level). Since Python 3.11 a call from
+# Python to Python takes no C stack, so the entry point raises the limit this far safely.
+VALUE_RECURSION_LIMIT = 12 * MAX_DEPTH + 2_000
+
+
+_ONE: tuple[int, tuple[int, str] | None] = (1, None)
+_SIZE_CAP = 10**18
 
 
 class _Builder:
     __slots__ = (
+        "anchor_lines",
+        "anchor_sizes",
         "anchors",
         "backend",
         "budget",
         "entries",
         "open_ids",
         "origin",
+        "oversized",
         "path",
+        "pending",
         "problems",
         "refusal",
         "root_plain",
@@ -270,6 +295,16 @@ class _Builder:
         self.backend = backend
         self.entries: list[tuple[Path, _Raw] | None] = []
         self.anchors: dict[str, object] = {}
+        self.anchor_sizes: dict[str, int] = {}  # expanded nodes of each anchored value
+        self.anchor_lines: dict[str, int] = {}
+        # top-level key -> (expanded size, the key's marks, largest alias inside)
+        self.oversized: dict[
+            object, tuple[int, tuple[int, int, int, int], tuple[int, str] | None]
+        ] = {}
+        self.pending: tuple[int, tuple[int, str] | None] = (
+            1,
+            None,
+        )  # size of the node attached next
         # id(collection) -> (collection, its recorded path, first entry, end entry)
         self.origin: dict[int, tuple[object, Path, int, int]] = {}
         self.open_ids: set[int] = set()
@@ -304,6 +339,7 @@ class _Builder:
             if entry is not None:
                 raw[entry[0]] = entry[1]
         self.entries = []
+        too_large = self._too_large(value) if self.oversized else {}
         nodes = NodeTable(raw, self.symbol_keys, self.suspect)
         outline = None
         if (
@@ -312,7 +348,36 @@ class _Builder:
             and not (self.anchors or self.tangled or self.symbol_keys or self.suspect)
         ):
             outline = outline_of(value, nodes)
-        return YamlDocument(path, value, nodes, tuple(self.problems), None, outline)
+        return YamlDocument(path, value, nodes, tuple(self.problems), None, outline, too_large)
+
+    def _too_large(self, value: object) -> dict[object, str]:
+        """The top-level keys whose values expand past MAX_EXPANDED, each with a problem."""
+        out: dict[object, str] = {}
+        for key, (size, key_marks, big) in self.oversized.items():
+            if not isinstance(value, dict) or key not in value:
+                continue
+            alias = ""
+            if big is not None:
+                line = self.anchor_lines.get(big[1], -1) + 1
+                alias = (
+                    f" (the alias *{big[1]} of the value anchored at line {line} stands for "
+                    f"{_count(big[0])} of them)"
+                )
+            holds = f"holds {_count(size)} values once its YAML aliases are expanded{alias}"
+            out[key] = (
+                f"hiera-ls: the value of {_show_key(key)} in {self.path} {holds}, more than the "
+                f"{MAX_EXPANDED:,} a lookup may walk"
+            )
+            self.problems.append(
+                self._problem(
+                    "yaml-alias-expansion",
+                    f"{_show_key(key)} {holds}: Psych shares aliases, but Puppet copies them all "
+                    "out when it loads this file and runs out of time and memory. hiera-ls fails "
+                    f"lookups of values above {MAX_EXPANDED:,} nodes",
+                    key_marks,
+                )
+            )
+        return out
 
     def _document(self, parser: Any) -> tuple[object, bool]:
         """Events of the first document -> its value; Psych never reads past that document."""
@@ -361,6 +426,8 @@ class _Builder:
                     value = self._tagged(tag, text, raw_marks)
                 if ev.anchor is not None:
                     anchors[ev.anchor] = value
+                    self.anchor_sizes[ev.anchor] = 1
+                    self.anchor_lines[ev.anchor] = sm.line
                 style = ev.style or None
                 top = stack[-1] if stack else None
                 if (
@@ -384,6 +451,7 @@ class _Builder:
                     if key not in top.obj and key != _MERGE_KEY:
                         top.has_key = False
                         top.obj[key] = value
+                        top.size += 1
                         k = top.key_raw
                         entries.append(
                             (
@@ -415,12 +483,24 @@ class _Builder:
                     )
                 obj: Any = {} if is_map else []
                 child_path = self._child_path(stack, root)
+                if len(stack) >= MAX_DEPTH:
+                    child_path = None  # no positions below: the file is refused anyway
+                    if self.refusal is None:
+                        marks = (sm.line, sm.column, ev.end_mark.line, ev.end_mark.column)
+                        message = (
+                            "stack level too deep (collections nested more than "
+                            f"{MAX_DEPTH:,} levels: Psych runs out of Ruby stack)"
+                        )
+                        self._refuse(Refusal(message, "yaml-too-deep", disallowed=True), marks)
+                    # libyaml's time grows with the square of the depth: read no further
+                    return None, True
                 own = -1
                 if child_path is not None:
                     own = len(entries)
                     entries.append(None)
                 if ev.anchor is not None:
                     anchors[ev.anchor] = obj
+                    self.anchor_lines[ev.anchor] = sm.line
                 self.open_ids.add(id(obj))
                 stack.append(
                     _Frame(
@@ -453,6 +533,9 @@ class _Builder:
                         anchors[frame.anchor] = value
                 if frame.own >= 0 and frame.path is not None:
                     self.origin[id(value)] = (value, frame.path, frame.own, len(entries))
+                if frame.anchor is not None:
+                    self.anchor_sizes[frame.anchor] = frame.size
+                self.pending = (frame.size, frame.big)
                 self._attach(stack, root, value, raw_marks, None, frame.own, frame.tag)
             elif kind == _ALIAS:
                 sm = ev.start_mark
@@ -475,6 +558,9 @@ class _Builder:
                             )
                         )
                         value = None
+                    else:
+                        size = self.anchor_sizes.get(name, 1)
+                        self.pending = (size, (size, name) if size > 1 else None)
                 self._attach_alias(stack, root, value, raw_marks)
             elif kind == _DOC_END:
                 return (root[0] if root else None), True
@@ -580,6 +666,8 @@ class _Builder:
     ) -> bool:
         """Put a finished node into its parent; False when it was a ``<<`` merge source."""
         entries = self.entries
+        size, big = self.pending
+        self.pending = _ONE
         if not stack:
             root.append(value)
             data: _Raw = (-1, -1, -1, -1, marks[0], marks[1], marks[2], marks[3], style)
@@ -591,6 +679,12 @@ class _Builder:
         top = stack[-1]
         top.end_line = marks[2]
         top.end_col = marks[3]
+        if top.has_key or not top.is_map:
+            top.size = min(top.size + size, _SIZE_CAP)
+            if big is not None and (top.big is None or big[0] > top.big[0]):
+                top.big = big
+            if size > MAX_EXPANDED and len(stack) == 1 and top.is_map:
+                self.oversized[top.key] = (size, top.key_raw, big)
         if not top.is_map:
             index = len(top.obj)
             top.obj.append(value)
@@ -786,7 +880,12 @@ def outline_of(value: dict[object, object], nodes: Nodes) -> Outline | None:
     return Outline(tuple(lines), tuple(value))
 
 
+def _count(size: int) -> str:
+    return f"{size:,}" if size < _SIZE_CAP else f"more than {_SIZE_CAP:,}"
+
+
 _SEVERITY = {
+    "yaml-alias-expansion": Severity.ERROR,
     "yaml-duplicate-key": Severity.WARNING,
     "yaml-merge-override": Severity.WARNING,
     "yaml-recursive-alias": Severity.ERROR,
@@ -834,8 +933,14 @@ def _check_sequence_tag(tag: str) -> None:
         raise allocate(tag.split(":", 1)[1])
 
 
+_KEY_TEXT_NODES = 100_000  # a collection used as a key bigger than this is told apart by identity
+
+
 def _hashable(value: object) -> object:
     if isinstance(value, (dict, list)):
+        size = expanded_size(value)
+        if size > _KEY_TEXT_NODES:  # an alias bomb as a key: never spell it out
+            return CompositeKey(f"<a collection of {size} nodes #{id(value)}>", value)
         return CompositeKey(_key_text(value), value)
     return value
 
