@@ -21,7 +21,7 @@ from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-from hiera_ls.lsp.protocol import plain  # custom-request answers arrive as namedtuples
+from hiera_ls.lsp.protocol import from_namedtuples  # custom-request answers arrive as namedtuples
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CONTROL_REPO = FIXTURES.parent.parent / "examples" / "control-repo"
@@ -43,7 +43,7 @@ def _record_log(ls: LanguageClient, params: types.LogMessageParams) -> None:
 
 
 def _record_profile(ls: LanguageClient, params: Any) -> None:
-    ls.active_profiles.append(plain(params)["name"])  # type: ignore[attr-defined]
+    ls.active_profiles.append(from_namedtuples(params)["name"])  # type: ignore[attr-defined]
     ls.published_event.set()  # type: ignore[attr-defined]
 
 
@@ -223,6 +223,6 @@ async def execute(client: LanguageClient, command: str, *arguments: Any) -> Any:
 
 
 async def request(client: LanguageClient, method: str, params: Any = None) -> Any:
-    return plain(
+    return from_namedtuples(
         await client.protocol.send_request_async(method, params if params is not None else {})
     )

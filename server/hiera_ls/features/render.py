@@ -68,7 +68,7 @@ def _shrink(value: object, budget: _Budget, active: set[int]) -> object:
     return value
 
 
-def plain(value: object) -> object:
+def displayable(value: object) -> object:
     """Only what a YAML dumper knows: Sensitive is redacted, symbols become ':name'."""
     if isinstance(value, Sensitive):
         return REDACTED
@@ -79,18 +79,18 @@ def plain(value: object) -> object:
             lambda m: m.group(0)[:20] + "…]" if len(m.group(0)) > 22 else m.group(0), str(value)
         )
     if isinstance(value, dict):
-        return {_plain_key(k): plain(v) for k, v in value.items()}
+        return {_displayable_key(k): displayable(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [plain(v) for v in value]
+        return [displayable(v) for v in value]
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
     return str(value)
 
 
-def _plain_key(key: object) -> object:
+def _displayable_key(key: object) -> object:
     if key is None or isinstance(key, (str, int, float, bool)):
         return key
-    return str(plain(key))
+    return str(displayable(key))
 
 
 def to_yaml(value: object) -> str:
@@ -101,7 +101,7 @@ def to_yaml(value: object) -> str:
     dumper.indent(mapping=2, sequence=4, offset=2)
     buf = io.StringIO()
     try:
-        dumper.dump(plain(shrink(value)), buf)
+        dumper.dump(displayable(shrink(value)), buf)
     except Exception:  # a value no dumper can show must not break the hover
         return inspect(value)
     lines = buf.getvalue().splitlines()
@@ -123,7 +123,9 @@ def yaml_block(value: object) -> str:
 def inline(value: object) -> str:
     """A short one-line rendering, or '' when the value is too long to show inline."""
     text = (
-        inspect(plain(shrink(value, MAX_INLINE))) if not isinstance(value, Sensitive) else REDACTED
+        inspect(displayable(shrink(value, MAX_INLINE)))
+        if not isinstance(value, Sensitive)
+        else REDACTED
     )
     return text if len(text) <= MAX_INLINE and "\n" not in text else ""
 

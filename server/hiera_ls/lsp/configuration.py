@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from lsprotocol import types
 
-from hiera_ls.lsp.protocol import plain
+from hiera_ls.lsp.protocol import from_namedtuples
 from hiera_ls.lsp.server import HieraLanguageServer, guard, none
 from hiera_ls.project.settings import SECTION, parse_settings
 
@@ -50,7 +50,7 @@ async def reload_settings(ls: HieraLanguageServer, pushed: object = None) -> Non
                 f"hiera-ls: could not read the '{SECTION}' configuration: {e}",
                 types.MessageType.Warning,
             )
-    parsed = parse_settings(plain(raw), base)
+    parsed = parse_settings(from_namedtuples(raw), base)
     for message in parsed.messages:
         ls.log(message, types.MessageType.Warning)
     ls.project.set_settings(parsed.settings)
@@ -60,7 +60,7 @@ async def reload_settings(ls: HieraLanguageServer, pushed: object = None) -> Non
 async def workspace_did_change_configuration(
     ls: HieraLanguageServer, params: types.DidChangeConfigurationParams
 ) -> None:
-    pushed = plain(params.settings)
+    pushed = from_namedtuples(params.settings)
     section = pushed.get(SECTION, pushed) if isinstance(pushed, dict) else None
     await reload_settings(ls, section)
     ls.scheduler.refresh()

@@ -8,7 +8,7 @@ from lsprotocol import types
 from hiera_ls import __version__
 from hiera_ls.features import lsp_ranges
 from hiera_ls.lsp.configuration import hidden_codes, reload_settings
-from hiera_ls.lsp.protocol import plain
+from hiera_ls.lsp.protocol import from_namedtuples
 from hiera_ls.lsp.server import HieraLanguageServer, guard, none
 from hiera_ls.project.settings import parse_settings
 from hiera_ls.project.workspace import Workspace
@@ -27,7 +27,7 @@ async def initialize(ls: HieraLanguageServer, params: types.InitializeParams) ->
     ls.refresh_supported = bool(
         caps.workspace and caps.workspace.diagnostics and caps.workspace.diagnostics.refresh_support
     )
-    options = plain(params.initialization_options)
+    options = from_namedtuples(params.initialization_options)
     ls.hidden_codes = hidden_codes(options)
     parsed = parse_settings(options)
     for message in parsed.messages:

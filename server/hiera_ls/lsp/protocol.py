@@ -42,7 +42,7 @@ __all__ = [
     "FactsProfile",
     "SelectFactsProfileParams",
     "SelectFactsProfileResult",
-    "plain",
+    "from_namedtuples",
 ]
 
 LIST_FACTS_PROFILES = "hiera/listFactsProfiles"
@@ -64,7 +64,7 @@ class SelectFactsProfileParams:
     @classmethod
     def from_json(cls, data: object) -> SelectFactsProfileParams:
         """``{name}`` from the request, or the bare name a command gets as its argument."""
-        data = plain(data)
+        data = from_namedtuples(data)
         name = data.get("name") if isinstance(data, dict) else data
         return cls(name if isinstance(name, str) and name else None)
 
@@ -90,7 +90,7 @@ class ExplainParams:
 
     @classmethod
     def from_json(cls, data: object) -> ExplainParams | None:
-        data = plain(data)
+        data = from_namedtuples(data)
         if not isinstance(data, dict):
             return None
         uri = data.get("uri")
@@ -115,12 +115,12 @@ def _position(data: object) -> types.Position | None:
     return types.Position(line=line, character=character) if fits else None
 
 
-def plain(value: object) -> object:
+def from_namedtuples(value: object) -> object:
     """pygls hands unknown JSON objects over as namedtuples; features want dicts."""
     if hasattr(value, "_asdict"):
-        return {k: plain(v) for k, v in value._asdict().items()}
+        return {k: from_namedtuples(v) for k, v in value._asdict().items()}
     if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
+        return {str(k): from_namedtuples(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
+        return [from_namedtuples(v) for v in value]
     return value

@@ -421,7 +421,7 @@ class _Builder:
                     ):
                         value = int(text)
                     else:
-                        value = self._plain(text, raw_marks)
+                        value = self._plain_scalar(text, raw_marks)
                 else:
                     value = self._tagged(tag, text, raw_marks)
                 if ev.anchor is not None:
@@ -569,7 +569,7 @@ class _Builder:
 
     # ------------------------------------------------------------------ scalars
 
-    def _plain(self, text: str, marks: tuple[int, int, int, int]) -> object:
+    def _plain_scalar(self, text: str, marks: tuple[int, int, int, int]) -> object:
         try:
             value = tokenize(text)
         except Refusal as refusal:
