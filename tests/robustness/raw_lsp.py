@@ -140,6 +140,18 @@ class RawServer:
                 self._changed.wait(min(left, 0.2))
             return text
 
+    def wait_stderr_count(self, needle: str, more_than: int, timeout: float = WAIT_S) -> int:
+        """Waits until ``needle`` is on stderr more than ``more_than`` times (stderr is read
+        by a thread, so a line the server wrote may arrive after its next answer)."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while (count := self.stderr.count(needle)) <= more_than:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._changed.wait(min(left, 0.2))
+            return count
+
     def exit_code(self, timeout: float = WAIT_S) -> int:
         try:
             return self.proc.wait(timeout)

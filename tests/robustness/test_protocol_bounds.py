@@ -185,7 +185,8 @@ def test_the_server_resynchronises_after_broken_framing(
     reported = server.stderr.count("hiera-ls: ")
     server.send_bytes(BROKEN_FRAMING[case])
     hover_works(server, repo)
-    assert server.stderr.count("hiera-ls: ") > reported  # said what was wrong, on stderr
+    said = server.wait_stderr_count("hiera-ls: ", reported, timeout=2)
+    assert said > reported  # said what was wrong, on stderr
     assert server.proc.poll() is None
 
 
