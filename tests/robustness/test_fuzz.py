@@ -43,7 +43,7 @@ from hiera_ls.project.workspace import Workspace
 from hiera_ls.source.data_file import DataFile, load_json_data, load_yaml_data, reload_yaml_data
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.interpolation import scan, unterminated_at
-from hiera_ls.source.spans import Problem, Span
+from hiera_ls.source.spans import Position, Problem, Span
 
 TIME_BOUND_S = 2.0  # the issue's target: every input answers within 2 s
 HANG_S = 10.0  # an input still running after this is a hang (stopped by an alarm)
@@ -602,13 +602,23 @@ class Target:
     check: Callable[[Any], None]
     weight: int  # inputs per thousand of the long run (bench/fuzz.py)
     ci_examples: int
+    # per-example deadline: an example of the engine or the features runs several lookups
+    # (each bounded by TIME_BOUND_S) on a freshly written environment
+    deadline_s: float = TIME_BOUND_S
 
 
 lsp_inputs = st.tuples(
     environment_files,
     st.sampled_from(("data/common.yaml", "data/nodes/web01.example.com.yaml", "hiera.yaml")),
     st.one_of(yaml_texts, hiera_texts),
-    st.lists(st.tuples(st.integers(0, 40), st.integers(0, 200)), min_size=1, max_size=4),
+    st.lists(
+        st.tuples(
+            st.integers(0, 40) | st.just(2**31 - 1),  # the largest line the LSP allows
+            st.integers(0, 200) | st.just(2**31 - 1),
+        ),
+        min_size=1,
+        max_size=4,
+    ),
 )
 
 TARGETS = (
@@ -617,8 +627,8 @@ TARGETS = (
     Target("yaml-edit", st.tuples(yaml_texts, yaml_texts), yaml_edit_target, 60, 60),
     Target("json", json_texts, json_target, 90, 150),
     Target("hiera.yaml", hiera_texts, hiera_config_target, 25, 80),
-    Target("engine", st.tuples(environment_files, lookups), engine_target, 15, 25),
-    Target("lsp", lsp_inputs, lsp_target, 10, 15),
+    Target("engine", st.tuples(environment_files, lookups), engine_target, 15, 25, 5.0),
+    Target("lsp", lsp_inputs, lsp_target, 10, 15, 5.0),
 )
 
 # --------------------------------------------------------------------------- CI run
@@ -629,7 +639,7 @@ def _ci_test(target: Target) -> Callable[[], None]:
         max_examples=target.ci_examples,
         derandomize=True,
         database=None,
-        deadline=timedelta(seconds=TIME_BOUND_S),
+        deadline=timedelta(seconds=target.deadline_s),
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
         print_blob=True,
     )
@@ -663,3 +673,8 @@ def test_bad_character_after_a_carriage_return_is_on_the_next_line() -> None:
     """Only \\n counted as a line break, so the mark sat on the line before the character."""
     data = load_yaml_data("/w/data.yaml", "\r\x00")
     assert [p.where.span for p in data.problems] == [Span.of(1, 0, 1, 1)]
+
+
+def test_json_error_after_a_carriage_return_is_on_the_next_line() -> None:
+    data = load_json_data("/w/data.json", "\r!")
+    assert [p.where.span.start for p in data.problems] == [Position(1, 0)]
