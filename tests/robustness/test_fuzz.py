@@ -479,9 +479,12 @@ YAML_LINES = re.compile("\r\n|\r|\n|\x85|\u2028|\u2029")
 
 
 def _inside(problem: Problem, lines: list[str]) -> bool:
+    """On a line of the text, or at the end of input as libyaml marks it: a line after the
+    last when the text has no final line break (an editor shows it at the end)."""
     span = problem.where.span
     return span.start <= span.end and all(
-        0 <= pos.line < len(lines) and 0 <= pos.column <= len(lines[pos.line])
+        (0 <= pos.line < len(lines) and 0 <= pos.column <= len(lines[pos.line]))
+        or (pos.line == len(lines) and pos.column == 0)
         for pos in (span.start, span.end)
     )
 
