@@ -404,39 +404,73 @@ hiera_texts = st.one_of(
     _joined(HIERA_FRAGMENTS + YAML_FRAGMENTS, 30),
 )
 
-# A small environment: hiera.yaml, data files, a few lookup_options, and keys to look up.
-environment_files = st.fixed_dictionaries(
-    {"hiera.yaml": hiera_dicts.map(_yaml_dump)},
-    optional={
-        rel: (
-            st.one_of(structured_json, json_texts)
-            if rel.endswith(".json")
-            else st.one_of(
-                st.tuples(
-                    data_hashes,
-                    st.dictionaries(
-                        st.sampled_from(KEY_NAMES),
-                        st.fixed_dictionaries(
-                            {},
-                            optional={
-                                "merge": st.sampled_from(MERGES),
-                                "convert_to": st.sampled_from(("Array", "Sensitive", "Foo", 1)),
-                            },
-                        ),
-                        max_size=3,
-                    ),
-                ).map(lambda t: _yaml_dump({**t[0], "lookup_options": t[1]})),
-                structured_yaml,
-                yaml_texts,
-            )
+
+def _valid_hiera(levels: list[tuple[str, object, str]]) -> str:
+    hierarchy = [
+        {"name": f"L{i}", kind: location, "data_hash": function}
+        for i, (kind, location, function) in enumerate(levels)
+    ]
+    return _yaml_dump({"version": 5, "defaults": {"datadir": "data"}, "hierarchy": hierarchy})
+
+
+# A hierarchy Puppet accepts, so that lookups reach the data (most generated ones do not).
+valid_hiera_texts = st.lists(
+    st.one_of(
+        st.tuples(st.sampled_from(("path", "glob")), st.sampled_from(LOCATIONS[:11])),
+        st.tuples(
+            st.sampled_from(("paths", "globs")),
+            st.lists(st.sampled_from(LOCATIONS[:11]), min_size=1, max_size=3),
+        ),
+    ).flatmap(
+        lambda t: st.tuples(
+            st.just(t[0]),
+            st.just(t[1]),
+            st.sampled_from(("yaml_data", "json_data"))
+            if "json" in str(t[1])
+            else st.just("yaml_data"),
         )
-        for rel in DATA_FILES
+    ),
+    min_size=1,
+    max_size=4,
+).map(_valid_hiera)
+
+# A small environment: hiera.yaml, data files, a few lookup_options, and keys to look up.
+# Most data files hold the keys the lookups ask for (with values that interpolate each
+# other), so that lookups reach merging and interpolation; some are junk.
+ENGINE_KEYS = ("a", "b", "c", "m::x", "m::y")
+options = st.dictionaries(
+    st.sampled_from((*ENGINE_KEYS, "^m::.*", "[")),
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "merge": st.sampled_from(MERGES),
+            "convert_to": st.sampled_from(("Array", "Sensitive", "Foo", 1)),
+        },
+    ),
+    max_size=3,
+)
+engine_data = st.tuples(
+    st.dictionaries(st.sampled_from(ENGINE_KEYS), values, min_size=1, max_size=5), options
+).map(lambda t: {**t[0], "lookup_options": t[1]} if t[1] else t[0])
+
+
+def _data_file(rel: str) -> st.SearchStrategy[str]:
+    if rel.endswith(".json"):
+        return st.one_of(engine_data.map(json.dumps), engine_data.map(json.dumps), json_texts)
+    return st.one_of(engine_data.map(_yaml_dump), engine_data.map(_yaml_dump), yaml_texts)
+
+
+environment_files = st.fixed_dictionaries(
+    {
+        "hiera.yaml": st.one_of(valid_hiera_texts, valid_hiera_texts, hiera_dicts.map(_yaml_dump)),
+        "data/common.yaml": _data_file("data/common.yaml"),
     },
+    optional={rel: _data_file(rel) for rel in DATA_FILES[1:]},
 )
 lookups = st.lists(
     st.tuples(
-        st.sampled_from(KEY_NAMES) | st.lists(st.sampled_from(KEY_NAMES), max_size=3),
-        st.sampled_from(MERGES),
+        st.sampled_from(ENGINE_KEYS + KEY_NAMES) | st.lists(st.sampled_from(KEY_NAMES), max_size=3),
+        st.none() | st.sampled_from(MERGES),
     ),
     min_size=1,
     max_size=4,
@@ -625,10 +659,10 @@ lsp_inputs = st.tuples(
 )
 
 TARGETS = (
-    Target("interpolation", interpolation_texts, interpolation_target, 650, 300),
+    Target("interpolation", interpolation_texts, interpolation_target, 650, 200),
     Target("yaml", yaml_texts, yaml_target, 150, 200),
     Target("yaml-edit", st.tuples(yaml_texts, yaml_texts), yaml_edit_target, 60, 60),
-    Target("json", json_texts, json_target, 90, 150),
+    Target("json", json_texts, json_target, 90, 100),
     Target("hiera.yaml", hiera_texts, hiera_config_target, 25, 80),
     Target("engine", st.tuples(environment_files, lookups), engine_target, 15, 25, 5.0),
     Target("lsp", lsp_inputs, lsp_target, 10, 15, 5.0),
