@@ -154,6 +154,12 @@ def main() -> None:
             if time.perf_counter() - last > args.report_every:
                 last = time.perf_counter()
                 report(tallies, last - start)
+        t = tallies[target.name]
+        print(
+            f"{target.name} done: {t.inputs} inputs, {t.crashes} crashes, {t.slow} slow, "
+            f"in {time.perf_counter() - start:.0f} s",
+            flush=True,
+        )
     report(tallies, time.perf_counter() - start)
 
 
