@@ -715,3 +715,8 @@ def test_bad_character_after_a_carriage_return_is_on_the_next_line() -> None:
 def test_json_error_after_a_carriage_return_is_on_the_next_line() -> None:
     data = load_json_data("/w/data.json", "\r!")
     assert [p.where.span.start for p in data.problems] == [Position(1, 0)]
+
+
+def test_hiera_yaml_problem_on_a_first_line_ended_by_a_carriage_return_stays_on_it() -> None:
+    config = load_hiera_config("/w/hiera.yaml", "é\r  a# c", "environment")
+    assert {p.where.span for p in config.problems} == {Span.of(0, 0, 0, 1)}
