@@ -750,7 +750,7 @@ class _ConfigReader:
         span = self._span(path)
         if span.end.line == span.start.line:
             return span
-        lines = self.text.split("\n")
+        lines = re.split("\r\n|\r|\n", self.text)  # a lone \r ends a line too
         end = len(lines[span.start.line]) if span.start.line < len(lines) else span.start.column
         return Span.of(
             span.start.line, span.start.column, span.start.line, max(end, span.start.column)

@@ -52,7 +52,8 @@ class _Scanner:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        # lines as an editor counts them: a lone \r ends one too
+        self.line_starts = [0] + [m.end() for m in re.finditer("\r\n|\r|\n", text)]
         self.entries: dict[Path, tuple[int, int, int, int, int, int, int, int, str | None]] = {}
         self.problems: list[tuple[tuple[int, int, int, int], str]] = []
 

@@ -19,6 +19,7 @@ asked for, since creating a frozen dataclass per node would cost more than the p
 from __future__ import annotations
 
 import math
+import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -1061,12 +1062,19 @@ def _syntax_doc(path: str, exc: BaseException, data: bytes) -> YamlDocument:
         shown = (1, 1)
     words = " ".join(part for part in (problem, context) if part)
     message = f"({path}): {words} at line {shown[0]} column {shown[1]}"
-    line, col = problem_mark.line, problem_mark.column
+    line, col = _inside(data, problem_mark.line, problem_mark.column)
     return _fatal_doc(path, "yaml-syntax", message, Span.of(line, col, line, col))
 
 
+def _inside(data: bytes, line: int, col: int) -> tuple[int, int]:
+    """libyaml's mark moved onto the text: at the end of input it may point at a line past
+    the last one, where an editor can show nothing."""
+    lines = re.split("\r\n|\r|\n", data.decode("utf-8", "replace"))
+    if line >= len(lines):
+        return len(lines) - 1, len(lines[-1])
+    return line, min(col, len(lines[line]))
+
+
 def _position_of_byte(data: bytes, offset: int) -> tuple[int, int]:
-    before = data[:offset].decode("utf-8", "replace")
-    line = before.count("\n")
-    col = len(before) - (before.rfind("\n") + 1)
-    return line, col
+    lines = re.split("\r\n|\r|\n", data[:offset].decode("utf-8", "replace"))
+    return len(lines) - 1, len(lines[-1])
