@@ -8,11 +8,12 @@ The inputs are shared out between the targets by their weights (the cheap parser
 most); --targets runs some of them, each with its share of --inputs, so runs of disjoint
 groups in parallel add up to --inputs. Hypothesis generates them in chunks of --chunk
 examples, each chunk with its own seed, so its memory of what it has tried stays small; an
-example of a cheap target is a batch of inputs, which spreads Hypothesis's own cost. Unlike the CI run, a failing input does not
-stop the run: each failure is recorded under its exception type and the place it was
-raised, with the shortest input seen for it, and inputs slower than 2 s are counted. At the
-end (and every --report-every seconds) it prints per target: inputs, crashes, slow inputs,
-the slowest time, and each distinct failure with its shortest example.
+example of a cheap target is a batch of inputs, which spreads Hypothesis's own cost.
+Unlike the CI run, a failing input does not stop the run: each failure is recorded under
+its exception type and the place it was raised, with the shortest input seen for it, and
+inputs slower than 2 s are counted. At the end (and every --report-every seconds) it prints
+per target: inputs, crashes, slow inputs, the slowest time, and each distinct failure with
+its shortest example.
 """
 
 from __future__ import annotations
