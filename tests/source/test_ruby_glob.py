@@ -233,3 +233,19 @@ def test_a_backtracking_pattern_and_a_brace_bomb_match_at_once() -> None:
     assert glob_match("{a,b}" * 20 + ".yaml", "ab" * 10 + ".yaml")
     assert not glob_match("{a,b}" * 20 + ".yaml", "ab" * 9 + "ac.yaml")
     assert time.monotonic() - start < 1
+
+
+def test_the_literal_ends_shortcut_answers_as_the_full_simulation() -> None:
+    """Matcher skips a pattern's literal prefix and settles ``prefix*suffix`` shapes without
+    simulating; on random patterns (holes included) and names it must answer as the plain
+    step-by-step simulation does."""
+    from hiera_ls.source.ruby_glob import TEXT_HOLE, WORD_HOLE, _steps, _steps_match
+
+    rng = random.Random(7)
+    pieces = ["a", "b", ".", "/", "*", "?", "[ab]", "x/", "/.", WORD_HOLE, TEXT_HOLE, "yaml"]
+    letters = "ab./xy"
+    for _ in range(4000):
+        pattern = "/d/" + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 5)))
+        name = "/d/" + "".join(rng.choice(letters) for _ in range(rng.randint(0, 8)))
+        slow = _steps_match(_steps(pattern, True), name)
+        assert Matcher.of(pattern, holes=True).match(name) == slow, (pattern, name)

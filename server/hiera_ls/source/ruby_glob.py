@@ -213,9 +213,12 @@ def _advance(steps: Sequence[Step], states: set[int], ch: str, following: str) -
     return _closure(steps, moved, following) if moved else set()
 
 
-def _steps_match(steps: Sequence[Step], name: str, work: list[int] | None = None) -> bool:
-    """``work``, when given, is charged one unit per state carried over a character."""
-    states = _closure(steps, [(0, False)], name[:1])
+def _steps_match(
+    steps: Sequence[Step], name: str, work: list[int] | None = None, start: int = 0
+) -> bool:
+    """``work``, when given, is charged one unit per state carried over a character.
+    ``start``: the step to begin at (the steps before it were matched by the caller)."""
+    states = _closure(steps, [(start, False)], name[:1])
     for pos, ch in enumerate(name):
         if work is not None:
             work[0] += len(states)
@@ -376,19 +379,78 @@ class Matcher:
     pattern: str
     holes: bool = False
     expansions: tuple[tuple[Step, ...], ...] | None = None  # None: too many, matched lazily
+    # per expansion, the literal text its steps begin and end with: a name that does not
+    # start and end so is rejected without a simulation, and one that does is simulated
+    # from the first step after the prefix (a level template is mostly a literal datadir)
+    literals: tuple[tuple[str, str], ...] = ()
+    # per expansion, when all between those ends is one wildcard (optionally after the rule
+    # that a name's first character is not '.'): (no leading period, crosses '/'); else None
+    middles: tuple[tuple[bool, bool] | None, ...] = ()
 
     @staticmethod
     def of(pattern: str, holes: bool = False) -> Matcher:
         few = few_expansions(pattern)
         if few is None:
             return Matcher(pattern, holes, None)
-        return Matcher(pattern, holes, tuple(_steps(p, holes) for p in few))
+        expansions = tuple(_steps(p, holes) for p in few)
+        literals = tuple(_literal_ends(e) for e in expansions)
+        middles = tuple(
+            _one_wildcard(e, ends) for e, ends in zip(expansions, literals, strict=True)
+        )
+        return Matcher(pattern, holes, expansions, literals, middles)
 
     def match(self, name: str) -> bool:
         """Raises GlobTooComplex when a pattern of too many braces runs out of budget."""
         if self.expansions is None:
             return _lazy_match(self.pattern, name, self.holes)
-        return any(_steps_match(steps, name) for steps in self.expansions)
+        ends = zip(self.expansions, self.literals, self.middles, strict=True)
+        for steps, (prefix, suffix), middle in ends:
+            if not (name.startswith(prefix) and name.endswith(suffix)):
+                continue
+            if len(prefix) == len(steps):  # all literal
+                if len(name) == len(prefix):
+                    return True
+                continue
+            if middle is not None:
+                if len(name) < len(prefix) + len(suffix):
+                    continue
+                text = name[len(prefix) : len(name) - len(suffix)]
+                no_dot, crosses = middle
+                if (crosses or "/" not in text) and not (no_dot and (text or suffix)[:1] == "."):
+                    return True
+                continue
+            if _steps_match(steps, name[len(prefix) :], start=len(prefix)):
+                return True
+        return False
+
+
+def _one_wildcard(steps: Sequence[Step], ends: tuple[str, str]) -> tuple[bool, bool] | None:
+    """See :attr:`Matcher.middles`."""
+    middle = steps[len(ends[0]) : len(steps) - len(ends[1])]
+    no_dot = bool(middle) and middle[0][0] == _NODOT
+    if no_dot:
+        middle = middle[1:]
+    if len(middle) != 1 or middle[0][0] not in (_STAR, _WORD, _TEXT):
+        return None
+    return no_dot, middle[0][0] == _TEXT
+
+
+def _literal_ends(steps: Sequence[Step]) -> tuple[str, str]:
+    """The text of the leading and of the trailing ``_CHAR`` steps (each exactly one
+    character, with no step that reads nothing among them)."""
+    head: list[str] = []
+    for op, arg in steps:
+        if op != _CHAR:
+            break
+        head.append(str(arg))
+    if len(head) == len(steps):
+        return "".join(head), ""
+    tail: list[str] = []
+    for op, arg in reversed(steps):
+        if op != _CHAR:
+            break
+        tail.append(str(arg))
+    return "".join(head), "".join(reversed(tail))
 
 
 @lru_cache(maxsize=512)
