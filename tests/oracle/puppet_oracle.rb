@@ -332,7 +332,7 @@ end
 
 # ------------------------------------------------------------------------------ types
 #
-# Puppet's type system and value text, for tests/puppet/test_types_differential.py.
+# Puppet's type system and value text, for tests/differential/test_types_vs_puppet.py.
 # Request:  {"command": "types", "aliases": {"Tm::Port": "Integer[0, 65535]", ...},
 #            "cases": [{"type": TEXT|null, "value": V}, ...]}
 # Aliases are written as type aliases of a module 'tm' (names must be Tm::<Word>).

@@ -1,7 +1,7 @@
 """Type expression text as class parameters and type aliases write it.
 
 The printed texts are what Puppet 7.23's TypeParser + ``to_s`` give for the same text;
-test_types_differential.py compares many more against Puppet itself.
+tests/differential/test_types_vs_puppet.py compares many more against Puppet itself.
 """
 
 from __future__ import annotations

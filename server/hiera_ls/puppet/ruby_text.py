@@ -4,7 +4,7 @@ Values end up as text in interpolated strings (Ruby's ``to_s``), in explain outp
 error messages (Ruby's ``inspect``, ``Float#to_s``), and in Puppet's own messages and
 ``String.new`` (Puppet's quoting).  Each differs from Python's ``str``/``repr`` in ways a
 user sees (``1.0e+15``, ``{"a"=>nil}``, ``'it\\'s'``), so they live here once, checked
-against Ruby 3.1 / Puppet 7.23 by ``tests/puppet/test_types_differential.py``.
+against Ruby 3.1 / Puppet 7.23 by ``tests/differential/test_types_vs_puppet.py``.
 """
 
 from __future__ import annotations
