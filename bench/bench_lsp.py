@@ -41,6 +41,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -282,6 +283,52 @@ def hover_positions(lines: list[str], count: int) -> list[types.Position]:
     return out
 
 
+async def start_server(
+    client: LanguageClient, command: Sequence[str], stderr_log: Path
+) -> asyncio.subprocess.Process:
+    """Starts the server; exec keeps its PID (for /proc) and sends its stderr to a file, not
+    a pipe nobody reads."""
+    await client.start_io("/bin/sh", "-c", 'exec "$@" 2>>"$0"', str(stderr_log), *command)
+    proc = client._server  # pygls keeps the subprocess here
+    assert proc is not None
+    return proc
+
+
+async def initialize_and_open(
+    session: Session,
+    repo: Repo,
+    init_options: dict[str, Any],
+    settings: dict[str, Any],
+    uri: str,
+    text: str,
+) -> int:
+    """initialize, initialized, the settings, then didOpen of ``uri``; the publish mark
+    taken just before the didOpen."""
+    client = session.client
+    await asyncio.wait_for(
+        client.initialize_async(
+            types.InitializeParams(
+                capabilities=capabilities(),
+                root_uri=repo.root.as_uri(),
+                workspace_folders=[
+                    types.WorkspaceFolder(uri=repo.root.as_uri(), name=repo.root.name)
+                ],
+                initialization_options=init_options,
+            )
+        ),
+        WAIT_LIMIT_S,
+    )
+    client.initialized(types.InitializedParams())
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=settings))
+    mark = session.mark()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)
+        )
+    )
+    return mark
+
+
 async def measure(
     name: str,
     command: list[str],
@@ -309,37 +356,9 @@ async def measure(
     prefix = lines[target][: lines[target].index(": ") + 2]
     uri = repo.big.as_uri()
     loop_start = time.perf_counter()
-    # exec keeps the server's PID (for /proc) and sends its stderr to a file, not a pipe nobody
-    # reads
-    await client.start_io("/bin/sh", "-c", 'exec "$@" 2>>"$0"', str(stderr_log), *command)
-    proc = client._server  # pygls keeps the subprocess here
-    assert proc is not None
+    proc = await start_server(client, command, stderr_log)
     try:
-        await asyncio.wait_for(
-            client.initialize_async(
-                types.InitializeParams(
-                    capabilities=capabilities(),
-                    root_uri=repo.root.as_uri(),
-                    workspace_folders=[
-                        types.WorkspaceFolder(uri=repo.root.as_uri(), name=repo.root.name)
-                    ],
-                    initialization_options=init_options,
-                )
-            ),
-            WAIT_LIMIT_S,
-        )
-        client.initialized(types.InitializedParams())
-        client.workspace_did_change_configuration(
-            types.DidChangeConfigurationParams(settings=settings)
-        )
-        mark = session.mark()
-        client.text_document_did_open(
-            types.DidOpenTextDocumentParams(
-                text_document=types.TextDocumentItem(
-                    uri=uri, language_id="yaml", version=1, text=text
-                )
-            )
-        )
+        mark = await initialize_and_open(session, repo, init_options, settings, uri, text)
         first = await session.wait_publish(uri, mark, None)
         result.first_diag_s = first.at - loop_start
         result.versioned = first.version is not None

@@ -42,10 +42,11 @@ from bench_lsp import (
     Repo,
     Session,
     build_repo,
-    capabilities,
+    initialize_and_open,
     make_session,
     pct,
     peak_rss_kib,
+    start_server,
 )
 
 SAMPLE_EVERY_S = 10.0
@@ -222,39 +223,11 @@ async def run(args: argparse.Namespace, repo: Repo, work: Path) -> Soak:
     rng = random.Random(args.seed)
     stderr_log = work / "hiera-ls.stderr"
     start = time.perf_counter()
-    await client.start_io(
-        "/bin/sh", "-c", 'exec "$@" 2>>"$0"', str(stderr_log), str(args.hiera_ls), "serve"
-    )
-    proc = client._server  # pygls keeps the subprocess here
-    assert proc is not None
+    proc = await start_server(client, [str(args.hiera_ls), "serve"], stderr_log)
     stop = asyncio.Event()
     sampler: asyncio.Task[None] | None = None
     try:
-        await asyncio.wait_for(
-            client.initialize_async(
-                types.InitializeParams(
-                    capabilities=capabilities(),
-                    root_uri=repo.root.as_uri(),
-                    workspace_folders=[
-                        types.WorkspaceFolder(uri=repo.root.as_uri(), name=repo.root.name)
-                    ],
-                    initialization_options=settings,
-                )
-            ),
-            WAIT_LIMIT_S,
-        )
-        client.initialized(types.InitializedParams())
-        client.workspace_did_change_configuration(
-            types.DidChangeConfigurationParams(settings=settings)
-        )
-        mark = session.mark()
-        client.text_document_did_open(
-            types.DidOpenTextDocumentParams(
-                text_document=types.TextDocumentItem(
-                    uri=doc.uri, language_id="yaml", version=1, text=text
-                )
-            )
-        )
+        mark = await initialize_and_open(session, repo, settings, settings, doc.uri, text)
         await wait_version(session, doc.uri, mark, 1)
         # the curve starts once the server is up and the big file checked
         sampler = asyncio.create_task(sample_rss(proc.pid, soak, start, stop))
