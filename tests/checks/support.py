@@ -7,7 +7,7 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from hiera_ls.checks.cross_file import discover_sources, layers_of
+from hiera_ls.checks.cross_file import discover_sources
 from hiera_ls.checks.registry import (
     CrossFileIndex,
     DataSource,
@@ -67,7 +67,7 @@ class Workspace:
 
     def config_problems(self, rel: str = "hiera.yaml") -> list[Problem]:
         path = self.path(rel)
-        for layer in layers_of(self.env):
+        for layer in self.env.layers:
             if layer.config is not None and layer.config.path == path:
                 return check_hiera_config(layer, Path(path).read_text(), self.files, self.index)
         raise AssertionError(f"no layer has {path}")

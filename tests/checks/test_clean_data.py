@@ -13,7 +13,7 @@ import os
 import shutil
 from pathlib import Path
 
-from hiera_ls.checks.cross_file import discover_sources, layers_of
+from hiera_ls.checks.cross_file import discover_sources
 from hiera_ls.checks.registry import (
     ProfileLookup,
     build_index,
@@ -43,7 +43,7 @@ def everything(root: Path, profiles: list[ProfileLookup | None]) -> list[Problem
     for profile in profiles:
         for source in sources:
             found.extend(check_data_file(index, source, profile))
-    for layer in layers_of(env):
+    for layer in env.layers:
         if layer.config is not None and layer.config.path is not None:
             found.extend(
                 check_hiera_config(layer, Path(layer.config.path).read_text(), files, index)

@@ -92,16 +92,12 @@ class CrossFileIndex:
         return self.keys.graph
 
     def layers(self) -> list[Layer]:
-        return layers_of(self.env)
+        return self.env.layers
 
     def role(self, path: str) -> FileRole:
         if path not in self._roles:
             self._roles[path] = role_of(self.env, self.templates, path)
         return self._roles[path]
-
-
-def layers_of(env: Environment) -> list[Layer]:
-    return [env.global_layer, env.environment_layer, *env.modules.values()]
 
 
 def role_of(env: Environment, templates: Mapping[str, list[LevelRef]], path: str) -> FileRole:
@@ -112,9 +108,7 @@ def role_of(env: Environment, templates: Mapping[str, list[LevelRef]], path: str
     (``datadir: modules/hieradata/data``).  Puppet reads those keys as environment data; the
     module's own data provider never sees them, so they are not judged as module data.
     """
-    holders = [
-        layer for layer in layers_of(env) if path.startswith(layer.root.rstrip(os.sep) + os.sep)
-    ]
+    holders = [layer for layer in env.layers if path.startswith(layer.root.rstrip(os.sep) + os.sep)]
     if not holders:
         return FileRole(None)
     holders.sort(key=lambda layer: len(layer.root), reverse=True)
@@ -140,10 +134,10 @@ def build_index(
     """
     files = files or FileAccess()
     entries = list(indexed)
-    templates = {layer.root: layer_levels(layer) for layer in layers_of(env)}
+    templates = {layer.root: layer_levels(layer) for layer in env.layers}
     if existing is None:
         levels = [t for ts in templates.values() for t in ts]
-        datadirs = [d for layer in layers_of(env) for d in static_datadirs(layer)]
+        datadirs = [d for layer in env.layers for d in static_datadirs(layer)]
         existing = candidate_files(levels, datadirs, files)
     roles = {keys.path: role_of(env, templates, keys.path) for keys in entries}
     placed = [
@@ -178,8 +172,8 @@ def discover_sources(
 ) -> list[DataSource]:
     """Every data file under the datadirs of the environment's layers, loaded."""
     cache = cache or DataCache()
-    datadirs = [d for layer in layers_of(env) for d in static_datadirs(layer)]
-    levels = [t for layer in layers_of(env) for t in layer_levels(layer)]
+    datadirs = [d for layer in env.layers for d in static_datadirs(layer)]
+    levels = [t for layer in env.layers for t in layer_levels(layer)]
     existing = candidate_files(levels, datadirs, files)
     out: list[DataSource] = []
     for path in datadir_data_files(["/"], existing):

@@ -203,14 +203,9 @@ def layer_levels(layer: Layer) -> list[LevelRef]:
     return out
 
 
-def environment_layers(env: Environment) -> list[Layer]:
-    """Layers in lookup order: global, environment, then modules by name."""
-    return [env.global_layer, env.environment_layer, *env.modules.values()]
-
-
 def environment_levels(env: Environment) -> list[LevelRef]:
     out: list[LevelRef] = []
-    for layer in environment_layers(env):
+    for layer in env.layers:
         out.extend(layer_levels(layer))
     return out
 

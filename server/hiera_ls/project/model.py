@@ -55,3 +55,8 @@ class Environment:
     environment_layer: Layer
     modules: Mapping[str, Layer] = field(default_factory=dict)
     off_modulepath: frozenset[str] = frozenset()
+
+    @property
+    def layers(self) -> list[Layer]:
+        """Layers in lookup order: global, environment, then modules by name."""
+        return [self.global_layer, self.environment_layer, *self.modules.values()]

@@ -32,7 +32,6 @@ from hiera_ls.project.level_files import (
     LevelRef,
     candidate_files,
     datadir_data_files,
-    environment_layers,
     environment_levels,
     function_for,
     level_files,
@@ -73,21 +72,18 @@ class EnvironmentView:
     def contains(self, path: str) -> bool:
         if path.startswith(self.env.root.rstrip(os.sep) + os.sep):
             return True
-        return any(
-            path.startswith(layer.root.rstrip(os.sep) + os.sep)
-            for layer in environment_layers(self.env)
-        )
+        return any(path.startswith(layer.root.rstrip(os.sep) + os.sep) for layer in self.env.layers)
 
     def datadirs(self) -> list[str]:
         out: list[str] = []
-        for layer in environment_layers(self.env):
+        for layer in self.env.layers:
             out.extend(d for d in static_datadirs(layer) if d not in out)
         return out
 
 
 def build_view(env: Environment) -> EnvironmentView:
     configs: dict[str, Layer] = {}
-    for layer in environment_layers(env):
+    for layer in env.layers:
         if layer.config is not None and layer.config.path is not None:
             configs[layer.config.path] = layer
     return EnvironmentView(env, tuple(environment_levels(env)), configs)
