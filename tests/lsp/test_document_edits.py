@@ -10,6 +10,7 @@ from lsprotocol import types
 
 from hiera_ls.features.lsp_ranges import UTF8, UTF16, UTF32, Converter
 from hiera_ls.lsp.document_edits import apply_change
+from tests.hang_guard import HUNG_S
 
 
 def edit(
@@ -83,7 +84,6 @@ def test_edits_at_the_end_of_a_big_document_are_fast() -> None:
     started = time.monotonic()
     for _ in range(20):
         text = edit(text, (299_999, 0), (299_999, 0), "#")
-    # About 10 ms per edit here (copying the text), pygls about 3 times that; the bound is
-    # for a busy CI machine.
-    assert time.monotonic() - started < 3
+    # About 10 ms per edit here (copying the text), pygls about 3 times that (bench/).
+    assert time.monotonic() - started < HUNG_S
     assert text.endswith("#" * 20 + "profile::key299999: value 299999\n")

@@ -16,6 +16,7 @@ from hiera_ls.features.sessions import new_session
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Workspace
 from hiera_ls.source.spans import Position
+from tests.hang_guard import HUNG_S
 
 COMMON = "version: 5\nhierarchy:\n  - name: c\n    path: common.yaml\n"
 
@@ -37,7 +38,7 @@ def _lookup(root: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], f
         cwd=root,
         capture_output=True,
         text=True,
-        timeout=20,
+        timeout=2 * HUNG_S,
         env=env,
     )
     return done, time.monotonic() - start
@@ -51,18 +52,18 @@ def test_a_backtracking_glob_answers_as_puppet_does(tmp_path: Path) -> None:
     hiera = 'version: 5\nhierarchy:\n  - name: g\n    glob: "' + "*a" * 12 + 'c.yaml"\n'
     root = _env(tmp_path, hiera, {"a" * 195 + ".yaml": "x: 1\n"})
     done, took = _lookup(root, "x")
-    assert took < 5 and done.returncode == 1 and done.stdout == ""  # Puppet: not found
+    assert took < HUNG_S and done.returncode == 1 and done.stdout == ""  # Puppet: not found
 
 
 def test_a_brace_bomb_answers_as_puppet_does(tmp_path: Path) -> None:
     hiera = 'version: 5\nhierarchy:\n  - name: b\n    glob: "' + "{a,b}" * 20 + '.yaml"\n'
     root = _env(tmp_path, hiera, {"ab" * 10 + ".yaml": "y: 2\n"})
     done, took = _lookup(root, "y")
-    assert took < 5 and done.stdout.strip() == "--- 2"
+    assert took < HUNG_S and done.stdout.strip() == "--- 2"
     snapshot = Workspace([str(root)], Settings()).snapshot()
     start = time.monotonic()
     Diagnostics().file_problems(snapshot, str(root / "data" / ("ab" * 10 + ".yaml")))
-    assert time.monotonic() - start < 2
+    assert time.monotonic() - start < HUNG_S
 
 
 def test_chains_puppet_resolves_resolve_and_longer_ones_fail_with_its_message(
@@ -72,7 +73,7 @@ def test_chains_puppet_resolves_resolve_and_longer_ones_fail_with_its_message(
     done, took = _lookup(root, "k846")  # 155 keys: Puppet 7.23 resolves it
     assert done.stdout.strip() == "--- end"
     done, took = _lookup(root, "k1")
-    assert took < 5 and "stack level too deep" in done.stderr
+    assert took < HUNG_S and "stack level too deep" in done.stderr
 
 
 def test_a_long_chain_gets_its_diagnostics_at_once(tmp_path: Path) -> None:
@@ -80,7 +81,7 @@ def test_a_long_chain_gets_its_diagnostics_at_once(tmp_path: Path) -> None:
     snapshot = Workspace([str(root)], Settings()).snapshot()
     start = time.monotonic()
     Diagnostics().file_problems(snapshot, str(root / "data" / "common.yaml"))
-    assert time.monotonic() - start < 2
+    assert time.monotonic() - start < HUNG_S
 
 
 def test_exponential_interpolation_answers_at_once(tmp_path: Path) -> None:
@@ -89,16 +90,16 @@ def test_exponential_interpolation_answers_at_once(tmp_path: Path) -> None:
     )
     root = _env(tmp_path, COMMON, {"common.yaml": lines + "e25: x\n"})
     done, took = _lookup(root, "--render-as", "json", "e5")
-    assert took < 5 and done.stdout.strip() == '"' + "x" * 2**20 + '"'
+    assert took < HUNG_S and done.stdout.strip() == '"' + "x" * 2**20 + '"'
     done, took = _lookup(root, "--explain", "e5")
-    assert took < 5 and "how each was found is not shown" in done.stdout
+    assert took < HUNG_S and "how each was found is not shown" in done.stdout
 
 
 def test_a_lookup_options_pattern_that_times_out_is_reported(tmp_path: Path) -> None:
     data = "lookup_options:\n  '^(a|aa)+$|b$':\n    merge: deep\n" + "a" * 40 + "c: 1\n"
     root = _env(tmp_path, COMMON, {"common.yaml": data})
     done, took = _lookup(root, "a" * 40 + "c")
-    assert took < 5 and "took longer than" in done.stderr
+    assert took < HUNG_S and "took longer than" in done.stderr
 
 
 def test_a_long_chain_with_a_facts_profile_gets_its_diagnostics_at_once(tmp_path: Path) -> None:
@@ -108,7 +109,7 @@ def test_a_long_chain_with_a_facts_profile_gets_its_diagnostics_at_once(tmp_path
     snapshot = Workspace([str(root)], Settings(facts_profile="n1")).snapshot()
     start = time.monotonic()
     found = Diagnostics().file_problems(snapshot, str(root / "data" / "common.yaml"))
-    assert time.monotonic() - start < 3
+    assert time.monotonic() - start < HUNG_S
     assert [p.message for p in found] == [
         "[n1] Looking up 'k1' fails: stack level too deep (the same error for 742 more keys of "
         "this file)"
@@ -141,7 +142,7 @@ def test_hovers_over_a_long_chain_and_an_exponential_key_answer_at_once(tmp_path
     start = time.monotonic()
     chain = hover(snapshot, common, Position(0, 1))
     exponential = hover(snapshot, common, Position(1000, 1))
-    assert time.monotonic() - start < 2
+    assert time.monotonic() - start < HUNG_S
     assert chain is not None and "stack level too deep" in chain.markdown
     assert exponential is not None and "x" * 1000 in exponential.markdown
     assert f"({2**14 - 1000:,} more characters)" in exponential.markdown  # long values are cut
@@ -152,11 +153,11 @@ def test_a_brace_bomb_after_a_wildcard_answers(tmp_path: Path) -> None:
     hiera = 'version: 5\nhierarchy:\n  - name: b\n    glob: "*' + "{a,b}" * 20 + '.yaml"\n'
     root = _env(tmp_path, hiera, {"x" + "ab" * 10 + ".yaml": "y: 2\n"})
     done, took = _lookup(root, "y")
-    assert took < 5 and done.stdout.strip() == "--- 2"
+    assert took < HUNG_S and done.stdout.strip() == "--- 2"
 
 
 def test_a_glob_too_complex_to_match_fails_with_a_message(tmp_path: Path) -> None:
     hiera = 'version: 5\nhierarchy:\n  - name: b\n    glob: "' + "*{a,b}*" * 12 + 'c.yaml"\n'
     root = _env(tmp_path, hiera, {"ab" * 100 + ".yaml": "y: 2\n"})
     done, took = _lookup(root, "y")
-    assert took < 5 and "has too many brace alternatives to match" in done.stderr
+    assert took < HUNG_S and "has too many brace alternatives to match" in done.stderr

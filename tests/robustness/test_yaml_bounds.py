@@ -29,6 +29,7 @@ from tests.e2e.conftest import (  # noqa: F401  (fresh_client is a fixture)
     wait_for_diagnostics,
     wait_for_log,
 )
+from tests.hang_guard import HUNG_S
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
 HIERA = textwrap.dedent(
@@ -132,7 +133,7 @@ def test_an_alias_bomb_loads_in_a_blink_and_names_the_key_and_the_anchor() -> No
         }}
         """
     )
-    assert result["seconds"] < 0.5  # the issue's target for the diagnostic
+    assert result["seconds"] < HUNG_S  # the target, 0.5 s, is measured in bench/fuzz.py
     assert result["peak_mb"] < MAX_RSS_MB  # type: ignore[operator]
     problems = result["problems"]
     assert isinstance(problems, list)
@@ -163,7 +164,7 @@ def test_an_alias_bomb_used_as_a_mapping_key_is_never_spelled_out() -> None:
         }}
         """
     )
-    assert result["seconds"] < 0.5
+    assert result["seconds"] < HUNG_S
     assert result["codes"][-1] == "data-unreachable-key"  # type: ignore[index]
     assert result["after"] == "world"
 
@@ -242,7 +243,7 @@ def test_nesting_past_1500_levels_is_refused_as_puppet_refuses_it(levels: int, k
         }}
         """
     )
-    assert result["seconds"] < 2.0
+    assert result["seconds"] < HUNG_S
     assert result["peak_mb"] < MAX_RSS_MB  # type: ignore[operator]
     # the root mapping holds the lists: 1,500 collections inside each other is the bound
     if levels + 1 <= 1_500:
@@ -305,7 +306,7 @@ def test_a_file_over_2_mb_skips_the_per_string_checks_and_says_so_once(tmp_path:
     (code, message), *rest = result["problems"]  # type: ignore[misc]
     assert code == "data-large-file" and rest == []
     assert "more than 2,000,000: hiera-ls skips its per-string checks" in message
-    assert result["checks"] < result["load"] + 2.0  # type: ignore[operator]
+    assert result["checks"] < result["load"] + HUNG_S  # type: ignore[operator]
 
 
 # --------------------------------------------------------------------------- the server

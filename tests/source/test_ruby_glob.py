@@ -17,6 +17,7 @@ import pytest
 
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.ruby_glob import Matcher, expand_braces, glob_match
+from tests.hang_guard import HUNG_S
 
 RUBY = shutil.which("ruby")
 needs_ruby = pytest.mark.skipif(RUBY is None, reason="ruby is not installed")
@@ -232,7 +233,7 @@ def test_a_backtracking_pattern_and_a_brace_bomb_match_at_once() -> None:
     assert not glob_match("*a" * 12 + "c.yaml", "a" * 195 + ".yaml")
     assert glob_match("{a,b}" * 20 + ".yaml", "ab" * 10 + ".yaml")
     assert not glob_match("{a,b}" * 20 + ".yaml", "ab" * 9 + "ac.yaml")
-    assert time.monotonic() - start < 1
+    assert time.monotonic() - start < HUNG_S
 
 
 def test_the_literal_ends_shortcut_answers_as_the_full_simulation() -> None:
