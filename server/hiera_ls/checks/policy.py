@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from hiera_ls.checks.problems import problem
 from hiera_ls.checks.registry import CHECKS
-from hiera_ls.checks.suppressions import Suppression, find_suppressions
+from hiera_ls.checks.suppressions import Suppression, find_suppressions, may_hold_suppressions
 from hiera_ls.codes import CODES
 from hiera_ls.project.repo_config import RepoConfig, code_matches
 from hiera_ls.source.spans import Problem, Severity
@@ -61,6 +61,8 @@ def apply_policy(
     checked: Coverage = COMPLETE,
 ) -> list[Problem]:
     """``problems`` of ``path`` as the repository's configuration and comments want them."""
+    if not config.has_rules and not may_hold_suppressions(path, text):
+        return list(problems)
     if config.path is not None and path == config.path:
         return list(problems)  # the configuration's own problems are never hidden by it
     rel = config.relative(path)
@@ -79,7 +81,8 @@ def apply_policy(
     found = find_suppressions(path, text or "")
     if found.found:
         kept, unused = _suppress(found.found, kept)
-        kept.extend(_unused(path, unused, enabled, checked))
+        if enabled("suppression-unused"):
+            kept.extend(_unused(path, unused, enabled, checked))
     kept.extend(p for p in found.problems if enabled(p.code))
     if config.severity:
         kept = [_with_severity(config, p) for p in kept]

@@ -262,8 +262,8 @@ class _Reader:
                 continue
             if value is False:  # `off` unquoted: YAML 1.1 reads it as false
                 out.append((key, None))
-            elif isinstance(value, str) and value.lower() in SEVERITY_NAMES:
-                out.append((key, SEVERITY_NAMES[value.lower()]))
+            elif isinstance(value, str) and value in SEVERITY_NAMES:
+                out.append((key, SEVERITY_NAMES[value]))
             else:
                 message = f"The severity of {key} must be {choices}"
                 self._report("config-bad-value", ("severity", key), message)

@@ -38,18 +38,18 @@ class _CommentScanner(Reader, Scanner):
         Reader.__init__(self, text)
         Scanner.__init__(self)
         self.found: list[Comment] = []
-        self._text = text
 
     def _skip_blanks_and_comment(self) -> None:
         while self.peek() in " \t":
             self.forward()
         if self.peek() == "#":
             line, column = self.line, self.column
-            start = self.index
+            start = self.pointer
             while self.peek() not in _BREAKS:
                 self.forward()
-            text = self.buffer[start + 1 : self.index]
-            self.found.append(Comment(line, column, text, _own_line(self._text, line, column)))
+            text = self.buffer[start + 1 : self.pointer]
+            before = self.buffer[start - column : start]
+            self.found.append(Comment(line, column, text, not before.strip()))
 
     def scan_to_next_token(self) -> None:
         if self.index == 0 and self.peek() == "\ufeff":
@@ -71,16 +71,12 @@ class _CommentScanner(Reader, Scanner):
         super().scan_directive_ignored_line(start_mark)
 
 
-def _own_line(text: str, line: int, column: int) -> bool:
-    start = 0
-    for _ in range(line):
-        start = text.find("\n", start) + 1
-    return not text[start : start + column].strip()
-
-
 def yaml_comments(text: str) -> list[Comment]:
     """Every comment of ``text`` in file order; never raises."""
-    scanner = _CommentScanner(text)
+    try:
+        scanner = _CommentScanner(text)
+    except YAMLError:  # a character YAML does not allow: every line is read by itself
+        return _line_scan(text, [], -1)
     failed_at: int | None = None
     try:
         while scanner.check_token():
@@ -92,7 +88,11 @@ def yaml_comments(text: str) -> list[Comment]:
         failed_at = scanner.line
     if failed_at is None:
         return scanner.found
-    kept = [c for c in scanner.found if c.line <= failed_at]
+    return _line_scan(text, [c for c in scanner.found if c.line <= failed_at], failed_at)
+
+
+def _line_scan(text: str, kept: list[Comment], failed_at: int) -> list[Comment]:
+    """``kept`` and the comments of the lines after ``failed_at``, one line at a time."""
     seen = {c.line for c in kept}
     for number, line in enumerate(text.split("\n")):
         if number > failed_at and number not in seen:
