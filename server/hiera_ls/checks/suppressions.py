@@ -61,7 +61,8 @@ def find_suppressions(path: str, text: str) -> Suppressions:
         return NONE
     found: list[Suppression] = []
     problems: list[Problem] = []
-    for comment in yaml_comments(text):
+    last = text.count("\n", 0, text.rindex(MARK))  # no suppression below this line
+    for comment in yaml_comments(text, last):
         body = comment.text.strip()
         if not body.startswith(MARK):
             continue

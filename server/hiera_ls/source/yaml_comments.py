@@ -71,8 +71,12 @@ class _CommentScanner(Reader, Scanner):
         super().scan_directive_ignored_line(start_mark)
 
 
-def yaml_comments(text: str) -> list[Comment]:
-    """Every comment of ``text`` in file order; never raises."""
+def yaml_comments(text: str, last_line: int | None = None) -> list[Comment]:
+    """Every comment of ``text`` in file order; never raises.
+
+    ``last_line``: the caller needs no comment below that line, so the scan stops there
+    (a suppression near the top of a big file costs little).
+    """
     try:
         scanner = _CommentScanner(text)
     except YAMLError:  # a character YAML does not allow: every line is read by itself
@@ -80,6 +84,8 @@ def yaml_comments(text: str) -> list[Comment]:
     failed_at: int | None = None
     try:
         while scanner.check_token():
+            if last_line is not None and scanner.line > last_line:
+                return [c for c in scanner.found if c.line <= last_line]
             scanner.get_token()  # type: ignore[no-untyped-call]
     except YAMLError as e:
         mark = getattr(e, "problem_mark", None)
