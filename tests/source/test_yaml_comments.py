@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from hiera_ls.source.yaml_comments import Comment, yaml_comments
 
 TEXT = """\
@@ -55,3 +58,19 @@ def test_after_a_syntax_error_lines_are_read_one_by_one() -> None:
 def test_no_text_makes_it_raise() -> None:
     for text in ["", "\ufeff# bom\n", "%YAML 1.1 # directive\n---\na: 1\n", "\x00", "a: *x # c"]:
         yaml_comments(text)
+
+
+def test_the_scan_may_stop_at_a_line() -> None:
+    text = "a: 1 # x\nb: |\n  # no\nc: 2 # y\n"
+    assert [c.line for c in yaml_comments(text, 2)] == [0]
+    assert [c.line for c in yaml_comments(text, 3)] == [0, 3]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab #:'\"|>-[]{},\n\t", max_size=80))
+def test_any_text_every_comment_is_a_hash_sign_where_it_says(text: str) -> None:
+    lines = text.split("\n")
+    for c in yaml_comments(text):
+        assert lines[c.line][c.column] == "#"
+        assert lines[c.line][c.column + 1 :] == c.text
+        assert c.own_line == (not lines[c.line][: c.column].strip())

@@ -11,7 +11,9 @@ only when the checks could have found what it names: not for a code the configur
 off for the file, nor for a code whose check did not run (the facts-profile lookups when no
 profile is active, the cross-file rules before the environment's index is built, the rest
 while a big file shows quick results). The problems about suppressions pass through
-``select``/``ignore``/``severity`` like any other code.
+``select``/``ignore``/``severity`` like any other code. A caller that merges the results of
+several facts profiles keeps a ``suppression-unused`` finding only when every profile's
+result has it (a profile-dependent problem may show up for one profile only).
 """
 
 from __future__ import annotations
