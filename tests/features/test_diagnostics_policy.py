@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import hiera_ls.features.diagnostics as diagnostics
-from hiera_ls.features.diagnostics import Diagnostics
+from hiera_ls.features.diagnostics import Diagnostics, project_paths
 from hiera_ls.project.workspace import FileKind, Workspace
 from hiera_ls.source.spans import Severity
 
@@ -81,6 +81,7 @@ def test_the_configuration_file_gets_its_own_problems(tmp_path: Path) -> None:
     snap = ws.snapshot()
     assert snap.kind_of(config) is FileKind.REPO_CONFIG
     assert codes(Diagnostics().file_problems(snap, config)) == [("config-unknown-setting", 1)]
+    assert config in project_paths(snap)  # what a whole-repository check goes through
 
 
 def test_suppressions_and_unused_ones(tmp_path: Path) -> None:

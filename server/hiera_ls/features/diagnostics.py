@@ -278,9 +278,11 @@ def _located_in(found: list[Problem], path: str) -> list[Problem]:
 
 
 def project_paths(snapshot: Snapshot) -> list[str]:
-    """Every file diagnostics can speak about: data files, hiera.yaml files, facts files."""
+    """Every file diagnostics can speak about: data files, hiera.yaml files, facts files, and
+    the .hiera-ls.yaml that applies."""
     paths: list[str] = list(snapshot.data_files)
     for view in snapshot.environments:
         paths.extend(p for p in view.configs if p not in paths)
     paths.extend(e.profile.path for e in snapshot.profiles if e.profile.path not in paths)
+    paths.extend(c.path for _, c in snapshot.configs if c.path is not None and c.path not in paths)
     return paths
