@@ -90,6 +90,11 @@ def test_disable_line_after_a_value_silences_its_own_line() -> None:
     assert suppressed(text, FOUND[1:]) == [("yaml11-octal", 1)]
 
 
+def test_a_suppression_after_another_comment_on_the_line() -> None:
+    text = "a: yes  # kept for Puppet 3 # hiera-ls: disable-line=yaml11-boolean # more\n"
+    assert suppressed(text, [at("yaml11-boolean", 0)]) == []
+
+
 def test_disable_line_alone_on_a_line_silences_the_line_below() -> None:
     text = "# hiera-ls: disable-line=yaml11-octal\nb: 0644\n"
     assert suppressed(text, [at("yaml11-octal", 1)]) == []

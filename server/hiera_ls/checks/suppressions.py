@@ -7,7 +7,8 @@ comments (docs/diagnostics.md, "Suppressing a diagnostic").
 - ``# hiera-ls: disable-file=CODE`` silences the codes in the whole file.
 
 Without ``=CODE`` a suppression silences every code (as ``# eslint-disable-line`` and
-``# noqa`` do). A code may be a glob (``yaml11-*``), and a reason may follow `` -- ``.
+``# noqa`` do). A code may be a glob (``yaml11-*``), and a reason may follow `` -- ``. The
+directive may come after another comment on the same line (``# why # hiera-ls: ...``).
 Only real comments count: a ``#`` inside a quoted string or a block scalar is text
 (``source/yaml_comments.py``). A problem is on the line where its range starts.
 """
@@ -63,8 +64,10 @@ def find_suppressions(path: str, text: str) -> Suppressions:
     problems: list[Problem] = []
     last = text.count("\n", 0, text.rindex(MARK))  # no suppression below this line
     for comment in yaml_comments(text, last):
-        body = comment.text.strip()
-        if not body.startswith(MARK):
+        # the directive may follow another comment on the line (`# why # hiera-ls: ...`), as
+        # when a fix appends it, and another `#` ends it
+        body = next((p.strip() for p in comment.text.split("#") if p.strip().startswith(MARK)), "")
+        if not body:
             continue
         span = Span.of(
             comment.line, comment.column, comment.line, comment.column + 1 + len(comment.text)
