@@ -95,6 +95,12 @@ def test_a_suppression_after_another_comment_on_the_line() -> None:
     assert suppressed(text, [at("yaml11-boolean", 0)]) == []
 
 
+def test_line_breaks_other_than_newline() -> None:
+    for br in ["\r\n", "\r"]:
+        text = f"a: 1{br}b: yes  # hiera-ls: disable-line=yaml11-boolean{br}"
+        assert suppressed(text, [at("yaml11-boolean", 1)]) == [], repr(br)
+
+
 def test_disable_line_alone_on_a_line_silences_the_line_below() -> None:
     text = "# hiera-ls: disable-line=yaml11-octal\nb: 0644\n"
     assert suppressed(text, [at("yaml11-octal", 1)]) == []

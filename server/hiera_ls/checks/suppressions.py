@@ -27,6 +27,7 @@ from hiera_ls.source.yaml_comments import Comment, yaml_comments
 MARK = "hiera-ls:"
 _DIRECTIVE = re.compile(r"(disable-line|disable-next-line|disable-file)\b\s*(?:=\s*(.*))?$")
 _CODE = re.compile(r"[A-Za-z0-9*?\[\]_-]+")
+_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # line breaks as the YAML scanner counts them
 
 
 class Scope(Enum):
@@ -62,7 +63,7 @@ def find_suppressions(path: str, text: str) -> Suppressions:
         return NONE
     found: list[Suppression] = []
     problems: list[Problem] = []
-    last = text.count("\n", 0, text.rindex(MARK))  # no suppression below this line
+    last = len(_BREAK.findall(text, 0, text.rindex(MARK)))  # no suppression below this line
     for comment in yaml_comments(text, last):
         # the directive may follow another comment on the line (`# why # hiera-ls: ...`), as
         # when a fix appends it, and another `#` ends it
