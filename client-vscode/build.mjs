@@ -1,6 +1,6 @@
-// Bundles the extension into one file (dist/extension.js) and copies the hiera.yaml
-// schema from the repository's schemas/ (the single source the server reads too) into
-// the extension, where `yamlValidation` points. `--production` minifies, for the .vsix.
+// Bundles the extension into one file (dist/extension.js) and copies the hiera.yaml and
+// .hiera-ls.yaml schemas from the repository's schemas/ (the single source the server reads
+// too) into the extension, where `yamlValidation` points. `--production` minifies, for the .vsix.
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -10,7 +10,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const production = process.argv.includes('--production');
 
 mkdirSync(join(here, 'schemas'), { recursive: true });
-copyFileSync(join(here, '..', 'schemas', 'hiera.v5.schema.json'), join(here, 'schemas', 'hiera.v5.schema.json'));
+for (const name of ['hiera.v5.schema.json', 'hiera-ls.schema.json']) {
+    copyFileSync(join(here, '..', 'schemas', name), join(here, 'schemas', name));
+}
 
 await build({
     entryPoints: [join(here, 'src', 'extension.ts')],

@@ -53,10 +53,11 @@ describe('package.json', () => {
         assert.ok(languages.some((l) => l.id === 'yaml' && (l.extensions ?? []).includes('.eyaml')));
     });
 
-    it('activates on hiera.yaml and gives the YAML extension the hiera.yaml schema', () => {
+    it('activates on hiera.yaml and gives the YAML extension the hiera.yaml and .hiera-ls.yaml schemas', () => {
         assert.deepEqual(manifest.activationEvents, ['workspaceContains:**/hiera.yaml']);
         assert.deepEqual(manifest.contributes.yamlValidation, [
             { fileMatch: 'hiera.yaml', url: './schemas/hiera.v5.schema.json' },
+            { fileMatch: '.hiera-ls.yaml', url: './schemas/hiera-ls.schema.json' },
         ]);
     });
 });

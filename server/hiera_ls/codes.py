@@ -398,6 +398,38 @@ CODES: dict[str, Code] = _codes(
         Severity.HINT,
         "A data file under a datadir that no hierarchy level can read",
     ),
+    # --- .hiera-ls.yaml, the repository's configuration (project/repo_config.py)
+    Code(
+        "config-unknown-setting",
+        W,
+        "A setting .hiera-ls.yaml does not have (a typo?): it is ignored",
+    ),
+    Code(
+        "config-bad-value",
+        E,
+        "A setting of .hiera-ls.yaml with a wrong type or value: that setting is ignored",
+    ),
+    Code(
+        "config-unknown-code",
+        W,
+        "A code or glob in .hiera-ls.yaml that names no diagnostic code: it changes nothing",
+    ),
+    # --- inline suppressions, `# hiera-ls: disable-line=CODE` (checks/suppressions.py)
+    Code(
+        "suppression-unused",
+        W,
+        "A suppression comment that suppresses nothing: the problem it was for is gone",
+    ),
+    Code(
+        "suppression-unknown-code",
+        W,
+        "A suppression comment names a code or glob that matches no diagnostic code",
+    ),
+    Code(
+        "suppression-malformed",
+        W,
+        "A `# hiera-ls:` comment that is not disable-line, disable-next-line or disable-file",
+    ),
     # --- lookups for the active facts profile (checks/profile.py)
     Code(
         "lookup-fails-for-profile",

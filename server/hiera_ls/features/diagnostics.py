@@ -17,9 +17,10 @@ edit (those inside the edited lines are dropped until the full checks run again)
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from hiera_ls.checks.policy import COMPLETE, PARTIAL, Coverage, apply_policy, coverage
 from hiera_ls.checks.registry import (
     CrossFileIndex,
     DataSource,
@@ -29,9 +30,10 @@ from hiera_ls.checks.registry import (
     check_hiera_config,
     check_workspace,
 )
+from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
 from hiera_ls.engine.lookup import LookupOutcome
 from hiera_ls.features.sessions import new_session
-from hiera_ls.project.key_index import FileKeys
+from hiera_ls.project.key_index import LARGE_FILE_CHARS, FileKeys
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.source.spans import FileSpan, Problem, Span
 from hiera_ls.source.yaml_reparse import changed_lines
@@ -55,8 +57,9 @@ class _Full:
 
     text: str
     loader: frozenset[Problem]  # the loader's own findings at that time
-    problems: tuple[Problem, ...]
+    problems: tuple[Problem, ...]  # as the checks found them, before the repository's policy
     cost_s: float
+    checked: Coverage
 
 
 @dataclass(slots=True)
@@ -139,10 +142,11 @@ class Diagnostics:
         if source is None:
             return self.file_problems(snapshot, path)
         if source.text == last.text:
-            return list(last.problems)
+            return self._policy(snapshot, path, source.text, last.problems, last.checked)
         kept = [p for p in last.problems if p not in last.loader]
         moved = move_with_lines(last.text, source.text, kept)
-        return _located_in(sorted([*source.data.problems, *moved], key=_order), path)
+        found = _located_in(sorted([*source.data.problems, *moved], key=_order), path)
+        return self._policy(snapshot, path, source.text, found, PARTIAL)
 
     def file_problems(
         self, snapshot: Snapshot, path: str, pause: Pause | None = None
@@ -153,26 +157,48 @@ class Diagnostics:
         uses it to let the server's thread go first, or to give up (by raising).
         """
         started = time.perf_counter()
-        found, source = self._file_problems(snapshot, path, pause)
+        found, source, checked = self._file_problems(snapshot, path, pause)
         if source is not None:
             cost = time.perf_counter() - started
             self._full[path] = _Full(
-                source.text, frozenset(source.data.problems), tuple(found), cost
+                source.text, frozenset(source.data.problems), tuple(found), cost, checked
             )
-        return found
+        text = source.text if source is not None else None
+        return self._policy(snapshot, path, text, found, checked)
+
+    @staticmethod
+    def _policy(
+        snapshot: Snapshot,
+        path: str,
+        text: str | None,
+        found: Sequence[Problem],
+        checked: Coverage,
+    ) -> list[Problem]:
+        """The repository's configuration and the file's suppression comments, applied in
+        the one place every caller (server, ``hiera-ls check``) goes through."""
+        config = snapshot.config_for(path)
+        if not config.has_rules and not may_hold_suppressions(path, text or MARK):
+            return list(found)
+        if text is None:
+            text = snapshot.text(path)
+        return apply_policy(config, path, text, found, checked)
 
     def forget(self, path: str) -> None:
         self._full.pop(path, None)
 
     def _file_problems(
         self, snapshot: Snapshot, path: str, pause: Pause | None
-    ) -> tuple[list[Problem], DataSource | None]:
-        """The problems, and for a data file the text and parse they were found in."""
+    ) -> tuple[list[Problem], DataSource | None, Coverage]:
+        """The problems, for a data file the text and parse they were found in, and which
+        codes the checks looked for (so a suppression is called unused only when it is)."""
         view = snapshot.environment_for(path)
         kind = snapshot.kind_of(path)
         found: list[Problem] = []
         source: DataSource | None = None
-        if kind is FileKind.FACTS:
+        checked = COMPLETE
+        if kind is FileKind.REPO_CONFIG:
+            found = list(snapshot.config_for(path).problems)
+        elif kind is FileKind.FACTS:
             entry = snapshot.profile_at(path)
             found = list(entry.profile.problems) if entry is not None else []
         elif view is not None and kind is FileKind.HIERA_CONFIG:
@@ -184,16 +210,24 @@ class Diagnostics:
             )
         elif view is not None and kind is FileKind.DATA:
             source = self.source(snapshot, path)
+            checked = PARTIAL
             if source is not None:
                 # the key index's entry for this text: the references requests will read it too
                 keys = snapshot.key_index.get(snapshot.files, source.data, source.text)
                 source = replace(source, keys=keys)
                 built = self.built(snapshot, view)
                 index = built.index if built is not None else None
-                found = check_data_file(index, source, _profile(snapshot, view, pause), view.env)
+                profile = _profile(snapshot, view, pause)
+                found = check_data_file(index, source, profile, view.env)
                 if built is not None:
                     found.extend(built.by_file.get(path, ()))
-        return _located_in(found, path), source
+                loaded = source.data.error is None and len(source.text) <= LARGE_FILE_CHARS
+                checked = coverage(
+                    index=index is not None, profile=profile is not None, loaded=loaded
+                )
+        else:
+            checked = PARTIAL  # a file no check reads: its suppressions are not judged
+        return _located_in(found, path), source, checked
 
 
 def _order(p: Problem) -> tuple[object, ...]:
@@ -244,9 +278,11 @@ def _located_in(found: list[Problem], path: str) -> list[Problem]:
 
 
 def project_paths(snapshot: Snapshot) -> list[str]:
-    """Every file diagnostics can speak about: data files, hiera.yaml files, facts files."""
+    """Every file diagnostics can speak about: data files, hiera.yaml files, facts files, and
+    the .hiera-ls.yaml that applies."""
     paths: list[str] = list(snapshot.data_files)
     for view in snapshot.environments:
         paths.extend(p for p in view.configs if p not in paths)
     paths.extend(e.profile.path for e in snapshot.profiles if e.profile.path not in paths)
+    paths.extend(c.path for _, c in snapshot.configs if c.path is not None and c.path not in paths)
     return paths

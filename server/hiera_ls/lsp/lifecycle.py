@@ -13,7 +13,8 @@ from hiera_ls.lsp.server import HieraLanguageServer, guard, none
 from hiera_ls.project.settings import parse_settings
 from hiera_ls.project.workspace import Workspace
 
-WATCH_GLOBS = ("**/*.{yaml,yml,json}", "**/environment.conf")
+# .hiera-ls.yaml is named too: a client's `*` may skip names starting with a dot
+WATCH_GLOBS = ("**/*.{yaml,yml,json}", "**/environment.conf", "**/.hiera-ls.yaml")
 
 
 @guard("initialize", none)

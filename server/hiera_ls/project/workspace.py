@@ -45,6 +45,7 @@ from hiera_ls.project.profiles import (
     is_profile_path,
     profile_paths,
 )
+from hiera_ls.project.repo_config import CONFIG_NAME, RepoConfig, find_repo_config
 from hiera_ls.project.settings import Settings
 from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.data_file import DataFile
@@ -58,6 +59,7 @@ class FileKind(Enum):
     HIERA_CONFIG = "hiera_config"
     FACTS = "facts"
     ENVIRONMENT_CONF = "environment_conf"
+    REPO_CONFIG = "repo_config"  # a .hiera-ls.yaml that applies to the workspace
     OTHER = "other"
 
 
@@ -120,6 +122,8 @@ class Snapshot:
     key_index: KeyIndex
     data_files: Mapping[str, DataFileInfo]
     messages: tuple[str, ...] = ()  # settings that could not be honoured (unknown profile ...)
+    # each workspace root with the .hiera-ls.yaml that applies to it (project/repo_config.py)
+    configs: tuple[tuple[str, RepoConfig], ...] = ()
     # per-snapshot caches for the layers above (engine sessions ...): valid as long as it is
     memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
 
@@ -138,9 +142,21 @@ class Snapshot:
                 best = view
         return best or (self.environments[0] if self.environments else None)
 
+    def config_for(self, path: str) -> RepoConfig:
+        """The repository configuration that applies to ``path`` (EMPTY: none)."""
+        best: tuple[int, RepoConfig] | None = None
+        for root, config in self.configs:
+            for base in (root, config.root):
+                inside = path == base or path.startswith(base.rstrip(os.sep) + os.sep)
+                if base and inside and (best is None or len(base) > best[0]):
+                    best = (len(base), config)
+        return best[1] if best is not None else RepoConfig.EMPTY
+
     def kind_of(self, path: str) -> FileKind:
         if any(path in view.configs for view in self.environments):
             return FileKind.HIERA_CONFIG
+        if os.path.basename(path) == CONFIG_NAME and any(c.path == path for _, c in self.configs):
+            return FileKind.REPO_CONFIG
         if os.path.basename(path) == ENVIRONMENT_CONF:
             return FileKind.ENVIRONMENT_CONF
         if any(entry.profile.path == path for entry in self.profiles):
@@ -209,6 +225,7 @@ class Workspace:
         self._views: tuple[EnvironmentView, ...] | None = None
         self._profiles: tuple[ProfileEntry, ...] | None = None
         self._data_files: dict[str, DataFileInfo] | None = None
+        self._repo_configs: tuple[tuple[str, RepoConfig], ...] | None = None
         self._snapshot: Snapshot | None = None
 
     # -------------------------------------------------------------- inputs
@@ -273,7 +290,10 @@ class Workspace:
             self._data_files = None
             if base == CONFIG_FILE or os.path.isdir(path) or not os.path.splitext(path)[1]:
                 self._views = None  # maybe a new module directory
-        if is_profile_path(path, self._profile_roots(), self.settings.facts_paths) or (
+        if base == CONFIG_NAME:
+            self._repo_configs = None
+            self._profiles = None  # its facts paths may have changed
+        if is_profile_path(path, self._profile_roots(), self._facts_paths()) or (
             self._profiles is not None and any(e.profile.path == path for e in self._profiles)
         ):
             self._profiles = None
@@ -287,6 +307,14 @@ class Workspace:
             if not any(v.env.root == r or v.env.root.startswith(r + os.sep) for r in self.roots)
         ]
         return (*self.roots, *above)
+
+    def _facts_paths(self) -> tuple[str, ...]:
+        """Where facts profiles are searched beyond the defaults: the setting's paths, then
+        each .hiera-ls.yaml's ``facts`` (absolute)."""
+        extra = list(self.settings.facts_paths)
+        for _, config in self._repo_configs or ():
+            extra.extend(p for p in config.facts if p not in extra)
+        return tuple(extra)
 
     def _is_global_config(self, path: str) -> bool:
         setting = self.settings.hiera_config
@@ -327,8 +355,11 @@ class Workspace:
             )
         if self._data_files is None:
             self._data_files = _list_data_files(self._views, files)
+        if self._repo_configs is None:
+            self._repo_configs = _repo_configs(self.roots, files)
+            self._profiles = None
         if self._profiles is None:
-            paths = profile_paths(self._profile_roots(), self.settings.facts_paths, files)
+            paths = profile_paths(self._profile_roots(), self._facts_paths(), files)
             self._profiles = tuple(self._profile_cache.load(paths, files))
         wanted = (
             self.selected_profile[0]
@@ -353,8 +384,21 @@ class Workspace:
             key_index=self.key_index,
             data_files=self._data_files,
             messages=tuple(messages),
+            configs=self._repo_configs,
         )
         return self._snapshot
+
+
+def _repo_configs(roots: Sequence[str], files: FileAccess) -> tuple[tuple[str, RepoConfig], ...]:
+    """Each root's .hiera-ls.yaml; a file that several roots share is loaded once."""
+    loaded: dict[str, RepoConfig] = {}
+    out: list[tuple[str, RepoConfig]] = []
+    for root in roots:
+        config = find_repo_config(root, files)
+        if config.path is not None:
+            config = loaded.setdefault(config.path, config)
+        out.append((root, config))
+    return tuple(out)
 
 
 def _unreadable_configs(views: Sequence[EnvironmentView]) -> list[str]:

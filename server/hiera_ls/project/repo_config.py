@@ -1,0 +1,330 @@
+"""``.hiera-ls.yaml``: one repository's choices, read the same by ``hiera-ls check`` and the server.
+
+The file sits at the repository root. Which file applies is found by walking up from the
+directory a run starts in (the server: each workspace folder; the CLI: the PATH it checks),
+stopping at the first ``.hiera-ls.yaml`` or after the first directory holding ``.git`` (the
+repository root), so a folder opened inside a control repository still gets its settings.
+Paths and patterns in it are relative to the directory holding it. Nested files deeper in the
+tree are not read: one repository, one set of rules.
+
+It is loaded with the project's own YAML loader, so every unknown setting, wrong type and
+bad value is reported on the file with its line and column (``config-*`` codes), and the rest
+of the file still applies. Applying it to problems is ``hiera_ls.checks.policy``'s job.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import pathspec
+
+from hiera_ls.codes import CODES
+from hiera_ls.source.files import FileAccess
+from hiera_ls.source.node_table import Path
+from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
+from hiera_ls.source.yaml_loader import load_yaml
+
+CONFIG_NAME = ".hiera-ls.yaml"
+CONFIG_SCHEMA = "hiera-ls.schema.json"
+
+# The readers hiera-ls has, which a custom backend function may be declared to behave like.
+BACKEND_READERS = ("yaml_data", "json_data", "hocon_data", "eyaml_lookup_key", "expand_path")
+SEVERITY_NAMES: Mapping[str, Severity | None] = {
+    "error": Severity.ERROR,
+    "warning": Severity.WARNING,
+    "info": Severity.INFORMATION,
+    "information": Severity.INFORMATION,
+    "hint": Severity.HINT,
+    "off": None,
+}
+SETTINGS = ("facts", "select", "ignore", "severity", "exclude", "per-path", "backends")
+
+
+def code_matches(pattern: str, code_id: str) -> bool:
+    """A code or a glob of codes (``yaml11-*``), as select, ignore and suppressions write them."""
+    return pattern == code_id or fnmatch.fnmatchcase(code_id, pattern)
+
+
+def known_pattern(pattern: str) -> bool:
+    """Whether a code or glob names at least one registered code (a typo names none)."""
+    return pattern in CODES or any(fnmatch.fnmatchcase(c, pattern) for c in CODES)
+
+
+@dataclass(frozen=True, slots=True)
+class PathRule:
+    """Files matching ``patterns`` (gitignore syntax) get none of ``codes`` (empty: none at all)."""
+
+    patterns: tuple[str, ...]
+    codes: tuple[str, ...]
+    spec: pathspec.GitIgnoreSpec = field(compare=False, repr=False)
+
+    @staticmethod
+    def of(patterns: tuple[str, ...], codes: tuple[str, ...]) -> PathRule:
+        return PathRule(patterns, codes, pathspec.GitIgnoreSpec.from_lines(patterns))
+
+    def matches(self, relative: str) -> bool:
+        return bool(self.spec.match_file(relative))
+
+
+@dataclass(frozen=True, slots=True)
+class RepoConfig:
+    """A repository's settings; :attr:`EMPTY` (no file) changes nothing."""
+
+    root: str  # the directory patterns and paths are relative to ("" when there is no file)
+    path: str | None = None  # the .hiera-ls.yaml read, None when there is none
+    facts: tuple[str, ...] = ()  # absolute files or directories of facts profiles
+    select: tuple[str, ...] = ()  # codes or globs; empty: every code
+    ignore: tuple[str, ...] = ()
+    severity: tuple[tuple[str, Severity | None], ...] = ()  # pattern -> severity (None: off)
+    rules: tuple[PathRule, ...] = ()  # exclude (all codes) and per-path rules
+    backends: tuple[tuple[str, str], ...] = ()  # custom function name -> reader it behaves like
+    problems: tuple[Problem, ...] = ()  # about the file itself
+    text: str | None = field(default=None, compare=False, repr=False)
+
+    EMPTY: ClassVar[RepoConfig]
+
+    @property
+    def has_rules(self) -> bool:
+        return bool(self.select or self.ignore or self.severity or self.rules)
+
+    def relative(self, path: str) -> str | None:
+        """``path`` relative to the config's directory, None when it lies outside it."""
+        if not self.root:
+            return None
+        rel = os.path.relpath(path, self.root)
+        if rel == os.curdir or rel.startswith(os.pardir + os.sep) or rel == os.pardir:
+            return None
+        return rel.replace(os.sep, "/")
+
+    def backend_reader(self, function: str) -> str | None:
+        return dict(self.backends).get(function)
+
+
+RepoConfig.EMPTY = RepoConfig("")
+
+
+def find_config_file(start: str, files: FileAccess) -> str | None:
+    """The ``.hiera-ls.yaml`` that applies to a run started in ``start`` (see module doc)."""
+    current = os.path.abspath(start)
+    if not files.is_dir(current):
+        current = os.path.dirname(current)
+    while True:
+        candidate = os.path.join(current, CONFIG_NAME)
+        if files.is_file(candidate):
+            return candidate
+        parent = os.path.dirname(current)
+        if parent == current or os.path.exists(os.path.join(current, ".git")):
+            return None
+        current = parent
+
+
+def find_repo_config(start: str, files: FileAccess) -> RepoConfig:
+    """The configuration for a run started in ``start``; EMPTY when no file applies."""
+    path = find_config_file(start, files)
+    if path is None:
+        return RepoConfig.EMPTY
+    text = files.read_text(path)
+    if text is None:
+        return RepoConfig.EMPTY
+    return load_repo_config(path, text)
+
+
+def load_repo_config(path: str, text: str) -> RepoConfig:
+    """The file's settings; what cannot be used is reported and left out, never raised."""
+    return _Reader(path, text).read()
+
+
+class _Reader:
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.root = os.path.dirname(os.path.abspath(path))
+        self.text = text
+        self.doc = load_yaml(path, text)
+        self.problems: list[Problem] = []
+
+    def read(self) -> RepoConfig:
+        doc = self.doc
+        # the loader's own refusals and warnings (a syntax error, a duplicate key); its
+        # YAML 1.1 notes do not apply: `off` read as false is accepted as off
+        self.problems.extend(
+            p for p in doc.problems if p.severity in (Severity.ERROR, Severity.WARNING)
+        )
+        if doc.fatal is not None and doc.fatal not in self.problems:
+            self.problems.append(doc.fatal)
+        value = doc.value
+        if doc.fatal is not None or value is None:
+            return self._done({})
+        if not isinstance(value, dict):
+            self._report("config-bad-value", (), "The file must hold a mapping of settings")
+            return self._done({})
+        found: dict[str, object] = {}
+        for key in value:
+            if not isinstance(key, str) or key not in SETTINGS:
+                known = ", ".join(SETTINGS)
+                self._report(
+                    "config-unknown-setting",
+                    (key,),
+                    f"Unknown setting {key!s}: hiera-ls reads {known}",
+                    on_key=True,
+                )
+                continue
+            found[key] = value[key]
+        return self._done(found)
+
+    def _done(self, found: dict[str, object]) -> RepoConfig:
+        facts = self._paths(found)
+        select = self._codes(found, "select")
+        ignore = self._codes(found, "ignore")
+        severity = self._severity(found)
+        rules = self._rules(found)
+        backends = self._backends(found)
+        return RepoConfig(
+            root=self.root,
+            path=self.path,
+            facts=facts,
+            select=select,
+            ignore=ignore,
+            severity=severity,
+            rules=rules,
+            backends=backends,
+            problems=tuple(sorted(self.problems, key=_order)),
+            text=self.text,
+        )
+
+    # ------------------------------------------------------------------ settings
+
+    def _strings(self, found: dict[str, object], name: str, what: str) -> list[tuple[str, Path]]:
+        """A list of strings (one string is a list of one), with each item's node path."""
+        if name not in found or found[name] is None:
+            return []
+        value = found[name]
+        if isinstance(value, str):
+            return [(value, (name,))]
+        if not isinstance(value, list):
+            self._report("config-bad-value", (name,), f"{name} must be a list of {what}")
+            return []
+        out: list[tuple[str, Path]] = []
+        for i, item in enumerate(value):
+            if isinstance(item, str) and item:
+                out.append((item, (name, i)))
+            else:
+                self._report("config-bad-value", (name, i), f"{name}: each entry must be {what}")
+        return out
+
+    def _paths(self, found: dict[str, object]) -> tuple[str, ...]:
+        out: list[str] = []
+        for entry, _ in self._strings(found, "facts", "file or directory paths"):
+            expanded = os.path.expanduser(entry)
+            full = os.path.normpath(os.path.join(self.root, expanded))
+            if full not in out:
+                out.append(full)
+        return tuple(out)
+
+    def _code(self, pattern: str, where: Path, on_key: bool = False) -> bool:
+        if known_pattern(pattern):
+            return True
+        self._report(
+            "config-unknown-code",
+            where,
+            f"{pattern} names no hiera-ls diagnostic code (docs/diagnostics.md lists them)",
+            on_key=on_key,
+        )
+        return False
+
+    def _codes(self, found: dict[str, object], name: str) -> tuple[str, ...]:
+        out: list[str] = []
+        for pattern, where in self._strings(found, name, "codes or globs such as yaml11-*"):
+            if self._code(pattern, where) and pattern not in out:
+                out.append(pattern)
+        return tuple(out)
+
+    def _mapping(self, found: dict[str, object], name: str, what: str) -> dict[object, object]:
+        value = found.get(name)
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            self._report("config-bad-value", (name,), f"{name} must be a mapping of {what}")
+            return {}
+        return value
+
+    def _severity(self, found: dict[str, object]) -> tuple[tuple[str, Severity | None], ...]:
+        out: list[tuple[str, Severity | None]] = []
+        choices = "error, warning, info, hint or off"
+        for key, value in self._mapping(found, "severity", "codes to severities").items():
+            if not isinstance(key, str):
+                self._report("config-bad-value", ("severity", key), "A code must be a string")
+                continue
+            if not self._code(key, ("severity", key), on_key=True):
+                continue
+            if value is False:  # `off` unquoted: YAML 1.1 reads it as false
+                out.append((key, None))
+            elif isinstance(value, str) and value in SEVERITY_NAMES:
+                out.append((key, SEVERITY_NAMES[value]))
+            else:
+                message = f"The severity of {key} must be {choices}"
+                self._report("config-bad-value", ("severity", key), message)
+        return tuple(out)
+
+    def _rules(self, found: dict[str, object]) -> tuple[PathRule, ...]:
+        rules: list[PathRule] = []
+        excludes = [p for p, _ in self._strings(found, "exclude", "gitignore-style patterns")]
+        if excludes:
+            rules.append(PathRule.of(tuple(excludes), ()))
+        per_path = self._mapping(found, "per-path", "path patterns to lists of codes")
+        for key, value in per_path.items():
+            if not isinstance(key, str) or not key:
+                self._report("config-bad-value", ("per-path", key), "A path pattern is a string")
+                continue
+            items = value if isinstance(value, list) else [value]
+            codes: list[str] = []
+            for i, item in enumerate(items):
+                where: Path = ("per-path", key, i) if isinstance(value, list) else ("per-path", key)
+                if not isinstance(item, str) or not item:
+                    self._report(
+                        "config-bad-value",
+                        where,
+                        f"per-path: {key} takes a list of codes or globs",
+                    )
+                elif self._code(item, where):
+                    codes.append(item)
+            if codes:
+                rules.append(PathRule.of((key,), tuple(codes)))
+        return tuple(rules)
+
+    def _backends(self, found: dict[str, object]) -> tuple[tuple[str, str], ...]:
+        out: list[tuple[str, str]] = []
+        readers = ", ".join(BACKEND_READERS)
+        for key, value in self._mapping(found, "backends", "function names to readers").items():
+            if not isinstance(key, str) or not key:
+                self._report("config-bad-value", ("backends", key), "A function name is a string")
+            elif not isinstance(value, str) or value not in BACKEND_READERS:
+                self._report(
+                    "config-bad-value",
+                    ("backends", key),
+                    f"backends: {key} must name one of hiera-ls' readers: {readers}",
+                )
+            else:
+                out.append((key, value))
+        return tuple(out)
+
+    # ------------------------------------------------------------------ reporting
+
+    def _report(self, code_id: str, where: Path, message: str, on_key: bool = False) -> None:
+        span = FileSpan(self.path, self._span(where, on_key))
+        self.problems.append(Problem(code_id, message, CODES[code_id].severity, span))
+
+    def _span(self, where: Path, on_key: bool) -> Span:
+        spans = self.doc.nodes.get(where)
+        if spans is None:
+            return Span.of(0, 0, 0, 0)
+        if on_key and spans.key is not None:
+            return spans.key
+        return spans.value
+
+
+def _order(p: Problem) -> tuple[object, ...]:
+    return (p.where.span.start, p.where.span.end, p.code)
