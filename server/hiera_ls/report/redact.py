@@ -86,8 +86,11 @@ SUMMARY_ONLY = frozenset(
 # Psych's and the engine's words, which quote what they met: quoted text is masked.
 MASK_QUOTED = frozenset({"yaml-syntax", "interpolation-unquoted", "lookup-fails-for-profile"})
 
+# Puppet's words before a quoted name, not a value: "Undefined variable 'x'", "for key 'k'".
+_NAMES_BEFORE = ("variable ", "for key ")
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`")
-_JSON_TOKEN = re.compile(r"(unexpected token at ).*\Z", re.DOTALL)
+# Ruby's JSON error quotes the rest of the file (quotes and all) up to the message's end.
+_JSON_TOKEN = re.compile(r"(unexpected token at )'.*'", re.DOTALL)
 _RUBY_TEXT = re.compile(r"(Ruby's text of it) \(.*\)( into this string)", re.DOTALL)
 _LOOKING_UP = re.compile(r"\A(Looking up '[^']*' fails: )")
 
@@ -120,7 +123,8 @@ def report_message(
     elif code in MASK_QUOTED:
         head = _LOOKING_UP.match(message)
         start = head.end() if head is not None else 0
-        shown = message[:start] + _mask_quoted(message[start:], keys)
+        rest = _JSON_TOKEN.sub(rf"\g<1>'{MASK}'", message[start:])
+        shown = message[:start] + _mask_quoted(rest, keys)
     else:
         known = CODES.get(code)
         shown = known.summary if known is not None else f"{code} (message withheld)"
@@ -130,7 +134,8 @@ def report_message(
 def _mask_quoted(text: str, keys: Collection[str]) -> str:
     def mask(m: re.Match[str]) -> str:
         quote, inner = m.group(0)[0], m.group(0)[1:-1]
-        return m.group(0) if inner in keys else f"{quote}{MASK}{quote}"
+        named = text[max(0, m.start() - len(_NAMES_BEFORE[0])) : m.start()].endswith(_NAMES_BEFORE)
+        return m.group(0) if inner in keys or named else f"{quote}{MASK}{quote}"
 
     return _QUOTED.sub(mask, text)
 
