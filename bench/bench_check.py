@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -27,7 +28,9 @@ from lsprotocol import types
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_lsp import (  # noqa: E402
+import contextlib
+
+from bench_lsp import (
     DEFAULT_YLS,
     HIERA_LS,
     WAIT_LIMIT_S,
@@ -37,16 +40,20 @@ from bench_lsp import (  # noqa: E402
 )
 
 
-def check_once(repo: Path, hiera_config: str | None) -> tuple[float, int]:
+def check_once(repo: Path, hiera_config: str | None) -> tuple[float, float, int]:
+    """Wall time, CPU time (user + system: what the machine's load does not inflate), exit."""
     argv = [str(HIERA_LS), "check", "--format", "json", "--output", os.devnull]
     if hiera_config:
         argv += ["--hiera-config", hiera_config]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     run = subprocess.run(argv, cwd=repo, capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if run.returncode not in (0, 1):
         raise SystemExit(f"hiera-ls check failed: {run.stderr}")
-    return elapsed, run.returncode
+    return elapsed, cpu, run.returncode
 
 
 def data_files(repo: Path, hiera_config: str | None) -> list[str]:
@@ -90,10 +97,8 @@ async def yls_once(repo: Path, yls: Path, paths: list[str], log: Path) -> float:
     deadline = started + WAIT_LIMIT_S
     while {p.uri for p in session.published} < wanted and time.perf_counter() < deadline:
         session.event.clear()
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(session.event.wait(), 1.0)
-        except TimeoutError:
-            pass
     elapsed = max((p.at for p in session.published if p.uri in wanted), default=started) - started
     await client.shutdown_async(None)
     client.exit(None)
@@ -110,17 +115,21 @@ def main() -> None:
     args = parser.parse_args()
     repo = Path(args.repository).resolve()
     check_times = []
+    cpu_times = []
     status = 0
     for _ in range(args.runs):
-        elapsed, status = check_once(repo, args.hiera_config)
+        elapsed, cpu, status = check_once(repo, args.hiera_config)
         check_times.append(elapsed)
+        cpu_times.append(cpu)
     paths = [p for p in data_files(repo, args.hiera_config) if p.endswith((".yaml", ".yml"))]
     check_median = statistics.median(check_times)
     print(f"repository: {repo} ({len(paths)} YAML data files)")
     print(
         f"hiera-ls check:        median {check_median:.2f} s over {args.runs} runs "
-        f"(exit status {status}; runs: {', '.join(f'{t:.2f}' for t in check_times)})"
+        f"(exit status {status}; runs: {', '.join(f'{t:.2f}' for t in check_times)}; "
+        f"CPU median {statistics.median(cpu_times):.2f} s)"
     )
+    print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     yls = Path(args.yls).expanduser()
     if not yls.exists():
         print(f"yaml-language-server: not found at {yls}")
