@@ -115,9 +115,10 @@ def _check_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     p.add_argument(
         "--profiles",
-        nargs="+",
-        metavar="NAME",
-        help="facts profiles to check with: 'all' (the default) or names",
+        action="append",
+        metavar="NAMES",
+        help="facts profiles to check with: 'all' (the default) or comma-separated names "
+        "(the option may be repeated)",
     )
     p.add_argument(
         "--format",

@@ -195,3 +195,38 @@ def test_no_progress_bytes_when_stderr_is_not_a_terminal(repo: Path) -> None:
     )
     assert run.returncode == 1
     assert run.stderr == b""
+
+
+def test_profiles_take_comma_separated_and_repeated_names(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = check(
+        capsys, "--profiles", "n1,n6", "--profiles", "n2", ".", "--select", "lookup-*"
+    )
+    assert "[n1, n2] Looking up 'app::url' fails" in out
+    assert out.splitlines()[-1].endswith("in 11 files, 3 facts profiles.")
+
+
+def test_a_file_is_checked_in_its_environment_from_any_directory(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(repo.parent)
+    code, out, _ = check(capsys, "repo/data/common.yaml", "--select", "yaml-duplicate-key")
+    assert code == 0
+    assert out.splitlines() == [
+        "repo/data/common.yaml:12:1: yaml-duplicate-key Duplicate key 'app::dup' in this "
+        "mapping: Psych keeps the value given last",
+        "Found 1 problem (1 warning) in 1 file, 6 facts profiles.",
+    ]
+
+
+def test_a_directory_without_hiera_data_is_a_configuration_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = check(capsys)
+    assert (code, out) == (2, "")
+    assert err == (
+        "hiera-ls check: error: no Hiera data under .: no hiera.yaml, data file or facts file "
+        "was found\n"
+    )

@@ -30,11 +30,16 @@ def run_check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) 
             if not os.path.isfile(config):
                 raise CheckError(f"--hiera-config {args.hiera_config}: no such file")
             settings = Settings(hiera_config=config)
+        profiles = (
+            [name.strip() for given in args.profiles for name in given.split(",") if name.strip()]
+            if args.profiles
+            else None
+        )
         progress = ProgressBar(stderr)
         try:
             result = run_check(
                 args.paths,
-                profiles=args.profiles,
+                profiles=profiles,
                 settings=settings,
                 selection=selection,
                 progress=progress,

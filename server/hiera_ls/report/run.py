@@ -78,6 +78,11 @@ def run_check(
     diagnostics = Diagnostics()
     diagnostics.rebuild_stale(first, diagnostics.changes)
     files = [p for p in project_paths(first) if not only or p in only]
+    if not files:
+        where = ", ".join(paths or ["."])
+        raise CheckError(
+            f"no Hiera data under {where}: no hiera.yaml, data file or facts file was found"
+        )
     passes: Sequence[str | None] = names or [None]
     total = len(files) * len(passes)
     done = 0
@@ -112,8 +117,7 @@ def _roots(paths: Sequence[str]) -> tuple[list[str], set[str]]:
             roots.append(path)
         elif os.path.isfile(path):
             only.add(path)
-            inside = path.startswith(cwd.rstrip(os.sep) + os.sep)
-            roots.append(cwd if inside else os.path.dirname(path))
+            roots.append(_environment_above(path, cwd))
         else:
             raise CheckError(f"{given}: no such file or directory")
     kept = [
@@ -123,6 +127,24 @@ def _roots(paths: Sequence[str]) -> tuple[list[str], set[str]]:
     ]
     # files alone narrow the report to them; with a directory, the directory is checked whole
     return kept, only if len(only) == len(paths) else set()
+
+
+ENVIRONMENT_MARKS = ("hiera.yaml", "environment.conf")
+
+
+def _environment_above(path: str, cwd: str) -> str:
+    """The directory to check a file in: the topmost directory above it holding a hiera.yaml or
+    environment.conf (a module's hiera.yaml is nearer than its control repository's), not
+    above the current directory when the file is inside it."""
+    inside = path.startswith(cwd.rstrip(os.sep) + os.sep)
+    found = directory = os.path.dirname(path)
+    while True:
+        if any(os.path.isfile(os.path.join(directory, m)) for m in ENVIRONMENT_MARKS):
+            found = directory
+        parent = os.path.dirname(directory)
+        if parent == directory or (inside and directory == cwd):
+            return found
+        directory = parent
 
 
 def _profile_names(snapshot: Snapshot, wanted: Sequence[str] | None) -> list[str]:
