@@ -67,7 +67,7 @@ def run_check(
     selection: Selection | None = None,
     progress: Progress | None = None,
 ) -> CheckResult:
-    """Check ``paths`` (directories, or files inside the current directory's repository).
+    """Check ``paths``: directories, or files (checked in their environment, reported alone).
 
     ``profiles``: names to check with (None: every profile found).
     """
