@@ -1,7 +1,8 @@
-"""The ``hiera-ls`` command: ``lookup`` (puppet lookup's flags and meaning), and the server.
+"""The ``hiera-ls`` command: ``lookup`` (puppet lookup's flags and meaning), ``check`` (the
+server's diagnostics over a repository, for CI), and the server.
 
-Every failure a user can cause ends as one line on stderr and exit status 1; a Python
-traceback here is a bug.
+Every failure a user can cause ends as one line on stderr and exit status 1 (``check``: 2,
+as 1 means findings); a Python traceback here is a bug.
 """
 
 from __future__ import annotations
@@ -99,6 +100,51 @@ def _lookup_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
 
 
+def _check_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from hiera_ls.report.formats import FORMATS
+
+    p = sub.add_parser(
+        "check",
+        help="report every problem the language server finds, for CI and pre-commit",
+        description="Check every environment, data file, hiera.yaml and facts file under PATH "
+        "with the language server's rules, for every facts profile. Exit status: 0 clean, "
+        "1 findings at or above --fail-on, 2 usage or configuration error.",
+    )
+    p.add_argument(
+        "paths", nargs="*", metavar="PATH", help="directories or files (default: the current one)"
+    )
+    p.add_argument(
+        "--profiles",
+        action="append",
+        metavar="NAMES",
+        help="facts profiles to check with: 'all' (the default) or comma-separated names "
+        "(the option may be repeated)",
+    )
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="report format (default: text; github when GITHUB_ACTIONS=true)",
+    )
+    p.add_argument("--output", metavar="FILE", help="write the report to FILE, not stdout")
+    p.add_argument(
+        "--select", metavar="CODES", help="only these codes (comma-separated; globs like yaml-*)"
+    )
+    p.add_argument("--ignore", metavar="CODES", help="leave out these codes (comma-separated)")
+    p.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "info"),
+        default="error",
+        help="the least severity that makes the exit status 1 (default: error)",
+    )
+    p.add_argument(
+        "--hiera-config",
+        "--hiera_config",
+        dest="hiera_config",
+        metavar="FILE",
+        help="the global layer's hiera.yaml (the server's hiera.hieraConfig setting)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hiera-ls", description="Hiera 5 language server and lookup tool"
@@ -106,6 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"hiera-ls {__version__}")
     sub = parser.add_subparsers(dest="command")
     _lookup_parser(sub)
+    _check_parser(sub)
     serve = sub.add_parser("serve", help="run the language server on stdio (what editors start)")
     serve.add_argument(
         "--stdio",
@@ -265,6 +312,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "lookup":
             return run_lookup(args, sys.stdin, sys.stdout, sys.stderr)
+        if args.command == "check":
+            from hiera_ls.report.command import run_check_command
+
+            return run_check_command(args, sys.stdout, sys.stderr)
         if args.command == "serve":
             from hiera_ls.lsp.serve import serve
 

@@ -14,6 +14,7 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from hiera_ls.checks.references import unindexed_layers
 from hiera_ls.project.environment_keys import EnvironmentKeys, PlacedFile, environment_keys
 from hiera_ls.project.key_index import FileKeys, index_file
 from hiera_ls.project.level_files import (
@@ -76,6 +77,7 @@ class CrossFileIndex:
     module_names: frozenset[str]
     keys: EnvironmentKeys
     _roles: dict[str, FileRole] = field(default_factory=dict)
+    _unindexed: frozenset[str | None] | None = None
 
     @property
     def files(self) -> Mapping[str, FileKeys]:
@@ -99,19 +101,48 @@ class CrossFileIndex:
             self._roles[path] = role_of(self.env, self.templates, path)
         return self._roles[path]
 
+    @property
+    def unindexed(self) -> frozenset[str | None]:
+        """:func:`unindexed_layers` of the environment, computed once per index (every data
+        file's reference check reads it: once per file cost 0.3 s on 1,490 files)."""
+        if self._unindexed is None:
+            self._unindexed = unindexed_layers(self.layers(), self.templates)
+        return self._unindexed
 
-def role_of(env: Environment, templates: Mapping[str, list[LevelRef]], path: str) -> FileRole:
+
+def role_of(
+    env: Environment,
+    templates: Mapping[str, list[LevelRef]],
+    path: str,
+    by_root: Mapping[str, list[Layer]] | None = None,
+) -> FileRole:
     """The deepest layer holding ``path`` whose levels can read it; else the deepest holding it.
 
     A module's directory may hold data that only the environment's hiera.yaml reads: a
     ``hieradata`` module that r10k deploys and the control repository's datadir points into
     (``datadir: modules/hieradata/data``).  Puppet reads those keys as environment data; the
     module's own data provider never sees them, so they are not judged as module data.
+
+    ``by_root``: :func:`layers_by_root` of ``env``, when many files are placed at once
+    (the layers holding a file are then found from its directories, not by a scan of
+    hundreds of modules per file).
     """
-    holders = [layer for layer in env.layers if path.startswith(layer.root.rstrip(os.sep) + os.sep)]
+    if by_root is None:
+        holders = [
+            layer for layer in env.layers if path.startswith(layer.root.rstrip(os.sep) + os.sep)
+        ]
+        holders.sort(key=lambda layer: len(layer.root), reverse=True)
+    else:
+        holders = []
+        directory = os.path.dirname(path)
+        while True:
+            holders.extend(by_root.get(directory, ()))
+            parent = os.path.dirname(directory)
+            if parent == directory:
+                break
+            directory = parent
     if not holders:
         return FileRole(None)
-    holders.sort(key=lambda layer: len(layer.root), reverse=True)
     for layer in holders:
         own = templates.get(layer.root)
         if own is None:
@@ -120,6 +151,15 @@ def role_of(env: Environment, templates: Mapping[str, list[LevelRef]], path: str
         if reading:
             return FileRole(layer, reading)
     return FileRole(holders[0])
+
+
+def layers_by_root(env: Environment) -> dict[str, list[Layer]]:
+    """The environment's layers by their directory (without a trailing separator)."""
+    out: dict[str, list[Layer]] = {}
+    for layer in env.layers:
+        root = layer.root.rstrip(os.sep) or os.sep
+        out.setdefault(root, []).append(layer)
+    return out
 
 
 def build_index(
@@ -139,7 +179,8 @@ def build_index(
         levels = [t for ts in templates.values() for t in ts]
         datadirs = [d for layer in env.layers for d in static_datadirs(layer)]
         existing = candidate_files(levels, datadirs, files)
-    roles = {keys.path: role_of(env, templates, keys.path) for keys in entries}
+    by_root = layers_by_root(env)
+    roles = {keys.path: role_of(env, templates, keys.path, by_root) for keys in entries}
     placed = [
         PlacedFile(keys, roles[keys.path].module_name, _place(roles[keys.path])) for keys in entries
     ]

@@ -35,7 +35,7 @@ from hiera_ls.checks.lookup_options import check_lookup_options
 from hiera_ls.checks.module_data import check_module_keys
 from hiera_ls.checks.problems import in_file_order, problem, unique
 from hiera_ls.checks.profile import ProfileLookup, check_profile
-from hiera_ls.checks.references import check_references, unindexed_layers
+from hiera_ls.checks.references import check_references
 from hiera_ls.project.key_index import LARGE_FILE_CHARS
 from hiera_ls.project.level_files import candidate_files, layer_levels
 from hiera_ls.project.model import Environment, Layer
@@ -191,7 +191,7 @@ def check_data_file(
                 defined_keys=index.defined_keys,
                 known_modules=index.module_names,
                 graph=index.graph,
-                unindexed=unindexed_layers(index.layers(), index.templates),
+                unindexed=index.unindexed,
             )
         )
     if profile is not None and not large and not _read_by_no_level(role):

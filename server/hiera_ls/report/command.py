@@ -1,0 +1,63 @@
+"""``hiera-ls check``'s arguments to a report and an exit status (0, 1 findings, 2 usage)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import TextIO
+
+from hiera_ls.project.settings import Settings
+from hiera_ls.report.formats import Report, formatters
+from hiera_ls.report.progress import ProgressBar
+from hiera_ls.report.run import CheckError, run_check
+from hiera_ls.report.selection import Selection, SelectionError, parse_codes
+
+USAGE_ERROR = 2
+
+
+def chosen_format(given: str | None) -> str:
+    if given is not None:
+        return given
+    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+
+
+def run_check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    try:
+        selection = Selection(parse_codes(args.select), parse_codes(args.ignore))
+        settings = Settings()
+        if args.hiera_config:
+            config = os.path.abspath(args.hiera_config)
+            if not os.path.isfile(config):
+                raise CheckError(f"--hiera-config {args.hiera_config}: no such file")
+            settings = Settings(hiera_config=config)
+        profiles = (
+            [name.strip() for given in args.profiles for name in given.split(",") if name.strip()]
+            if args.profiles
+            else None
+        )
+        progress = ProgressBar(stderr)
+        try:
+            result = run_check(
+                args.paths,
+                profiles=profiles,
+                settings=settings,
+                selection=selection,
+                progress=progress,
+            )
+        finally:
+            progress.close()
+    except (CheckError, SelectionError) as e:
+        stderr.write(f"hiera-ls check: error: {e}\n")
+        return USAGE_ERROR
+    report = Report(result, args.fail_on, os.getcwd())
+    text = formatters()[chosen_format(args.format)](report)
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as out:
+                out.write(text)
+        except OSError as e:
+            stderr.write(f"hiera-ls check: error: cannot write {args.output}: {e.strerror}\n")
+            return USAGE_ERROR
+    else:
+        stdout.write(text)
+    return 1 if report.failing else 0

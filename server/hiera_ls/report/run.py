@@ -1,0 +1,234 @@
+"""One run of every check over a repository, for every facts profile, as the server checks.
+
+The rules are the server's: a :class:`Workspace` is built over the given directories with
+the server's default settings, and :meth:`Diagnostics.file_problems` (what the server
+publishes for a file) is called for every data file, hiera.yaml and facts file.  The
+whole-environment index is built first (the server builds it in a worker thread), so the
+cross-file checks always run.
+
+A facts profile changes only the lookups' findings, so the run makes one pass per profile
+and merges them: a finding every pass gives is reported once, plainly; a finding some
+profiles give (``[name]`` in front, as the editor shows it) is reported once with the
+profiles named, a few names and then a count.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from hiera_ls.features.diagnostics import Diagnostics, project_paths
+from hiera_ls.project.settings import Settings
+from hiera_ls.project.workspace import FileKind, Snapshot, Workspace
+from hiera_ls.report.redact import key_names, report_message, string_values
+from hiera_ls.report.selection import Selection
+from hiera_ls.source.spans import Problem, Severity, Span
+
+NAMED_PROFILES = 3  # profiles named in a message before "and N more"
+
+Progress = Callable[[int, int], None]  # (files done, files in all)
+
+
+class CheckError(Exception):
+    """A run that cannot start: a path that does not exist, a profile nobody has."""
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    path: str  # absolute
+    code: str
+    severity: Severity
+    message: str  # without data values; names the profiles when only some give it
+    span: Span  # 0-based, code points
+    profiles: tuple[str, ...] = ()  # the profiles that give it; () when it holds for any
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    findings: tuple[Finding, ...]
+    files: tuple[str, ...]  # every file checked (absolute)
+    profiles: tuple[str, ...]  # the profiles checked; () when the repository has none
+
+
+@dataclass(slots=True)
+class _Seen:
+    problem: Problem
+    message: str  # the profile prefix removed
+    profiles: list[str]
+    tagged: bool  # the message named its profile: a per-profile finding
+
+
+def run_check(
+    paths: Sequence[str],
+    *,
+    profiles: Sequence[str] | None = None,
+    settings: Settings | None = None,
+    selection: Selection | None = None,
+    progress: Progress | None = None,
+) -> CheckResult:
+    """Check ``paths``: directories, or files (checked in their environment, reported alone).
+
+    ``profiles``: names to check with (None: every profile found).
+    """
+    roots, only = _roots(paths)
+    workspace = Workspace(roots, settings)
+    first = workspace.snapshot()
+    names = _profile_names(first, profiles)
+    diagnostics = Diagnostics()
+    diagnostics.rebuild_stale(first, diagnostics.changes)
+    files = [p for p in project_paths(first) if not only or p in only]
+    if not files:
+        where = ", ".join(paths or ["."])
+        raise CheckError(
+            f"no Hiera data under {where}: no hiera.yaml, data file or facts file was found"
+        )
+    passes: Sequence[str | None] = names or [None]
+    total = len(files) * len(passes)
+    done = 0
+    seen: dict[tuple[object, ...], _Seen] = {}
+    for name in passes:
+        if name is not None:
+            workspace.select_profile(name)
+        snapshot = workspace.snapshot()
+        for path in files:
+            for found in diagnostics.file_problems(snapshot, path):
+                _record(seen, found, name)
+            done += 1
+            if progress is not None:
+                progress(done, total)
+    wanted = selection or Selection()
+    findings = [
+        _finding(entry, len(passes), first)
+        for entry in seen.values()
+        if wanted.wants(entry.problem.code)
+    ]
+    findings.sort(key=lambda f: (f.path, f.span.start, f.span.end, f.code, f.message))
+    return CheckResult(tuple(findings), tuple(files), tuple(names))
+
+
+def _roots(paths: Sequence[str]) -> tuple[list[str], set[str]]:
+    roots: list[str] = []
+    only: set[str] = set()
+    cwd = os.getcwd()
+    for given in paths or ["."]:
+        path = os.path.normpath(os.path.abspath(given))
+        if os.path.isdir(path):
+            roots.append(path)
+        elif os.path.isfile(path):
+            only.add(path)
+            roots.append(_environment_above(path, cwd))
+        else:
+            raise CheckError(f"{given}: no such file or directory")
+    kept = [
+        r
+        for r in dict.fromkeys(roots)
+        if not any(r != o and r.startswith(o.rstrip(os.sep) + os.sep) for o in roots)
+    ]
+    # files alone narrow the report to them; with a directory, the directory is checked whole
+    return kept, only if len(only) == len(paths) else set()
+
+
+ENVIRONMENT_MARKS = ("hiera.yaml", "environment.conf")
+
+
+def _environment_above(path: str, cwd: str) -> str:
+    """The directory to check a file in: the topmost directory above it holding a hiera.yaml or
+    environment.conf (a module's hiera.yaml is nearer than its control repository's), not
+    above the current directory when the file is inside it."""
+    inside = path.startswith(cwd.rstrip(os.sep) + os.sep)
+    found = directory = os.path.dirname(path)
+    while True:
+        if any(os.path.isfile(os.path.join(directory, m)) for m in ENVIRONMENT_MARKS):
+            found = directory
+        parent = os.path.dirname(directory)
+        if parent == directory or (inside and directory == cwd):
+            return found
+        directory = parent
+
+
+def _profile_names(snapshot: Snapshot, wanted: Sequence[str] | None) -> list[str]:
+    available = [entry.name for entry in snapshot.profiles]
+    if wanted is None or list(wanted) == ["all"]:
+        return available
+    out: list[str] = []
+    for name in wanted:
+        entry = next((e for e in snapshot.profiles if e.name == name), None)
+        if entry is None:
+            entry = next(
+                (
+                    e
+                    for e in snapshot.profiles
+                    if name in (e.profile.path, os.path.basename(e.profile.path))
+                    or name == os.path.basename(e.profile.path).rsplit(".", 1)[0]
+                ),
+                None,
+            )
+        if entry is None:
+            known = ", ".join(available) or "none found"
+            raise CheckError(f"no facts profile named '{name}' (profiles: {known})")
+        if entry.name not in out:
+            out.append(entry.name)
+    return out
+
+
+def _record(seen: dict[tuple[object, ...], _Seen], found: Problem, name: str | None) -> None:
+    prefix = f"[{name}] " if name is not None else None
+    tagged = prefix is not None and found.message.startswith(prefix)
+    message = found.message[len(prefix) :] if tagged and prefix is not None else found.message
+    key = (found.where.path, found.code, found.where.span, message, found.severity)
+    entry = seen.get(key)
+    if entry is None:
+        seen[key] = entry = _Seen(found, message, [], tagged)
+    entry.tagged = entry.tagged or tagged
+    if name is not None and name not in entry.profiles:
+        entry.profiles.append(name)
+
+
+def _finding(entry: _Seen, passes: int, snapshot: Snapshot) -> Finding:
+    found = entry.problem
+    path = found.where.path
+    data = _data_of(snapshot, path)
+    keys = key_names(data)
+    message = report_message(
+        Problem(found.code, entry.message, found.severity, found.where),
+        string_values(data, keys),
+        keys,
+    )
+    message = message.replace(os.getcwd().rstrip(os.sep) + os.sep, "")
+    some = entry.tagged or (0 < len(entry.profiles) < passes)
+    profiles = tuple(entry.profiles) if some else ()
+    if profiles:
+        message = f"[{profile_label(profiles, passes)}] {message}"
+    return Finding(path, found.code, found.severity, message, found.where.span, profiles)
+
+
+SEVERITY_RANK = {
+    Severity.HINT: 0,
+    Severity.INFORMATION: 0,  # --fail-on info: information and hints
+    Severity.WARNING: 1,
+    Severity.ERROR: 2,
+}
+FAIL_ON = {"info": 0, "warning": 1, "error": 2}
+
+
+def fails(finding: Finding, fail_on: str) -> bool:
+    """Whether ``finding`` is at or above ``--fail-on``'s level."""
+    return SEVERITY_RANK[finding.severity] >= FAIL_ON[fail_on]
+
+
+def profile_label(names: Sequence[str], total: int) -> str:
+    """``web01``, ``web01, db01 and 4 more profiles``, ``all 6 profiles``."""
+    if len(names) == total and total > 1:
+        return f"all {total} profiles"
+    shown = ", ".join(names[:NAMED_PROFILES])
+    rest = len(names) - NAMED_PROFILES
+    return f"{shown} and {rest} more profiles" if rest > 0 else shown
+
+
+def _data_of(snapshot: Snapshot, path: str) -> object:
+    if snapshot.kind_of(path) is FileKind.FACTS:
+        entry = snapshot.profile_at(path)
+        return entry.profile.source.data if entry is not None else {}
+    df = snapshot.data_file(path)
+    return df.data if df is not None else {}

@@ -1,0 +1,232 @@
+"""``hiera-ls check`` as CI and users run it: output, exit status, profiles, secrets."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from hiera_ls.cli import main
+from hiera_ls.features.diagnostics import Diagnostics, project_paths
+from hiera_ls.project.workspace import Workspace
+from hiera_ls.report.progress import ProgressBar
+from tests.report.conftest import SECRETS
+
+
+def check(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["check", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_text_lists_findings_like_ruff_with_a_summary(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = check(capsys)
+    lines = out.splitlines()
+    assert (
+        "data/common.yaml:12:1: yaml-duplicate-key Duplicate key 'app::dup' in this mapping: "
+        "Psych keeps the value given last" in lines
+    )
+    assert (
+        "data/common.yaml:10:15: yaml11-boolean YAML 1.1 reads yes/no/on/off (any case) as "
+        "Booleans" in lines
+    )
+    assert lines[-1] == (
+        "Found 9 problems (4 errors, 2 warnings, 1 info, 2 hints) in 11 files, 6 facts profiles."
+    )
+    assert code == 1  # errors, and --fail-on is error by default
+    assert err == ""  # no progress bar: stderr is not a terminal
+
+
+def test_a_clean_repository_passes(clean_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert check(capsys) == (0, "All checks passed (2 files).\n", "")
+
+
+def test_a_per_profile_failure_is_reported_once_naming_its_profiles(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = check(capsys, "--select", "lookup-fails-for-profile")
+    failing = [line for line in out.splitlines() if "lookup-fails-for-profile" in line]
+    assert failing == [
+        "data/common.yaml:5:1: lookup-fails-for-profile [n1, n2, n3 and 2 more profiles] "
+        "Looking up 'app::url' fails: Undefined variable '::app_host'; ",
+        "data/common.yaml:6:1: lookup-fails-for-profile [all 6 profiles] Looking up 'app::port' "
+        "fails: The convert_to lookup_option for key 'app::port' raised error: The string '…' "
+        "cannot be converted to Integer",
+    ]
+    _, out, _ = check(capsys, "--select", "lookup-fails-for-profile", "--format", "json")
+    first = json.loads(out)["findings"][0]
+    assert first["profiles"] == ["n1", "n2", "n3", "n4", "n5"]
+
+
+def test_profiles_can_be_chosen_by_name(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = check(capsys, "--profiles", "n6", "--select", "lookup-fails-for-profile")
+    assert "app::url" not in out  # n6 has the fact
+    assert "[n6] Looking up 'app::port' fails" in out
+    assert out.splitlines()[-1].endswith("in 11 files, 1 facts profile.")
+
+
+def test_reports_never_show_data_values(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the server's own messages do quote them: that is what the reports must hide
+    workspace = Workspace([str(repo)])
+    workspace.select_profile("n1")
+    snapshot = workspace.snapshot()
+    diagnostics = Diagnostics()
+    diagnostics.rebuild_stale(snapshot, 0)
+    raw = " ".join(
+        p.message
+        for path in project_paths(snapshot)
+        for p in diagnostics.file_problems(snapshot, path)
+    )
+    assert all(secret in raw for secret in SECRETS)
+    for fmt in ("text", "json", "sarif", "github", "gitlab", "junit"):
+        _, out, _ = check(capsys, "--format", fmt)
+        leaked = [secret for secret in SECRETS if secret in out]
+        assert leaked == [], fmt
+
+
+def test_fail_on_sets_the_exit_status(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert check(capsys, "--select", "yaml11-*")[0] == 0  # an info does not fail by default
+    assert check(capsys, "--select", "yaml11-*", "--fail-on", "info")[0] == 1
+    assert check(capsys, "--select", "yaml-duplicate-key")[0] == 0
+    assert check(capsys, "--select", "yaml-duplicate-key", "--fail-on", "warning")[0] == 1
+
+
+def test_select_and_ignore_take_codes_and_globs(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = check(capsys, "--select", "yaml-*,json-syntax", "--ignore", "yaml-bad-number")
+    codes = {line.split()[1] for line in out.splitlines()[:-1]}
+    assert codes == {"yaml-duplicate-key", "json-syntax"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["no/such/dir"], "no/such/dir: no such file or directory"),
+        (["--select", "yaml-dupe-key"], "unknown diagnostic code 'yaml-dupe-key'"),
+        (["--ignore", "nothing-*"], "unknown diagnostic code 'nothing-*'"),
+        (["--profiles", "nobody"], "no facts profile named 'nobody'"),
+        (["--output", "no/such/dir/report.txt"], "cannot write no/such/dir/report.txt"),
+        (["--hiera-config", "missing.yaml"], "--hiera-config missing.yaml: no such file"),
+    ],
+)
+def test_usage_and_configuration_errors_exit_2(
+    repo: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, out, err = check(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("hiera-ls check: error: ") and message in err
+    assert len(err.splitlines()) == 1
+
+
+def test_bad_flags_exit_2(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["check", "--format", "xml"])
+    assert exit_.value.code == 2
+
+
+def test_output_writes_the_report_to_a_file(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = check(capsys, "--format", "json", "--output", "report.json")
+    assert (code, out) == (1, "")
+    assert len(json.loads((repo / "report.json").read_text())["findings"]) == 9
+
+
+def test_github_format_is_chosen_in_github_actions(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    _, out, _ = check(capsys)
+    assert out.startswith("::error file=data/common.yaml,line=5,col=1,")
+    _, out, _ = check(capsys, "--format", "text")
+    assert out.startswith("data/common.yaml:5:1: ")
+
+
+def test_a_file_argument_narrows_the_report_to_it(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = check(capsys, "data/extra.json")
+    assert {line.split(":")[0] for line in out.splitlines()[:-1]} == {"data/extra.json"}
+
+
+def test_the_shipped_example_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
+    example = Path(__file__).resolve().parents[2] / "examples" / "control-repo"
+    code, out, _ = check(capsys, str(example))
+    assert (code, out) == (0, "All checks passed (20 files, 3 facts profiles).\n")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_bar_shows_on_a_terminal_after_a_second_only() -> None:
+    now = [0.0]
+    terminal = _Terminal()
+    bar = ProgressBar(terminal, clock=lambda: now[0])
+    bar(1, 10)
+    assert terminal.getvalue() == ""  # a short run shows nothing
+    now[0] = 1.5
+    bar(5, 10)
+    assert terminal.getvalue() == "\r[###############---------------] 5/10 files"
+    bar.close()
+    assert terminal.getvalue().endswith("\r")
+    piped = io.StringIO()
+    piped_bar = ProgressBar(piped, clock=lambda: now[0] + 10)
+    piped_bar(5, 10)
+    piped_bar.close()
+    assert piped.getvalue() == ""
+
+
+def test_no_progress_bytes_when_stderr_is_not_a_terminal(repo: Path) -> None:
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-m", "hiera_ls", "check"],
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        check=False,
+    )
+    assert run.returncode == 1
+    assert run.stderr == b""
+
+
+def test_profiles_take_comma_separated_and_repeated_names(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = check(
+        capsys, "--profiles", "n1,n6", "--profiles", "n2", ".", "--select", "lookup-*"
+    )
+    assert "[n1, n2] Looking up 'app::url' fails" in out
+    assert out.splitlines()[-1].endswith("in 11 files, 3 facts profiles.")
+
+
+def test_a_file_is_checked_in_its_environment_from_any_directory(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(repo.parent)
+    code, out, _ = check(capsys, "repo/data/common.yaml", "--select", "yaml-duplicate-key")
+    assert code == 0
+    assert out.splitlines() == [
+        "repo/data/common.yaml:12:1: yaml-duplicate-key Duplicate key 'app::dup' in this "
+        "mapping: Psych keeps the value given last",
+        "Found 1 problem (1 warning) in 1 file, 6 facts profiles.",
+    ]
+
+
+def test_a_directory_without_hiera_data_is_a_configuration_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = check(capsys)
+    assert (code, out) == (2, "")
+    assert err == (
+        "hiera-ls check: error: no Hiera data under .: no hiera.yaml, data file or facts file "
+        "was found\n"
+    )
