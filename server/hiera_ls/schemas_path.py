@@ -1,8 +1,10 @@
-"""Where the JSON Schemas live, whether hiera-ls runs from a wheel or from the repository.
+"""Where the files shipped beside the code live (the JSON Schemas, the diagnostics reference),
+whether hiera-ls runs from a wheel or from the repository.
 
-Wheels carry ``schemas/`` as ``hiera_ls/schemas`` (pyproject's force-include); an editable
-install or a source checkout reads ``<repository>/schemas`` directly, so the schema the
-editor sees and the one the validator reads are always the same file.
+Wheels carry ``schemas/`` as ``hiera_ls/schemas`` and ``docs/diagnostics.md`` as
+``hiera_ls/docs/diagnostics.md`` (pyproject's force-include); an editable install or a source
+checkout reads the repository's copies directly, so the schema the editor sees and the one
+the validator reads are always the same file.
 """
 
 from __future__ import annotations
@@ -17,15 +19,20 @@ HIERA_V5 = "hiera.v5.schema.json"
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
-def schemas_dir() -> Path:
-    """The directory holding the schemas (installed copy first, then the repository's)."""
-    installed = _PACKAGE_DIR / "schemas"
-    if installed.is_dir():
+def shipped(relative: str) -> Path:
+    """A shipped file or directory (installed copy first, then the repository's)."""
+    installed = _PACKAGE_DIR / relative
+    if installed.exists():
         return installed
-    repository = _PACKAGE_DIR.parent.parent / "schemas"  # server/hiera_ls -> repository root
-    if repository.is_dir():
+    repository = _PACKAGE_DIR.parent.parent / relative  # server/hiera_ls -> repository root
+    if repository.exists():
         return repository
-    raise FileNotFoundError(f"hiera-ls schemas not found in {installed} or {repository}")
+    raise FileNotFoundError(f"hiera-ls {relative} not found in {installed} or {repository}")
+
+
+def schemas_dir() -> Path:
+    """The directory holding the schemas."""
+    return shipped("schemas")
 
 
 def schema_path(name: str = HIERA_V5) -> Path:

@@ -230,3 +230,26 @@ def test_a_directory_without_hiera_data_is_a_configuration_error(
         "hiera-ls check: error: no Hiera data under .: no hiera.yaml, data file or facts file "
         "was found\n"
     )
+
+
+def test_the_repository_configuration_and_suppressions_apply_to_check(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``.hiera-ls.yaml`` and suppression comments mean the same in CI as in the editor; a
+    suppression that silences some profiles' failure is in use, not reported as unused."""
+    (repo / ".hiera-ls.yaml").write_text(
+        "ignore: [yaml11-*]\nseverity:\n  yaml-duplicate-key: off\n"
+    )
+    common = repo / "data" / "common.yaml"
+    common.write_text(
+        common.read_text().replace(
+            'app::url: "http://%{::app_host}/"',
+            'app::url: "http://%{::app_host}/"  # hiera-ls: disable-line=lookup-fails-for-profile',
+        )
+    )
+    _, out, _ = check(capsys)
+    assert "yaml11-boolean" not in out and "yaml-duplicate-key" not in out
+    assert "'app::url' fails" not in out
+    assert "suppression-unused" not in out
+    _, out, _ = check(capsys, "--profiles", "n6")  # n6 has the fact: nothing to silence
+    assert "data/common.yaml:5:" in out and "suppression-unused" in out

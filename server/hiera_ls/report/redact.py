@@ -66,8 +66,9 @@ SAFE = frozenset(
         "hiera-data-file-unused",
     }
 )
-# hiera.yaml is configuration, not data: its messages quote it as Puppet does.
-SAFE_PREFIXES = ("hiera-config-",)
+# hiera.yaml, .hiera-ls.yaml and suppression comments are configuration, not data: their
+# messages quote it as written.
+SAFE_PREFIXES = ("hiera-config-", "config-", "suppression-")  # .hiera-ls.yaml and its comments
 # The message is the scalar's text and what Psych makes of it: only the summary is safe.
 SUMMARY_ONLY = frozenset(
     {

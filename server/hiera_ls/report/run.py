@@ -25,6 +25,7 @@ from hiera_ls.report.redact import key_names, report_message, string_values
 from hiera_ls.report.selection import Selection
 from hiera_ls.source.spans import Problem, Severity, Span
 
+UNUSED_SUPPRESSION = "suppression-unused"
 NAMED_PROFILES = 3  # profiles named in a message before "and N more"
 
 Progress = Callable[[int, int], None]  # (files done, files in all)
@@ -101,7 +102,7 @@ def run_check(
     findings = [
         _finding(entry, len(passes), first)
         for entry in seen.values()
-        if wanted.wants(entry.problem.code)
+        if wanted.wants(entry.problem.code) and not _used_by_some_profile(entry, len(passes))
     ]
     findings.sort(key=lambda f: (f.path, f.span.start, f.span.end, f.code, f.message))
     return CheckResult(tuple(findings), tuple(files), tuple(names))
@@ -183,6 +184,12 @@ def _record(seen: dict[tuple[object, ...], _Seen], found: Problem, name: str | N
     entry.tagged = entry.tagged or tagged
     if name is not None and name not in entry.profiles:
         entry.profiles.append(name)
+
+
+def _used_by_some_profile(entry: _Seen, passes: int) -> bool:
+    """A suppression is unused only when it suppresses nothing for every profile: one that
+    silences a lookup failure of some profiles is doing its job."""
+    return entry.problem.code == UNUSED_SUPPRESSION and 0 < len(entry.profiles) < passes
 
 
 def _finding(entry: _Seen, passes: int, snapshot: Snapshot) -> Finding:

@@ -1,7 +1,8 @@
 """SARIF 2.1.0: what GitHub code scanning and other security dashboards import.
 
-Every registered code is a rule with its summary and a link to its section of
-docs/diagnostics.md; a finding refers to its rule by index.  Columns count Unicode code
+Every registered code is a rule with its summary and, as its help, its section of
+docs/diagnostics.md (report/rule_help.py: there is no documentation site to link to); a
+finding refers to its rule by index.  Columns count Unicode code
 points (``columnKind``), as hiera-ls' positions do.
 """
 
@@ -12,11 +13,10 @@ import json
 from hiera_ls import __version__
 from hiera_ls.codes import CODES, Code
 from hiera_ls.report.formats import Report, position
+from hiera_ls.report.rule_help import rule_help
 from hiera_ls.source.spans import Severity
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-# Where docs/diagnostics.md is published; each code's section is its heading's anchor.
-DOCS_URL = "https://github.com/hiera-ls/hiera-ls/blob/main/docs/diagnostics.md"
 
 _LEVEL = {
     Severity.ERROR: "error",
@@ -26,23 +26,21 @@ _LEVEL = {
 }
 
 
-def anchor(entry: Code) -> str:
-    """The GitHub anchor of the heading ``### `code` (severity)`` in docs/diagnostics.md."""
-    return f"{entry.id}-{entry.severity.value}"
-
-
 def rule_name(code_id: str) -> str:
     return "".join(part.capitalize() for part in code_id.split("-"))
 
 
 def _rule(entry: Code) -> dict[str, object]:
-    return {
+    rule: dict[str, object] = {
         "id": entry.id,
         "name": rule_name(entry.id),
         "shortDescription": {"text": entry.summary},
-        "helpUri": f"{DOCS_URL}#{anchor(entry)}",
         "defaultConfiguration": {"level": _LEVEL[entry.severity]},
     }
+    documented = rule_help().get(entry.id)
+    if documented:
+        rule["help"] = {"text": documented, "markdown": documented}
+    return rule
 
 
 def sarif(report: Report) -> str:
@@ -89,7 +87,6 @@ def sarif(report: Report) -> str:
                     "driver": {
                         "name": "hiera-ls",
                         "version": __version__,
-                        "informationUri": DOCS_URL,
                         "rules": rules,
                     }
                 },
