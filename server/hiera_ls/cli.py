@@ -16,12 +16,14 @@ from typing import TextIO
 from hiera_ls import __version__
 from hiera_ls.engine.explain import plain_data, render_text, render_value, to_data
 from hiera_ls.engine.lookup import NO_DEFAULT, LookupOutcome, LookupSession
+from hiera_ls.project.backends import invalid_backends
 from hiera_ls.project.environments import ModuleDirs, environment_at
 from hiera_ls.project.facts import FactsProfile, load_facts, node_scope
 from hiera_ls.source.files import UNREAD_CODES, FileAccess
 from hiera_ls.source.yaml_loader import LOAD_ERROR_PREFIX, VALUE_RECURSION_LIMIT
 
 STRATEGIES = ("first", "unique", "hash", "deep")
+BACKEND_HINT = "Name a reader for a function with --backend FUNCTION=READER."
 
 
 class UsageError(Exception):
@@ -72,6 +74,14 @@ def _lookup_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
     p.add_argument(
         "--merge-hash-arrays", "--merge_hash_arrays", action="store_true", dest="merge_hash_arrays"
+    )
+    p.add_argument(
+        "--backend",
+        action="append",
+        default=[],
+        metavar="FUNCTION=READER",
+        help="read the levels of a custom backend function with one of hiera-ls' readers: "
+        "yaml_data, json_data, hocon_data, eyaml_lookup_key, expand_path (repeatable)",
     )
     p.add_argument("--default", dest="default", help="value when nothing is found")
     p.add_argument("--explain", action="store_true", help="print how the value was found")
@@ -160,9 +170,26 @@ def _session(args: argparse.Namespace) -> LookupSession:
             raise UsageError(_facts_error(args.facts, profile))
         facts = dict(profile.facts)
     which = ModuleDirs.CONVENTIONAL if args.modulepath_conventional else ModuleDirs.MODULEPATH
-    env = environment_at(env_root, args.environment, args.hiera_config, files, module_dirs=which)
+    backends = _backends(args.backend)
+    env = environment_at(
+        env_root, args.environment, args.hiera_config, files, module_dirs=which, backends=backends
+    )
     scope = node_scope(facts, certname, args.environment, args.strict_variables)
     return LookupSession(env, scope, files)
+
+
+def _backends(given: Sequence[str]) -> dict[str, str]:
+    """``--backend FUNCTION=READER`` flags as the mapping project/backends.py reads."""
+    backends: dict[str, str] = {}
+    for flag in given:
+        function, sep, reader = flag.rpartition("=")
+        if not sep or not function:
+            raise UsageError(f"--backend expects FUNCTION=READER, got '{flag}'")
+        backends[function] = reader
+    problems = invalid_backends(backends)
+    if problems:
+        raise UsageError(problems[0])
+    return backends
 
 
 def _facts_error(given: str, profile: FactsProfile) -> str:
@@ -227,6 +254,8 @@ def _batch_answer(outcome: LookupOutcome) -> dict[str, object]:
     answer: dict[str, object] = {"found": True, "value": plain_data(outcome.value)}
     if outcome.notes:
         answer["notes"] = list(outcome.notes)
+    if outcome.incomplete is not None:
+        answer["incomplete"] = outcome.incomplete.as_data()
     return answer
 
 
@@ -241,6 +270,9 @@ def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
     outcome = session.lookup(args.keys, merge, default, explain=args.explain)
     for note in outcome.notes:
         stderr.write(f"Notice: {note}\n")
+    if outcome.incomplete is not None:
+        # still exit 0 on a found value: see README "Levels hiera-ls cannot read"
+        stderr.write(f"Warning: {outcome.incomplete.message(BACKEND_HINT)}\n")
     if args.explain:
         assert outcome.trace is not None
         if args.render_as == "json":

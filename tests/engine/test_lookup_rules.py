@@ -364,7 +364,9 @@ def test_custom_backend_level_is_skipped_with_a_note(tmp_path: Path) -> None:
     )
     out = env.lookup("a")
     assert out.value == 1
-    assert any("vault_lookup" in n for n in out.notes)
+    assert out.incomplete is not None
+    assert [lv.level for lv, _ in out.incomplete.levels] == ["vault"]
+    assert out.incomplete.value
 
 
 EYAML_HIERA = (

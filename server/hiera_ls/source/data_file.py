@@ -127,6 +127,20 @@ def load_json_data(path: str, text: str) -> DataFile:
     return DataFile(path, doc.value, None, key_errors, doc.nodes, tuple(problems))
 
 
+def load_hocon_data(path: str, text: str) -> DataFile:
+    """``hocon_data``: keys placed by a text scan (source/hocon_data.py)."""
+    from hiera_ls.source.hocon_data import hocon_problem
+    from hiera_ls.source.hocon_data import load_hocon_data as parse_hocon
+
+    data, error, places = parse_hocon(path, text)
+    if error is not None or not isinstance(data, dict):
+        message = error or f"{path}: file does not contain a valid hash"
+        return DataFile(path, {}, message, {}, EMPTY_NODES, (hocon_problem(path, message),))
+    problems: list[Problem] = []
+    key_errors = _validate(path, "hocon_data", data, places, problems)
+    return DataFile(path, data, None, key_errors, places, tuple(problems))
+
+
 # --------------------------------------------------------------------------- validation
 
 
