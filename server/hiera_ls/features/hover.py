@@ -57,6 +57,10 @@ from hiera_ls.source.keys import LookupKey, NotFound, dig, split_key
 from hiera_ls.source.spans import FileSpan, Position, Span
 
 MAX_LISTED = 30
+BACKENDS_HINT = (
+    "Name a reader for a function in the setting `hiera.backends` or in `.hiera-ls.yaml`'s "
+    "`backends:`."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +152,8 @@ def key_hover(
         lines += [off_path, ""]
     lines.append(_merge_line(res, snapshot, view))
     lines.append("")
+    if outcome.incomplete is not None:  # one line, whatever the number of levels
+        lines += [f"_{outcome.incomplete.message(BACKENDS_HINT)}_", ""]
     lines += _contribution_lines(snapshot, view, res, node_path, here)
     if here is not None and res.candidates and all(c.file != here for c in res.candidates):
         lines += ["", f"_This file is not read for {code(node)}._"]

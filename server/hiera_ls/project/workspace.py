@@ -244,11 +244,18 @@ class Workspace:
             return
         old = self.settings
         self.settings = settings
-        if (old.hiera_config, old.environment_path, old.environment, old.module_dirs) != (
+        if (
+            old.hiera_config,
+            old.environment_path,
+            old.environment,
+            old.module_dirs,
+            old.backends,
+        ) != (
             settings.hiera_config,
             settings.environment_path,
             settings.environment,
             settings.module_dirs,
+            settings.backends,
         ):
             self._views = None
             self._data_files = None
@@ -313,14 +320,20 @@ class Workspace:
         messages: list[str] = []
         if self._views is None:
             base = self.roots[0] if self.roots else os.getcwd()
-            glob = global_layer(self.settings.hiera_config, base, files, self._configs)
+            backends = dict(self.settings.backends)
+            glob = global_layer(self.settings.hiera_config, base, files, self._configs, backends)
             items = find_environment_roots(
                 self.roots, self.settings.environment_path, self.settings.environment, files
             )
             self._views = tuple(
                 build_view(
                     build_environment(
-                        item, glob, files, self._configs, module_dirs=self.settings.module_dirs
+                        item,
+                        glob,
+                        files,
+                        self._configs,
+                        module_dirs=self.settings.module_dirs,
+                        backends=backends,
                     )
                 )
                 for item in items
