@@ -16,6 +16,7 @@ from typing import TextIO
 from hiera_ls import __version__
 from hiera_ls.engine.explain import plain_data, render_text, render_value, to_data
 from hiera_ls.engine.lookup import NO_DEFAULT, LookupOutcome, LookupSession
+from hiera_ls.engine.trace import Kind, TraceNode
 from hiera_ls.project.backends import invalid_backends
 from hiera_ls.project.environments import ModuleDirs, environment_at
 from hiera_ls.project.facts import FactsProfile, load_facts, node_scope
@@ -268,8 +269,12 @@ def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
         raise UsageError("No keys were given to lookup.")
     default: object = args.default if args.default is not None else NO_DEFAULT
     outcome = session.lookup(args.keys, merge, default, explain=args.explain)
+    for warning in outcome.warnings:
+        stderr.write(f"Warning: {warning}\n")
+    shown = _trace_texts(outcome.trace) if args.explain and outcome.trace else set()
     for note in outcome.notes:
-        stderr.write(f"Notice: {note}\n")
+        if note not in shown:  # --explain prints it in the tree already: once is enough
+            stderr.write(f"Notice: {note}\n")
     if outcome.incomplete is not None:
         # still exit 0 on a found value: see README "Levels hiera-ls cannot read"
         stderr.write(f"Warning: {outcome.incomplete.message(BACKEND_HINT)}\n")
@@ -284,9 +289,32 @@ def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
         stderr.write(f"Error: {outcome.error}\n")
         return 1
     if not outcome.found:
-        return 1
+        missing = _missing_environment_config(session)
+        if missing is not None:  # Puppet says nothing; the user wonders why
+            stderr.write(f"Warning: {missing}\n")
+        return 1  # as `puppet lookup`: nothing on stdout or stderr for a key not found
     stdout.write(_render(outcome.value, args.render_as) + "\n")
     return 0
+
+
+def _missing_environment_config(session: LookupSession) -> str | None:
+    """What to say when the environment has no hiera.yaml (so no data at all)."""
+    layer = session.env.environment_layer
+    if layer.config is not None:
+        return None
+    path = os.path.join(layer.root, "hiera.yaml")
+    return (
+        f"{path} does not exist: the environment '{session.env.name}' has no Hiera data "
+        "(Puppet reads none either). Run hiera-ls in a control repository, or name one with "
+        "--environmentpath DIR --environment NAME."
+    )
+
+
+def _trace_texts(node: TraceNode) -> set[str]:
+    texts = {node.label} if node.kind is Kind.TEXT and node.label else set()
+    for child in node.children:
+        texts |= _trace_texts(child)
+    return texts
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -190,6 +190,9 @@ def scope_lookup(inv: Invocation, key: str, subject: str) -> object:
             inv.trace.event(Event.FOUND, root, value)
         else:
             value = scope.value(root)  # raises under strict_variables
+            if scope.undefined(root):  # Puppet 7's default: a warning, and ''
+                text = f"Undefined variable '{root}'; \n   (file & line not available)"
+                inv.warn(text, traced=False)
     rest: tuple[Segment, ...] = tuple(segments[1:])
     if value is not None and rest:
         try:

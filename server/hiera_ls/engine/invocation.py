@@ -84,6 +84,8 @@ class Invocation:
     memo: dict[tuple[str, int], Memo] | None = None
     reached: list[int] = field(default_factory=lambda: [0])  # deepest nesting reached
     nested_count: list[int] = field(default_factory=lambda: [0])  # traced lookups only
+    # Puppet's warnings for this lookup (Puppet 7's defaults), each once, in its words
+    warnings: list[str] = field(default_factory=list)
     # levels skipped on the way, with what they might change (VALUE or OPTIONS)
     skipped: list[tuple[SkippedLevel, str]] = field(default_factory=list)
 
@@ -110,6 +112,13 @@ class Invocation:
         """A level this lookup could not read; the answer says so once, whatever the count."""
         if (level, effect) not in self.skipped:
             self.skipped.append((level, effect))
+
+    def warn(self, text: str, traced: bool = True) -> None:
+        """A warning Puppet prints (``Warning: ...`` on stderr), also shown in the trace."""
+        if traced:
+            self.trace.text(f"Warning: {text}")
+        if text not in self.warnings:
+            self.warnings.append(text)
 
     def note(self, text: str) -> None:
         """A note for the user that the explain output shows at this step too."""

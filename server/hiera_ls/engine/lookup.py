@@ -59,6 +59,7 @@ class LookupOutcome:
     notes: tuple[str, ...] = ()
     # levels hiera-ls skipped that may change this answer (engine/incomplete.py)
     incomplete: Incomplete | None = None
+    warnings: tuple[str, ...] = ()  # what Puppet prints as ``Warning: ...``
 
 
 NO_DEFAULT = object()
@@ -204,7 +205,8 @@ def _outcome(
         trace.children.append(TraceNode(Kind.TEXT, label=not_found_message))
     if error is not None and trace is not None:
         trace.children.append(TraceNode(Kind.TEXT, label=error))
-    return LookupOutcome(key, found, value, error, trace, tuple(dict.fromkeys(inv.notes)))
+    notes = tuple(dict.fromkeys(inv.notes))
+    return LookupOutcome(key, found, value, error, trace, notes, warnings=tuple(inv.warnings))
 
 
 def search_and_merge(

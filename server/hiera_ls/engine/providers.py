@@ -223,7 +223,7 @@ def _location_lookup(
         if df.error is not None:
             if not (inv.scope.strict_variables is False and df.error.endswith(NOT_A_HASH)):
                 raise LookupFailure(df.error)
-            trace.text(f"Warning: {df.error}")
+            inv.warn(df.error)
         root = lk.root
         if root not in df.data:
             trace.event(Event.NOT_FOUND, root)
