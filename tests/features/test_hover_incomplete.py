@@ -54,3 +54,21 @@ def test_a_reader_that_does_not_exist_is_refused_with_a_message() -> None:
     parsed = parse_settings({"hiera": {"backends": {"f": "toml"}}})
     assert parsed.settings.backends == ()
     assert "must map to one of" in parsed.messages[0]
+
+
+def test_a_key_whose_interpolation_fails_says_where_the_lookup_stopped(tmp_path: Path) -> None:
+    root = tmp_path / "production"
+    for rel, text in {
+        "hiera.yaml": "version: 5\n",
+        "data/common.yaml": "a: 1\nbroken: '%{facts.nosuch.x}%{nosuch}'\n",
+        ".hiera-ls/facts/web01.yaml": "clientcert: web01\n",
+    }.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    snap = Workspace([str(root)], Settings(facts_profile="web01")).snapshot()
+    here = str(root / "data/common.yaml")
+    text = key_hover(snap, snap.environments[0], "broken", ("broken",), here=here)
+    assert "**Puppet fails this lookup:** Undefined variable 'nosuch'" in text
+    assert "No level holds this key" not in text
+    assert "The lookup stops at Environment / Common — [data/common.yaml:2]" in text
+    assert "(this file)" in text

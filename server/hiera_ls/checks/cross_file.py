@@ -14,6 +14,7 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from hiera_ls.checks.references import unindexed_layers
 from hiera_ls.project.environment_keys import EnvironmentKeys, PlacedFile, environment_keys
 from hiera_ls.project.key_index import FileKeys, index_file
 from hiera_ls.project.level_files import (
@@ -76,6 +77,7 @@ class CrossFileIndex:
     module_names: frozenset[str]
     keys: EnvironmentKeys
     _roles: dict[str, FileRole] = field(default_factory=dict)
+    _complete: list[bool] = field(default_factory=list)  # keys_complete(), worked out once
 
     @property
     def files(self) -> Mapping[str, FileKeys]:
@@ -93,6 +95,17 @@ class CrossFileIndex:
 
     def layers(self) -> list[Layer]:
         return self.env.layers
+
+    def keys_complete(self) -> bool:
+        """Every key a lookup can find is in an indexed file: no level reads through code,
+        from outside the repository, or from a datadir that is missing here (a private
+        repository deployed beside this one)."""
+        if not self._complete:
+            complete = not unindexed_layers(self.layers(), self.templates) and not any(
+                _missing_datadir(layer) for layer in self.layers()
+            )
+            self._complete.append(complete)
+        return self._complete[0]
 
     def role(self, path: str) -> FileRole:
         if path not in self._roles:
@@ -183,3 +196,15 @@ def discover_sources(
             continue
         out.append(DataSource(path, text, data))
     return out
+
+
+def _missing_datadir(layer: Layer) -> bool:
+    config = layer.config
+    if config is None or config.path is None or config.version < 4:
+        return False
+    for entry in (*config.hierarchy, *config.default_hierarchy):
+        if entry.location.kind in (None, "uri", "uris") or "%{" in entry.datadir:
+            continue
+        if not os.path.isdir(os.path.normpath(os.path.join(layer.root, entry.datadir))):
+            return True
+    return False

@@ -296,7 +296,10 @@ def readable(level: LevelRef, candidates: Sequence[str]) -> list[str]:
 
 
 def level_files(
-    level: LevelRef, files: FileAccess, candidates: Sequence[str] | None = None
+    level: LevelRef,
+    files: FileAccess,
+    candidates: Sequence[str] | None = None,
+    unread: bool = False,
 ) -> list[str]:
     """Files on disk (or open in the editor) that the level can read for some node, in
     Ruby's glob order.  ``candidates``: sorted :func:`candidate_files`, when the caller has
@@ -305,8 +308,9 @@ def level_files(
     A level outside its layer's directory (``/etc/puppetlabs/code/hieradata/%{x}.yaml``)
     is not walked: its files are globbed with each token as ``*``, then matched as any
     other level's, so the answer never holds a file the level cannot read.
+    ``unread``: instead, the files a level of a custom function hiera-ls skips names.
     """
-    if not level.reads_files:
+    if level.reads_files == unread:  # ``unread``: the files of levels hiera-ls skips
         return []
     if level.static:
         found = [level.pattern]

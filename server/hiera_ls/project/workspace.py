@@ -46,7 +46,7 @@ from hiera_ls.project.profiles import (
     profile_paths,
 )
 from hiera_ls.project.settings import Settings
-from hiera_ls.source.data_cache import DataCache
+from hiera_ls.source.data_cache import CUSTOM_YAML, DataCache
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.files import UNREAD_CODES, FileAccess
 
@@ -96,13 +96,17 @@ class DataFileInfo:
     path: str
     view: EnvironmentView
     levels: tuple[LevelRef, ...]  # empty for a data file in a datadir that no level reads
+    custom_only: bool = False  # only levels of custom functions hiera-ls skips name it
 
     @property
     def function(self) -> str:
         for level in self.levels:
             if level.reads_files:
                 return level.function
-        return function_for(self.path)
+        fallback = function_for(self.path)
+        if self.custom_only and fallback == "yaml_data":
+            return CUSTOM_YAML  # only custom functions read it: they may permit more classes
+        return fallback
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,6 +393,7 @@ def _list_data_files(
 ) -> dict[str, DataFileInfo]:
     """Every file a level can read, plus the data files lying in a datadir (for diagnostics)."""
     found: dict[str, tuple[EnvironmentView, list[LevelRef]]] = {}
+    custom: set[str] = set()
     for view in views:
         datadirs = view.datadirs()
         candidates = sorted(candidate_files(view.levels, datadirs, files))
@@ -397,9 +402,12 @@ def _list_data_files(
                 slot = found.setdefault(path, (view, []))
                 if slot[0] is view:
                     slot[1].append(level)
+        for level in view.levels:
+            if not level.reads_files:
+                custom.update(level_files(level, files, candidates, unread=True))
         for path in datadir_data_files(datadirs, candidates):
             found.setdefault(path, (view, []))
     return {
-        path: DataFileInfo(path, view, tuple(levels))
+        path: DataFileInfo(path, view, tuple(levels), not levels and path in custom)
         for path, (view, levels) in sorted(found.items())
     }

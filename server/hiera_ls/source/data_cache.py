@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from hiera_ls.source.data_file import (
     DataFile,
+    load_custom_yaml_data,
     load_hocon_data,
     load_json_data,
     load_yaml_data,
@@ -16,7 +17,14 @@ from hiera_ls.source.data_file import (
 )
 from hiera_ls.source.files import FileAccess, Stamp
 
-LOADERS = {"yaml_data": load_yaml_data, "json_data": load_json_data, "hocon_data": load_hocon_data}
+CUSTOM_YAML = "custom_yaml"  # a YAML file only custom (unread) backends read
+
+LOADERS = {
+    "yaml_data": load_yaml_data,
+    "json_data": load_json_data,
+    "hocon_data": load_hocon_data,
+    CUSTOM_YAML: load_custom_yaml_data,
+}
 # eyaml files and expand_path's are YAML files: one parse serves them all
 SAME_AS = {"eyaml_lookup_key": "yaml_data", "expand_path": "yaml_data"}
 

@@ -9,7 +9,7 @@ holds what breaks every lookup that reads the file.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hiera_ls.codes import CODES
 from hiera_ls.puppet.ruby_text import symkeys_to_string
@@ -20,9 +20,10 @@ from hiera_ls.puppet.types import HashType
 from hiera_ls.puppet.values import CompositeKey, RubySymbol
 from hiera_ls.source.files import ReadProblem
 from hiera_ls.source.json_loader import load_json
-from hiera_ls.source.spans import FileSpan, Problem, Span
+from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
 from hiera_ls.source.yaml_loader import (
     EMPTY_NODES,
+    LENIENT_CODES,
     LOAD_ERROR_PREFIX,
     Nodes,
     NodeSpans,
@@ -31,6 +32,7 @@ from hiera_ls.source.yaml_loader import (
     RubyObject,
     YamlDocument,
     load_yaml,
+    load_yaml_leniently,
 )
 from hiera_ls.source.yaml_reparse import reload_yaml
 
@@ -45,6 +47,9 @@ class DataFile:
     problems: tuple[Problem, ...]
     # the YAML as loaded, kept when an edit may re-parse only the entries it touched
     document: YamlDocument | None = None
+    # a file Psych refuses for a class (a date, ``!ruby/regexp``): the rest of it, read past
+    # those scalars, for its other diagnostics (lookups still fail with ``error``)
+    readable: DataFile | None = None
 
 
 def unreadable_data(path: str, problem: ReadProblem) -> DataFile:
@@ -66,7 +71,7 @@ def unreadable_data(path: str, problem: ReadProblem) -> DataFile:
 
 
 def load_yaml_data(path: str, text: str) -> DataFile:
-    return _yaml_data(path, load_yaml(path, text))
+    return _with_readable(_yaml_data(path, load_yaml(path, text)), text)
 
 
 def reload_yaml_data(previous: DataFile, previous_text: str, text: str) -> DataFile:
@@ -74,7 +79,37 @@ def reload_yaml_data(previous: DataFile, previous_text: str, text: str) -> DataF
     top-level entries the edit touched when the file allows it; same answer as a full load."""
     if previous.document is None:
         return load_yaml_data(previous.path, text)
-    return _yaml_data(previous.path, reload_yaml(previous.document, previous_text, text))
+    loaded = _yaml_data(previous.path, reload_yaml(previous.document, previous_text, text))
+    return _with_readable(loaded, text)
+
+
+def _with_readable(data: DataFile, text: str) -> DataFile:
+    refused = next((p for p in data.problems if p.code in LENIENT_CODES), None)
+    if data.error is None or refused is None or refused.message != data.error:
+        return data
+    readable = _yaml_data(data.path, load_yaml_leniently(data.path, text))
+    return replace(data, readable=readable)
+
+
+def load_custom_yaml_data(path: str, text: str) -> DataFile:
+    """A YAML file only custom backends read (no reader mapped): the function may permit
+    classes yaml_data refuses (Wikimedia's ``wmflib::regex_data`` permits ``!ruby/regexp``),
+    so those are read on, each noted as what yaml_data would do, not as an error."""
+    loaded = _yaml_data(path, load_yaml_leniently(path, text))
+    problems = tuple(
+        replace(
+            p,
+            severity=Severity.INFORMATION,
+            message=(
+                "Only custom backends read this file, and whether they accept this depends on "
+                f"their code; Puppet's yaml_data would refuse the file: {p.message}"
+            ),
+        )
+        if p.code in LENIENT_CODES
+        else p
+        for p in loaded.problems
+    )
+    return replace(loaded, problems=problems)
 
 
 def _yaml_data(path: str, doc: YamlDocument) -> DataFile:
