@@ -49,12 +49,15 @@ def test_ruby_regexp_in_a_file_only_a_custom_backend_reads_is_no_error(tmp_path:
                 "es_codfw_rack_a2:\n"
                 "  __regex: !ruby/regexp /^elastic20(55|73)\\.codfw\\.wmnet$/\n"
                 "  profile::elasticsearch::rack: A2\n"
+                "es_codfw_rack_a4:\n  __regex: !ruby/regexp /^elastic20(61|62)\\.codfw$/\n"
             ),
             "data/common.yaml": "a: 1\n",
         },
     )
     found = _problems(root, "data/regex.yaml")
-    assert ("yaml-bad-tag", Severity.INFORMATION, 1) in found
+    assert [f for f in found if f[0] == "yaml-bad-tag"] == [
+        ("yaml-bad-tag", Severity.INFORMATION, 1)
+    ]  # once, not once per pattern
     assert not [f for f in found if f[1] is Severity.ERROR]
 
 

@@ -96,20 +96,15 @@ def load_custom_yaml_data(path: str, text: str) -> DataFile:
     classes yaml_data refuses (Wikimedia's ``wmflib::regex_data`` permits ``!ruby/regexp``),
     so those are read on, each noted as what yaml_data would do, not as an error."""
     loaded = _yaml_data(path, load_yaml_leniently(path, text))
-    problems = tuple(
-        replace(
-            p,
-            severity=Severity.INFORMATION,
-            message=(
-                "Only custom backends read this file, and whether they accept this depends on "
-                f"their code; Puppet's yaml_data would refuse the file: {p.message}"
-            ),
+    refused = [p for p in loaded.problems if p.code in LENIENT_CODES]
+    problems = [p for p in loaded.problems if p.code not in LENIENT_CODES]
+    if refused:  # said once, on the first such scalar
+        note = (
+            "Only custom backends read this file, and whether they accept this depends on their "
+            f"code; Puppet's yaml_data would refuse the file: {refused[0].message}"
         )
-        if p.code in LENIENT_CODES
-        else p
-        for p in loaded.problems
-    )
-    return replace(loaded, problems=problems)
+        problems.append(replace(refused[0], severity=Severity.INFORMATION, message=note))
+    return replace(loaded, problems=tuple(problems))
 
 
 def _yaml_data(path: str, doc: YamlDocument) -> DataFile:
