@@ -248,14 +248,16 @@ def _batch(session: LookupSession, stdin: TextIO, stdout: TextIO) -> int:
 
 
 def _batch_answer(outcome: LookupOutcome) -> dict[str, object]:
+    answer: dict[str, object]
     if outcome.error is not None:
-        return {"error": outcome.error}
-    if not outcome.found:
-        return {"found": False}
-    answer: dict[str, object] = {"found": True, "value": plain_data(outcome.value)}
-    if outcome.notes:
-        answer["notes"] = list(outcome.notes)
-    if outcome.incomplete is not None:
+        answer = {"error": outcome.error}
+    elif not outcome.found:
+        answer = {"found": False}
+    else:
+        answer = {"found": True, "value": plain_data(outcome.value)}
+        if outcome.notes:
+            answer["notes"] = list(outcome.notes)
+    if outcome.incomplete is not None:  # a miss can be as incomplete as a value
         answer["incomplete"] = outcome.incomplete.as_data()
     return answer
 

@@ -81,6 +81,9 @@ def test_skipped_levels_are_one_warning_line_and_a_batch_field(tmp_path: Path) -
     answer = json.loads(out)
     assert answer["incomplete"]["may_differ"] == ["lookup_options"]
     assert [lv["level"] for lv in answer["incomplete"]["levels"]] == ["expand_path site", "common"]
+    _code, out, _err = _run(root, "--batch", stdin=json.dumps({"key": "plain"}))
+    missed = json.loads(out)  # not found: the skipped levels may hold it
+    assert missed["found"] is False and "value" in missed["incomplete"]["may_differ"]
 
 
 def test_the_backend_flag_reads_expand_path_levels(tmp_path: Path) -> None:
