@@ -41,7 +41,7 @@ class Incomplete:
         return " and ".join(parts)
 
     def _options_words(self) -> str:
-        return "convert_to (lookup_options)" if self.merge_given else "the merge strategy"
+        return "the convert_to option" if self.merge_given else "the merge strategy"
 
     def message(self, hint: str) -> str:
         """One line: which levels, what each could change, and how to have them read."""
