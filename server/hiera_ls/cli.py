@@ -17,12 +17,15 @@ from typing import TextIO
 from hiera_ls import __version__
 from hiera_ls.engine.explain import plain_data, render_text, render_value, to_data
 from hiera_ls.engine.lookup import NO_DEFAULT, LookupOutcome, LookupSession
+from hiera_ls.engine.trace import Kind, TraceNode
+from hiera_ls.project.backends import invalid_backends
 from hiera_ls.project.environments import ModuleDirs, environment_at
 from hiera_ls.project.facts import FactsProfile, load_facts, node_scope
 from hiera_ls.source.files import UNREAD_CODES, FileAccess
 from hiera_ls.source.yaml_loader import LOAD_ERROR_PREFIX, VALUE_RECURSION_LIMIT
 
 STRATEGIES = ("first", "unique", "hash", "deep")
+BACKEND_HINT = "Name a reader for a function with --backend FUNCTION=READER."
 
 
 class UsageError(Exception):
@@ -73,6 +76,14 @@ def _lookup_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
     p.add_argument(
         "--merge-hash-arrays", "--merge_hash_arrays", action="store_true", dest="merge_hash_arrays"
+    )
+    p.add_argument(
+        "--backend",
+        action="append",
+        default=[],
+        metavar="FUNCTION=READER",
+        help="read the levels of a custom backend function with one of hiera-ls' readers: "
+        "yaml_data, json_data, hocon_data, eyaml_lookup_key, expand_path (repeatable)",
     )
     p.add_argument("--default", dest="default", help="value when nothing is found")
     p.add_argument("--explain", action="store_true", help="print how the value was found")
@@ -207,9 +218,26 @@ def _session(args: argparse.Namespace) -> LookupSession:
             raise UsageError(_facts_error(args.facts, profile))
         facts = dict(profile.facts)
     which = ModuleDirs.CONVENTIONAL if args.modulepath_conventional else ModuleDirs.MODULEPATH
-    env = environment_at(env_root, args.environment, args.hiera_config, files, module_dirs=which)
+    backends = _backends(args.backend)
+    env = environment_at(
+        env_root, args.environment, args.hiera_config, files, module_dirs=which, backends=backends
+    )
     scope = node_scope(facts, certname, args.environment, args.strict_variables)
     return LookupSession(env, scope, files)
+
+
+def _backends(given: Sequence[str]) -> dict[str, str]:
+    """``--backend FUNCTION=READER`` flags as the mapping project/backends.py reads."""
+    backends: dict[str, str] = {}
+    for flag in given:
+        function, sep, reader = flag.rpartition("=")
+        if not sep or not function:
+            raise UsageError(f"--backend expects FUNCTION=READER, got '{flag}'")
+        backends[function] = reader
+    problems = invalid_backends(backends)
+    if problems:
+        raise UsageError(problems[0])
+    return backends
 
 
 def _facts_error(given: str, profile: FactsProfile) -> str:
@@ -267,13 +295,17 @@ def _batch(session: LookupSession, stdin: TextIO, stdout: TextIO) -> int:
 
 
 def _batch_answer(outcome: LookupOutcome) -> dict[str, object]:
+    answer: dict[str, object]
     if outcome.error is not None:
-        return {"error": outcome.error}
-    if not outcome.found:
-        return {"found": False}
-    answer: dict[str, object] = {"found": True, "value": plain_data(outcome.value)}
-    if outcome.notes:
-        answer["notes"] = list(outcome.notes)
+        answer = {"error": outcome.error}
+    elif not outcome.found:
+        answer = {"found": False}
+    else:
+        answer = {"found": True, "value": plain_data(outcome.value)}
+        if outcome.notes:
+            answer["notes"] = list(outcome.notes)
+    if outcome.incomplete is not None:  # a miss can be as incomplete as a value
+        answer["incomplete"] = outcome.incomplete.as_data()
     return answer
 
 
@@ -286,8 +318,15 @@ def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
         raise UsageError("No keys were given to lookup.")
     default: object = args.default if args.default is not None else NO_DEFAULT
     outcome = session.lookup(args.keys, merge, default, explain=args.explain)
+    for warning in outcome.warnings:
+        stderr.write(f"Warning: {warning}\n")
+    shown = _trace_texts(outcome.trace) if args.explain and outcome.trace else set()
     for note in outcome.notes:
-        stderr.write(f"Notice: {note}\n")
+        if note not in shown:  # --explain prints it in the tree already: once is enough
+            stderr.write(f"Notice: {note}\n")
+    if outcome.incomplete is not None:
+        # still exit 0 on a found value: see README "Levels hiera-ls cannot read"
+        stderr.write(f"Warning: {outcome.incomplete.message(BACKEND_HINT)}\n")
     if args.explain:
         assert outcome.trace is not None
         if args.render_as == "json":
@@ -299,9 +338,32 @@ def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
         stderr.write(f"Error: {outcome.error}\n")
         return 1
     if not outcome.found:
-        return 1
+        missing = _missing_environment_config(session)
+        if missing is not None:  # Puppet says nothing; the user wonders why
+            stderr.write(f"Warning: {missing}\n")
+        return 1  # as `puppet lookup`: nothing on stdout or stderr for a key not found
     stdout.write(_render(outcome.value, args.render_as) + "\n")
     return 0
+
+
+def _missing_environment_config(session: LookupSession) -> str | None:
+    """What to say when the environment has no hiera.yaml (so no data at all)."""
+    layer = session.env.environment_layer
+    if layer.config is not None:
+        return None
+    path = os.path.join(layer.root, "hiera.yaml")
+    return (
+        f"{path} does not exist: the environment '{session.env.name}' has no Hiera data "
+        "(Puppet reads none either). Run hiera-ls in a control repository, or name one with "
+        "--environmentpath DIR --environment NAME."
+    )
+
+
+def _trace_texts(node: TraceNode) -> set[str]:
+    texts = {node.label} if node.kind is Kind.TEXT and node.label else set()
+    for child in node.children:
+        texts |= _trace_texts(child)
+    return texts
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -128,6 +128,11 @@ CODES: dict[str, Code] = _codes(
         "Ruby's JSON parser cannot parse the file; Puppet refuses every lookup that reads it",
     ),
     Code("json-duplicate-key", W, "A key appears twice in one JSON object; the last value wins"),
+    Code(
+        "hocon-syntax",
+        E,
+        "The hocon gem cannot parse the file; Puppet refuses every lookup that reads it",
+    ),
     # --- files as hiera-ls reads them (source/files.py; docs/security.md)
     Code(
         "file-invalid-utf8",

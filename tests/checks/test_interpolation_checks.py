@@ -221,3 +221,10 @@ def test_json_data_tokens(tmp_path: Path) -> None:
     assert brief(ws.data_problems("data/common.json")) == [
         ("interpolation-top-scope-variable", Span.of(0, 14, 0, 25))
     ]
+
+
+def test_qualified_class_variables_are_not_top_scope_variables() -> None:
+    """Wikimedia's data reads class variables by their full name (``$passwords::...``): no
+    local variable can hide them, and ``%{facts.passwords::...}`` would be wrong advice."""
+    assert check("%{passwords::cassandra::super_password}") == []
+    assert check("%{scope('passwords::cassandra::super_password')}") == []

@@ -412,3 +412,28 @@ async def test_big_environment_gets_its_cross_file_checks_in_the_background(
     assert "```yaml\n2222\n```" in await hover_text(
         client, nodes / "web01.example.com.yaml", "profile::ssh::port"
     )
+
+
+@pytest.mark.asyncio
+async def test_each_version_is_published_once_and_complete(
+    fresh_client: LanguageClient, tmp_path: Path
+) -> None:
+    """A problem only the cross-file checks find (a lookup of a key no file defines) is in
+    the one publish of the version that made it: never `[]` first, then the full list."""
+    client = fresh_client
+    repo = copy_repo(CONTROL_REPO, tmp_path)
+    await start(client, repo, "web01.example.com")
+    role = repo / "data" / "roles" / "web.yaml"
+    doc = open_document(client, role)
+    assert await wait_for_diagnostics(client, doc, version=1) == []
+    since = mark(client)
+    change(client, doc, 2, (0, 0), (0, 0), "broken::ref: \"%{lookup('profile::base::nosuch')}\"\n")
+    change(client, doc, 3, (0, 0), (0, 0), "# a comment\n")
+    await wait_for_diagnostics(client, doc, version=3, after=since)
+    change(client, doc, 4, (0, 0), (1, 0), "")  # a later version: earlier ones are all in
+    await wait_for_diagnostics(client, doc, version=4, after=since)
+    published = client.published[since:]  # type: ignore[attr-defined]
+    for version in (3, 4):
+        mine = [p for p in published if p.uri == doc and p.version == version]
+        assert len(mine) == 1, [list(p.diagnostics) for p in mine]
+        assert [d.code for d in mine[0].diagnostics] == ["reference-undefined-key"]

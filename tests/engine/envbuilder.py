@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
@@ -28,6 +28,7 @@ class Env:
     node: str = "web01.example.com"
     global_config: str | None = None
     strict_variables: bool = True
+    backends: dict[str, str] = field(default_factory=dict)
 
     def session(self) -> LookupSession:
         files = FileAccess()
@@ -37,6 +38,7 @@ class Env:
             self.global_config,
             files,
             module_dirs=ModuleDirs.MODULEPATH,
+            backends=self.backends,
         )
         scope = node_scope(self.facts, self.node, "production", self.strict_variables)
         return LookupSession(env, scope, files)

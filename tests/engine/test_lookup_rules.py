@@ -364,7 +364,9 @@ def test_custom_backend_level_is_skipped_with_a_note(tmp_path: Path) -> None:
     )
     out = env.lookup("a")
     assert out.value == 1
-    assert any("vault_lookup" in n for n in out.notes)
+    assert out.incomplete is not None
+    assert [lv.level for lv, _ in out.incomplete.levels] == ["vault"]
+    assert out.incomplete.value
 
 
 EYAML_HIERA = (
@@ -449,3 +451,32 @@ def test_explain_as_json_writes_hash_keys_as_ruby_prints_them(tmp_path: Path) ->
     from hiera_ls.engine.explain import to_data
 
     assert '"value": {"1.0e+20": 1, "3": 4}' in json.dumps(to_data(out.trace))
+
+
+def test_a_pattern_that_backtracks_still_matches_through_another_alternative(
+    tmp_path: Path,
+) -> None:
+    """``^(a|aa)+$`` runs out of time on this key, ``b$`` matches it: Puppet (Onigmo, however
+    long it takes) deep-merges; a timeout must never count as "no match"."""
+    key = "a" * 61 + "b"
+    env = make_env(
+        tmp_path,
+        {
+            "data/nodes/web01.example.com.yaml": (
+                f"lookup_options:\n  '^(a|aa)+$|b$':\n    merge: deep\n{key}:\n  x: 1\n"
+            ),
+            "data/common.yaml": f"{key}:\n  y: 2\n",
+        },
+    )
+    out = env.lookup(key)
+    assert out.error is None and out.value == {"y": 2, "x": 1}
+    undecided = "a" * 61 + "c"  # neither alternative settles it: reported, not a miss
+    env = make_env(
+        tmp_path / "2",
+        {
+            "data/common.yaml": (
+                f"lookup_options:\n  '^(a|aa)+$|b$':\n    merge: deep\n{undecided}: 1\n"
+            )
+        },
+    )
+    assert "took longer than" in env.error(undecided)

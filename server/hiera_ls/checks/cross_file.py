@@ -78,6 +78,7 @@ class CrossFileIndex:
     keys: EnvironmentKeys
     _roles: dict[str, FileRole] = field(default_factory=dict)
     _unindexed: frozenset[str | None] | None = None
+    _complete: bool | None = None  # keys_complete(), worked out once
 
     @property
     def files(self) -> Mapping[str, FileKeys]:
@@ -95,6 +96,16 @@ class CrossFileIndex:
 
     def layers(self) -> list[Layer]:
         return self.env.layers
+
+    def keys_complete(self) -> bool:
+        """Every key a lookup can find is in an indexed file: no level reads through code,
+        from outside the repository, or from a datadir that is missing here (a private
+        repository deployed beside this one)."""
+        if self._complete is None:
+            self._complete = not self.unindexed and not any(
+                _missing_datadir(layer) for layer in self.layers()
+            )
+        return self._complete
 
     def role(self, path: str) -> FileRole:
         if path not in self._roles:
@@ -224,3 +235,15 @@ def discover_sources(
             continue
         out.append(DataSource(path, text, data))
     return out
+
+
+def _missing_datadir(layer: Layer) -> bool:
+    config = layer.config
+    if config is None or config.path is None or config.version < 4:
+        return False
+    for entry in (*config.hierarchy, *config.default_hierarchy):
+        if entry.location.kind in (None, "uri", "uris") or "%{" in entry.datadir:
+            continue
+        if not os.path.isdir(os.path.normpath(os.path.join(layer.root, entry.datadir))):
+            return True
+    return False

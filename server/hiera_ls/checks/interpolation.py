@@ -164,6 +164,10 @@ def _variable_problem(
         )
     if root.startswith("::") or root in UNQUALIFIED_OK or root == local_variable:
         return None
+    if "::" in root:
+        # a qualified name (%{passwords::cassandra::super_password}) names a class's variable:
+        # no local variable can hide it, and no fact is named so
+        return None
     rest = expression.strip()
     return report(
         "interpolation-top-scope-variable",

@@ -151,7 +151,11 @@ def check_data_file(
             unquoted_token_problem(found, source.text) if found.code == "yaml-syntax" else None
         )
         out.append(clearer if clearer is not None else found)
-    if data.error is not None:
+    refused = data.error is not None
+    if data.readable is not None:  # refused for a date or a tag: the rest of it still counts
+        out.extend(data.readable.problems)
+        data = data.readable
+    elif refused:
         return in_file_order(unique(out))
     role = _role(index, env, path)
     module_name = role.module_name
@@ -176,7 +180,7 @@ def check_data_file(
             path,
             data,
             module_name=module_name,
-            all_keys=index.defined_keys if index is not None else None,
+            all_keys=index.defined_keys if index is not None and index.keys_complete() else None,
         )
     )
     if module_name is not None:
@@ -194,7 +198,7 @@ def check_data_file(
                 unindexed=index.unindexed,
             )
         )
-    if profile is not None and not large and not _read_by_no_level(role):
+    if profile is not None and not large and not refused and not _read_by_no_level(role):
         out.extend(
             check_profile(profile, path, data, module_name=module_name, references=references)
         )

@@ -9,6 +9,8 @@ interpolated again under the recursion guard, so ``a: '%{lookup("a")}'`` is caug
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hiera_ls.engine.invocation import (
     MAX_NESTING,
     MAX_TRACED_LOOKUPS,
@@ -137,28 +139,34 @@ def _global_lookup(inv: Invocation, key: str) -> object:
     reached = inv.reached
     known = memo.get((lk.text, id(inv.scope)))
     if known is not None:
-        value, _scope, height = known
+        value, _scope, height, skipped = known
         if value is not _TOO_DEEP:
             if nested.depth + height > MAX_NESTING:
                 raise StackTooDeep
             reached[0] = max(reached[0], nested.depth + height)
+            for level, effect in skipped:  # what it skipped, this answer skipped too
+                inv.skip(level, effect)
             return "" if value is _MISSING else value
         if nested.depth >= height:
             raise StackTooDeep
     outer = reached[0]
     reached[0] = nested.depth
+    own = replace(nested, skipped=[])  # what this key skips, kept with its value
     try:
         try:
-            value = inv.search_and_merge(nested, lk.text)
+            value = inv.search_and_merge(own, lk.text)
         except NotFound:
             value = _MISSING
         except StackTooDeep:
             # too deep from here is too deep from any deeper place
-            memo[(lk.text, id(inv.scope))] = (_TOO_DEEP, inv.scope, nested.depth)
+            memo[(lk.text, id(inv.scope))] = (_TOO_DEEP, inv.scope, nested.depth, ())
             raise
-        memo[(lk.text, id(inv.scope))] = (value, inv.scope, reached[0] - nested.depth)
+        height = reached[0] - nested.depth
+        memo[(lk.text, id(inv.scope))] = (value, inv.scope, height, tuple(own.skipped))
     finally:
         reached[0] = max(outer, reached[0])
+        for level, effect in own.skipped:
+            inv.skip(level, effect)
     return "" if value is _MISSING else value
 
 
@@ -182,6 +190,9 @@ def scope_lookup(inv: Invocation, key: str, subject: str) -> object:
             inv.trace.event(Event.FOUND, root, value)
         else:
             value = scope.value(root)  # raises under strict_variables
+            if scope.undefined(root):  # Puppet 7's default: a warning, and ''
+                text = f"Undefined variable '{root}'; \n   (file & line not available)"
+                inv.warn(text, traced=False)
     rest: tuple[Segment, ...] = tuple(segments[1:])
     if value is not None and rest:
         try:

@@ -51,6 +51,25 @@ SearchAndMerge = Callable[["Invocation", str], object]
 
 
 @dataclass(frozen=True, slots=True)
+class SkippedLevel:
+    """A hierarchy level a lookup would have read but hiera-ls could not (a custom function
+    with no reader mapped to it, project/backends.py)."""
+
+    layer: str  # "global", "environment", or the module's name
+    level: str  # the hierarchy entry's name
+    function_kind: str  # data_hash | lookup_key | data_dig | hiera3_backend
+    function_name: str
+
+
+VALUE = "value"  # the skipped level might hold the key's value
+OPTIONS = "options"  # the skipped level might hold the key's lookup_options
+
+# A nested lookup's answer kept for the compilation: (value or a marker, the scope, the depth
+# of its own lookups, the levels it skipped)
+Memo = tuple[object, NodeScope, int, tuple[tuple[SkippedLevel, str], ...]]
+
+
+@dataclass(frozen=True, slots=True)
 class Invocation:
     scope: NodeScope
     trace: TraceBuilder
@@ -62,9 +81,13 @@ class Invocation:
     depth: int = 0  # lookups nested by interpolation around this one
     # Values of nested lookups already made in this compilation and scope (untraced only):
     # (key, id(scope)) -> (value or a marker for not found, scope, depth of its own lookups)
-    memo: dict[tuple[str, int], tuple[object, NodeScope, int]] | None = None
+    memo: dict[tuple[str, int], Memo] | None = None
     reached: list[int] = field(default_factory=lambda: [0])  # deepest nesting reached
     nested_count: list[int] = field(default_factory=lambda: [0])  # traced lookups only
+    # Puppet's warnings for this lookup (Puppet 7's defaults), each once, in its words
+    warnings: list[str] = field(default_factory=list)
+    # levels skipped on the way, with what they might change (VALUE or OPTIONS)
+    skipped: list[tuple[SkippedLevel, str]] = field(default_factory=list)
 
     def nested(self) -> Invocation:
         """The invocation of a lookup an interpolation makes; Ruby's stack overflows at a
@@ -84,6 +107,18 @@ class Invocation:
     def with_local(self, name: str, value: object) -> Invocation:
         """The binding a ``mapped_paths`` entry makes while one of its paths is interpolated."""
         return replace(self, scope=self.scope.with_local(name, value))
+
+    def skip(self, level: SkippedLevel, effect: str) -> None:
+        """A level this lookup could not read; the answer says so once, whatever the count."""
+        if (level, effect) not in self.skipped:
+            self.skipped.append((level, effect))
+
+    def warn(self, text: str, traced: bool = True) -> None:
+        """A warning Puppet prints (``Warning: ...`` on stderr), also shown in the trace."""
+        if traced:
+            self.trace.text(f"Warning: {text}")
+        if text not in self.warnings:
+            self.warnings.append(text)
 
     def note(self, text: str) -> None:
         """A note for the user that the explain output shows at this step too."""

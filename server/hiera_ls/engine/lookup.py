@@ -15,10 +15,14 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from hiera_ls.engine.incomplete import Incomplete, incomplete_from
 from hiera_ls.engine.invocation import (
     MAX_NESTING,
     MAX_TRACED_LOOKUPS,
+    OPTIONS,
+    VALUE,
     Invocation,
+    SkippedLevel,
     StackTooDeep,
     TraceTooLarge,
     lookup_variants,
@@ -32,6 +36,7 @@ from hiera_ls.engine.providers import (
     lookup_in_environment,
     lookup_in_module,
     lookup_options_for,
+    options_skipped,
 )
 from hiera_ls.engine.trace import Event, Kind, NullBuilder, TraceBuilder, TraceNode
 from hiera_ls.project.model import Environment
@@ -52,6 +57,9 @@ class LookupOutcome:
     error: str | None = None
     trace: TraceNode | None = None
     notes: tuple[str, ...] = ()
+    # levels hiera-ls skipped that may change this answer (engine/incomplete.py)
+    incomplete: Incomplete | None = None
+    warnings: tuple[str, ...] = ()  # what Puppet prints as ``Warning: ...``
 
 
 NO_DEFAULT = object()
@@ -105,12 +113,29 @@ class LookupSession:
         override: Mapping[str, object] | None,
         default_values: Mapping[str, object] | None,
     ) -> LookupOutcome:
+        skipped: list[tuple[SkippedLevel, str]] = []
+        outcome = self._lookup_in(
+            name_list, merge, default, explain, override, default_values, skipped
+        )
+        return replace(outcome, incomplete=incomplete_from(skipped, merge is not None))
+
+    def _lookup_in(
+        self,
+        name_list: list[str],
+        merge: object,
+        default: object,
+        explain: bool,
+        override: Mapping[str, object] | None,
+        default_values: Mapping[str, object] | None,
+        skipped: list[tuple[SkippedLevel, str]],
+    ) -> LookupOutcome:
         comp = self._compilation
         inv = Invocation(
             self.scope,
             TraceBuilder() if explain else NullBuilder(),
             lambda sub, name: search_and_merge(comp, sub, name, None),
             memo=None if explain else comp.lookups,
+            skipped=skipped,
         )
         override = override or {}
         default_values = default_values or {}
@@ -180,7 +205,8 @@ def _outcome(
         trace.children.append(TraceNode(Kind.TEXT, label=not_found_message))
     if error is not None and trace is not None:
         trace.children.append(TraceNode(Kind.TEXT, label=error))
-    return LookupOutcome(key, found, value, error, trace, tuple(dict.fromkeys(inv.notes)))
+    notes = tuple(dict.fromkeys(inv.notes))
+    return LookupOutcome(key, found, value, error, trace, notes, warnings=tuple(inv.warnings))
 
 
 def search_and_merge(
@@ -197,6 +223,9 @@ def search_and_merge(
     lk = LookupKey.parse(name)
     inv = inv.for_key(lk.text, lk.module_name)
     options = lookup_options_for(comp, inv, lk) or {}
+    for level in options_skipped(comp, inv, lk.module_name):
+        # a nested lookup's options change the value of the key around it
+        inv.skip(level, OPTIONS if inv.depth == 0 else VALUE)
     strategy: MergeStrategy | None = merge
     if strategy is None and "merge" in options and options["merge"] is not None:
         strategy = parse_merge(options["merge"])

@@ -15,13 +15,13 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 
 from hiera_ls.engine.interpolation import interpolate
-from hiera_ls.engine.invocation import Invocation, lookup_variants
+from hiera_ls.engine.invocation import VALUE, Invocation, Memo, SkippedLevel, lookup_variants
 from hiera_ls.engine.locations import ResolvedEntry, ResolvedLocation, resolve_entries
 from hiera_ls.engine.merge import MergeStrategy, merge_pair, parse_merge
 from hiera_ls.engine.options import CompiledOptions, compile_options, validate_options
 from hiera_ls.engine.trace import NO_VALUE, Event, Kind, TraceNode
+from hiera_ls.project.backends import EXPAND_PATH, expand_path_file
 from hiera_ls.project.model import Environment, Layer, LayerKind
-from hiera_ls.project.scope import NodeScope
 from hiera_ls.puppet.errors import LookupFailure, PuppetError
 from hiera_ls.puppet.values import ENCRYPTED_RE, Encrypted
 from hiera_ls.source.data_cache import DataCache
@@ -64,7 +64,7 @@ class Compilation:
     entries: dict[_EntriesKey, list[ResolvedEntry]] = field(default_factory=dict)
     # nested lookups' values (see hiera_ls.engine.interpolation._global_lookup); only
     # complete answers are kept, so forget() keeps them
-    lookups: dict[tuple[str, int], tuple[object, NodeScope, int]] = field(default_factory=dict)
+    lookups: dict[tuple[str, int], Memo] = field(default_factory=dict)
 
     def forget(self) -> None:
         self.options.clear()
@@ -184,10 +184,12 @@ def _entry_lookup(
     with inv.trace.branch(Kind.HIERARCHY_ENTRY, rentry.entry.name):
         entry = rentry.entry
         if not rentry.supported:
-            inv.note(
+            inv.trace.text(
                 f"hiera-ls does not run the {entry.function_kind} function "
-                f"'{entry.function_name}': hierarchy level \"{entry.name}\" was skipped"
+                f"'{entry.function_name}': this level was skipped"
             )
+            if inv.top_key != LOOKUP_OPTIONS:  # those are counted once: options_skipped()
+                inv.skip(skipped_level(rentry), VALUE)
             raise NotFound
         if rentry.locations is None or any(loc.is_uri for loc in rentry.locations):
             raise LookupFailure(f"'{entry.function_name}' {MISSING_PATH}")
@@ -203,19 +205,25 @@ def _location_lookup(
     comp: Compilation, inv: Invocation, rentry: ResolvedEntry, loc: ResolvedLocation, lk: LookupKey
 ) -> object:
     trace = inv.trace
-    with trace.branch(Kind.PATH, loc.path, original=loc.original, exists=loc.exists):
+    reader = rentry.entry.reader or rentry.entry.function_name
+    path = loc.path
+    if reader == EXPAND_PATH and loc.exists:
+        path = expand_path_file(loc.path, lk.root)  # a directory per key prefix
+    with trace.branch(Kind.PATH, path, original=loc.original, exists=loc.exists):
         if not loc.exists:
             trace.event(Event.LOCATION_NOT_FOUND, lk.root)
             raise NotFound
-        function = rentry.entry.function_name
-        df = comp.cache.get(comp.files, loc.path, function)
+        df = comp.cache.get(comp.files, path, reader)
+        if df is None and reader == EXPAND_PATH:
+            trace.event(Event.NOT_FOUND, lk.root)  # expand_path: a missing file holds nothing
+            raise NotFound
         if df is None:
             trace.event(Event.LOCATION_NOT_FOUND, lk.root)
             raise NotFound
         if df.error is not None:
             if not (inv.scope.strict_variables is False and df.error.endswith(NOT_A_HASH)):
                 raise LookupFailure(df.error)
-            trace.text(f"Warning: {df.error}")
+            inv.warn(df.error)
         root = lk.root
         if root not in df.data:
             trace.event(Event.NOT_FOUND, root)
@@ -224,14 +232,48 @@ def _location_lookup(
             raise PuppetError(df.key_errors[root])
         raw = df.data[root]
         spans = df.nodes.get((root,))
-        where = FileSpan(loc.path, spans.value) if spans is not None else None
-        if function == EYAML:
+        where = FileSpan(path, spans.value) if spans is not None else None
+        if reader == EYAML:
             raw, encrypted = mark_encrypted(raw)
             if encrypted:
                 inv.notes.append(ENCRYPTED_NOTE)
         value = interpolate(raw, inv, allow_methods=True)
         trace.event(Event.FOUND, root, value, where)
         return value
+
+
+def skipped_level(rentry: ResolvedEntry) -> SkippedLevel:
+    layer = rentry.layer
+    return SkippedLevel(
+        layer.module_name or layer.kind.value,
+        rentry.entry.name,
+        rentry.entry.function_kind,
+        rentry.entry.function_name,
+    )
+
+
+def options_skipped(
+    comp: Compilation, inv: Invocation, module_name: str | None
+) -> list[SkippedLevel]:
+    """The levels the lookup_options read for a key of ``module_name`` could not read.
+
+    That read is a hash merge, so it visits every level of the global and environment layers
+    and of the key's module: each level hiera-ls skips may hold options for any key.
+    """
+    layers = [comp.env.global_layer, comp.env.environment_layer]
+    module = _module_layer(comp, module_name)
+    if module is not None:
+        layers.append(module)
+    found: list[SkippedLevel] = []
+    for layer in layers:
+        if layer.config is None:
+            continue
+        try:
+            entries = _resolved_entries(comp, inv.untraced(), layer, False)
+        except (LookupFailure, PuppetError):
+            continue  # the lookup reports that failure itself
+        found.extend(skipped_level(e) for e in entries if not e.supported)
+    return found
 
 
 def mark_encrypted(value: object) -> tuple[object, bool]:

@@ -18,6 +18,7 @@ from hiera_ls.features.provenance import (
     Contribution,
     Resolution,
     definitions,
+    failed_at,
     keys_matching,
     node_span,
     option_entries,
@@ -57,6 +58,10 @@ from hiera_ls.source.keys import LookupKey, NotFound, dig, split_key
 from hiera_ls.source.spans import FileSpan, Position, Span
 
 MAX_LISTED = 30
+BACKENDS_HINT = (
+    "Name a reader for a function in the setting `hiera.backends` or in `.hiera-ls.yaml`'s "
+    "`backends:`."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +153,8 @@ def key_hover(
         lines += [off_path, ""]
     lines.append(_merge_line(res, snapshot, view))
     lines.append("")
+    if outcome.incomplete is not None:  # one line, whatever the number of levels
+        lines += [f"_{outcome.incomplete.message(BACKENDS_HINT)}_", ""]
     lines += _contribution_lines(snapshot, view, res, node_path, here)
     if here is not None and res.candidates and all(c.file != here for c in res.candidates):
         lines += ["", f"_This file is not read for {code(node)}._"]
@@ -199,7 +206,20 @@ def _contribution_lines(
     here: str | None,
 ) -> list[str]:
     if not res.candidates:
-        return ["No level holds this key for this node."]
+        failed = failed_at(res)
+        if failed is None:
+            return ["No level holds this key for this node."]
+        where = _key_where(snapshot, failed, node_path)
+        place = (
+            link(where, view.env.root)
+            if where is not None
+            else code(shown_path(failed.file, snapshot, view))
+        )
+        this = " (this file)" if here is not None and failed.file == here else ""
+        return [
+            f"The lookup stops at {_layer_name(failed.layer)} / {failed.entry} — {place}{this}: "
+            "the key is there, and interpolating its value fails as above."
+        ]
     used = {(c.file, c.entry, c.layer) for c in res.contributions}
     first = res.strategy is None or res.strategy.name == "first"
     out = ["**Found at** (highest priority first):", ""]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from hiera_ls.engine.lookup import LookupOutcome
 from hiera_ls.engine.merge import MergeStrategy
-from hiera_ls.engine.trace import Event, Kind, TraceNode
+from hiera_ls.engine.trace import NO_VALUE, Event, Kind, TraceNode
 from hiera_ls.features.sessions import new_session
 from hiera_ls.project.level_files import LevelRef
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
@@ -204,6 +204,35 @@ def _contributions(
                 )
         else:
             yield from _contributions(child, root, layer, entry)
+
+
+def failed_at(res: Resolution) -> Contribution | None:
+    """Where a failed lookup stopped: the level and file whose value it was reading (its
+    interpolation failed), when the failure happened there."""
+    trace = res.outcome.trace
+    if res.outcome.error is None or trace is None:
+        return None
+    node = _root_node(trace, res.key)
+    if node is None:
+        return None
+    found = list(_unfinished(node))
+    return found[-1] if found else None
+
+
+def _unfinished(node: TraceNode, layer: str = "", entry: str = "") -> Iterator[Contribution]:
+    for child in node.children:
+        kind = child.kind
+        if kind in (Kind.META, Kind.SUB_KEY):
+            continue
+        if kind is Kind.DATA_PROVIDER:
+            yield from _unfinished(child, child.label, entry)
+        elif kind is Kind.HIERARCHY_ENTRY:
+            yield from _unfinished(child, layer, child.label)
+        elif kind is Kind.PATH:
+            if child.event is None and child.exists and child.children:
+                yield Contribution(layer, entry, child.label, child.original or "", None, NO_VALUE)
+        else:
+            yield from _unfinished(child, layer, entry)
 
 
 def _root_node(trace: TraceNode, key: str) -> TraceNode | None:

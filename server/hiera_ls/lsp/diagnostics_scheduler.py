@@ -1,7 +1,9 @@
 """When problems are computed and sent: at once for the file being edited, later for the rest.
 
-An edit gets the quick checks of its own file right away (push clients get a publish for
-the new version), once the edits that arrived together have all been applied: a burst of
+Each version of a document gets one publish, complete: an edit's file is published with the
+full checks that follow the edit (a quick list first would show a partial list, then the
+full one, for the same version: editors flicker, and a client that reads the first misses
+problems); a file opened while no full checks are due is published at once. A burst of
 edits (a paste, a macro, a client replaying its changes) gets one publish, for its newest
 version, not one per edit. Cross-file checks (the key index, every open file's full checks) wait for
 a pause in typing (``REBUILD_DELAY_S``) and run in one worker thread on a snapshot, so
@@ -39,6 +41,11 @@ class DiagnosticsScheduler:
     def __init__(self, ls: HieraLanguageServer) -> None:
         self.ls = ls
         self.published: dict[str, tuple[Any, ...]] = {}  # uri -> last pushed diagnostics
+        self.published_version: dict[str, int | None] = {}  # uri -> version last pushed
+        # full checks are scheduled or running: they publish the edited documents, once per
+        # version and complete (a quick publish first would show a partial list, then the
+        # full one, for the same version)
+        self._full_pending = False
         self._rebuild: asyncio.TimerHandle | None = None
         self._edited: dict[str, None] = {}  # documents edited since their last publish
         self._publish_edited: asyncio.Handle | None = None
@@ -108,10 +115,12 @@ class DiagnosticsScheduler:
         self._publish_edited = None
         paths = list(self._edited)
         self._edited.clear()
+        if self._full_pending:
+            return  # the full checks under way publish these versions, complete
         with self.foreground():
             for path in paths:
                 if path in self.ls.uris:
-                    self.publish([path], force=path, quick=True)
+                    self.publish([path], force=path)
 
     def schedule_full_checks(self) -> None:
         if self._rebuild is not None:
@@ -120,6 +129,7 @@ class DiagnosticsScheduler:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return
+        self._full_pending = True
         self._rebuild = loop.call_later(REBUILD_DELAY_S, self._rebuild_index)
 
     def _rebuild_index(self) -> None:
@@ -180,16 +190,22 @@ class DiagnosticsScheduler:
                 f"hiera-ls: rebuilding the index failed:\n{traceback.format_exc()}",
                 types.MessageType.Error,
             )
+            self._full_pending = False
+            self.publish()  # what the file checks alone find, rather than nothing
             return
         if ls.project.snapshot() is not snapshot:
             self.schedule_full_checks()  # changed meanwhile: these ranges may be stale
             return
+        self._full_pending = False
         ls.announce_profile()
         if ls.pull_diagnostics:
             if ls.refresh_supported:
                 ls.workspace_diagnostic_refresh(None)
             return
         self.publish(list(results), computed=results)
+        rest = [path for path in ls.uris if path not in results]  # opened meanwhile
+        if rest:
+            self.publish(rest)
 
     def log_threadsafe(self, message: str) -> None:
         if self._loop is not None:
@@ -229,20 +245,23 @@ class DiagnosticsScheduler:
                 )
                 continue
             key = tuple(_diag_key(d) for d in diags)
-            if self.published.get(uri) == key and path != force:
-                continue
-            self.published[uri] = key
             version = None
             try:
                 version = ls.workspace.get_text_document(uri).version
             except Exception:
                 version = None
+            same_version = self.published_version.get(uri, -1) == version
+            if self.published.get(uri) == key and path != force and same_version:
+                continue
+            self.published[uri] = key
+            self.published_version[uri] = version
             ls.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=diags)
             )
 
     def clear(self, uri: str) -> None:
         self.published.pop(uri, None)
+        self.published_version.pop(uri, None)
         if not self.ls.pull_diagnostics:
             self.ls.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[])

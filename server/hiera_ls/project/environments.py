@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
+from hiera_ls.project.backends import with_backends
 from hiera_ls.project.hiera_config import (
     HieraConfig,
     LayerName,
@@ -47,6 +49,8 @@ DEFAULT_ENVIRONMENT = "production"
 # Where Puppet keeps a global hiera.yaml when no setting names one: not in a workspace.
 NO_GLOBAL_ROOT = os.path.join(os.sep, "nonexistent-hiera-ls-global")
 _MODULEPATH_LINE = re.compile(r"^\s*modulepath\s*=\s*(.*?)\s*$")
+Backends = Mapping[str, str]  # custom function -> reader (project/backends.py)
+NO_BACKENDS: Backends = {}
 
 
 class ModuleDirs(Enum):
@@ -133,13 +137,19 @@ def subdirectories(path: str) -> list[str]:
     ]
 
 
-def _module_layer(root: str, name: str, files: FileAccess, configs: ConfigCache) -> Layer:
+def _module_layer(
+    root: str, name: str, files: FileAccess, configs: ConfigCache, backends: Backends = NO_BACKENDS
+) -> Layer:
     config = configs.load(os.path.join(root, CONFIG_FILE), "module", files)
-    return Layer(LayerKind.MODULE, root, config, name)
+    return Layer(LayerKind.MODULE, root, with_backends(config, backends), name)
 
 
 def find_modules(
-    env_root: str, files: FileAccess, configs: ConfigCache, which: ModuleDirs
+    env_root: str,
+    files: FileAccess,
+    configs: ConfigCache,
+    which: ModuleDirs,
+    backends: Backends = NO_BACKENDS,
 ) -> tuple[dict[str, Layer], frozenset[str]]:
     """The modules by name (the first directory holding a name wins, as in Puppet), and the
     names found only outside Puppet's modulepath."""
@@ -151,14 +161,18 @@ def find_modules(
             name = os.path.basename(root)
             if name in modules or not MODULE_NAME.match(name):
                 continue
-            modules[name] = _module_layer(root, name, files, configs)
+            modules[name] = _module_layer(root, name, files, configs, backends)
             if moddir not in on_path:
                 off.add(name)
     return modules, frozenset(off)
 
 
 def global_layer(
-    hiera_config: str | None, base: str, files: FileAccess, configs: ConfigCache
+    hiera_config: str | None,
+    base: str,
+    files: FileAccess,
+    configs: ConfigCache,
+    backends: Backends = NO_BACKENDS,
 ) -> Layer:
     """The global layer; without a hiera.yaml Puppet uses its built-in default config.
 
@@ -168,7 +182,7 @@ def global_layer(
     if not hiera_config:
         return Layer(LayerKind.GLOBAL, NO_GLOBAL_ROOT, builtin_default_config())
     path = os.path.normpath(os.path.join(base, os.path.expanduser(hiera_config)))
-    config = configs.load(path, "global", files)
+    config = with_backends(configs.load(path, "global", files), backends)
     return Layer(
         LayerKind.GLOBAL,
         os.path.dirname(path),
@@ -183,18 +197,21 @@ def build_environment(
     configs: ConfigCache,
     *,
     module_dirs: ModuleDirs,
+    backends: Backends = NO_BACKENDS,
 ) -> Environment:
-    """The environment at ``where``, its modules searched as ``module_dirs`` says."""
+    """The environment at ``where``, its modules searched as ``module_dirs`` says, its custom
+    levels read as ``backends`` says (project/backends.py)."""
     root = os.path.normpath(os.path.abspath(where.root))
     if where.module_root is not None and where.module_name is not None:
         # A workspace that is one module: its own layer, and no environment data.
-        module = _module_layer(where.module_root, where.module_name, files, configs)
+        module = _module_layer(where.module_root, where.module_name, files, configs, backends)
         env_layer = Layer(
             LayerKind.ENVIRONMENT, os.path.join(root, ".hiera-ls-no-environment"), None
         )
         return Environment(where.name, root, glob, env_layer, {where.module_name: module})
     env_config = configs.load(os.path.join(root, CONFIG_FILE), "environment", files)
-    modules, off = find_modules(root, files, configs, module_dirs)
+    env_config = with_backends(env_config, backends)
+    modules, off = find_modules(root, files, configs, module_dirs, backends)
     return Environment(
         name=where.name,
         root=root,
@@ -206,12 +223,23 @@ def build_environment(
 
 
 def environment_at(
-    root: str, name: str, hiera_config: str | None, files: FileAccess, *, module_dirs: ModuleDirs
+    root: str,
+    name: str,
+    hiera_config: str | None,
+    files: FileAccess,
+    *,
+    module_dirs: ModuleDirs,
+    backends: Backends = NO_BACKENDS,
 ) -> Environment:
     """One environment from its directory, as ``hiera-ls lookup`` reads it (a relative
     ``hiera_config`` is relative to the working directory)."""
     configs = ConfigCache()
-    glob = global_layer(hiera_config, os.getcwd(), files, configs)
+    glob = global_layer(hiera_config, os.getcwd(), files, configs, backends)
     return build_environment(
-        EnvironmentRoot(root, name), glob, files, configs, module_dirs=module_dirs
+        EnvironmentRoot(root, name),
+        glob,
+        files,
+        configs,
+        module_dirs=module_dirs,
+        backends=backends,
     )

@@ -77,17 +77,30 @@ class HierarchyEntry:
     datadir: str  # as written: the level's, else defaults', else "data"
     datadir_span: Span | None
     options: Mapping[str, object] | None  # the level's options, else defaults' (never merged)
+    # How hiera-ls reads a custom function's level, as the user said (project/backends.py)
+    custom_reader: str | None = None
+
+    @property
+    def reader(self) -> str | None:
+        """How hiera-ls reads the level's files: a built-in function reads its own, a custom
+        one the reader the user mapped it to; None: user code, which hiera-ls never runs."""
+        if (self.function_kind, self.function_name) in READ_FUNCTIONS:
+            return self.function_name
+        return self.custom_reader
 
     @property
     def read_by_hiera_ls(self) -> bool:
-        """A built-in function whose files hiera-ls reads itself (eyaml's as YAML); any other
-        function is user code, which hiera-ls never runs."""
-        return (self.function_kind, self.function_name) in READ_FUNCTIONS
+        return self.reader is not None
 
 
 # (function kind, function name) of the levels whose data files hiera-ls reads
 READ_FUNCTIONS = frozenset(
-    {("data_hash", "yaml_data"), ("data_hash", "json_data"), ("lookup_key", "eyaml_lookup_key")}
+    {
+        ("data_hash", "yaml_data"),
+        ("data_hash", "json_data"),
+        ("data_hash", "hocon_data"),
+        ("lookup_key", "eyaml_lookup_key"),
+    }
 )
 
 

@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from hiera_ls.project.backends import EXPAND_PATH
 from hiera_ls.project.hiera_config import HierarchyEntry
 from hiera_ls.project.model import Environment, Layer, LayerKind
 from hiera_ls.source import ruby_glob
@@ -83,7 +84,9 @@ class LevelRef:
 
     @property
     def function(self) -> str:
-        return self.entry.function_name
+        """How hiera-ls parses the level's files (the user's reader for a custom function)."""
+        reader = self.entry.reader or self.entry.function_name
+        return "yaml_data" if reader == EXPAND_PATH else reader
 
     @property
     def reads_files(self) -> bool:
@@ -93,7 +96,7 @@ class LevelRef:
     @property
     def names_files(self) -> bool:
         """A built-in function: the location is a file name (even one hiera-ls cannot read)."""
-        return self.entry.function_name in FILE_FUNCTIONS
+        return self.entry.function_name in FILE_FUNCTIONS or self.entry.custom_reader is not None
 
     @property
     def single(self) -> bool:
@@ -162,6 +165,9 @@ def _level(
     # A path is a glob with every wildcard escaped (its tokens stay holes).
     glob = absolute if is_glob else re.sub(r"([*?\[\]{}\\])", r"\\\1", absolute)
     tokens = _WORD in absolute or _TEXT in absolute
+    expand = entry.reader == EXPAND_PATH
+    if expand:  # <path>.yaml for keys without '::', <path>/a/b.yaml for a::b::c
+        glob = glob.rstrip(os.sep) + "{.yaml,/**/*.yaml}"
     cut = min(
         (i for i, c in enumerate(absolute) if c in (_WORD, _TEXT) or (is_glob and c in "*?[{")),
         default=len(absolute),
@@ -177,7 +183,7 @@ def _level(
         pattern=absolute.replace(_WORD, "*").replace(_TEXT, "*"),
         matcher=ruby_glob.Matcher.of(glob, holes=True),
         walk_root=os.path.dirname(absolute[:cut]),
-        static=not tokens and not is_glob and spec.kind != "mapped_paths",
+        static=not tokens and not is_glob and not expand and spec.kind != "mapped_paths",
         rank=rank,
     )
 
@@ -290,7 +296,10 @@ def readable(level: LevelRef, candidates: Sequence[str]) -> list[str]:
 
 
 def level_files(
-    level: LevelRef, files: FileAccess, candidates: Sequence[str] | None = None
+    level: LevelRef,
+    files: FileAccess,
+    candidates: Sequence[str] | None = None,
+    unread: bool = False,
 ) -> list[str]:
     """Files on disk (or open in the editor) that the level can read for some node, in
     Ruby's glob order.  ``candidates``: sorted :func:`candidate_files`, when the caller has
@@ -299,8 +308,9 @@ def level_files(
     A level outside its layer's directory (``/etc/puppetlabs/code/hieradata/%{x}.yaml``)
     is not walked: its files are globbed with each token as ``*``, then matched as any
     other level's, so the answer never holds a file the level cannot read.
+    ``unread``: instead, the files a level of a custom function hiera-ls skips names.
     """
-    if not level.reads_files:
+    if level.reads_files == unread:  # ``unread``: the files of levels hiera-ls skips
         return []
     if level.static:
         found = [level.pattern]
@@ -323,4 +333,6 @@ def _as_glob(level: LevelRef) -> str:
     )
     if level.entry.location.kind not in ("glob", "globs"):
         text = re.sub(r"([*?\[\]{}\\])", r"\\\1", text)
+    if level.entry.reader == EXPAND_PATH:
+        text = text.rstrip(os.sep) + "{.yaml,/**/*.yaml}"
     return text.replace(_WORD, "*").replace(_TEXT, "*")

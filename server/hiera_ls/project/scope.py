@@ -31,6 +31,13 @@ class NodeScope:
             return True
         return _top_name(name) in self.variables
 
+    def undefined(self, name: str) -> bool:
+        """Puppet would warn of (or, under strict_variables, refuse) this variable."""
+        top = _top_name(name)
+        return not (
+            name in self.locals or top in self.variables or top in NEVER_UNDEFINED or top.isdigit()
+        )
+
     def value(self, name: str) -> object:
         """The variable's value; None when undefined (and strict_variables is off)."""
         if name in self.locals:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from hiera_ls.project.backends import invalid_backends, usable_backends
 from hiera_ls.project.environments import ModuleDirs
 
 SECTION = "hiera"
@@ -27,6 +28,7 @@ _FIELDS = {
     "environment": "environment",
     "strictVariables": "strict_variables",
     "moduleDirs": "module_dirs",
+    "backends": "backends",
 }
 _MODULE_DIRS = {m.value: m for m in ModuleDirs}
 
@@ -41,6 +43,9 @@ class Settings:
     strict_variables: bool = True  # Puppet 8's default
     # Which directories hold modules; the CLI's default is MODULEPATH (Puppet's answer).
     module_dirs: ModuleDirs = ModuleDirs.CONVENTIONAL
+    # custom backend function -> the reader hiera-ls reads its levels with (project/backends.py)
+    # (pairs, so settings stay hashable)
+    backends: tuple[tuple[str, str], ...] = ()
     given: frozenset[str] = field(default_factory=frozenset)  # which fields the user set
 
 
@@ -89,6 +94,12 @@ def parse_settings(raw: object, base: Settings | None = None) -> ParsedSettings:
                 messages.append(f"hiera.{name} must be true or false; ignored")
                 continue
             changes[attr] = value
+        elif attr == "backends":
+            if not isinstance(value, Mapping):
+                messages.append(f"hiera.{name} must map function names to readers; ignored")
+                continue
+            messages.extend(f"hiera.{name}: {m}; ignored" for m in invalid_backends(value))
+            changes[attr] = tuple(sorted(usable_backends(value).items()))
         elif attr == "module_dirs":
             if not isinstance(value, str) or value not in _MODULE_DIRS:
                 choices = " or ".join(f'"{v}"' for v in _MODULE_DIRS)

@@ -47,7 +47,7 @@ from hiera_ls.project.profiles import (
 )
 from hiera_ls.project.repo_config import CONFIG_NAME, RepoConfig, find_repo_config
 from hiera_ls.project.settings import Settings
-from hiera_ls.source.data_cache import DataCache
+from hiera_ls.source.data_cache import CUSTOM_YAML, DataCache
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.files import UNREAD_CODES, FileAccess
 
@@ -98,13 +98,17 @@ class DataFileInfo:
     path: str
     view: EnvironmentView
     levels: tuple[LevelRef, ...]  # empty for a data file in a datadir that no level reads
+    custom_only: bool = False  # only levels of custom functions hiera-ls skips name it
 
     @property
     def function(self) -> str:
         for level in self.levels:
             if level.reads_files:
                 return level.function
-        return function_for(self.path)
+        fallback = function_for(self.path)
+        if self.custom_only and fallback == "yaml_data":
+            return CUSTOM_YAML  # only custom functions read it: they may permit more classes
+        return fallback
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,11 +265,18 @@ class Workspace:
             return
         old = self.settings
         self.settings = settings
-        if (old.hiera_config, old.environment_path, old.environment, old.module_dirs) != (
+        if (
+            old.hiera_config,
+            old.environment_path,
+            old.environment,
+            old.module_dirs,
+            old.backends,
+        ) != (
             settings.hiera_config,
             settings.environment_path,
             settings.environment,
             settings.module_dirs,
+            settings.backends,
         ):
             self._views = None
             self._data_files = None
@@ -341,14 +352,20 @@ class Workspace:
         messages: list[str] = []
         if self._views is None:
             base = self.roots[0] if self.roots else os.getcwd()
-            glob = global_layer(self.settings.hiera_config, base, files, self._configs)
+            backends = dict(self.settings.backends)
+            glob = global_layer(self.settings.hiera_config, base, files, self._configs, backends)
             items = find_environment_roots(
                 self.roots, self.settings.environment_path, self.settings.environment, files
             )
             self._views = tuple(
                 build_view(
                     build_environment(
-                        item, glob, files, self._configs, module_dirs=self.settings.module_dirs
+                        item,
+                        glob,
+                        files,
+                        self._configs,
+                        module_dirs=self.settings.module_dirs,
+                        backends=backends,
                     )
                 )
                 for item in items
@@ -420,6 +437,7 @@ def _list_data_files(
 ) -> dict[str, DataFileInfo]:
     """Every file a level can read, plus the data files lying in a datadir (for diagnostics)."""
     found: dict[str, tuple[EnvironmentView, list[LevelRef]]] = {}
+    custom: set[str] = set()
     for view in views:
         datadirs = view.datadirs()
         candidates = sorted(candidate_files(view.levels, datadirs, files))
@@ -428,9 +446,12 @@ def _list_data_files(
                 slot = found.setdefault(path, (view, []))
                 if slot[0] is view:
                     slot[1].append(level)
+        for level in view.levels:
+            if not level.reads_files:
+                custom.update(level_files(level, files, candidates, unread=True))
         for path in datadir_data_files(datadirs, candidates):
             found.setdefault(path, (view, []))
     return {
-        path: DataFileInfo(path, view, tuple(levels))
+        path: DataFileInfo(path, view, tuple(levels), not levels and path in custom)
         for path, (view, levels) in sorted(found.items())
     }

@@ -58,10 +58,19 @@ class RegexTimeout(LookupFailure):
 
 
 def regex_search(pattern: regex.Pattern[str], text: str) -> bool:
-    """Raises RegexTimeout when the match takes longer than MATCH_TIMEOUT_S."""
+    """Raises RegexTimeout when the match takes longer than MATCH_TIMEOUT_S and its
+    top-level alternatives cannot settle it.
+
+    An unanchored search of ``A|B`` finds a match exactly when ``A`` or ``B`` does, so a
+    pattern such as ``^(a|aa)+$|b$`` (whose first branch backtracks for ever) is still
+    answered through ``b$``, as Ruby answers it.
+    """
     try:
         return pattern.search(text, timeout=MATCH_TIMEOUT_S) is not None
     except TimeoutError:
+        settled = _by_alternatives(pattern, text)
+        if settled is not None:
+            return settled
         raise RegexTimeout(
             f"hiera-ls: the lookup_options pattern '{pattern.pattern}' took longer than "
             f"{int(MATCH_TIMEOUT_S * 1000)} ms to match '{text}'"
@@ -74,3 +83,60 @@ def regex_search_or(pattern: regex.Pattern[str], text: str, on_timeout: bool) ->
         return regex_search(pattern, text)
     except RegexTimeout:
         return on_timeout
+
+
+def _by_alternatives(pattern: regex.Pattern[str], text: str) -> bool | None:
+    """True when one top-level alternative matches, False when none does, None when one of
+    them also runs out of time (or the pattern has a single alternative)."""
+    parts = top_level_alternatives(pattern.pattern)
+    if len(parts) < 2:
+        return None
+    undecided = False
+    for part in parts:
+        try:
+            compiled = regex.compile(part, pattern.flags)
+        except (regex.error, ValueError):
+            return None
+        try:
+            if compiled.search(text, timeout=MATCH_TIMEOUT_S) is not None:
+                return True
+        except TimeoutError:
+            undecided = True
+    return None if undecided else False
+
+
+def top_level_alternatives(source: str) -> list[str]:
+    """``source`` split at the ``|`` outside groups and character classes (escapes kept).
+
+    A pattern with inline flags at its start (``(?i)...``) is not split: the flags would
+    only apply to the first part.
+    """
+    if source.startswith("(?") and not source.startswith(("(?:", "(?=", "(?!", "(?<")):
+        return [source]
+    parts: list[str] = []
+    depth = 0
+    in_class = False
+    start = 0
+    i = 0
+    while i < len(source):
+        c = source[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+        elif c == "[":
+            in_class = True
+            if source[i + 1 : i + 2] == "]":
+                i += 1  # a ']' right after '[' is a literal
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth = max(0, depth - 1)
+        elif c == "|" and depth == 0:
+            parts.append(source[start:i])
+            start = i + 1
+        i += 1
+    parts.append(source[start:])
+    return parts

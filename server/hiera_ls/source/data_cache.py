@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 
 from hiera_ls.source.data_file import (
     DataFile,
+    load_custom_yaml_data,
+    load_hocon_data,
     load_json_data,
     load_yaml_data,
     reload_yaml_data,
@@ -15,8 +17,16 @@ from hiera_ls.source.data_file import (
 )
 from hiera_ls.source.files import FileAccess, Stamp
 
-LOADERS = {"yaml_data": load_yaml_data, "json_data": load_json_data}
-SAME_AS = {"eyaml_lookup_key": "yaml_data"}  # eyaml files are YAML files: one parse serves both
+CUSTOM_YAML = "custom_yaml"  # a YAML file only custom (unread) backends read
+
+LOADERS = {
+    "yaml_data": load_yaml_data,
+    "json_data": load_json_data,
+    "hocon_data": load_hocon_data,
+    CUSTOM_YAML: load_custom_yaml_data,
+}
+# eyaml files and expand_path's are YAML files: one parse serves them all
+SAME_AS = {"eyaml_lookup_key": "yaml_data", "expand_path": "yaml_data"}
 
 
 @dataclass(slots=True)
@@ -26,7 +36,7 @@ class DataCache:
     _entries: dict[tuple[str, str], tuple[Stamp, DataFile]] = field(default_factory=dict)
 
     def get(self, files: FileAccess, path: str, function: str) -> DataFile | None:
-        """The file as ``function`` (yaml_data, json_data, eyaml_lookup_key) reads it; None when
+        """The file as ``function`` (a reader of project/backends.py) reads it; None when
         absent.
         """
         function = SAME_AS.get(function, function)

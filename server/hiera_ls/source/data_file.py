@@ -9,7 +9,7 @@ holds what breaks every lookup that reads the file.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hiera_ls.codes import CODES
 from hiera_ls.puppet.ruby_text import symkeys_to_string
@@ -20,9 +20,10 @@ from hiera_ls.puppet.types import HashType
 from hiera_ls.puppet.values import CompositeKey, RubySymbol
 from hiera_ls.source.files import ReadProblem
 from hiera_ls.source.json_loader import load_json
-from hiera_ls.source.spans import FileSpan, Problem, Span
+from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
 from hiera_ls.source.yaml_loader import (
     EMPTY_NODES,
+    LENIENT_CODES,
     LOAD_ERROR_PREFIX,
     Nodes,
     NodeSpans,
@@ -31,6 +32,7 @@ from hiera_ls.source.yaml_loader import (
     RubyObject,
     YamlDocument,
     load_yaml,
+    load_yaml_leniently,
 )
 from hiera_ls.source.yaml_reparse import reload_yaml
 
@@ -45,6 +47,9 @@ class DataFile:
     problems: tuple[Problem, ...]
     # the YAML as loaded, kept when an edit may re-parse only the entries it touched
     document: YamlDocument | None = None
+    # a file Psych refuses for a class (a date, ``!ruby/regexp``): the rest of it, read past
+    # those scalars, for its other diagnostics (lookups still fail with ``error``)
+    readable: DataFile | None = None
 
 
 def unreadable_data(path: str, problem: ReadProblem) -> DataFile:
@@ -66,7 +71,7 @@ def unreadable_data(path: str, problem: ReadProblem) -> DataFile:
 
 
 def load_yaml_data(path: str, text: str) -> DataFile:
-    return _yaml_data(path, load_yaml(path, text))
+    return _with_readable(_yaml_data(path, load_yaml(path, text)), text)
 
 
 def reload_yaml_data(previous: DataFile, previous_text: str, text: str) -> DataFile:
@@ -74,7 +79,32 @@ def reload_yaml_data(previous: DataFile, previous_text: str, text: str) -> DataF
     top-level entries the edit touched when the file allows it; same answer as a full load."""
     if previous.document is None:
         return load_yaml_data(previous.path, text)
-    return _yaml_data(previous.path, reload_yaml(previous.document, previous_text, text))
+    loaded = _yaml_data(previous.path, reload_yaml(previous.document, previous_text, text))
+    return _with_readable(loaded, text)
+
+
+def _with_readable(data: DataFile, text: str) -> DataFile:
+    refused = next((p for p in data.problems if p.code in LENIENT_CODES), None)
+    if data.error is None or refused is None or refused.message != data.error:
+        return data
+    readable = _yaml_data(data.path, load_yaml_leniently(data.path, text))
+    return replace(data, readable=readable)
+
+
+def load_custom_yaml_data(path: str, text: str) -> DataFile:
+    """A YAML file only custom backends read (no reader mapped): the function may permit
+    classes yaml_data refuses (Wikimedia's ``wmflib::regex_data`` permits ``!ruby/regexp``),
+    so those are read on, each noted as what yaml_data would do, not as an error."""
+    loaded = _yaml_data(path, load_yaml_leniently(path, text))
+    refused = [p for p in loaded.problems if p.code in LENIENT_CODES]
+    problems = [p for p in loaded.problems if p.code not in LENIENT_CODES]
+    if refused:  # said once, on the first such scalar
+        note = (
+            "Only custom backends read this file, and whether they accept this depends on their "
+            f"code; Puppet's yaml_data would refuse the file: {refused[0].message}"
+        )
+        problems.append(replace(refused[0], severity=Severity.INFORMATION, message=note))
+    return replace(loaded, problems=tuple(problems))
 
 
 def _yaml_data(path: str, doc: YamlDocument) -> DataFile:
@@ -125,6 +155,20 @@ def load_json_data(path: str, text: str) -> DataFile:
         return DataFile(path, {}, message, {}, doc.nodes, tuple(problems))
     key_errors = _validate(path, "json_data", doc.value, doc.nodes, problems)
     return DataFile(path, doc.value, None, key_errors, doc.nodes, tuple(problems))
+
+
+def load_hocon_data(path: str, text: str) -> DataFile:
+    """``hocon_data``: keys placed by a text scan (source/hocon_data.py)."""
+    from hiera_ls.source.hocon_data import hocon_problem
+    from hiera_ls.source.hocon_data import load_hocon_data as parse_hocon
+
+    data, error, places = parse_hocon(path, text)
+    if error is not None or not isinstance(data, dict):
+        message = error or f"{path}: file does not contain a valid hash"
+        return DataFile(path, {}, message, {}, EMPTY_NODES, (hocon_problem(path, message),))
+    problems: list[Problem] = []
+    key_errors = _validate(path, "hocon_data", data, places, problems)
+    return DataFile(path, data, None, key_errors, places, tuple(problems))
 
 
 # --------------------------------------------------------------------------- validation

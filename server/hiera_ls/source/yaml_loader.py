@@ -173,7 +173,18 @@ def load_yaml(path: str, text: str) -> YamlDocument:
     return _load(path, text, DEFAULT_BACKEND)
 
 
-def _load(path: str, text: str, backend: _Backend) -> YamlDocument:
+# Refusals of a class Psych would build if permitted (dates, ``!ruby/regexp``, objects)
+LENIENT_CODES = frozenset({"yaml-date-rejected", "yaml-bad-tag"})
+
+
+def load_yaml_leniently(path: str, text: str) -> YamlDocument:
+    """The file read past the classes Psych refuses (each such scalar kept as its text, and
+    reported as a problem of its own): what the rest of a refused file holds, for its other
+    diagnostics, and what a custom backend that permits those classes reads."""
+    return _load(path, text, DEFAULT_BACKEND, lenient=True)
+
+
+def _load(path: str, text: str, backend: _Backend, lenient: bool = False) -> YamlDocument:
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates: give libyaml the bytes they stand for
@@ -181,7 +192,7 @@ def _load(path: str, text: str, backend: _Backend) -> YamlDocument:
             data = text.encode("utf-8", "surrogateescape")
         except UnicodeEncodeError:
             data = text.encode("utf-8", "surrogatepass")
-    builder = _Builder(path, backend)
+    builder = _Builder(path, backend, lenient)
     try:
         return builder.run(data)
     except RecursionError:
@@ -278,6 +289,7 @@ class _Builder:
         "backend",
         "budget",
         "entries",
+        "lenient",
         "open_ids",
         "origin",
         "oversized",
@@ -291,9 +303,10 @@ class _Builder:
         "tangled",
     )
 
-    def __init__(self, path: str, backend: _Backend) -> None:
+    def __init__(self, path: str, backend: _Backend, lenient: bool = False) -> None:
         self.path = path
         self.backend = backend
+        self.lenient = lenient
         self.entries: list[tuple[Path, _Raw] | None] = []
         self.anchors: dict[str, object] = {}
         self.anchor_sizes: dict[str, int] = {}  # expanded nodes of each anchored value
@@ -575,7 +588,7 @@ class _Builder:
             value = tokenize(text)
         except Refusal as refusal:
             self._refuse(refusal, marks)
-            return None
+            return text if self.refusal is None else None
         if value.__class__ is RubySymbol and value not in _HARMLESS_SYMBOLS:
             self.suspect = True
         if value.__class__ is not str or (text[:1].isdigit() or text[:1] in "+-."):
@@ -589,7 +602,7 @@ class _Builder:
             value = tagged_scalar(tag, text)
         except Refusal as refusal:
             self._refuse(refusal, marks)
-            return None
+            return text if self.refusal is None else None
         if value.__class__ is RubyObject or (
             value.__class__ is RubySymbol and value not in _HARMLESS_SYMBOLS
         ):
@@ -599,6 +612,13 @@ class _Builder:
     def _refuse(self, refusal: Refusal, marks: tuple[int, int, int, int]) -> None:
         """Remember the first refusal; the rest of the document is still parsed, because a
         syntax error anywhere in it is what Psych reports first."""
+        if self.lenient and refusal.disallowed and refusal.code in LENIENT_CODES:
+            # read on, the scalar as its text: every such scalar is a finding of its own
+            message = f"{LOAD_ERROR_PREFIX}({self.path}): {refusal.message}"
+            self.problems.append(
+                Problem(refusal.code, message, Severity.ERROR, FileSpan(self.path, Span.of(*marks)))
+            )
+            return
         if self.refusal is None:
             self.refusal = (refusal, marks)
 
