@@ -21,6 +21,7 @@ from hiera_ls.engine.trace import Kind, TraceNode
 from hiera_ls.project.backends import invalid_backends
 from hiera_ls.project.environments import ModuleDirs, environment_at
 from hiera_ls.project.facts import FactsProfile, load_facts, node_scope
+from hiera_ls.project.repo_config import find_repo_config
 from hiera_ls.source.files import UNREAD_CODES, FileAccess
 from hiera_ls.source.yaml_loader import LOAD_ERROR_PREFIX, VALUE_RECURSION_LIMIT
 
@@ -218,7 +219,8 @@ def _session(args: argparse.Namespace) -> LookupSession:
             raise UsageError(_facts_error(args.facts, profile))
         facts = dict(profile.facts)
     which = ModuleDirs.CONVENTIONAL if args.modulepath_conventional else ModuleDirs.MODULEPATH
-    backends = _backends(args.backend)
+    # .hiera-ls.yaml's backends (the repository's answer), the flags laid over them
+    backends = {**dict(find_repo_config(env_root, files).backends), **_backends(args.backend)}
     env = environment_at(
         env_root, args.environment, args.hiera_config, files, module_dirs=which, backends=backends
     )

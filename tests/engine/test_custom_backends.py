@@ -11,7 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from hiera_ls.cli import main
+from hiera_ls.features.sessions import new_session
 from hiera_ls.project.backends import expand_path_file, invalid_backends
+from hiera_ls.project.settings import Settings
+from hiera_ls.project.workspace import Workspace
 from tests.engine.envbuilder import make_env
 
 WMF_HIERA = """\
@@ -147,3 +151,27 @@ def test_hocon_syntax_error_fails_the_lookup(tmp_path: Path) -> None:
 )
 def test_unknown_readers_are_refused(mapping: dict[str, object], problem: str) -> None:
     assert problem in invalid_backends(mapping)[0]
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
+def test_the_repository_configuration_maps_backends_for_server_and_cli(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``backends:`` in .hiera-ls.yaml reads the custom levels in the editor and in
+    ``hiera-ls lookup`` alike; a setting or a flag still wins for its function."""
+    _write(tmp_path, WMF_FILES)
+    (tmp_path / ".hiera-ls.yaml").write_text("backends:\n  wmflib::expand_path: expand_path\n")
+    snapshot = Workspace([str(tmp_path)]).snapshot()
+    session = new_session(snapshot, snapshot.environments[0])
+    assert session.lookup("plain").value == "from common"
+    monkeypatch.chdir(tmp_path)
+    assert main(["lookup", "plain"]) == 0
+    assert capsys.readouterr().out == "--- from common\n"
+    overridden = Settings(backends=(("wmflib::expand_path", "json_data"),))
+    snapshot = Workspace([str(tmp_path)], overridden).snapshot()
+    assert not new_session(snapshot, snapshot.environments[0]).lookup("plain").found

@@ -23,6 +23,7 @@ from typing import ClassVar
 import pathspec
 
 from hiera_ls.codes import CODES
+from hiera_ls.project.backends import READERS
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.node_table import Path
 from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
@@ -32,7 +33,6 @@ CONFIG_NAME = ".hiera-ls.yaml"
 CONFIG_SCHEMA = "hiera-ls.schema.json"
 
 # The readers hiera-ls has, which a custom backend function may be declared to behave like.
-BACKEND_READERS = ("yaml_data", "json_data", "hocon_data", "eyaml_lookup_key", "expand_path")
 SEVERITY_NAMES: Mapping[str, Severity | None] = {
     "error": Severity.ERROR,
     "warning": Severity.WARNING,
@@ -297,11 +297,11 @@ class _Reader:
 
     def _backends(self, found: dict[str, object]) -> tuple[tuple[str, str], ...]:
         out: list[tuple[str, str]] = []
-        readers = ", ".join(BACKEND_READERS)
+        readers = ", ".join(READERS)
         for key, value in self._mapping(found, "backends", "function names to readers").items():
             if not isinstance(key, str) or not key:
                 self._report("config-bad-value", ("backends", key), "A function name is a string")
-            elif not isinstance(value, str) or value not in BACKEND_READERS:
+            elif not isinstance(value, str) or value not in READERS:
                 self._report(
                     "config-bad-value",
                     ("backends", key),

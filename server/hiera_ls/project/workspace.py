@@ -303,6 +303,7 @@ class Workspace:
                 self._views = None  # maybe a new module directory
         if base == CONFIG_NAME:
             self._repo_configs = None
+            self._views = None  # its backends: may read levels differently
             self._profiles = None  # its facts paths may have changed
         if is_profile_path(path, self._profile_roots(), self._facts_paths()) or (
             self._profiles is not None and any(e.profile.path == path for e in self._profiles)
@@ -344,15 +345,27 @@ class Workspace:
         """Disk with a copy of the buffers laid over it (a snapshot never sees later edits)."""
         return FileAccess(dict(self._buffers))
 
+    def _backends(self) -> dict[str, str]:
+        """How to read custom-backend levels: .hiera-ls.yaml's ``backends:`` (the repository's
+        answer), with the user's ``hiera.backends`` setting laid over it."""
+        merged: dict[str, str] = {}
+        for _, config in self._repo_configs or ():
+            merged.update(config.backends)
+        merged.update(self.settings.backends)
+        return merged
+
     def snapshot(self) -> Snapshot:
         if self._snapshot is not None:
             return self._snapshot
         self._generation += 1
         files = self.files()
         messages: list[str] = []
+        if self._repo_configs is None:
+            self._repo_configs = _repo_configs(self.roots, files)
+            self._profiles = None
         if self._views is None:
             base = self.roots[0] if self.roots else os.getcwd()
-            backends = dict(self.settings.backends)
+            backends = self._backends()
             glob = global_layer(self.settings.hiera_config, base, files, self._configs, backends)
             items = find_environment_roots(
                 self.roots, self.settings.environment_path, self.settings.environment, files
@@ -372,9 +385,6 @@ class Workspace:
             )
         if self._data_files is None:
             self._data_files = _list_data_files(self._views, files)
-        if self._repo_configs is None:
-            self._repo_configs = _repo_configs(self.roots, files)
-            self._profiles = None
         if self._profiles is None:
             paths = profile_paths(self._profile_roots(), self._facts_paths(), files)
             self._profiles = tuple(self._profile_cache.load(paths, files))
