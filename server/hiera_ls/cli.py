@@ -8,17 +8,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
 from hiera_ls import __version__
-from hiera_ls.engine.explain import plain_data, render_text, render_value, to_data
+from hiera_ls.engine.explain import plain_data, render_text, to_data
 from hiera_ls.engine.lookup import NO_DEFAULT, LookupOutcome, LookupSession
 from hiera_ls.project.environments import ModuleDirs, environment_at
 from hiera_ls.project.facts import FactsProfile, load_facts, node_scope
+from hiera_ls.puppet.ruby_text import float_to_s, to_s
 from hiera_ls.source.files import UNREAD_CODES, FileAccess
+from hiera_ls.source.psych_dump import psych_dump
 from hiera_ls.source.yaml_loader import LOAD_ERROR_PREFIX, VALUE_RECURSION_LIMIT
 
 STRATEGIES = ("first", "unique", "hash", "deep")
@@ -180,24 +183,43 @@ def _facts_error(given: str, profile: FactsProfile) -> str:
 
 
 def _render(value: object, render_as: str | None) -> str:
+    """The text `puppet lookup --render-as FORMAT` prints (before ``puts``): Ruby's compact
+    JSON, ``to_s``, or Psych's YAML (which quotes every string a YAML 1.1 reader would take
+    for another type: ``--- "n"``)."""
+    shown = _shown(value)
     if render_as == "json":
-        return json.dumps(plain_data(value), ensure_ascii=False)
+        return _ruby_json(shown)
     if render_as == "s":
-        return value if isinstance(value, str) else render_value(value)
-    return _yaml(value)
+        return to_s(shown)
+    return psych_dump(shown)
 
 
-def _yaml(value: object) -> str:
-    import yaml
+def _shown(value: object) -> object:
+    """Secrets redacted, hash keys kept as they are (``1`` and ``'1'`` are two keys)."""
+    if isinstance(value, dict):
+        return {k: _shown(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shown(v) for v in value]
+    return plain_data(value)
 
-    text = yaml.safe_dump(
-        plain_data(value),
-        explicit_start=True,
-        sort_keys=False,
-        allow_unicode=True,
-        default_flow_style=False,
-    )
-    return text.removesuffix("\n...\n").rstrip("\n")
+
+def _ruby_json(value: object) -> str:
+    """``JSON.generate``: no spaces, keys as ``to_s``, floats as Ruby writes them."""
+    if isinstance(value, float) and math.isfinite(value):
+        return float_to_s(value)
+    if isinstance(value, dict):
+        pairs = (
+            f"{_ruby_json(k if isinstance(k, str) else to_s(k))}:{_ruby_json(v)}"
+            for k, v in value.items()
+        )
+        return "{" + ",".join(pairs) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_ruby_json(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _puts(out: TextIO, text: str) -> None:
+    out.write(text if text.endswith("\n") else text + "\n")
 
 
 def _batch(session: LookupSession, stdin: TextIO, stdout: TextIO) -> int:
@@ -253,13 +275,48 @@ def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
         return 1
     if not outcome.found:
         return 1
-    stdout.write(_render(outcome.value, args.render_as) + "\n")
+    _puts(stdout, _render(outcome.value, args.render_as))
     return 0
+
+
+# `puppet lookup` (Ruby's OptionParser) takes the word after an option that needs a value as
+# that value, even `--` or `-x`: `--knock-out-prefix -- KEY` is the prefix `--` (the prefix
+# Puppet's docs use).  argparse reads `--` as the end of options (and drops it even from
+# `--opt=--`), so these options are taken out before it runs.
+_VALUE_OPTIONS = {
+    "--knock-out-prefix": "knockout_prefix",
+    "--knock_out_prefix": "knockout_prefix",
+    "--default": "default",
+}
+
+
+def _take_values(argv: Sequence[str]) -> tuple[list[str], dict[str, str]]:
+    rest: list[str] = []
+    taken: dict[str, str] = {}
+    words = list(argv)
+    i = 0
+    while i < len(words):
+        name, equals, value = words[i].partition("=")
+        if words[i] == "--":
+            rest.extend(words[i:])
+            break
+        if name in _VALUE_OPTIONS and (equals or i + 1 < len(words)):
+            if not equals:
+                i += 1
+                value = words[i]
+            taken[_VALUE_OPTIONS[name]] = value
+        else:
+            rest.append(words[i])  # (a last option without its value: argparse says so)
+        i += 1
+    return rest, taken
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    words, taken = _take_values(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(words)
+    for dest, value in taken.items():
+        setattr(args, dest, value)
     # values nest up to MAX_DEPTH levels and every walk of them recurses a few frames a level
     sys.setrecursionlimit(max(sys.getrecursionlimit(), VALUE_RECURSION_LIMIT))
     try:

@@ -35,6 +35,9 @@
 #   inspect      {"values": [VALUE]} -> results [{"ok": {"inspect": S, "to_s": S}} | {"error"}]
 #   infer_type   {"values": [VALUE]} -> results [{"ok": TYPE_TEXT} | {"error": MSG}]:
 #                 TypeCalculator#infer_set(v).normalize.to_s
+#   render       {"values": [VALUE]} -> results [{"ok": {"yaml": S, "json": S, "s": S}}]: the
+#                 text `puppet lookup --render-as FORMAT` prints for the value (before `puts`);
+#                 a format that fails gives {"error": MSG} in its place
 #
 # Values (one encoding, both directions; the Python twin is tests/oracle/values.py):
 #   nil, true, false, String, Integer  -> JSON null, true, false, string, number
@@ -330,6 +333,19 @@ def infer_type(request)
   { 'results' => answers }
 end
 
+def render_values(request)
+  formats = %w[yaml json s].to_h { |f| [f, Puppet::Network::FormatHandler.format(f.to_sym)] }
+  answers = each_answer(request.fetch('values')) do |v|
+    value = Values.decode(v)
+    formats.transform_values do |renderer|
+      renderer.render(value)
+    rescue StandardError => e
+      { 'error' => e.message }
+    end
+  end
+  { 'results' => answers }
+end
+
 # ------------------------------------------------------------------------------ types
 #
 # Puppet's type system and value text, for tests/differential/test_types_vs_puppet.py.
@@ -405,6 +421,7 @@ COMMANDS = {
   'sort' => method(:sort),
   'inspect' => method(:inspect_values),
   'infer_type' => method(:infer_type),
+  'render' => method(:render_values),
   'types' => method(:serve_types),
 }.freeze
 
