@@ -449,3 +449,32 @@ def test_explain_as_json_writes_hash_keys_as_ruby_prints_them(tmp_path: Path) ->
     from hiera_ls.engine.explain import to_data
 
     assert '"value": {"1.0e+20": 1, "3": 4}' in json.dumps(to_data(out.trace))
+
+
+def test_convert_to_a_name_that_is_no_type_fails_and_an_alias_keeps_the_note(
+    tmp_path: Path,
+) -> None:
+    env = make_env(
+        tmp_path,
+        {
+            "data/common.yaml": """\
+            lookup_options:
+              unknown: {convert_to: ComicSans}
+              aliased: {convert_to: 'Stdlib::Port'}
+              local: {convert_to: Port}
+            unknown: x
+            aliased: '80'
+            local: '80'
+            """,
+            "modules/stdlib/types/port.pp": "type Stdlib::Port = Integer[0, 65535]\n",
+            "types/port.pp": "type Port = Integer[0, 65535]\n",
+        },
+    )
+    assert env.error("unknown") == (
+        "The convert_to lookup_option for key 'unknown' raised error: Creation of new instance "
+        "of type 'TypeReference['ComicSans']' is not supported"
+    )
+    for key in ("aliased", "local"):
+        out = env.lookup(key)
+        assert out.value == "80"  # an alias hiera-ls does not evaluate: left as found, said so
+        assert any("is not evaluated by hiera-ls" in n for n in out.notes)

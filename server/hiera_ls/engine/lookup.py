@@ -11,6 +11,7 @@ modules named after Puppet's files: :mod:`~hiera_ls.engine.invocation`,
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -206,7 +207,7 @@ def search_and_merge(
             value = _dig(inv, lk, _lookup_in_layers(comp, inv, lk, strategy or FIRST))
         except NotFound:
             value = _dig(inv, lk, lookup_default_in_module(comp, inv, lk))
-    return _convert(inv, lk, options, value)
+    return _convert(comp, inv, lk, options, value)
 
 
 def _lookup_in_layers(
@@ -231,18 +232,36 @@ def _dig(inv: Invocation, lk: LookupKey, value: object) -> object:
 
 
 def _convert(
-    inv: Invocation, lk: LookupKey, options: Mapping[str, object], value: object
+    comp: Compilation,
+    inv: Invocation,
+    lk: LookupKey,
+    options: Mapping[str, object],
+    value: object,
 ) -> object:
     spec = options.get("convert_to")
     if spec is None:
         return value
     from hiera_ls.engine import convert  # rare: most keys have no convert_to
 
-    result = convert.convert_to(lk.text, spec, value)
+    result = convert.convert_to(lk.text, spec, value, lambda name: _alias_file(comp, name))
     if result.note:
         inv.notes.append(result.note)
     inv.trace.text(result.explain)
     return result.value
+
+
+def _alias_file(comp: Compilation, name: str) -> bool:
+    """Whether the file Puppet's loader would read for the type alias ``name`` exists:
+    ``<module>/types/a/b.pp`` for ``Mod::A::B``, ``<environment>/types/name.pp`` for ``Name``."""
+    parts = [p.lower() for p in name.split("::")]
+    if len(parts) == 1:
+        root = comp.env.root
+    else:
+        module = comp.env.modules.get(parts[0])
+        if module is None:
+            return False
+        root, parts = module.root, parts[1:]
+    return comp.files.exists(os.path.join(root, "types", *parts[:-1], parts[-1] + ".pp"))
 
 
 __all__ = ["NO_DEFAULT", "LookupOutcome", "LookupSession"]
