@@ -478,3 +478,25 @@ def test_convert_to_a_name_that_is_no_type_fails_and_an_alias_keeps_the_note(
         out = env.lookup(key)
         assert out.value == "80"  # an alias hiera-ls does not evaluate: left as found, said so
         assert any("is not evaluated by hiera-ls" in n for n in out.notes)
+
+
+def test_server_facts_environment_is_the_environments_name_as_in_a_catalog_compile(
+    tmp_path: Path,
+) -> None:
+    env = make_env(
+        tmp_path,
+        {
+            "hiera.yaml": """\
+            version: 5
+            hierarchy:
+              - name: Environment
+                path: "%{server_facts.environment}.yaml"
+              - name: Common
+                path: common.yaml
+            """,
+            "data/production.yaml": "k: production's own\n",
+            "data/common.yaml": 'k: common\nall: "%{server_facts}"\n',
+        },
+    )
+    assert env.value("k") == "production's own"  # `puppet lookup` alone would answer common
+    assert env.value("all") == '{"environment"=>"production"}'

@@ -16,6 +16,8 @@
 #   lookup       {"environmentpath": DIR, "environment": NAME, "node": CERTNAME, "facts": {...},
 #                 "hiera_config": PATH|null, "strict_variables": bool (default true),
 #                 "strict": "error"|"warning"|"off" (default "error"),
+#                 "compile": bool (default false: as `puppet lookup`; true: the node gets the
+#                 server facts a catalog compile gives it, as `puppet apply` adds them),
 #                 "lookups": [{"key": K, "merge": M}, ...]}
 #                -> results [{"found": true, "value": V} | {"found": false} | {"error": MSG}]
 #                   V is the value as `puppet lookup --render-as json` renders it (see below).
@@ -230,6 +232,7 @@ def lookup(request)
       facts.add_extra_values(facts_in)
       node = Puppet::Node.new(node_name, environment: env)
       node.fact_merge(facts)
+      node.add_server_facts({}) if request['compile'] # as puppet apply: {"environment" => name}
       lookups = request['lookups'] || []
       results = nil
       begin
