@@ -10,6 +10,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import TextIO
@@ -20,6 +21,9 @@ from hiera_ls.engine.lookup import NO_DEFAULT, LookupOutcome, LookupSession
 from hiera_ls.project.environments import ModuleDirs, environment_at
 from hiera_ls.project.facts import FactsProfile, load_facts, node_scope
 from hiera_ls.puppet.ruby_text import float_to_s, to_s
+from hiera_ls.puppet.type_mismatch import describe_mismatch, render
+from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
+from hiera_ls.puppet.types import PType
 from hiera_ls.source.files import UNREAD_CODES, FileAccess
 from hiera_ls.source.psych_dump import psych_dump
 from hiera_ls.source.yaml_loader import LOAD_ERROR_PREFIX, VALUE_RECURSION_LIMIT
@@ -78,6 +82,19 @@ def _lookup_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
     p.add_argument("--default", dest="default", help="value when nothing is found")
     p.add_argument("--explain", action="store_true", help="print how the value was found")
+    p.add_argument(
+        "--explain-options",
+        "--explain_options",
+        dest="explain_options",
+        action="store_true",
+        help="print how the key's lookup_options were found (alone: only that)",
+    )
+    p.add_argument(
+        "--type",
+        dest="value_type",
+        metavar="TYPE",
+        help="the Puppet type the value must have (`Array[String]`), as puppet lookup checks it",
+    )
     p.add_argument("--render-as", "--render_as", dest="render_as", choices=("s", "json", "yaml"))
     p.add_argument(
         "--batch",
@@ -218,6 +235,39 @@ def _ruby_json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+class _NoSuchType(Exception):
+    pass
+
+
+def _no_aliases(name: str) -> str | None:
+    raise _NoSuchType(name)
+
+
+def _value_type(text: str) -> PType:
+    """``--type``: Puppet's own types only (type aliases need the environment's code, which
+    `puppet lookup` cannot load either); Puppet's words for what it refuses."""
+    try:
+        return parse_type(text, _no_aliases)
+    except _NoSuchType:
+        # what `puppet lookup` 7 answers for any name that is not one of its types
+        raise UsageError(
+            "private method `load' called for Scope(Class[main]):Puppet::Parser::Scope"
+        ) from None
+    except TypeExpressionError as e:
+        raise UsageError(_type_syntax_error(text, str(e))) from None
+
+
+def _type_syntax_error(text: str, detail: str) -> str:
+    if not text.strip():
+        return f"The expression <{text}> is not a valid type specification."
+    if "found end of text" in detail:
+        return "Syntax error at end of input"
+    offset = re.search(r"\(at offset (\d+)\)", detail)
+    column = int(offset.group(1)) + 1 if offset else 1
+    at = text[column - 1] if 0 < column <= len(text) else ""
+    return f"Syntax error at '{at}' (line: 1, column: {column})"
+
+
 def _puts(out: TextIO, text: str) -> None:
     out.write(text if text.endswith("\n") else text + "\n")
 
@@ -257,13 +307,28 @@ def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
     session = _session(args)
     if args.batch:
         return _batch(session, stdin, stdout)
-    if not args.keys:
+    only_options = args.explain_options and not args.explain
+    if not args.keys and not only_options:
         raise UsageError("No keys were given to lookup.")
-    default: object = args.default if args.default is not None else NO_DEFAULT
-    outcome = session.lookup(args.keys, merge, default, explain=args.explain)
+    value_type = _value_type(args.value_type) if args.value_type is not None else None
+    if only_options:
+        outcome = session.explain_options(args.keys[0] if args.keys else None)
+    else:
+        default: object = args.default if args.default is not None else NO_DEFAULT
+        outcome = session.lookup(args.keys, merge, default, explain=args.explain)
     for note in outcome.notes:
         stderr.write(f"Notice: {note}\n")
-    if args.explain:
+    if value_type is not None and not only_options and outcome.found:
+        from_default = args.default is not None and not session.lookup(args.keys, merge).found
+        subject = "Default value" if from_default else "Found value"
+        mismatches = describe_mismatch(f"{subject} has wrong type,", value_type, outcome.value)
+        if mismatches:
+            raise UsageError(render(mismatches))
+    if only_options and outcome.error is not None:
+        # `puppet lookup --explain-options` stops with the error alone
+        stderr.write(f"Error: {outcome.error}\n")
+        return 1
+    if args.explain or only_options:
         assert outcome.trace is not None
         if args.render_as == "json":
             stdout.write(json.dumps(to_data(outcome.trace), indent=2, ensure_ascii=False) + "\n")

@@ -97,6 +97,35 @@ class LookupSession:
                 return replace(outcome, trace=trace, notes=(*outcome.notes, note))
         return self._lookup(name_list, merge, default, False, override, default_values)
 
+    def explain_options(self, key: str | None) -> LookupOutcome:
+        """``puppet lookup --explain-options`` without ``--explain``: how the lookup_options
+        that apply to ``key`` (its module's included; none given: every unqualified key's)
+        are assembled, a hash merge of ``lookup_options`` over the layers, and nothing else.
+        """
+        _deep_enough()
+        comp = self._compilation
+        inv = Invocation(
+            self.scope,
+            TraceBuilder(),
+            lambda sub, name: search_and_merge(comp, sub, name, None),
+            memo=None,
+        )
+        if self.scope.error is not None:
+            return _outcome(inv, LOOKUP_OPTIONS, False, None, error=self.scope.error)
+        try:
+            module = LookupKey.parse(key).module_name if key else None
+            lk = LookupKey.parse(LOOKUP_OPTIONS)
+            value = _lookup_in_layers(comp, inv.for_key(LOOKUP_OPTIONS, module), lk, HASH)
+        except NotFound:
+            return _outcome(inv, LOOKUP_OPTIONS, False, None)
+        except (LookupFailure, PuppetError, MergeError, UndefinedVariable) as e:
+            comp.forget()
+            return _outcome(inv, LOOKUP_OPTIONS, False, None, error=str(e))
+        except (RecursionError, StackTooDeep):
+            comp.forget()
+            return _outcome(inv, LOOKUP_OPTIONS, False, None, error=StackTooDeep.message)
+        return _outcome(inv, LOOKUP_OPTIONS, True, value)
+
     def _lookup(
         self,
         name_list: list[str],
@@ -155,6 +184,8 @@ class LookupSession:
                 inv, key, False, None, error=f"hiera-ls internal error ({type(e).__name__}: {e})"
             )
 
+
+HASH = parse_merge("hash")
 
 # Python frames one nested lookup takes (about 20), with room for the layers around it.
 _FRAMES_PER_NESTING = 40
