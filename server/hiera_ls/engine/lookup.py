@@ -27,6 +27,7 @@ from hiera_ls.engine.invocation import (
 from hiera_ls.engine.merge import MergeStrategy, parse_merge
 from hiera_ls.engine.providers import (
     FIRST,
+    HASH,
     Compilation,
     lookup_default_in_module,
     lookup_global,
@@ -184,8 +185,6 @@ class LookupSession:
                 inv, key, False, None, error=f"hiera-ls internal error ({type(e).__name__}: {e})"
             )
 
-
-HASH = parse_merge("hash")
 
 # Python frames one nested lookup takes (about 20), with room for the layers around it.
 _FRAMES_PER_NESTING = 40
