@@ -172,6 +172,39 @@ CASES: list[Case] = [
         strict_variables=False,
     ),
     Case(
+        # a value made by literal('%') and reached through hiera()/lookup() is interpolated
+        # once more (Puppet's rule), in every merge, however often it is reached
+        "literal-percent-reached-through-hiera-in-merges",
+        {
+            f"{ENV}/hiera.yaml": HIERA,
+            f"{ENV}/data/nodes/{NODE}.yaml": (
+                "h: {a: \"%{hiera('k')}\", b: \"%{lookup('k')}\"}\n"
+                "d1: {x: \"%{hiera('k')}\"}\nd2: [\"%{hiera('k')}\"]\n"
+                "d3: {\"%{hiera('k')}\": 1}\nd4: {x: \"%{hiera('k2')}\"}\n"
+                "d5: {x: \"%{hiera('kk')}\"}\n"
+            ),
+            f"{ENV}/data/common.yaml": (
+                "k: \"%{literal('%')}{facts.role}\"\n"
+                "k2: \"%{literal('%')}{hiera('k')}\"\n"
+                "k3: \"%{literal('%')}{literal('%')}{facts.role}\"\n"
+                "kk: \"%{hiera('k3')}\"\nkd: {a: \"%{literal('%')}{facts.role}\"}\n"
+                "u: \"%{literal('%')}{nosuch}\"\nw: \"%{hiera('u')}\"\n"
+                "h: {c: \"%{hiera('k')}\"}\n"
+                "d1: {x: \"%{hiera('k')}\", y: \"%{hiera('k')}\"}\n"
+                "d2: [\"%{hiera('k')}\", z]\n"
+                "d3: {\"%{hiera('k')}\": 2, \"%{literal('%')}{facts.role}\": 3}\n"
+                "d4: {y: \"%{hiera('k2')}\"}\nd5: {y: \"%{hiera('k3')}\"}\n"
+                "d6: \"%{alias('kd')}\"\n"
+            ),
+        },
+        [
+            Lookup(k, m)
+            for k in ("d1", "d2", "d3", "d4", "d5", "h", "k", "k2", "kk", "w", "d6")
+            for m in (None, "deep", "hash", "unique")
+        ],
+        exact_messages=True,
+    ),
+    Case(
         "convert-to-a-name-that-is-no-type",
         {
             f"{ENV}/hiera.yaml": HIERA,
