@@ -216,10 +216,12 @@ CASES: list[Case] = [
                 "  d: {convert_to: [ComicSans, true]}\n"
                 "  e: {convert_to: 'Optional[ComicSans]'}\n"
                 "  f: {convert_to: Array}\n"
-                "a: x\nb: x\nc: x\nd: x\ne: x\nf: x\n"
+                "  i: {convert_to: Integer}\n  fl: {convert_to: Float}\n"
+                "  n: {convert_to: Numeric}\n  bo: {convert_to: Boolean}\n"
+                "a: x\nb: x\nc: x\nd: x\ne: x\nf: x\ni: '1.5'\nfl: ''\nn: '~'\nbo: x\n"
             ),
         },
-        ["a", "b", "c", "d", "f", "nope"],
+        ["a", "b", "c", "d", "f", "i", "fl", "n", "bo", "nope"],
         exact_messages=True,
     ),
 ]

@@ -157,7 +157,8 @@ def _convert(type_name: str, value: object, rest: list[object]) -> object:
         if isinstance(value, str):
             number = _parse_number(value, integer=type_name == "Integer")
             if number is None:
-                raise ValueError(f"The string '{value}' cannot be converted to {type_name}")
+                fn = {"Integer": "new", "Float": "new_float", "Numeric": "new_numeric"}[type_name]
+                raise ValueError(f"'{fn}' The string '{value}' cannot be converted to {type_name}")
             return number if type_name != "Float" else float(number)
         raise _cannot("new", value, type_name)
     if type_name == "String":
