@@ -149,13 +149,12 @@ class LookupSession:
         if self.scope.error is not None:
             return _outcome(inv, key, False, None, error=self.scope.error)
         try:
-            strategy = parse_merge(merge) if merge is not None else None
             for name in name_list:
                 if name in override:
                     inv.trace.event(Event.FOUND_IN_OVERRIDES, name, override[name])
                     return _outcome(inv, name, True, override[name])
                 try:
-                    value = search_and_merge(comp, inv, name, strategy)
+                    value = search_and_merge(comp, inv, name, None, merge_spec=merge)
                 except NotFound:
                     continue
                 return _outcome(inv, name, True, value)
@@ -215,12 +214,18 @@ def _outcome(
 
 
 def search_and_merge(
-    comp: Compilation, inv: Invocation, name: str, merge: MergeStrategy | None
+    comp: Compilation,
+    inv: Invocation,
+    name: str,
+    merge: MergeStrategy | None,
+    merge_spec: object = None,
 ) -> object:
     """Puppet's LookupAdapter#lookup: one name through all layers; NotFound when absent.
 
     The merge strategy given wins over the key's lookup_options; the module's
     default_hierarchy is read only when no layer has the key; convert_to applies last.
+    A ``merge_spec`` (the caller's merge argument as given) is read once the key's
+    lookup_options are known, as Puppet reads it: their errors come first.
     """
     if name == LOOKUP_OPTIONS or name.startswith(LOOKUP_OPTIONS + "."):
         with inv.trace.branch(Kind.INVALID_KEY, LOOKUP_OPTIONS):
@@ -228,6 +233,8 @@ def search_and_merge(
     lk = LookupKey.parse(name)
     inv = inv.for_key(lk.text, lk.module_name)
     options = lookup_options_for(comp, inv, lk) or {}
+    if merge_spec is not None:
+        merge = parse_merge(merge_spec)
     strategy: MergeStrategy | None = merge
     if strategy is None and "merge" in options and options["merge"] is not None:
         strategy = parse_merge(options["merge"])
