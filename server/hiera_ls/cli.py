@@ -9,20 +9,27 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
 from hiera_ls import __version__
-from hiera_ls.engine.explain import plain_data, render_text, render_value, to_data
+from hiera_ls.engine.explain import plain_data, render_text, to_data
 from hiera_ls.engine.lookup import NO_DEFAULT, LookupOutcome, LookupSession
 from hiera_ls.engine.trace import Kind, TraceNode
 from hiera_ls.project.backends import invalid_backends
 from hiera_ls.project.environments import ModuleDirs, environment_at
 from hiera_ls.project.facts import FactsProfile, load_facts, node_scope
 from hiera_ls.project.repo_config import find_repo_config
+from hiera_ls.puppet.ruby_text import float_to_s, to_s
+from hiera_ls.puppet.type_mismatch import describe_mismatch, render
+from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
+from hiera_ls.puppet.types import PType
 from hiera_ls.source.files import UNREAD_CODES, FileAccess
+from hiera_ls.source.psych_dump import psych_dump
 from hiera_ls.source.yaml_loader import LOAD_ERROR_PREFIX, VALUE_RECURSION_LIMIT
 
 STRATEGIES = ("first", "unique", "hash", "deep")
@@ -88,6 +95,19 @@ def _lookup_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
     p.add_argument("--default", dest="default", help="value when nothing is found")
     p.add_argument("--explain", action="store_true", help="print how the value was found")
+    p.add_argument(
+        "--explain-options",
+        "--explain_options",
+        dest="explain_options",
+        action="store_true",
+        help="print how the key's lookup_options were found (alone: only that)",
+    )
+    p.add_argument(
+        "--type",
+        dest="value_type",
+        metavar="TYPE",
+        help="the Puppet type the value must have (`Array[String]`), as puppet lookup checks it",
+    )
     p.add_argument("--render-as", "--render_as", dest="render_as", choices=("s", "json", "yaml"))
     p.add_argument(
         "--batch",
@@ -257,24 +277,76 @@ def _facts_error(given: str, profile: FactsProfile) -> str:
 
 
 def _render(value: object, render_as: str | None) -> str:
+    """The text `puppet lookup --render-as FORMAT` prints (before ``puts``): Ruby's compact
+    JSON, ``to_s``, or Psych's YAML (which quotes every string a YAML 1.1 reader would take
+    for another type: ``--- "n"``)."""
+    shown = _shown(value)
     if render_as == "json":
-        return json.dumps(plain_data(value), ensure_ascii=False)
+        return _ruby_json(shown)
     if render_as == "s":
-        return value if isinstance(value, str) else render_value(value)
-    return _yaml(value)
+        return to_s(shown)
+    return psych_dump(shown)
 
 
-def _yaml(value: object) -> str:
-    import yaml
+def _shown(value: object) -> object:
+    """Secrets redacted, hash keys kept as they are (``1`` and ``'1'`` are two keys)."""
+    if isinstance(value, dict):
+        return {k: _shown(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shown(v) for v in value]
+    return plain_data(value)
 
-    text = yaml.safe_dump(
-        plain_data(value),
-        explicit_start=True,
-        sort_keys=False,
-        allow_unicode=True,
-        default_flow_style=False,
-    )
-    return text.removesuffix("\n...\n").rstrip("\n")
+
+def _ruby_json(value: object) -> str:
+    """``JSON.generate``: no spaces, keys as ``to_s``, floats as Ruby writes them."""
+    if isinstance(value, float) and math.isfinite(value):
+        return float_to_s(value)
+    if isinstance(value, dict):
+        pairs = (
+            f"{_ruby_json(k if isinstance(k, str) else to_s(k))}:{_ruby_json(v)}"
+            for k, v in value.items()
+        )
+        return "{" + ",".join(pairs) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_ruby_json(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+class _NoSuchType(Exception):
+    pass
+
+
+def _no_aliases(name: str) -> str | None:
+    raise _NoSuchType(name)
+
+
+def _value_type(text: str) -> PType:
+    """``--type``: Puppet's own types only (type aliases need the environment's code, which
+    `puppet lookup` cannot load either); Puppet's words for what it refuses."""
+    try:
+        return parse_type(text, _no_aliases)
+    except _NoSuchType:
+        # what `puppet lookup` 7 answers for any name that is not one of its types
+        raise UsageError(
+            "private method `load' called for Scope(Class[main]):Puppet::Parser::Scope"
+        ) from None
+    except TypeExpressionError as e:
+        raise UsageError(_type_syntax_error(text, str(e))) from None
+
+
+def _type_syntax_error(text: str, detail: str) -> str:
+    if not text.strip():
+        return f"The expression <{text}> is not a valid type specification."
+    if "found end of text" in detail:
+        return "Syntax error at end of input"
+    offset = re.search(r"\(at offset (\d+)\)", detail)
+    column = int(offset.group(1)) + 1 if offset else 1
+    at = text[column - 1] if 0 < column <= len(text) else ""
+    return f"Syntax error at '{at}' (line: 1, column: {column})"
+
+
+def _puts(out: TextIO, text: str) -> None:
+    out.write(text if text.endswith("\n") else text + "\n")
 
 
 def _batch(session: LookupSession, stdin: TextIO, stdout: TextIO) -> int:
@@ -316,20 +388,36 @@ def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
     session = _session(args)
     if args.batch:
         return _batch(session, stdin, stdout)
-    if not args.keys:
+    only_options = args.explain_options and not args.explain
+    if not args.keys and not only_options:
         raise UsageError("No keys were given to lookup.")
-    default: object = args.default if args.default is not None else NO_DEFAULT
-    outcome = session.lookup(args.keys, merge, default, explain=args.explain)
+    value_type = _value_type(args.value_type) if args.value_type is not None else None
+    if only_options:
+        outcome = session.explain_options(args.keys[0] if args.keys else None)
+    else:
+        default: object = args.default if args.default is not None else NO_DEFAULT
+        outcome = session.lookup(args.keys, merge, default, explain=args.explain)
     for warning in outcome.warnings:
         stderr.write(f"Warning: {warning}\n")
-    shown = _trace_texts(outcome.trace) if args.explain and outcome.trace else set()
+    explained = args.explain or only_options
+    shown = _trace_texts(outcome.trace) if explained and outcome.trace else set()
     for note in outcome.notes:
         if note not in shown:  # --explain prints it in the tree already: once is enough
             stderr.write(f"Notice: {note}\n")
     if outcome.incomplete is not None:
         # still exit 0 on a found value: see README "Levels hiera-ls cannot read"
         stderr.write(f"Warning: {outcome.incomplete.message(BACKEND_HINT)}\n")
-    if args.explain:
+    if value_type is not None and not only_options and outcome.found:
+        from_default = args.default is not None and not session.lookup(args.keys, merge).found
+        subject = "Default value" if from_default else "Found value"
+        mismatches = describe_mismatch(f"{subject} has wrong type,", value_type, outcome.value)
+        if mismatches:
+            raise UsageError(render(mismatches))
+    if only_options and outcome.error is not None:
+        # `puppet lookup --explain-options` stops with the error alone
+        stderr.write(f"Error: {outcome.error}\n")
+        return 1
+    if explained:
         assert outcome.trace is not None
         if args.render_as == "json":
             stdout.write(json.dumps(to_data(outcome.trace), indent=2, ensure_ascii=False) + "\n")
@@ -344,7 +432,7 @@ def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
         if missing is not None:  # Puppet says nothing; the user wonders why
             stderr.write(f"Warning: {missing}\n")
         return 1  # as `puppet lookup`: nothing on stdout or stderr for a key not found
-    stdout.write(_render(outcome.value, args.render_as) + "\n")
+    _puts(stdout, _render(outcome.value, args.render_as))
     return 0
 
 
@@ -368,9 +456,44 @@ def _trace_texts(node: TraceNode) -> set[str]:
     return texts
 
 
+# `puppet lookup` (Ruby's OptionParser) takes the word after an option that needs a value as
+# that value, even `--` or `-x`: `--knock-out-prefix -- KEY` is the prefix `--` (the prefix
+# Puppet's docs use).  argparse reads `--` as the end of options (and drops it even from
+# `--opt=--`), so these options are taken out before it runs.
+_VALUE_OPTIONS = {
+    "--knock-out-prefix": "knockout_prefix",
+    "--knock_out_prefix": "knockout_prefix",
+    "--default": "default",
+}
+
+
+def _take_values(argv: Sequence[str]) -> tuple[list[str], dict[str, str]]:
+    rest: list[str] = []
+    taken: dict[str, str] = {}
+    words = list(argv)
+    i = 0
+    while i < len(words):
+        name, equals, value = words[i].partition("=")
+        if words[i] == "--":
+            rest.extend(words[i:])
+            break
+        if name in _VALUE_OPTIONS and (equals or i + 1 < len(words)):
+            if not equals:
+                i += 1
+                value = words[i]
+            taken[_VALUE_OPTIONS[name]] = value
+        else:
+            rest.append(words[i])  # (a last option without its value: argparse says so)
+        i += 1
+    return rest, taken
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    words, taken = _take_values(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(words)
+    for dest, value in taken.items():
+        setattr(args, dest, value)
     # values nest up to MAX_DEPTH levels and every walk of them recurses a few frames a level
     sys.setrecursionlimit(max(sys.getrecursionlimit(), VALUE_RECURSION_LIMIT))
     try:

@@ -192,7 +192,8 @@ CODES: dict[str, Code] = _codes(
     Code(
         "hiera-config-v3-not-evaluated",
         INFO,
-        "A version 3 global hiera.yaml: Puppet uses it, hiera-ls does not evaluate it",
+        "A version 3 global hiera.yaml names a custom Hiera 3 backend: Puppet runs it, "
+        "hiera-ls skips its data",
     ),
     Code(
         "hiera-config-v4-in-global", E, "hiera.yaml version 4 is not accepted in the global layer"

@@ -267,6 +267,8 @@ class GeneratedEnv:
             "hiera_config": str(self.hiera_config) if self.hiera_config else None,
             "strict_variables": strict_variables,
             "strict": "error" if strict_variables else "warning",
+            # hiera-ls previews a catalog compile: server_facts holds the environment's name
+            "compile": True,
             "lookups": [
                 {"key": x.key, "merge": x.merge}
                 for x in (self.lookups if lookups is None else lookups)

@@ -480,3 +480,54 @@ def test_a_pattern_that_backtracks_still_matches_through_another_alternative(
         },
     )
     assert "took longer than" in env.error(undecided)
+
+
+def test_convert_to_a_name_that_is_no_type_fails_and_an_alias_keeps_the_note(
+    tmp_path: Path,
+) -> None:
+    env = make_env(
+        tmp_path,
+        {
+            "data/common.yaml": """\
+            lookup_options:
+              unknown: {convert_to: ComicSans}
+              aliased: {convert_to: 'Stdlib::Port'}
+              local: {convert_to: Port}
+            unknown: x
+            aliased: '80'
+            local: '80'
+            """,
+            "modules/stdlib/types/port.pp": "type Stdlib::Port = Integer[0, 65535]\n",
+            "types/port.pp": "type Port = Integer[0, 65535]\n",
+        },
+    )
+    assert env.error("unknown") == (
+        "The convert_to lookup_option for key 'unknown' raised error: Creation of new instance "
+        "of type 'TypeReference['ComicSans']' is not supported"
+    )
+    for key in ("aliased", "local"):
+        out = env.lookup(key)
+        assert out.value == "80"  # an alias hiera-ls does not evaluate: left as found, said so
+        assert any("is not evaluated by hiera-ls" in n for n in out.notes)
+
+
+def test_server_facts_environment_is_the_environments_name_as_in_a_catalog_compile(
+    tmp_path: Path,
+) -> None:
+    env = make_env(
+        tmp_path,
+        {
+            "hiera.yaml": """\
+            version: 5
+            hierarchy:
+              - name: Environment
+                path: "%{server_facts.environment}.yaml"
+              - name: Common
+                path: common.yaml
+            """,
+            "data/production.yaml": "k: production's own\n",
+            "data/common.yaml": 'k: common\nall: "%{server_facts}"\n',
+        },
+    )
+    assert env.value("k") == "production's own"  # `puppet lookup` alone would answer common
+    assert env.value("all") == '{"environment"=>"production"}'

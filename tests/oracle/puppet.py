@@ -197,6 +197,11 @@ class PuppetOracle:
         """``{"ok": text}``: ``TypeCalculator#infer_set(v).normalize.to_s``."""
         return self.call("infer_type", values=[encode(v) for v in values])
 
+    def render(self, values: Sequence[object]) -> list[dict[str, Any]]:
+        """``{"ok": {"yaml": S, "json": S, "s": S}}``: what `puppet lookup --render-as`
+        prints for each value (a format that fails holds ``{"error": MSG}``)."""
+        return self.call("render", values=[encode(v) for v in values])
+
     def _read_answer(self) -> dict[str, Any]:
         try:
             line = self._lines.get(timeout=self._timeout)

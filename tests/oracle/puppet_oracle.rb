@@ -16,6 +16,8 @@
 #   lookup       {"environmentpath": DIR, "environment": NAME, "node": CERTNAME, "facts": {...},
 #                 "hiera_config": PATH|null, "strict_variables": bool (default true),
 #                 "strict": "error"|"warning"|"off" (default "error"),
+#                 "compile": bool (default false: as `puppet lookup`; true: the node gets the
+#                 server facts a catalog compile gives it, as `puppet apply` adds them),
 #                 "lookups": [{"key": K, "merge": M}, ...]}
 #                -> results [{"found": true, "value": V} | {"found": false} | {"error": MSG}]
 #                   V is the value as `puppet lookup --render-as json` renders it (see below).
@@ -35,6 +37,9 @@
 #   inspect      {"values": [VALUE]} -> results [{"ok": {"inspect": S, "to_s": S}} | {"error"}]
 #   infer_type   {"values": [VALUE]} -> results [{"ok": TYPE_TEXT} | {"error": MSG}]:
 #                 TypeCalculator#infer_set(v).normalize.to_s
+#   render       {"values": [VALUE]} -> results [{"ok": {"yaml": S, "json": S, "s": S}}]: the
+#                 text `puppet lookup --render-as FORMAT` prints for the value (before `puts`);
+#                 a format that fails gives {"error": MSG} in its place
 #
 # Values (one encoding, both directions; the Python twin is tests/oracle/values.py):
 #   nil, true, false, String, Integer  -> JSON null, true, false, string, number
@@ -227,6 +232,7 @@ def lookup(request)
       facts.add_extra_values(facts_in)
       node = Puppet::Node.new(node_name, environment: env)
       node.fact_merge(facts)
+      node.add_server_facts({}) if request['compile'] # as puppet apply: {"environment" => name}
       lookups = request['lookups'] || []
       results = nil
       begin
@@ -330,6 +336,19 @@ def infer_type(request)
   { 'results' => answers }
 end
 
+def render_values(request)
+  formats = %w[yaml json s].to_h { |f| [f, Puppet::Network::FormatHandler.format(f.to_sym)] }
+  answers = each_answer(request.fetch('values')) do |v|
+    value = Values.decode(v)
+    formats.transform_values do |renderer|
+      renderer.render(value)
+    rescue StandardError => e
+      { 'error' => e.message }
+    end
+  end
+  { 'results' => answers }
+end
+
 # ------------------------------------------------------------------------------ types
 #
 # Puppet's type system and value text, for tests/differential/test_types_vs_puppet.py.
@@ -405,6 +424,7 @@ COMMANDS = {
   'sort' => method(:sort),
   'inspect' => method(:inspect_values),
   'infer_type' => method(:infer_type),
+  'render' => method(:render_values),
   'types' => method(:serve_types),
 }.freeze
 

@@ -181,14 +181,29 @@ def test_file_wide_findings_sit_on_version_or_the_first_line() -> None:
     assert empty.problems[0].severity is Severity.WARNING
 
 
-def test_v3_global_is_recognised_not_evaluated() -> None:
-    cfg = load(":backends:\n  - yaml\n:hierarchy:\n  - common\n", "global")
-    assert (cfg.version, cfg.error, cfg.hierarchy) == (3, None, ())
+def test_v3_global_is_one_level_per_backend_and_custom_backends_are_said_to_be_skipped() -> None:
+    cfg = load(
+        ":backends:\n  - yaml\n  - mongo\n:hierarchy:\n  - '%{::fqdn}'\n  - common\n"
+        ":yaml:\n  :datadir: /srv/hieradata\n",
+        "global",
+    )
+    assert (cfg.version, cfg.error) == (3, None)
+    yaml_level, mongo_level = cfg.hierarchy
+    assert (yaml_level.name, yaml_level.function_kind, yaml_level.function_name) == (
+        "yaml",
+        "data_hash",
+        "yaml_data",
+    )
+    assert yaml_level.location.values == ("%{::fqdn}", "common")
+    assert (yaml_level.datadir, yaml_level.extension) == ("/srv/hieradata", ".yaml")
+    assert mongo_level.datadir == "/etc/puppetlabs/code/environments/%{::environment}/hieradata"
+    assert (mongo_level.function_kind, mongo_level.read_by_hiera_ls) == ("hiera3_backend", False)
     assert [p.code for p in cfg.problems] == [
         "hiera-config-deprecated-version",
         "hiera-config-v3-not-evaluated",
     ]
     assert cfg.problems[1].severity is Severity.INFORMATION
+    assert "'mongo'" in cfg.problems[1].message
 
 
 def test_yaml_syntax_error_keeps_the_loaders_problem() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hiera_ls.project.backends import READERS
 from hiera_ls.project.repo_config import (
-    BACKEND_READERS,
     CONFIG_SCHEMA,
     SETTINGS,
     RepoConfig,
@@ -146,7 +146,7 @@ def test_the_schema_offered_to_editors_says_what_the_loader_reads() -> None:
     schema = load_schema(CONFIG_SCHEMA)
     assert tuple(schema["properties"]) == SETTINGS
     backends = schema["properties"]["backends"]["additionalProperties"]["enum"]
-    assert tuple(backends) == BACKEND_READERS
+    assert tuple(backends) == READERS
     severities = schema["properties"]["severity"]["additionalProperties"]["enum"]
     assert set(severities) == {"error", "warning", "info", "information", "hint", "off", False}
     assert schema["additionalProperties"] is False

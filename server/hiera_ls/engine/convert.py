@@ -3,18 +3,22 @@
 Puppet calls ``new(Type, value, *args)``.  The common cases in real data (``Array`` to
 wrap a single value, ``Sensitive`` for secrets, numeric and boolean strings) are done
 here; any other type is reported as not evaluated, and the value is left as found, so a
-preview never shows a made-up value silently.
+preview never shows a made-up value silently.  A name that is no type at all (no Puppet
+type, no alias file) fails the lookup, as it does in Puppet.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from hiera_ls.puppet.errors import LookupFailure
 from hiera_ls.puppet.ruby_text import inspect, puppet_string, to_s
 from hiera_ls.puppet.type_format import format_type
 from hiera_ls.puppet.type_infer import generalize, infer
+from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
+from hiera_ls.puppet.types import TypeReferenceType
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +40,11 @@ _INT = re.compile(r"^\s*[+-]?(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)\
 _FLOAT = re.compile(r"^\s*[+-]?([0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?)\s*$")
 
 
-def convert_to(key: str, spec: object, value: object) -> Converted:
+def convert_to(
+    key: str, spec: object, value: object, alias_may_exist: Callable[[str], bool] = bool
+) -> Converted:
+    """``alias_may_exist(name)`` says whether a type alias of that name may be defined (its
+    file exists): a name that is neither Puppet's nor an alias makes Puppet fail the lookup."""
     args = list(spec) if isinstance(spec, list) else [spec]
     if not args or not isinstance(args[0], str) or not _TYPE_NAME.match(args[0]):
         source = args[0] if args else ""
@@ -52,6 +60,11 @@ def convert_to(key: str, spec: object, value: object) -> Converted:
     try:
         converted = _convert(type_name, value, rest)
     except _Unsupported:
+        if _unresolved_reference(type_name, alias_may_exist):
+            raise LookupFailure(
+                f"The convert_to lookup_option for key '{key}' raised error: Creation of new "
+                f"instance of type 'TypeReference['{type_name}']' is not supported"
+            ) from None
         return Converted(
             value,
             explain,
@@ -67,6 +80,17 @@ def convert_to(key: str, spec: object, value: object) -> Converted:
 
 class _Unsupported(Exception):
     pass
+
+
+def _unresolved_reference(type_name: str, alias_may_exist: Callable[[str], bool]) -> bool:
+    """A name Puppet resolves to nothing: not one of its types, and no alias file for it."""
+    try:
+        parsed = parse_type(type_name)
+    except TypeExpressionError:
+        return False
+    if not isinstance(parsed, TypeReferenceType):
+        return False
+    return not alias_may_exist(type_name.split("[", 1)[0].strip())
 
 
 def type_of(value: object) -> str:
@@ -133,7 +157,8 @@ def _convert(type_name: str, value: object, rest: list[object]) -> object:
         if isinstance(value, str):
             number = _parse_number(value, integer=type_name == "Integer")
             if number is None:
-                raise ValueError(f"The string '{value}' cannot be converted to {type_name}")
+                fn = {"Integer": "new", "Float": "new_float", "Numeric": "new_numeric"}[type_name]
+                raise ValueError(f"'{fn}' The string '{value}' cannot be converted to {type_name}")
             return number if type_name != "Float" else float(number)
         raise _cannot("new", value, type_name)
     if type_name == "String":

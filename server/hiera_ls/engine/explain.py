@@ -80,8 +80,12 @@ def _lines(node: TraceNode, indent: str) -> Iterator[str]:
         word = "Path" if kind is Kind.PATH else "URI"
         yield f'{indent}{word} "{node.label}"'
         yield f'{inner}Original path: "{node.original}"'
+        # as Puppet prints it: how the value was interpolated, then the value
+        for c in node.children:
+            yield from _lines(c, inner)
         if node.event is not None:
             yield inner + _event_line(node, inner)
+        return
     elif kind is Kind.INTERPOLATE:
         yield f'{indent}Interpolation on "{node.label}"'
     elif kind is Kind.SCOPE:

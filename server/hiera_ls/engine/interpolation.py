@@ -195,8 +195,12 @@ def scope_lookup(inv: Invocation, key: str, subject: str) -> object:
                 inv.warn(text, traced=False)
     rest: tuple[Segment, ...] = tuple(segments[1:])
     if value is not None and rest:
-        try:
-            value = dig(key, value, rest)
-        except NotFound:
-            value = None
+        with inv.trace.branch(Kind.SUB_KEY, ".".join(str(s) for s in rest)):
+            try:
+                value = dig(key, value, rest)
+            except NotFound:
+                inv.trace.event(Event.NOT_FOUND, rest[-1])
+                value = None
+            else:
+                inv.trace.event(Event.FOUND, rest[-1], value)
     return value

@@ -86,7 +86,10 @@ def resolve_locations(
     out: list[ResolvedLocation] = []
     if kind in ("path", "paths"):
         for declared in spec.values:
-            p = pathname_join(datadir, _location_interpolate(inv, declared))
+            path = _location_interpolate(inv, declared)
+            if he.extension is not None and not path.endswith(he.extension):
+                path += he.extension  # version 3
+            p = pathname_join(datadir, path)
             exists = files.exists(p)
             if default_config and not exists:
                 continue

@@ -11,6 +11,7 @@ modules named after Puppet's files: :mod:`~hiera_ls.engine.invocation`,
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -30,6 +31,7 @@ from hiera_ls.engine.invocation import (
 from hiera_ls.engine.merge import MergeStrategy, parse_merge
 from hiera_ls.engine.providers import (
     FIRST,
+    HASH,
     Compilation,
     lookup_default_in_module,
     lookup_global,
@@ -104,6 +106,35 @@ class LookupSession:
                 return replace(outcome, trace=trace, notes=(*outcome.notes, note))
         return self._lookup(name_list, merge, default, False, override, default_values)
 
+    def explain_options(self, key: str | None) -> LookupOutcome:
+        """``puppet lookup --explain-options`` without ``--explain``: how the lookup_options
+        that apply to ``key`` (its module's included; none given: every unqualified key's)
+        are assembled, a hash merge of ``lookup_options`` over the layers, and nothing else.
+        """
+        _deep_enough()
+        comp = self._compilation
+        inv = Invocation(
+            self.scope,
+            TraceBuilder(),
+            lambda sub, name: search_and_merge(comp, sub, name, None),
+            memo=None,
+        )
+        if self.scope.error is not None:
+            return _outcome(inv, LOOKUP_OPTIONS, False, None, error=self.scope.error)
+        try:
+            module = LookupKey.parse(key).module_name if key else None
+            lk = LookupKey.parse(LOOKUP_OPTIONS)
+            value = _lookup_in_layers(comp, inv.for_key(LOOKUP_OPTIONS, module), lk, HASH)
+        except NotFound:
+            return _outcome(inv, LOOKUP_OPTIONS, False, None)
+        except (LookupFailure, PuppetError, MergeError, UndefinedVariable) as e:
+            comp.forget()
+            return _outcome(inv, LOOKUP_OPTIONS, False, None, error=str(e))
+        except (RecursionError, StackTooDeep):
+            comp.forget()
+            return _outcome(inv, LOOKUP_OPTIONS, False, None, error=StackTooDeep.message)
+        return _outcome(inv, LOOKUP_OPTIONS, True, value)
+
     def _lookup(
         self,
         name_list: list[str],
@@ -143,13 +174,12 @@ class LookupSession:
         if self.scope.error is not None:
             return _outcome(inv, key, False, None, error=self.scope.error)
         try:
-            strategy = parse_merge(merge) if merge is not None else None
             for name in name_list:
                 if name in override:
                     inv.trace.event(Event.FOUND_IN_OVERRIDES, name, override[name])
                     return _outcome(inv, name, True, override[name])
                 try:
-                    value = search_and_merge(comp, inv, name, strategy)
+                    value = search_and_merge(comp, inv, name, None, merge_spec=merge)
                 except NotFound:
                     continue
                 return _outcome(inv, name, True, value)
@@ -210,12 +240,18 @@ def _outcome(
 
 
 def search_and_merge(
-    comp: Compilation, inv: Invocation, name: str, merge: MergeStrategy | None
+    comp: Compilation,
+    inv: Invocation,
+    name: str,
+    merge: MergeStrategy | None,
+    merge_spec: object = None,
 ) -> object:
     """Puppet's LookupAdapter#lookup: one name through all layers; NotFound when absent.
 
     The merge strategy given wins over the key's lookup_options; the module's
     default_hierarchy is read only when no layer has the key; convert_to applies last.
+    A ``merge_spec`` (the caller's merge argument as given) is read once the key's
+    lookup_options are known, as Puppet reads it: their errors come first.
     """
     if name == LOOKUP_OPTIONS or name.startswith(LOOKUP_OPTIONS + "."):
         with inv.trace.branch(Kind.INVALID_KEY, LOOKUP_OPTIONS):
@@ -226,6 +262,8 @@ def search_and_merge(
     for level in options_skipped(comp, inv, lk.module_name):
         # a nested lookup's options change the value of the key around it
         inv.skip(level, OPTIONS if inv.depth == 0 else VALUE)
+    if merge_spec is not None:
+        merge = parse_merge(merge_spec)
     strategy: MergeStrategy | None = merge
     if strategy is None and "merge" in options and options["merge"] is not None:
         strategy = parse_merge(options["merge"])
@@ -235,7 +273,7 @@ def search_and_merge(
             value = _dig(inv, lk, _lookup_in_layers(comp, inv, lk, strategy or FIRST))
         except NotFound:
             value = _dig(inv, lk, lookup_default_in_module(comp, inv, lk))
-    return _convert(inv, lk, options, value)
+    return _convert(comp, inv, lk, options, value)
 
 
 def _lookup_in_layers(
@@ -260,18 +298,36 @@ def _dig(inv: Invocation, lk: LookupKey, value: object) -> object:
 
 
 def _convert(
-    inv: Invocation, lk: LookupKey, options: Mapping[str, object], value: object
+    comp: Compilation,
+    inv: Invocation,
+    lk: LookupKey,
+    options: Mapping[str, object],
+    value: object,
 ) -> object:
     spec = options.get("convert_to")
     if spec is None:
         return value
     from hiera_ls.engine import convert  # rare: most keys have no convert_to
 
-    result = convert.convert_to(lk.text, spec, value)
+    result = convert.convert_to(lk.text, spec, value, lambda name: _alias_file(comp, name))
     if result.note:
         inv.notes.append(result.note)
     inv.trace.text(result.explain)
     return result.value
+
+
+def _alias_file(comp: Compilation, name: str) -> bool:
+    """Whether the file Puppet's loader would read for the type alias ``name`` exists:
+    ``<module>/types/a/b.pp`` for ``Mod::A::B``, ``<environment>/types/name.pp`` for ``Name``."""
+    parts = [p.lower() for p in name.split("::")]
+    if len(parts) == 1:
+        root = comp.env.root
+    else:
+        module = comp.env.modules.get(parts[0])
+        if module is None:
+            return False
+        root, parts = module.root, parts[1:]
+    return comp.files.exists(os.path.join(root, "types", *parts[:-1], parts[-1] + ".pp"))
 
 
 __all__ = ["NO_DEFAULT", "LookupOutcome", "LookupSession"]

@@ -164,10 +164,6 @@ def _resolved_entries(
         return []
     if cfg.error is not None:
         raise LookupFailure(cfg.error, issue_code="HIERA_CONFIG")
-    if cfg.version == 3:
-        inv.note(f"{cfg.path}: hiera.yaml version 3 is not evaluated by hiera-ls")
-        comp.entries[cache_key] = []
-        return []
     entries = cfg.default_hierarchy if default_hierarchy else cfg.hierarchy
     resolved = resolve_entries(inv.untraced(), comp.files, layer, entries)
     comp.entries[cache_key] = resolved

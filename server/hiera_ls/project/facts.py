@@ -92,13 +92,17 @@ def node_scope(
     environment: str,
     strict_variables: bool = True,
     authenticated: str = "local",
+    server_facts: Mapping[str, object] | None = None,
 ) -> NodeScope:
     """The top scope a compilation gives Hiera (docs/puppet-lookup-scope.md).
 
     ``trusted`` follows an agent run: its certname is the node's name (``puppet lookup``
     itself takes it from the ``clientcert`` fact; tools pass both the same).
     ``authenticated`` is ``local`` as in ``puppet lookup``; the language server passes
-    ``remote``, as a real agent run has.
+    ``remote``, as a real agent run has.  ``server_facts`` is what a catalog compile gives
+    (``puppet apply``, an agent run): the environment's name, plus the server's own facts
+    when known (``servername``, ``serverip``, ``serverversion``); ``puppet lookup`` alone
+    gives ``{}``, a known Puppet gap that would make previews read the wrong files.
     """
     facts = dict(facts)
     for name, how in RESERVED_FACTS.items():
@@ -133,7 +137,7 @@ def node_scope(
         {
             "environment": environment,
             "trusted": trusted,
-            "server_facts": {},
+            "server_facts": {**(server_facts or {}), "environment": environment},
             "facts": facts,
             "module_name": "",
             "title": "main",

@@ -15,6 +15,7 @@ The structure check is driven by ``schemas/hiera.v5.schema.json`` (see
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -55,6 +56,15 @@ V4_BACKENDS = {
     "hocon": ("hocon_data", ".conf"),
 }
 NO_SPAN = Span.of(0, 0, 0, 0)
+# Hiera 3 backends Puppet reads with its own functions; any other is a custom Hiera 3 backend
+V3_BACKENDS = {
+    "yaml": ("data_hash", "yaml_data"),
+    "json": ("data_hash", "json_data"),
+    "hocon": ("data_hash", "hocon_data"),
+    "eyaml": ("lookup_key", "eyaml_lookup_key"),
+}
+# Puppet's default for a backend without :datadir: (its default codedir, as root)
+V3_DATADIR = "/etc/puppetlabs/code/environments/%{::environment}/hieradata"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +97,9 @@ class HierarchyEntry:
         if (self.function_kind, self.function_name) in READ_FUNCTIONS:
             return self.function_name
         return self.custom_reader
+
+    # version 3: added to each path (once interpolated) that does not already end with it
+    extension: str | None = None
 
     @property
     def read_by_hiera_ls(self) -> bool:
@@ -595,20 +608,82 @@ class _ConfigReader:
         filled = reader.fill_defaults(config)
         self._type_check(reader, filled)
         if self.layer == "global":
-            self._problem(
-                "hiera-config-v3-not-evaluated",
-                f"{self.path}: hiera.yaml version 3 is not evaluated by hiera-ls; "
-                "Puppet still uses it for the global layer",
-                self._version_span(),
-            )
-        else:
-            where = "an environment" if self.layer == "environment" else "a module"
-            self._fail(
-                "hiera-config-v3-not-allowed",
-                f"hiera.yaml version 3 cannot be used in {where}",
-                self._version_span(),
-            )
+            return self._result(3, self._v3_entries(filled, names))
+        where = "an environment" if self.layer == "environment" else "a module"
+        self._fail(
+            "hiera-config-v3-not-allowed",
+            f"hiera.yaml version 3 cannot be used in {where}",
+            self._version_span(),
+        )
         return self._result(3)
+
+    def _v3_entries(
+        self, config: dict[object, object], backends: list[object]
+    ) -> list[HierarchyEntry]:
+        """Puppet 7's reading of a version 3 global hiera.yaml (HieraConfigV3): one level per
+        backend, in ``:backends:`` order, named after it, each reading every ``:hierarchy:``
+        path under the backend's ``:datadir:`` with its extension added."""
+        if self.error is not None:
+            return []
+        declared = _flatten([config.get("hierarchy")])
+        paths = tuple(p for p in declared if isinstance(p, str))
+        spans = tuple(
+            self._here(
+                ("hierarchy", i) if isinstance(config.get("hierarchy"), list) else ("hierarchy",)
+            )
+            for i in range(len(paths))
+        )
+        entries: list[HierarchyEntry] = []
+        for backend in backends:
+            assert isinstance(backend, str)
+            if any(e.name == backend for e in entries):
+                self._v3_duplicate_backend(backend)
+                return []
+            found = config.get(backend)
+            settings: dict[object, object] = found if isinstance(found, dict) else {}
+            kind, function = V3_BACKENDS.get(backend, ("hiera3_backend", backend))
+            extension = settings.get("extension")
+            datadir = settings.get("datadir")
+            entries.append(
+                HierarchyEntry(
+                    name=backend,
+                    name_span=self._here(("backends",)),
+                    span=self._here(("backends",)),
+                    function_kind=kind,
+                    function_name=function,
+                    location=LocationSpec("paths", paths, spans),
+                    # Pathname(datadir): a relative one is relative to the working directory
+                    datadir=os.path.abspath(datadir) if isinstance(datadir, str) else V3_DATADIR,
+                    datadir_span=self._here((backend, "datadir"))
+                    if "datadir" in settings
+                    else None,
+                    options={str(k): v for k, v in settings.items() if k != "datadir"}
+                    if kind == "lookup_key"
+                    else None,
+                    extension=f".{extension}"
+                    if extension is not None
+                    else (".conf" if backend == "hocon" else f".{backend}"),
+                )
+            )
+            if kind == "hiera3_backend":
+                self._problem(
+                    "hiera-config-v3-not-evaluated",
+                    f"{self.path}: the Hiera 3 backend '{backend}' is custom code, which hiera-ls "
+                    "does not run: its data is skipped",
+                    self._here(("backends",)),
+                )
+        return entries
+
+    def _v3_duplicate_backend(self, backend: str) -> None:
+        pattern = rf"[^\w]{re.escape(backend)}(?:[^\w]|$)"
+        first = self.find_line(pattern)
+        line = self.find_line(pattern, first + 1) if first else None
+        if line is None:
+            line, first = first, None
+        text = f"Backend '{backend}' is defined more than once."
+        if first:
+            text += f" First defined at (line: {first})"
+        self._fail("hiera-config-duplicate-name", text, self._here(("backends",)), line=line)
 
     # ------------------------------------------------------------------ hierarchy levels
 

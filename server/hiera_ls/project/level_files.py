@@ -161,7 +161,10 @@ def _level(
     template = spec.values[slot]
     span = spec.spans[slot] if slot < len(spec.spans) else None
     is_glob = spec.kind in ("glob", "globs")
-    absolute = os.path.normpath(os.path.join(layer.root, _holes(entry.datadir), _holes(template)))
+    named = template
+    if entry.extension is not None and not named.endswith(entry.extension):
+        named += entry.extension  # version 3 adds the backend's extension
+    absolute = os.path.normpath(os.path.join(layer.root, _holes(entry.datadir), _holes(named)))
     # A path is a glob with every wildcard escaped (its tokens stay holes).
     glob = absolute if is_glob else re.sub(r"([*?\[\]{}\\])", r"\\\1", absolute)
     tokens = _WORD in absolute or _TEXT in absolute
