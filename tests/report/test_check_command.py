@@ -55,8 +55,8 @@ def test_a_per_profile_failure_is_reported_once_naming_its_profiles(
         "data/common.yaml:5:1: lookup-fails-for-profile [n1, n2, n3 and 2 more profiles] "
         "Looking up 'app::url' fails: Undefined variable '::app_host'; ",
         "data/common.yaml:6:1: lookup-fails-for-profile [all 6 profiles] Looking up 'app::port' "
-        "fails: The convert_to lookup_option for key 'app::port' raised error: The string '…' "
-        "cannot be converted to Integer",
+        "fails: The convert_to lookup_option for key 'app::port' raised error: 'new' "
+        "The string '…' cannot be converted to Integer",
     ]
     _, out, _ = check(capsys, "--select", "lookup-fails-for-profile", "--format", "json")
     first = json.loads(out)["findings"][0]

@@ -89,6 +89,8 @@ MASK_QUOTED = frozenset({"yaml-syntax", "interpolation-unquoted", "lookup-fails-
 
 # Puppet's words before a quoted name, not a value: "Undefined variable 'x'", "for key 'k'".
 _NAMES_BEFORE = ("variable ", "for key ")
+# Quoted words of Puppet's own in such messages (`raised error: 'new' The string ...`)
+_PUPPET_WORDS = frozenset({"new"})
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`")
 # Ruby's JSON error quotes the rest of the file (quotes and all) up to the message's end.
 _JSON_TOKEN = re.compile(r"(unexpected token at )'.*'", re.DOTALL)
@@ -136,7 +138,8 @@ def _mask_quoted(text: str, keys: Collection[str]) -> str:
     def mask(m: re.Match[str]) -> str:
         quote, inner = m.group(0)[0], m.group(0)[1:-1]
         named = text[max(0, m.start() - len(_NAMES_BEFORE[0])) : m.start()].endswith(_NAMES_BEFORE)
-        return m.group(0) if inner in keys or named else f"{quote}{MASK}{quote}"
+        kept = inner in keys or inner in _PUPPET_WORDS or named
+        return m.group(0) if kept else f"{quote}{MASK}{quote}"
 
     return _QUOTED.sub(mask, text)
 
