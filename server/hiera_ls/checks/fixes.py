@@ -1,0 +1,707 @@
+"""Quick fixes: the text edits that carry out a diagnostic's documented fix.
+
+One answer for the editor's code actions and for ``hiera-ls check --fix``. A fix is computed
+from the problem (its code, range and message) and the file's current text only, so an
+editor's diagnostic, which may be a keystroke old, gets a fix only if the text under its range
+is still what the check saw: every fix re-reads that text and offers nothing when it differs.
+
+Edits replace ranges of the text; nothing is ever re-dumped, so comments, quoting and key order
+elsewhere stay as written. ``safe`` fixes are those ``check --fix`` applies unasked: they
+cannot change what Puppet reads, except to make a file or token Puppet refuses say what it
+evidently meant (docs/diagnostics.md lists them per code). Quoting ``0644`` or ``no`` changes
+the value Puppet reads, so those are offered, never applied unasked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import yaml
+
+from hiera_ls.project.key_index import LineMap
+from hiera_ls.source.psych_scalars import Refusal, tokenize
+from hiera_ls.source.spans import Position, Problem, Span
+
+MERGE_STRATEGIES = ("first", "unique", "hash", "deep")
+LOOKUP_OPTION_NAMES = ("merge", "convert_to")
+DISABLE_PREFIX = "# hiera-ls: disable-line="
+
+
+@dataclass(frozen=True, slots=True)
+class TextEdit:
+    """Replace ``span`` (code points, as every Span) with ``new_text``."""
+
+    span: Span
+    new_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    title: str
+    edits: tuple[TextEdit, ...]
+    safe: bool = False  # applied by ``check --fix`` (see the module docstring)
+    preferred: bool = False  # the editor's one-key fix for the diagnostic
+
+
+def fixes_for(problem: Problem, text: str) -> tuple[Fix, ...]:
+    """Every fix for ``problem`` in ``text`` (the file it is located in), best first.
+
+    The last one is always "Disable CODE on this line" where a YAML comment can hold it.
+    """
+    return _fixes(problem, _Text(text, problem.where.path.endswith(".json")))
+
+
+def safe_fixes(text: str, problems: Iterable[Problem]) -> tuple[Fix, ...]:
+    """The safe fixes ``apply_safe_fixes`` makes: the first safe fix of each problem, in file
+    order, leaving out any whose edits touch a range an earlier chosen fix edits."""
+    source = _Text(text, False)
+    chosen: list[Fix] = []
+    taken: list[tuple[int, int]] = []
+    for problem in sorted(problems, key=lambda p: (p.where.span.start, p.where.span.end, p.code)):
+        source.json = problem.where.path.endswith(".json")
+        fix = next((f for f in _fixes(problem, source) if f.safe), None)
+        if fix is None:
+            continue
+        ranges = [source.offsets(e.span) for e in fix.edits]
+        if any(_overlap(r, t) for r in ranges for t in taken) or fix in chosen:
+            continue
+        chosen.append(fix)
+        taken.extend(ranges)
+    return tuple(chosen)
+
+
+def apply_safe_fixes(text: str, problems: Iterable[Problem]) -> str:
+    """``text`` with every safe fix of ``problems`` applied once; the caller re-checks it
+    (a fix may reveal what the problem hid, as a file that now parses shows its values)."""
+    return apply_edits(text, [e for f in safe_fixes(text, problems) for e in f.edits])
+
+
+def apply_edits(text: str, edits: Sequence[TextEdit]) -> str:
+    """Apply non-overlapping edits (all computed against ``text``)."""
+    lines = LineMap(text)
+    located = sorted(
+        ((lines.offset(e.span.start), lines.offset(e.span.end), e.new_text) for e in edits),
+        key=lambda x: (x[0], x[1]),
+        reverse=True,
+    )
+    out = text
+    for start, end, new in located:
+        out = out[:start] + new + out[end:]
+    return out
+
+
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    if a[0] == a[1] or b[0] == b[1]:  # an insertion: same point or strictly inside
+        return a[0] == b[0] or b[0] < a[0] < b[1] or a[0] < b[0] < a[1]
+    return a[0] < b[1] and b[0] < a[1]
+
+
+# --------------------------------------------------------------------------- the text
+
+
+@dataclass(frozen=True, slots=True)
+class _Scalar:
+    start: Position
+    end: Position
+    style: str  # "" plain, "'" or '"' quoted, "|" or ">" block
+    flow: bool  # inside a flow collection ([...] or {...})
+
+
+class _Text:
+    """A file's text with its lines and (lazily) its YAML tokens, shared by the fixes of one
+    file so ``check --fix`` scans each file once."""
+
+    def __init__(self, text: str, json: bool) -> None:
+        self.text = text
+        self.json = json
+        self.lines = LineMap(text)
+        self._scanned: tuple[list[_Scalar], dict[int, int], int] | None = None
+        self._composed: object = None
+
+    @property
+    def line_count(self) -> int:
+        return self.lines.position(len(self.text)).line + 1
+
+    @property
+    def newline(self) -> str:
+        return "\r\n" if "\r\n" in self.text else "\n"
+
+    def line(self, n: int) -> str:
+        return self.lines.line_text(n)
+
+    def at(self, span: Span) -> str:
+        return self.text[self.lines.offset(span.start) : self.lines.offset(span.end)]
+
+    def offsets(self, span: Span) -> tuple[int, int]:
+        return self.lines.offset(span.start), self.lines.offset(span.end)
+
+    def _scan(self) -> tuple[list[_Scalar], dict[int, int], int]:
+        """Scalars, the column where each line's last token ends, and the last line scanned
+        (libyaml stops at a syntax error)."""
+        if self._scanned is None:
+            scalars: list[_Scalar] = []
+            line_end: dict[int, int] = {}
+            last = -1
+            depth = 0
+            try:
+                for tok in yaml.scan(self.text, Loader=_LOADER):
+                    start = Position(tok.start_mark.line, tok.start_mark.column)
+                    end = Position(tok.end_mark.line, tok.end_mark.column)
+                    if isinstance(tok, (yaml.FlowMappingStartToken, yaml.FlowSequenceStartToken)):
+                        depth += 1
+                    elif isinstance(tok, (yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)):
+                        depth = max(0, depth - 1)
+                    elif isinstance(tok, yaml.ScalarToken):
+                        scalars.append(_Scalar(start, end, tok.style or "", depth > 0))
+                    if end > start:
+                        line_end[end.line] = max(line_end.get(end.line, 0), end.column)
+                    last = max(last, end.line)
+            except yaml.YAMLError:
+                pass
+            self._scanned = (scalars, line_end, last)
+        return self._scanned
+
+    def scalar_at(self, span: Span) -> _Scalar | None:
+        if self.json:
+            return _Scalar(span.start, span.end, '"', True)
+        for s in self._scan()[0]:
+            if s.start <= span.start and span.end <= s.end:
+                return s
+        return None
+
+    def inside_scalar(self, pos: Position) -> bool:
+        """Is ``pos`` strictly inside a scalar's text (a comment there would be content)?"""
+        return any(s.start < pos < s.end for s in self._scan()[0])
+
+    def comment_start(self, line: int) -> int | None:
+        """Column of the line's comment, or None; -1 when libyaml never reached the line."""
+        _, line_end, last = self._scan()
+        text = self.line(line)
+        if line > last:
+            return -1 if "#" in text else None
+        begin = line_end.get(line, 0)
+        for m in re.finditer("#", text[begin:]):
+            col = begin + m.start()
+            if col == 0 or text[col - 1] in " \t":
+                return col
+        return None
+
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+# --------------------------------------------------------------------------- dispatch
+
+
+def _fixes(problem: Problem, src: _Text) -> tuple[Fix, ...]:
+    found: list[Fix] = []
+    make = _BY_CODE.get(problem.code)
+    if make is not None:
+        # The text may not be what the check saw (a stale diagnostic), or not parse: then no
+        # fix rather than a wrong one, and never a failed request or `check --fix`.
+        with contextlib.suppress(Exception):
+            found.extend(make(problem, src))
+    disable = _disable_line(problem, src)
+    if disable is not None:
+        found.append(disable)
+    return tuple(found)
+
+
+def _one_line(problem: Problem) -> Span:
+    span = problem.where.span
+    if span.start.line != span.end.line or span.start == span.end:
+        raise ValueError("not a one-line range")
+    return span
+
+
+def _edit(span: Span, new: str) -> tuple[TextEdit, ...]:
+    return (TextEdit(span, new),)
+
+
+# --------------------------------------------------------------------------- quoting
+
+
+def _quoted(text: str) -> str:
+    """``text`` as a YAML quoted scalar with the same characters: double quotes unless the
+    text holds one (a plain scalar has no escapes to keep)."""
+    if '"' not in text and "\\" not in text:
+        return f'"{text}"'
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _plain_text(problem: Problem, src: _Text) -> tuple[Span, str]:
+    """The one-line plain scalar under the problem's range, as written."""
+    span = _one_line(problem)
+    written = src.at(span)
+    if not written or written[0] in "\"'|>!&*[{" or written != written.strip():
+        raise ValueError("not a plain scalar")
+    return span, written
+
+
+def _reads_as(written: str) -> object:
+    try:
+        return tokenize(written)
+    except Refusal as refusal:
+        return refusal
+
+
+def _quote(safe: bool = False, what: str = "the text") -> Callable[[Problem, _Text], list[Fix]]:
+    def make(problem: Problem, src: _Text) -> list[Fix]:
+        span, written = _plain_text(problem, src)
+        if isinstance(_reads_as(written), str):
+            return []  # already a String: the diagnostic is stale
+        new = _quoted(written)
+        return [Fix(f"Quote {new} ({what})", _edit(span, new), safe=safe, preferred=True)]
+
+    return make
+
+
+def _symbol_value(problem: Problem, src: _Text) -> list[Fix]:
+    span, written = _plain_text(problem, src)
+    if not written.startswith(":") or len(written) < 2:
+        return []
+    quoted = _quoted(written)
+    out = [Fix(f"Quote {quoted} (the String '{written}')", _edit(span, quoted), preferred=True)]
+    bare = _unsymbol(written)
+    if bare is not None:
+        out.append(Fix(f"Drop the colon: {bare}", _edit(span, bare)))
+    return out
+
+
+def _unsymbol(written: str) -> str | None:
+    """``:name`` without its colon, quoted if the rest would not read as the String name."""
+    rest = written[1:]
+    if rest[:1] in ("'", '"'):
+        return rest
+    return rest if _reads_as(rest) == rest else _quoted(rest)
+
+
+def _symbol_key(problem: Problem, src: _Text) -> list[Fix]:
+    span, written = _plain_text(problem, src)
+    if not written.startswith(":") or len(written) < 2:
+        return []
+    bare = _unsymbol(written)
+    if bare is None:
+        return []
+    return [Fix(f"Drop the colon: {bare}", _edit(span, bare), preferred=True)]
+
+
+def _exponent(problem: Problem, src: _Text) -> list[Fix]:
+    span, written = _plain_text(problem, src)
+    m = re.fullmatch(r"([+-]?)(\d*)(?:\.(\d*))?[eE]([+-]?)(\d+)", written)
+    if m is None:
+        return []
+    sign, whole, frac, esign, exp = m.groups()
+    number = f"{sign}{whole or '0'}.{frac or '0'}e{esign or '+'}{exp}"
+    if not isinstance(_reads_as(number), float):
+        return []
+    return [Fix(f"Write {number} (a Float)", _edit(span, number))]
+
+
+# --------------------------------------------------------------------------- duplicate keys
+
+
+def _duplicate_key(problem: Problem, src: _Text) -> list[Fix]:
+    """Remove the entry before the reported one with the same key: Psych keeps the last."""
+    at = problem.where.span.start
+    found = _mapping_with_key_at(_compose(src), at)
+    if found is None:
+        return []
+    mapping, index = found
+    pairs = mapping.value
+    key = _key_identity(pairs[index][0])
+    if key is None or mapping.flow_style:
+        return []
+    earlier = next((i for i in range(index - 1, -1, -1) if _key_identity(pairs[i][0]) == key), None)
+    if earlier is None:
+        return []
+    first = pairs[earlier][0].start_mark
+    following = pairs[earlier + 1][0].start_mark
+    if src.line(first.line)[: first.column].strip() or following.line <= first.line:
+        return []  # the entry shares its line with something else (`- k: v`, flow)
+    last = following.line - 1
+    while last > first.line and _blank_or_comment(src.line(last)):
+        last -= 1  # comments right above the next key describe it: keep them
+    removed = Span(Position(first.line, 0), Position(last + 1, 0))
+    if _defines_used_anchor(src.at(removed), src.text):
+        return []
+    title = f"Remove the earlier {_key_text(pairs[earlier][0])} (line {first.line + 1}), which "
+    title += "Psych discards"
+    return [Fix(title, _edit(removed, ""), safe=True, preferred=True)]
+
+
+def _compose(src: _Text) -> object:
+    if src._composed is None:
+        src._composed = yaml.compose(src.text, Loader=_LOADER) or False
+    return src._composed
+
+
+def _mapping_with_key_at(node: object, at: Position) -> tuple[yaml.MappingNode, int] | None:
+    stack = [node]
+    seen: set[int] = set()
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, yaml.MappingNode):
+            for i, (k, v) in enumerate(current.value):
+                if (k.start_mark.line, k.start_mark.column) == (at.line, at.column):
+                    return current, i
+                stack.extend((k, v))
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend(current.value)
+    return None
+
+
+def _key_identity(node: object) -> tuple[str, object] | None:
+    """The key as Psych reads it (``yes`` and ``true`` are one key), None when unsure."""
+    if not isinstance(node, yaml.ScalarNode) or node.tag.startswith("!"):
+        return None
+    value = _reads_as(node.value) if not node.style else node.value
+    if isinstance(value, Refusal):
+        return None
+    return type(value).__name__, value
+
+
+def _key_text(node: yaml.ScalarNode) -> str:
+    return f"'{node.value}'" if not node.style else f"{node.style}{node.value}{node.style}"
+
+
+def _blank_or_comment(line: str) -> bool:
+    stripped = line.strip()
+    return not stripped or stripped.startswith("#")
+
+
+_ANCHOR = re.compile(r"(?:^|[\s\[{,])&([^\s\[\]{},]+)")
+
+
+def _defines_used_anchor(removed: str, text: str) -> bool:
+    return any(f"*{m.group(1)}" in text for m in _ANCHOR.finditer(removed))
+
+
+# --------------------------------------------------------------------------- tokens
+
+
+def _style_quote(problem: Problem, src: _Text) -> tuple[_Scalar, str]:
+    """The scalar holding the token, and the quote to write a call's argument with."""
+    scalar = src.scalar_at(problem.where.span)
+    if scalar is None:
+        raise ValueError("no scalar")
+    return scalar, '"' if scalar.style == "'" else "'"
+
+
+def _token(problem: Problem, src: _Text) -> tuple[Span, str]:
+    span = _one_line(problem)
+    written = src.at(span)
+    if not written.startswith("%{"):
+        raise ValueError("not a token")
+    return span, written
+
+
+# An argument quote as written in any scalar style: ', '' (single-quoted), " or \" (double).
+_Q = r"(?:''|'|\\\"|\")"
+
+
+def _unknown_method(problem: Problem, src: _Text) -> list[Fix]:
+    span, written = _token(problem, src)
+    m = re.match(r"%\{(\s*)(\w+)\(", written)
+    if m is None:
+        return []
+    near = [name for name in ("alias", "hiera", "literal", "lookup", "scope")]
+    near = [name for name in near if name.lower() == m.group(2).lower()]
+    if not near:
+        return []
+    new = written[: m.start(2)] + near[0] + written[m.end(2) :]
+    return [Fix(f"Write {near[0]}", _edit(span, new), safe=True, preferred=True)]
+
+
+def _alias_not_whole(problem: Problem, src: _Text) -> list[Fix]:
+    span, written = _token(problem, src)
+    m = re.match(r"%\{(\s*)alias\(", written)
+    if m is None:
+        return []
+    new = written[: m.end(1)] + "lookup(" + written[m.end() :]
+    return [Fix("Embed the value as text with lookup()", _edit(span, new), preferred=True)]
+
+
+def _literal_argument(problem: Problem, src: _Text) -> list[Fix]:
+    span, written = _token(problem, src)
+    m = re.fullmatch(rf"%\{{\s*literal\(({_Q})(.+?)\1\)\s*\}}", written)
+    if m is None:
+        return []
+    argument = m.group(2)
+    scalar = src.scalar_at(span)
+    if (
+        scalar is None
+        or "%" in argument
+        or (scalar.style == "" and re.search(r"[:#,\[\]{}]", argument))
+    ):
+        return []
+    before = src.line(span.start.line)[: span.start.column]
+    if before.endswith("%") and argument.startswith("{"):
+        return []  # would make a new %{ token
+    return [Fix("Write the text directly", _edit(span, argument), safe=True, preferred=True)]
+
+
+def _unquoted_argument(problem: Problem, src: _Text) -> list[Fix]:
+    span, written = _token(problem, src)
+    m = re.fullmatch(r"%\{\s*(\w+)\s*\(\s*([^'\"()]+?)\s*\)\s*\}", written)
+    if m is None or m.group(1) not in ("lookup", "hiera", "alias", "literal", "scope"):
+        return []
+    _, q = _style_quote(problem, src)
+    new = f"%{{{m.group(1)}({q}{m.group(2)}{q})}}"
+    return [Fix(f"Quote the argument: {new}", _edit(span, new), safe=True, preferred=True)]
+
+
+def _syntax_error(problem: Problem, src: _Text) -> list[Fix]:
+    """Only the spaced call ``%{lookup( 'b' )}``: the rest has no single evident meaning."""
+    span, written = _token(problem, src)
+    m = re.fullmatch(rf"%\{{\s*(\w+)\s*\(\s*({_Q})([^'\"]+)\2\s*\)\s*\}}", written)
+    if m is None or m.group(1) not in ("lookup", "hiera", "alias", "literal", "scope"):
+        return []
+    new = f"%{{{m.group(1)}({m.group(2)}{m.group(3)}{m.group(2)})}}"
+    if new == written:
+        return []
+    return [Fix(f"Write {new}", _edit(span, new), safe=True, preferred=True)]
+
+
+def _keep_percent(problem: Problem, src: _Text) -> list[Fix]:
+    """``%{`` -> ``%{literal('%')}{``: the text stays as written, for another tool to read."""
+    span = problem.where.span
+    if src.at(Span(span.start, Position(span.start.line, span.start.column + 2))) != "%{":
+        return []
+    _, q = _style_quote(problem, src)
+    new = f"%{{literal({q}%{q})}}{{"
+    edit = TextEdit(Span(span.start, Position(span.start.line, span.start.column + 2)), new)
+    return [Fix("Keep the text as written: %{literal('%')}{", (edit,), preferred=True)]
+
+
+def _top_scope_variable(problem: Problem, src: _Text) -> list[Fix]:
+    span, written = _token(problem, src)
+    m = re.match(rf"%\{{\s*(?:scope\(({_Q}))?", written)
+    if m is None or not re.match(r"[\w-]", written[m.end() : m.end() + 1]):
+        return []
+    at = Position(span.start.line, span.start.column + m.end())
+    insert = Span(at, at)
+    return [
+        Fix("Read the fact: %{facts....}", _edit(insert, "facts."), preferred=True),
+        Fix("Read the top-scope variable: %{::...}", _edit(insert, "::")),
+    ]
+
+
+def _collection_in_string(problem: Problem, src: _Text) -> list[Fix]:
+    span, written = _token(problem, src)
+    m = re.match(r"%\{(\s*)(lookup|hiera)\(", written)
+    scalar = src.scalar_at(span)
+    if m is None or scalar is None:
+        return []
+    body = src.at(Span(scalar.start, scalar.end))
+    if scalar.style in ("'", '"'):
+        body = body[1:-1]
+    if body != written:
+        return []  # alias() keeps the type only as the whole value
+    new = written[: m.start(2)] + "alias" + written[m.end(2) :]
+    return [Fix("Keep the value's type with alias()", _edit(span, new), preferred=True)]
+
+
+def _unquoted_value(problem: Problem, src: _Text) -> list[Fix]:
+    """``key: %{x} rest`` -> ``key: "%{x} rest"`` (the file does not parse, so by text)."""
+    span = _one_line(problem)
+    line = src.line(span.start.line)
+    rest = line[span.start.column :]
+    comment = re.search(r"\s#", rest)
+    value = (rest[: comment.start()] if comment else rest).rstrip()
+    if not value.startswith("%{"):
+        return []
+    following = _next_content_line(src, span.start.line)
+    indent = len(line) - len(line.lstrip())
+    if following is not None and len(following) - len(following.lstrip()) > indent:
+        return []  # the plain value may go on over the next lines
+    whole = Span(span.start, Position(span.start.line, span.start.column + len(value)))
+    return [Fix(f"Quote the value: {_quoted(value)}", _edit(whole, _quoted(value)), True, True)]
+
+
+def _next_content_line(src: _Text, line: int) -> str | None:
+    n = line + 1
+    while n < src.line_count:
+        text = src.line(n)
+        if not _blank_or_comment(text):
+            return text
+        n += 1
+    return None
+
+
+# --------------------------------------------------------------------------- lookup_options
+
+
+def _nearest(word: str, choices: Sequence[str]) -> str | None:
+    scored = sorted((_distance(word.lower(), c), c) for c in choices)
+    best = scored[0]
+    limit = max(1, len(word) // 3)
+    return best[1] if best[0] <= limit else None
+
+
+def _distance(a: str, b: str) -> int:
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1]
+
+
+def _word_in_span(problem: Problem, src: _Text) -> tuple[Span, str, str]:
+    """The span's text without its quotes, and the quote it had."""
+    span = _one_line(problem)
+    written = src.at(span)
+    quote = written[0] if written[:1] in ("'", '"') else ""
+    if quote and not (len(written) > 1 and written.endswith(quote)):
+        raise ValueError("unbalanced quotes")
+    return span, written[len(quote) : len(written) - len(quote)], quote
+
+
+def _unknown_merge(problem: Problem, src: _Text) -> list[Fix]:
+    span, word, quote = _word_in_span(problem, src)
+    best = _nearest(word, MERGE_STRATEGIES)
+    if best is None or best == word:
+        return []
+    return [Fix(f"Write {best}", _edit(span, f"{quote}{best}{quote}"), preferred=True)]
+
+
+def _unknown_option(problem: Problem, src: _Text) -> list[Fix]:
+    span, word, quote = _word_in_span(problem, src)
+    best = _nearest(word, LOOKUP_OPTION_NAMES)
+    if best is None or best == word:
+        return []
+    return [Fix(f"Write {best}", _edit(span, f"{quote}{best}{quote}"), preferred=True)]
+
+
+def _entry_ignored(problem: Problem, src: _Text) -> list[Fix]:
+    span, word, _ = _word_in_span(problem, src)
+    if word not in MERGE_STRATEGIES:
+        return []
+    new = f"{{merge: {word}}}"
+    return [Fix(f"Write {new}", _edit(span, new), preferred=True)]
+
+
+def _entry_not_hash(problem: Problem, src: _Text) -> list[Fix]:
+    span = _one_line(problem)
+    m = re.fullmatch(r"\[\s*(['\"]?)(\w+)\1\s*\]", src.at(span))
+    if m is None or m.group(2) not in MERGE_STRATEGIES:
+        return []
+    new = f"{{merge: {m.group(2)}}}"
+    return [Fix(f"Write {new}", _edit(span, new), preferred=True)]
+
+
+def _literal_pattern(problem: Problem, src: _Text) -> list[Fix]:
+    span, word, quote = _word_in_span(problem, src)
+    if word.startswith("^"):
+        return []
+    new = f"{quote}^{word}{'' if word.endswith('$') else '$'}{quote}"
+    return [Fix(f"Make it a pattern: {new}", _edit(span, new), preferred=True)]
+
+
+_MODULE_PREFIX = re.compile(r"must start with '([a-z][a-z0-9_]*)::'")
+
+
+def _unqualified_key(problem: Problem, src: _Text) -> list[Fix]:
+    m = _MODULE_PREFIX.search(problem.message)
+    if m is None:
+        return []
+    span, word, quote = _word_in_span(problem, src)
+    if not word or word.startswith(f"{m.group(1)}::"):
+        return []
+    new = f"{quote}{m.group(1)}::{word}{quote}"
+    return [Fix(f"Qualify the key: {m.group(1)}::{word}", _edit(span, new), preferred=True)]
+
+
+# --------------------------------------------------------------------------- suppression
+
+
+def _disable_line(problem: Problem, src: _Text) -> Fix | None:
+    """``# hiera-ls: disable-line=CODE`` at the end of the problem's first line, or on a line
+    of its own above it when the line already has a comment or ends inside a scalar. JSON
+    has no comments."""
+    if src.json:
+        return None
+    line_no = problem.where.span.start.line
+    if line_no >= src.line_count:
+        return None
+    code = problem.code
+    title = f"Disable {code} on this line"
+    line = src.line(line_no)
+    end = Position(line_no, len(line))
+    comment = src.comment_start(line_no)
+    if comment is not None and comment >= 0:
+        added = _append_to_directive(line, line_no, comment, code)
+        if added is not None:
+            return Fix(title, added)
+    elif comment is None and not src.inside_scalar(end):
+        gap = "" if line.endswith((" ", "\t")) else "  "
+        return Fix(title, _edit(Span(end, end), f"{gap}{DISABLE_PREFIX}{code}"))
+    start = Position(line_no, 0)
+    if line_no > 0:
+        above = src.line(line_no - 1)
+        stripped = above.lstrip()
+        if stripped.startswith(DISABLE_PREFIX):
+            added = _append_to_directive(above, line_no - 1, len(above) - len(stripped), code)
+            if added is not None:
+                return Fix(title, added)
+    if src.inside_scalar(start) or (
+        line_no > 0 and src.inside_scalar(Position(line_no - 1, len(src.line(line_no - 1))))
+    ):
+        return None
+    indent = line[: len(line) - len(line.lstrip())]
+    new = f"{indent}{DISABLE_PREFIX}{code}{src.newline}"
+    return Fix(title, _edit(Span(start, start), new))
+
+
+def _append_to_directive(
+    line: str, line_no: int, comment: int, code: str
+) -> tuple[TextEdit, ...] | None:
+    m = re.match(r"#\s*hiera-ls:\s*disable-line=([\w,-]*)", line[comment:])
+    if m is None:
+        return None
+    listed = [c for c in m.group(1).split(",") if c]
+    if code in listed:
+        return None
+    at = Position(line_no, comment + m.end(1))
+    return _edit(Span(at, at), f",{code}" if listed else code)
+
+
+_BY_CODE: dict[str, Callable[[Problem, _Text], list[Fix]]] = {
+    "yaml-date-rejected": _quote(safe=True, what="the String Puppet can load"),
+    "yaml-bad-number": _quote(what="the String"),
+    "yaml11-boolean": _quote(what="the String, not a Boolean"),
+    "yaml11-octal": _quote(what="the String, not an octal Integer"),
+    "yaml11-binary": _quote(what="the String, not a binary Integer"),
+    "yaml11-sexagesimal": _quote(what="the String, not a base-60 number"),
+    "yaml11-number-separator": _quote(what="the String, not a number"),
+    "yaml11-exponent-string": _exponent,
+    "data-bad-key-type": _quote(what="a String key"),
+    "data-unreachable-key": _quote(what="a String key"),
+    "yaml-symbol-value": _symbol_value,
+    "yaml-symbol-key": _symbol_key,
+    "yaml-duplicate-key": _duplicate_key,
+    "interpolation-unquoted": _unquoted_value,
+    "interpolation-syntax-error": _syntax_error,
+    "interpolation-unknown-method": _unknown_method,
+    "interpolation-alias-not-whole": _alias_not_whole,
+    "interpolation-unterminated": _keep_percent,
+    "interpolation-literal-argument": _literal_argument,
+    "interpolation-unquoted-argument": _unquoted_argument,
+    "interpolation-not-a-variable": _keep_percent,
+    "interpolation-top-scope-variable": _top_scope_variable,
+    "interpolation-collection-in-string": _collection_in_string,
+    "lookup-options-entry-ignored": _entry_ignored,
+    "lookup-options-entry-not-hash": _entry_not_hash,
+    "lookup-options-unknown-option": _unknown_option,
+    "lookup-options-unknown-merge": _unknown_merge,
+    "lookup-options-literal-pattern": _literal_pattern,
+    "module-data-unqualified-key": _unqualified_key,
+}
+FIXABLE = frozenset(_BY_CODE)
