@@ -13,6 +13,7 @@ import sys
 from typing import NoReturn
 
 from hiera_ls.lsp import (
+    code_actions,
     configuration,
     diagnostics,
     documents,
@@ -40,6 +41,7 @@ def create_server() -> HieraLanguageServer:
         diagnostics,
         profiles,
         explain,
+        code_actions,
     ):
         module.register(ls)
     return ls
