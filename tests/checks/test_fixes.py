@@ -7,9 +7,17 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from hiera_ls.checks.fixes import apply_edits, apply_safe_fixes, fixes_for, safe_fixes
+from hiera_ls.checks.fixes import (
+    FIXABLE,
+    SAFE_CODES,
+    apply_edits,
+    apply_safe_fixes,
+    fixes_for,
+    safe_fixes,
+)
 from hiera_ls.source.spans import Problem
 from tests.checks.support import Workspace, make_workspace
+from tests.checks.test_codes_documented import entries
 
 
 def problems_of(ws: Workspace, rel: str, text: str) -> list[Problem]:
@@ -175,3 +183,10 @@ def test_json_duplicate_gets_no_comment(tmp_path: Path) -> None:
     Path(ws.path("data/common.json")).write_text(text)
     (found,) = ws.data_problems("data/common.json")
     assert fixes_for(found, text) == ()
+
+
+def test_docs_name_every_quick_fix_and_which_are_safe() -> None:
+    documented = {code: body for code, (_, body) in entries().items() if "\nQuick fix" in body}
+    assert sorted(documented) == sorted(FIXABLE)
+    safe = {code for code, body in documented.items() if "\nQuick fix (safe:" in body}
+    assert sorted(safe) == sorted(SAFE_CODES)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import yaml
 
@@ -203,7 +203,8 @@ def _fixes(problem: Problem, src: _Text) -> tuple[Fix, ...]:
         # The text may not be what the check saw (a stale diagnostic), or not parse: then no
         # fix rather than a wrong one, and never a failed request or `check --fix`.
         with contextlib.suppress(Exception):
-            found.extend(make(problem, src))
+            made = make(problem, src)
+            found.extend(f if problem.code in SAFE_CODES else replace(f, safe=False) for f in made)
     disable = _disable_line(problem, src)
     if disable is not None:
         found.append(disable)
@@ -705,3 +706,17 @@ _BY_CODE: dict[str, Callable[[Problem, _Text], list[Fix]]] = {
     "module-data-unqualified-key": _unqualified_key,
 }
 FIXABLE = frozenset(_BY_CODE)
+# The codes whose fix ``check --fix`` may apply (docs/diagnostics.md says "safe" for each):
+# Puppet refuses the file or the token today, and the fix makes it read what was evidently
+# meant, or the fix changes no value at all (a duplicate Psych discards, a needless literal()).
+SAFE_CODES = frozenset(
+    {
+        "yaml-date-rejected",
+        "yaml-duplicate-key",
+        "interpolation-unquoted",
+        "interpolation-syntax-error",
+        "interpolation-unknown-method",
+        "interpolation-literal-argument",
+        "interpolation-unquoted-argument",
+    }
+)
