@@ -24,6 +24,7 @@ def test_every_handler_runs_under_the_error_guard() -> None:
         types.TEXT_DOCUMENT_DEFINITION,
         types.TEXT_DOCUMENT_REFERENCES,
         types.TEXT_DOCUMENT_DIAGNOSTIC,
+        types.TEXT_DOCUMENT_CODE_ACTION,
         protocol.LIST_FACTS_PROFILES,
         protocol.SELECT_FACTS_PROFILE,
         protocol.EXPLAIN,
