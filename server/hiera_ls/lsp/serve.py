@@ -21,6 +21,7 @@ from hiera_ls.lsp import (
     hover,
     lifecycle,
     navigation,
+    outline,
     profiles,
     workspace_changes,
 )
@@ -42,6 +43,7 @@ def create_server() -> HieraLanguageServer:
         profiles,
         explain,
         code_actions,
+        outline,
     ):
         module.register(ls)
     return ls
