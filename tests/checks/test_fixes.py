@@ -177,12 +177,18 @@ def test_symbol_that_would_read_as_a_boolean_stays_a_string(tmp_path: Path) -> N
     assert 'Drop the colon: "yes"' in titles
 
 
-def test_json_duplicate_gets_no_comment(tmp_path: Path) -> None:
+def test_json_duplicates_keep_the_last_member_and_the_comments(tmp_path: Path) -> None:
     ws = make_workspace(tmp_path, {"data/common.json": "{}\n"})
-    text = '{"port": 22, "port": 2222}\n'
+    text = '{\n  "a": {"port": 1, "x": [1, {"port": 2}]},\n  // why\n  "b": 1,\n  "a": 3\n}\n'
     Path(ws.path("data/common.json")).write_text(text)
     (found,) = ws.data_problems("data/common.json")
-    assert fixes_for(found, text) == ()
+    assert [f.title for f in fixes_for(found, text)] == [
+        "Remove the earlier 'a' (line 2), which Ruby's JSON discards"
+    ]  # and no "Disable" action: JSON has no comments
+    fixed = apply_safe_fixes(text, [found])
+    assert fixed == '{\n  // why\n  "b": 1,\n  "a": 3\n}\n'
+    Path(ws.path("data/common.json")).write_text(fixed)
+    assert ws.data_problems("data/common.json") == []
 
 
 def test_docs_name_every_quick_fix_and_which_are_safe() -> None:

@@ -35,6 +35,9 @@ defaults:
 hierarchy:
   - name: cases
     glob: "cases/*.yaml"
+  - name: json cases
+    glob: "cases/*.json"
+    data_hash: json_data
 """
 MODULE_HIERA = """\
 version: 5
@@ -53,6 +56,7 @@ class Case:
     fixed: str  # the text after the fix
     preferred: bool = True
     path: str = ""  # default: data/cases/<name>.yaml
+    disable: bool = True  # "Disable CODE on this line" is offered (not in JSON)
 
     def rel(self) -> str:
         return self.path or f"data/cases/{self.name}.yaml"
@@ -238,6 +242,15 @@ CASES = [
         "profile::web::packages: []\n",
     ),
     case(
+        "json_duplicate",
+        '{\n  "cases::port": 22,\n  "cases::port": 2222,\n  "cases::x": "%{Lookup(\'k\')}"\n}\n',
+        "json-duplicate-key",
+        "Remove the earlier 'cases::port'",
+        '{\n  "cases::port": 2222,\n  "cases::x": "%{Lookup(\'k\')}"\n}\n',
+        path="data/cases/json_duplicate.json",
+        disable=False,
+    ),
+    case(
         "module_key",
         "servers: [a]\nntp::peers: []\n",
         "module-data-unqualified-key",
@@ -350,7 +363,7 @@ async def test_fix_removes_the_diagnostic_and_nothing_else(
     assert action.kind == types.CodeActionKind.QuickFix
     assert list(action.diagnostics or ()) == [target]
     assert bool(action.is_preferred) is fix.preferred
-    assert actions[-1].title == f"Disable {fix.code} on this line"
+    assert (actions[-1].title == f"Disable {fix.code} on this line") is fix.disable
 
     edits = edits_of(action, doc)
     fixed = apply(fix.text, edits)

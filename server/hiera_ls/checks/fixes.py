@@ -15,6 +15,7 @@ the value Puppet reads, so those are offered, never applied unasked.
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -384,6 +385,78 @@ def _defines_used_anchor(removed: str, text: str) -> bool:
     return any(f"*{m.group(1)}" in text for m in _ANCHOR.finditer(removed))
 
 
+_JSON_TOKEN = re.compile(
+    r'(?P<ws>[ \t\r\n]+)|(?P<comment>/\*.*?\*/|//[^\n]*)|(?P<string>"(?:[^"\\]|\\.)*")'
+    r"|(?P<punct>[{}\[\]:,])|(?P<other>[^ \t\r\n{}\[\]:,\"/]+)",
+    re.DOTALL,
+)
+
+
+@dataclass(slots=True)
+class _JsonObject:
+    keys: list[tuple[int, str]]  # (offset of the key's opening quote, the key)
+    expect_key: bool = True
+
+
+def _json_duplicate_key(problem: Problem, src: _Text) -> list[Fix]:
+    """Remove the member before the reported one with the same key (Ruby keeps the last),
+    from its key to the next member's key; comments between stay."""
+    at = src.lines.offset(problem.where.span.start)
+    stack: list[_JsonObject | None] = []  # None for an array
+    for m in _JSON_TOKEN.finditer(src.text):
+        kind, token = m.lastgroup, m.group()
+        top = stack[-1] if stack else None
+        if kind == "punct":
+            if token in "{[":
+                stack.append(_JsonObject([]) if token == "{" else None)
+            elif token in "}]" and stack:
+                stack.pop()
+            elif token == "," and top is not None:
+                top.expect_key = True
+            elif token == ":" and top is not None:
+                top.expect_key = False
+        elif kind == "string" and top is not None and top.expect_key:
+            key = _json_key(token)
+            if m.start() == at:
+                earlier = [o for o, k in top.keys if k == key]
+                return _remove_json_member(src, earlier[-1], key) if earlier else []
+            top.keys.append((m.start(), key))
+            top.expect_key = False
+        elif kind is None:
+            return []
+    return []
+
+
+def _json_key(token: str) -> str:
+    try:
+        decoded = json.loads(token)
+    except ValueError:
+        return token
+    return decoded if isinstance(decoded, str) else token
+
+
+def _remove_json_member(src: _Text, start: int, key: str) -> list[Fix]:
+    depth = 0
+    for m in _JSON_TOKEN.finditer(src.text, start):
+        token = m.group()
+        if m.lastgroup == "punct":
+            if token in "{[":
+                depth += 1
+            elif token in "}]":
+                if depth == 0:
+                    return []
+                depth -= 1
+            elif token == "," and depth == 0:
+                end = m.end()
+                gap = re.match(r"[ \t\r\n]*", src.text[end:])
+                end += gap.end() if gap else 0
+                span = Span(src.lines.position(start), src.lines.position(end))
+                line = span.start.line + 1
+                title = f"Remove the earlier '{key}' (line {line}), which Ruby's JSON discards"
+                return [Fix(title, _edit(span, ""), safe=True, preferred=True)]
+    return []
+
+
 # --------------------------------------------------------------------------- tokens
 
 
@@ -688,6 +761,7 @@ _BY_CODE: dict[str, Callable[[Problem, _Text], list[Fix]]] = {
     "yaml-symbol-value": _symbol_value,
     "yaml-symbol-key": _symbol_key,
     "yaml-duplicate-key": _duplicate_key,
+    "json-duplicate-key": _json_duplicate_key,
     "interpolation-unquoted": _unquoted_value,
     "interpolation-syntax-error": _syntax_error,
     "interpolation-unknown-method": _unknown_method,
@@ -713,6 +787,7 @@ SAFE_CODES = frozenset(
     {
         "yaml-date-rejected",
         "yaml-duplicate-key",
+        "json-duplicate-key",
         "interpolation-unquoted",
         "interpolation-syntax-error",
         "interpolation-unknown-method",
