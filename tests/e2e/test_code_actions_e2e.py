@@ -261,11 +261,15 @@ CASES = [
 ]
 
 
+FIX_ALL_TEXT = "port: 22\nport: 2222  # kept\nm: \"%{Lookup('port')}\"\nflag: no\n"
+
+
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("fixes") / "production"
     files = {"hiera.yaml": HIERA, "modules/ntp/hiera.yaml": MODULE_HIERA}
     files |= {c.rel(): c.text for c in CASES}
+    files["data/cases/fix_all.yaml"] = FIX_ALL_TEXT
     files["data/cases/disable.yaml"] = (
         "a: no\r\nb: 0644  # hiera-ls: disable-line=yaml11-boolean\r\n"
     )
@@ -432,3 +436,45 @@ async def test_stale_diagnostic_gets_only_the_disable_action(
     assert [a.title for a in actions] == ["Disable yaml11-boolean on this line"]
     other = types.Diagnostic(range=stale.range, message="x", code="key-ordering", source="YAML")
     assert await actions_for(client, doc, other) == []
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_fix_all_applies_every_safe_fix_when_the_client_asks(
+    client: LanguageClient, repo: Path
+) -> None:
+    path = repo / "data/cases/fix_all.yaml"
+    doc = open_document(client, path)
+    before = await wait_for_diagnostics(client, doc, version=1)
+    assert sorted(str(d.code) for d in before) == [
+        "interpolation-unknown-method",
+        "yaml-duplicate-key",
+        "yaml11-boolean",
+    ]
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=doc),
+            range=rng0(),
+            context=types.CodeActionContext(
+                diagnostics=[], only=[types.CodeActionKind.SourceFixAll]
+            ),
+        )
+    )
+    assert result is not None
+    (action,) = [a for a in result if isinstance(a, types.CodeAction)]
+    assert action.kind == "source.fixAll.hiera-ls"
+    fixed = apply(FIX_ALL_TEXT, edits_of(action, doc))
+    assert fixed == "port: 2222  # kept\nm: \"%{lookup('port')}\"\nflag: no\n"
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=doc, version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=fixed)],
+        )
+    )
+    after = await wait_for_diagnostics(client, doc, version=2)
+    assert [str(d.code) for d in after] == ["yaml11-boolean"]
+
+
+def rng0() -> types.Range:
+    return types.Range(
+        start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)
+    )

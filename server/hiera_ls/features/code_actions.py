@@ -11,19 +11,21 @@ from collections.abc import Sequence
 
 from lsprotocol import types
 
-from hiera_ls.checks.fixes import Fix, fixes_for
+from hiera_ls.checks.fixes import Fix, fixes_for, safe_fixes
 from hiera_ls.codes import CODES
 from hiera_ls.features.lsp_ranges import SOURCE, Converter
 from hiera_ls.source.spans import FileSpan, Problem, Span
 
 QUICK_FIX = types.CodeActionKind.QuickFix
+FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.hiera-ls"
 
 
-def wanted(only: Sequence[str] | None) -> bool:
-    """Does the client's ``context.only`` let quick fixes through (kinds are prefixes)?"""
+def wanted(kind: str, only: Sequence[str] | None) -> bool:
+    """Does the client's ``context.only`` let ``kind`` through (kinds are dotted prefixes)?
+    Without ``only``, quick fixes only: "fix all" is for clients that ask (on save)."""
     if not only:
-        return True
-    return any(kind == QUICK_FIX or QUICK_FIX.value.startswith(f"{kind}.") for kind in only)
+        return kind == QUICK_FIX
+    return any(kind == k or kind.startswith(f"{k}.") for k in only)
 
 
 def problem_of(diagnostic: types.Diagnostic, path: str, conv: Converter) -> Problem | None:
@@ -64,5 +66,29 @@ def _action(uri: str, fix: Fix, diagnostic: types.Diagnostic, conv: Converter) -
         kind=QUICK_FIX,
         diagnostics=[diagnostic],
         is_preferred=True if fix.preferred else None,
+        edit=types.WorkspaceEdit(changes={uri: edits}),
+    )
+
+
+def fix_all(
+    uri: str,
+    path: str,
+    text: str,
+    diagnostics: Sequence[types.Diagnostic],
+    conv: Converter,
+) -> types.CodeAction | None:
+    """One action with every safe fix of the file's diagnostics: what ``check --fix`` does."""
+    problems = [p for d in diagnostics if (p := problem_of(d, path, conv)) is not None]
+    chosen = safe_fixes(text, problems)
+    if not chosen:
+        return None
+    edits = [
+        types.TextEdit(range=conv.to_lsp_range(e.span), new_text=e.new_text)
+        for fix in chosen
+        for e in fix.edits
+    ]
+    return types.CodeAction(
+        title=f"Apply hiera-ls' safe fixes ({len(chosen)})",
+        kind=FIX_ALL,
         edit=types.WorkspaceEdit(changes={uri: edits}),
     )

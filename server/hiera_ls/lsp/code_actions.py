@@ -5,7 +5,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
-from hiera_ls.features.code_actions import QUICK_FIX, code_actions, wanted
+from hiera_ls.features.code_actions import FIX_ALL, QUICK_FIX, code_actions, fix_all, wanted
 from hiera_ls.lsp.server import HieraLanguageServer, empty, guard
 
 
@@ -15,17 +15,27 @@ async def text_document_code_action(
 ) -> list[types.CodeAction]:
     uri = params.text_document.uri
     path = lsp_ranges.path_of(uri)
-    if path is None or not wanted(params.context.only):
+    only = params.context.only
+    if path is None:
         return []
     text = ls.text_of(path)
     if text is None:
         return []
     conv = ls.converter(path, text)
-    return code_actions(uri, path, text, params.context.diagnostics, conv)
+    actions: list[types.CodeAction] = []
+    if wanted(QUICK_FIX, only):
+        actions.extend(code_actions(uri, path, text, params.context.diagnostics, conv))
+    if wanted(FIX_ALL, only):
+        # every diagnostic of the file, as published (hidden codes stay untouched)
+        shown = ls.scheduler.diagnostics_for(ls.snapshot(), path, quick=True)
+        whole = fix_all(uri, path, text, shown, conv)
+        if whole is not None:
+            actions.append(whole)
+    return actions
 
 
 def register(ls: HieraLanguageServer) -> None:
     ls.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[QUICK_FIX]),
+        types.CodeActionOptions(code_action_kinds=[QUICK_FIX, FIX_ALL]),
     )(text_document_code_action)
