@@ -57,6 +57,7 @@ class Case:
     preferred: bool = True
     path: str = ""  # default: data/cases/<name>.yaml
     disable: bool = True  # "Disable CODE on this line" is offered (not in JSON)
+    also_gone: tuple[str, ...] = ()  # codes the same mistake caused, gone with it
 
     def rel(self) -> str:
         return self.path or f"data/cases/{self.name}.yaml"
@@ -251,6 +252,48 @@ CASES = [
         disable=False,
     ),
     case(
+        "hiera_typo",
+        "version: 5\nhierarchy:\n  - name: common\n    pth: common.yaml\n",
+        "hiera-config-wrong-type",
+        "Write path",
+        "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n",
+        path="modules/typo/hiera.yaml",
+        also_gone=("hiera-config-missing-location",),
+    ),
+    case(
+        "hiera_options",
+        """\
+        version: 5
+        hierarchy:
+          - name: common
+            path: common.yaml
+            options:
+              x: 1
+          - name: other
+            path: other.yaml
+        """,
+        "hiera-config-options-refused",
+        "Remove the options",
+        """\
+        version: 5
+        hierarchy:
+          - name: common
+            path: common.yaml
+          - name: other
+            path: other.yaml
+        """,
+        path="modules/opts/hiera.yaml",
+    ),
+    case(
+        "hiera3_backend",
+        "version: 5\nhierarchy:\n  - name: common\n    hiera3_backend: json\n    path: c.json\n",
+        "hiera-config-hiera3-backend-replaced",
+        "Write data_hash: json_data",
+        "version: 5\nhierarchy:\n  - name: common\n    data_hash: json_data\n    path: c.json\n",
+        path="modules/legacy/hiera.yaml",
+        also_gone=("hiera-config-hiera3-backend-not-global",),
+    ),
+    case(
         "module_key",
         "servers: [a]\nntp::peers: []\n",
         "module-data-unqualified-key",
@@ -269,6 +312,12 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("fixes") / "production"
     files = {"hiera.yaml": HIERA, "modules/ntp/hiera.yaml": MODULE_HIERA}
     files |= {c.rel(): c.text for c in CASES}
+    files |= {
+        "modules/typo/data/common.yaml": "typo::x: 1\n",
+        "modules/opts/data/common.yaml": "opts::x: 1\n",
+        "modules/opts/data/other.yaml": "opts::y: 1\n",
+        "modules/legacy/data/c.json": '{"legacy::x": 1}\n',
+    }
     files["data/cases/fix_all.yaml"] = FIX_ALL_TEXT
     files["data/cases/disable.yaml"] = (
         "a: no\r\nb: 0644  # hiera-ls: disable-line=yaml11-boolean\r\n"
@@ -359,6 +408,7 @@ async def test_fix_removes_the_diagnostic_and_nothing_else(
     targets = [d for d in before if d.code == fix.code]
     assert targets, f"no {fix.code} in {brief(before)}"
     target = targets[0]
+    assert set(fix.also_gone) <= {d.code for d in before}
 
     actions = await actions_for(client, doc, target)
     chosen = [a for a in actions if a.title.startswith(fix.title)]
@@ -386,7 +436,7 @@ async def test_fix_removes_the_diagnostic_and_nothing_else(
         )
     )
     after = await wait_for_diagnostics(client, doc, version=2)
-    expected = [d for d in before if d is not target]
+    expected = [d for d in before if d is not target and d.code not in fix.also_gone]
     assert brief(after) == brief(expected)
 
 

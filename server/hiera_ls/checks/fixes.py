@@ -320,16 +320,10 @@ def _duplicate_key(problem: Problem, src: _Text) -> list[Fix]:
     earlier = next((i for i in range(index - 1, -1, -1) if _key_identity(pairs[i][0]) == key), None)
     if earlier is None:
         return []
-    first = pairs[earlier][0].start_mark
-    following = pairs[earlier + 1][0].start_mark
-    if src.line(first.line)[: first.column].strip() or following.line <= first.line:
-        return []  # the entry shares its line with something else (`- k: v`, flow)
-    last = following.line - 1
-    while last > first.line and _blank_or_comment(src.line(last)):
-        last -= 1  # comments right above the next key describe it: keep them
-    removed = Span(Position(first.line, 0), Position(last + 1, 0))
-    if _defines_used_anchor(src.at(removed), src.text):
+    removed = _entry_lines(src, mapping, earlier)
+    if removed is None:
         return []
+    first = pairs[earlier][0].start_mark
     title = f"Remove the earlier {_key_text(pairs[earlier][0])} (line {first.line + 1}), which "
     title += "Psych discards"
     return [Fix(title, _edit(removed, ""), safe=True, preferred=True)]
@@ -693,6 +687,88 @@ def _unqualified_key(problem: Problem, src: _Text) -> list[Fix]:
     return [Fix(f"Qualify the key: {m.group(1)}::{word}", _edit(span, new), preferred=True)]
 
 
+# --------------------------------------------------------------------------- hiera.yaml
+
+HIERA_KEYS = (
+    "version", "defaults", "hierarchy", "default_hierarchy", "plan_hierarchy", "name", "path",
+    "paths", "glob", "globs", "uri", "uris", "mapped_paths", "datadir", "data_hash",
+    "lookup_key", "data_dig", "hiera3_backend", "options",
+)  # fmt: skip
+_UNRECOGNIZED = re.compile(r"unrecognized key '([^']+)'")
+_REPLACEMENT = re.compile(r'Use "(data_hash: \w+)" instead of "hiera3_backend: \w+"')
+
+
+def _unrecognized_key(problem: Problem, src: _Text) -> list[Fix]:
+    named = _UNRECOGNIZED.search(problem.message)
+    if named is None:
+        return []
+    span, word, quote = _word_in_span(problem, src)
+    best = _nearest(word, HIERA_KEYS)
+    if word != named.group(1) or best is None or best == word:
+        return []
+    return [Fix(f"Write {best}", _edit(span, f"{quote}{best}{quote}"), preferred=True)]
+
+
+def _hiera3_backend(problem: Problem, src: _Text) -> list[Fix]:
+    """``hiera3_backend: yaml`` -> ``data_hash: yaml_data``, as Puppet's message says."""
+    wanted = _REPLACEMENT.search(problem.message)
+    span = _one_line(problem)
+    before = re.search(r"hiera3_backend\s*:\s*$", src.line(span.start.line)[: span.start.column])
+    if wanted is None or before is None:
+        return []
+    whole = Span(Position(span.start.line, before.start()), span.end)
+    return [Fix(f"Write {wanted.group(1)}", _edit(whole, wanted.group(1)), preferred=True)]
+
+
+def _options_refused(problem: Problem, src: _Text) -> list[Fix]:
+    """Remove the level's own ``options`` entry (one inherited from defaults is not here)."""
+    if src.at(_one_line(problem)) != "options":
+        return []
+    found = _mapping_with_key_at(_compose(src), problem.where.span.start)
+    if found is None:
+        return []
+    mapping, index = found
+    removed = _entry_lines(src, mapping, index)
+    if removed is None:
+        return []
+    return [Fix("Remove the options", _edit(removed, ""), preferred=True)]
+
+
+def _entry_lines(src: _Text, mapping: yaml.MappingNode, index: int) -> Span | None:
+    """The whole lines of one block-mapping entry (up to the next entry, or to the end of
+    its value when it is the last), when nothing else shares them."""
+    key, value = mapping.value[index]
+    first = key.start_mark
+    if mapping.flow_style or src.line(first.line)[: first.column].strip():
+        return None
+    if index + 1 < len(mapping.value):
+        last = mapping.value[index + 1][0].start_mark.line - 1
+        while last > first.line and _blank_or_comment(src.line(last)):
+            last -= 1
+    else:
+        end = _content_end(value)
+        if end is None or end < (first.line, first.column):
+            return None
+        last = end[0] if end[1] > 0 else end[0] - 1
+    if last < first.line:
+        return None
+    removed = Span(Position(first.line, 0), Position(last + 1, 0))
+    return None if _defines_used_anchor(src.at(removed), src.text) else removed
+
+
+def _content_end(node: object) -> tuple[int, int] | None:
+    """Where a value's own text ends (a block collection ends with its last child)."""
+    if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and not node.flow_style:
+        items = node.value
+        last = items[-1][1] if items and isinstance(node, yaml.MappingNode) else None
+        if isinstance(node, yaml.SequenceNode) and items:
+            last = items[-1]
+        return _content_end(last) if last is not None else None
+    if isinstance(node, yaml.Node):
+        return node.end_mark.line, node.end_mark.column
+    return None
+
+
 # --------------------------------------------------------------------------- suppression
 
 
@@ -778,6 +854,9 @@ _BY_CODE: dict[str, Callable[[Problem, _Text], list[Fix]]] = {
     "lookup-options-unknown-merge": _unknown_merge,
     "lookup-options-literal-pattern": _literal_pattern,
     "module-data-unqualified-key": _unqualified_key,
+    "hiera-config-wrong-type": _unrecognized_key,
+    "hiera-config-hiera3-backend-replaced": _hiera3_backend,
+    "hiera-config-options-refused": _options_refused,
 }
 FIXABLE = frozenset(_BY_CODE)
 # The codes whose fix ``check --fix`` may apply (docs/diagnostics.md says "safe" for each):
