@@ -158,6 +158,13 @@ CASES = [
         """,
     ),
     case(
+        "undefined_key",
+        "motd: \"%{lookup('motd_titel')} %{lookup('nothing_like_it')}\"\nmotd_title: x\n",
+        "reference-undefined-key",
+        "Write 'motd_title'",
+        "motd: \"%{lookup('motd_title')} %{lookup('nothing_like_it')}\"\nmotd_title: x\n",
+    ),
+    case(
         "alias_not_whole",
         "x: \"servers: %{alias('cases::k')}\"\ncases::k: v\n",
         "interpolation-alias-not-whole",

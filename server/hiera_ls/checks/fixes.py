@@ -603,6 +603,25 @@ def _next_content_line(src: _Text, line: int) -> str | None:
     return None
 
 
+_DID_YOU_MEAN = re.compile(r"defines '([^']+)':.*Did you mean '([^']+)'\?$")
+
+
+def _undefined_key(problem: Problem, src: _Text) -> list[Fix]:
+    """The key the message suggests, in place of the misspelt one inside the token."""
+    named = _DID_YOU_MEAN.search(problem.message)
+    span, written = _token(problem, src)
+    if named is None:
+        return []
+    wrong, right = named.groups()
+    m = re.fullmatch(
+        rf"(%\{{\s*\w+\(\s*{_Q})({re.escape(wrong)})((?:\.[^'\"]*)?{_Q}\s*\)\s*\}})", written
+    )
+    if m is None:
+        return []
+    new = m.group(1) + right + m.group(3)
+    return [Fix(f"Write '{right}'", _edit(span, new), preferred=True)]
+
+
 # --------------------------------------------------------------------------- lookup_options
 
 
@@ -848,6 +867,7 @@ _BY_CODE: dict[str, Callable[[Problem, _Text], list[Fix]]] = {
     "interpolation-not-a-variable": _keep_percent,
     "interpolation-top-scope-variable": _top_scope_variable,
     "interpolation-collection-in-string": _collection_in_string,
+    "reference-undefined-key": _undefined_key,
     "lookup-options-entry-ignored": _entry_ignored,
     "lookup-options-entry-not-hash": _entry_not_hash,
     "lookup-options-unknown-option": _unknown_option,
