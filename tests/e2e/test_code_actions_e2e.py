@@ -136,6 +136,27 @@ CASES = [
         motd: yes
         """,
     ),
+    case(
+        "merge_override",
+        """\
+        defaults: &defaults
+          shell: /bin/bash
+          home: /home
+        user:
+            shell: /bin/zsh   # this one
+            <<: *defaults     # /bin/bash wins
+        """,
+        "yaml-merge-override",
+        "Move << first",
+        """\
+        defaults: &defaults
+          shell: /bin/bash
+          home: /home
+        user:
+            <<: *defaults     # /bin/bash wins
+            shell: /bin/zsh   # this one
+        """,
+    ),
     case("unreachable", "6: six\n", "data-unreachable-key", 'Quote "6"', '"6": six\n'),
     case(
         "unquoted_token",

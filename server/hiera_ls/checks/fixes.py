@@ -329,6 +329,27 @@ def _duplicate_key(problem: Problem, src: _Text) -> list[Fix]:
     return [Fix(title, _edit(removed, ""), safe=True, preferred=True)]
 
 
+def _merge_override(problem: Problem, src: _Text) -> list[Fix]:
+    """Move the ``<<`` line above the mapping's first key, so the keys written win."""
+    found = _mapping_with_key_at(_compose(src), problem.where.span.start)
+    if found is None:
+        return []
+    mapping, index = found
+    if index == 0 or mapping.flow_style:
+        return []
+    removed = _entry_lines(src, mapping, index)
+    first = mapping.value[0][0].start_mark
+    if removed is None or removed.end.line - removed.start.line != 1:
+        return []  # only a one-line `<<: *anchor`
+    if src.line(first.line)[: first.column].strip():
+        return []
+    line = src.line(removed.start.line)
+    moved = " " * first.column + line.lstrip() + src.newline
+    at = Position(first.line, 0)
+    edits = (TextEdit(Span(at, at), moved), TextEdit(removed, ""))
+    return [Fix("Move << first, so the keys written here win", edits, preferred=True)]
+
+
 def _compose(src: _Text) -> object:
     if src._composed is None:
         src._composed = yaml.compose(src.text, Loader=_LOADER) or False
@@ -764,8 +785,10 @@ def _entry_lines(src: _Text, mapping: yaml.MappingNode, index: int) -> Span | No
         last = mapping.value[index + 1][0].start_mark.line - 1
         while last > first.line and _blank_or_comment(src.line(last)):
             last -= 1
+    elif value.start_mark.index < key.end_mark.index:
+        last = first.line  # an alias (`<<: *x`): its node is written at the anchor
     else:
-        end = _content_end(value)
+        end = _content_end(value, key.end_mark.index)
         if end is None or end < (first.line, first.column):
             return None
         last = end[0] if end[1] > 0 else end[0] - 1
@@ -775,17 +798,18 @@ def _entry_lines(src: _Text, mapping: yaml.MappingNode, index: int) -> Span | No
     return None if _defines_used_anchor(src.at(removed), src.text) else removed
 
 
-def _content_end(node: object) -> tuple[int, int] | None:
-    """Where a value's own text ends (a block collection ends with its last child)."""
+def _content_end(node: object, after: int) -> tuple[int, int] | None:
+    """Where a value's own text ends (a block collection ends with its last child); None
+    when that is an alias, whose node (and marks) are the anchor's, written before."""
+    if not isinstance(node, yaml.Node) or node.start_mark.index < after:
+        return None
     if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and not node.flow_style:
         items = node.value
-        last = items[-1][1] if items and isinstance(node, yaml.MappingNode) else None
-        if isinstance(node, yaml.SequenceNode) and items:
-            last = items[-1]
-        return _content_end(last) if last is not None else None
-    if isinstance(node, yaml.Node):
-        return node.end_mark.line, node.end_mark.column
-    return None
+        if not items:
+            return None
+        last = items[-1][1] if isinstance(node, yaml.MappingNode) else items[-1]
+        return _content_end(last, node.start_mark.index)
+    return node.end_mark.line, node.end_mark.column
 
 
 # --------------------------------------------------------------------------- suppression
@@ -856,6 +880,7 @@ _BY_CODE: dict[str, Callable[[Problem, _Text], list[Fix]]] = {
     "yaml-symbol-value": _symbol_value,
     "yaml-symbol-key": _symbol_key,
     "yaml-duplicate-key": _duplicate_key,
+    "yaml-merge-override": _merge_override,
     "json-duplicate-key": _json_duplicate_key,
     "interpolation-unquoted": _unquoted_value,
     "interpolation-syntax-error": _syntax_error,
