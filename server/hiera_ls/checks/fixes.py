@@ -108,7 +108,6 @@ class _Scalar:
     start: Position
     end: Position
     style: str  # "" plain, "'" or '"' quoted, "|" or ">" block
-    flow: bool  # inside a flow collection ([...] or {...})
 
 
 class _Text:
@@ -146,17 +145,12 @@ class _Text:
             scalars: list[_Scalar] = []
             line_end: dict[int, int] = {}
             last = -1
-            depth = 0
             try:
                 for tok in yaml.scan(self.text, Loader=_LOADER):
                     start = Position(tok.start_mark.line, tok.start_mark.column)
                     end = Position(tok.end_mark.line, tok.end_mark.column)
-                    if isinstance(tok, (yaml.FlowMappingStartToken, yaml.FlowSequenceStartToken)):
-                        depth += 1
-                    elif isinstance(tok, (yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)):
-                        depth = max(0, depth - 1)
-                    elif isinstance(tok, yaml.ScalarToken):
-                        scalars.append(_Scalar(start, end, tok.style or "", depth > 0))
+                    if isinstance(tok, yaml.ScalarToken):
+                        scalars.append(_Scalar(start, end, tok.style or ""))
                     if end > start:
                         line_end[end.line] = max(line_end.get(end.line, 0), end.column)
                     last = max(last, end.line)
@@ -167,7 +161,7 @@ class _Text:
 
     def scalar_at(self, span: Span) -> _Scalar | None:
         if self.json:
-            return _Scalar(span.start, span.end, '"', True)
+            return _Scalar(span.start, span.end, '"')
         for s in self._scan()[0]:
             if s.start <= span.start and span.end <= s.end:
                 return s
