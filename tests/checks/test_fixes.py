@@ -196,3 +196,23 @@ def test_docs_name_every_quick_fix_and_which_are_safe() -> None:
     assert sorted(documented) == sorted(FIXABLE)
     safe = {code for code, body in documented.items() if "\nQuick fix (safe:" in body}
     assert sorted(safe) == sorted(SAFE_CODES)
+
+
+def test_disable_line_above_a_plain_value_that_goes_on_over_lines(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path, {"data/common.yaml": "{}\n"})
+    text = "motd: \"%{literal('x')} is\n  welcome\"\n"
+    (found,) = problems_of(ws, "data/common.yaml", text)
+    disable = fixes_for(found, text)[-1]
+    assert apply_edits(text, disable.edits) == (
+        "# hiera-ls: disable-line=interpolation-literal-argument\n" + text
+    )
+
+
+def test_disable_line_inside_a_flow_mapping_over_lines(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path, {"data/common.yaml": "{}\n"})
+    text = "k: {a: 1,\n    b: no}\n"
+    (found,) = problems_of(ws, "data/common.yaml", text)
+    disable = fixes_for(found, text)[-1]
+    fixed = apply_edits(text, disable.edits)
+    assert fixed == "k: {a: 1,\n    b: no}  # hiera-ls: disable-line=yaml11-boolean\n"
+    assert codes(problems_of(ws, "data/common.yaml", fixed)) == ["yaml11-boolean"]
