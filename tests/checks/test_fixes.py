@@ -150,7 +150,7 @@ def test_disable_line_goes_above_a_line_with_its_own_comment(tmp_path: Path) -> 
     disable = fixes_for(found, text)[-1]
     assert not disable.safe and not disable.preferred
     assert apply_edits(text, disable.edits) == (
-        "x:\n  # hiera-ls: disable-line=yaml11-boolean\n  flag: no # why\n"
+        "x:\n  # hiera-ls: disable-next-line=yaml11-boolean\n  flag: no # why\n"
     )
 
 
@@ -204,7 +204,7 @@ def test_disable_line_above_a_plain_value_that_goes_on_over_lines(tmp_path: Path
     (found,) = problems_of(ws, "data/common.yaml", text)
     disable = fixes_for(found, text)[-1]
     assert apply_edits(text, disable.edits) == (
-        "# hiera-ls: disable-line=interpolation-literal-argument\n" + text
+        "# hiera-ls: disable-next-line=interpolation-literal-argument\n" + text
     )
 
 
@@ -216,3 +216,12 @@ def test_disable_line_inside_a_flow_mapping_over_lines(tmp_path: Path) -> None:
     fixed = apply_edits(text, disable.edits)
     assert fixed == "k: {a: 1,\n    b: no}  # hiera-ls: disable-line=yaml11-boolean\n"
     assert codes(problems_of(ws, "data/common.yaml", fixed)) == ["yaml11-boolean"]
+
+
+def test_no_disable_action_where_the_code_is_already_listed(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path, {"data/common.yaml": "{}\n"})
+    text = "a: no  # hiera-ls: disable-line=yaml11-octal,yaml11-boolean\n"
+    found = [p for p in problems_of(ws, "data/common.yaml", text) if p.code == "yaml11-boolean"]
+    assert [f.title for p in found for f in fixes_for(p, text)] == [
+        'Quote "no" (the String, not a Boolean)'
+    ]

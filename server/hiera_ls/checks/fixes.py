@@ -29,6 +29,7 @@ from hiera_ls.source.spans import Position, Problem, Span
 MERGE_STRATEGIES = ("first", "unique", "hash", "deep")
 LOOKUP_OPTION_NAMES = ("merge", "convert_to")
 DISABLE_PREFIX = "# hiera-ls: disable-line="
+DISABLE_NEXT_PREFIX = "# hiera-ls: disable-next-line="
 
 
 @dataclass(frozen=True, slots=True)
@@ -810,13 +811,12 @@ def _content_end(node: object, after: int) -> tuple[int, int] | None:
 
 
 def _disable_line(problem: Problem, src: _Text) -> Fix | None:
-    """``# hiera-ls: disable-line=CODE`` at the end of the problem's first line, or on a line
-    of its own above it when the line already has a comment or ends inside a scalar. JSON
-    has no comments."""
-    if src.json:
-        return None
+    """``# hiera-ls: disable-line=CODE`` at the end of the problem's first line; when the
+    line has another comment or ends inside a scalar, ``# hiera-ls: disable-next-line=CODE``
+    on a line of its own above it. An existing list gets the code added. JSON has no
+    comments."""
     line_no = problem.where.span.start.line
-    if line_no >= src.line_count:
+    if src.json or line_no >= src.line_count:
         return None
     code = problem.code
     title = f"Disable {code} on this line"
@@ -824,40 +824,43 @@ def _disable_line(problem: Problem, src: _Text) -> Fix | None:
     end = Position(line_no, len(line))
     comment = src.comment_start(line_no)
     if comment is not None and comment >= 0:
-        added = _append_to_directive(line, line_no, comment, code)
-        if added is not None:
-            return Fix(title, added)
+        listed = _directive(line, line_no, comment, "disable-line")
+        if listed is not None:
+            return _with_code(listed, code, title)
     elif comment is None and not src.inside_scalar(end):
         gap = "" if line.endswith((" ", "\t")) else "  "
         return Fix(title, _edit(Span(end, end), f"{gap}{DISABLE_PREFIX}{code}"))
     start = Position(line_no, 0)
     if line_no > 0:
         above = src.line(line_no - 1)
-        stripped = above.lstrip()
-        if stripped.startswith(DISABLE_PREFIX):
-            added = _append_to_directive(above, line_no - 1, len(above) - len(stripped), code)
-            if added is not None:
-                return Fix(title, added)
+        column = len(above) - len(above.lstrip())
+        listed = _directive(above, line_no - 1, column, "disable-next-line")
+        if listed is not None:
+            return _with_code(listed, code, title)
     if src.inside_scalar(start) or (
         line_no > 0 and src.inside_scalar(Position(line_no - 1, len(src.line(line_no - 1))))
     ):
         return None
     indent = line[: len(line) - len(line.lstrip())]
-    new = f"{indent}{DISABLE_PREFIX}{code}{src.newline}"
+    new = f"{indent}{DISABLE_NEXT_PREFIX}{code}{src.newline}"
     return Fix(title, _edit(Span(start, start), new))
 
 
-def _append_to_directive(
-    line: str, line_no: int, comment: int, code: str
-) -> tuple[TextEdit, ...] | None:
-    m = re.match(r"#\s*hiera-ls:\s*disable-line=([\w,-]*)", line[comment:])
+def _directive(
+    line: str, line_no: int, column: int, kind: str
+) -> tuple[list[str], Position] | None:
+    """The codes of a ``# hiera-ls: <kind>=A,B`` comment at ``column``, and where the list ends."""
+    m = re.match(rf"#\s*hiera-ls:\s*{kind}=([\w,-]*)", line[column:])
     if m is None:
         return None
-    listed = [c for c in m.group(1).split(",") if c]
-    if code in listed:
-        return None
-    at = Position(line_no, comment + m.end(1))
-    return _edit(Span(at, at), f",{code}" if listed else code)
+    return [c for c in m.group(1).split(",") if c], Position(line_no, column + m.end(1))
+
+
+def _with_code(listed: tuple[list[str], Position], code: str, title: str) -> Fix | None:
+    codes, at = listed
+    if code in codes:
+        return None  # already disabled there
+    return Fix(title, _edit(Span(at, at), f",{code}" if codes else code))
 
 
 _BY_CODE: dict[str, Callable[[Problem, _Text], list[Fix]]] = {
