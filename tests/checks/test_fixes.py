@@ -15,7 +15,8 @@ from hiera_ls.checks.fixes import (
     fixes_for,
     safe_fixes,
 )
-from hiera_ls.source.spans import Problem
+from hiera_ls.checks.problems import problem
+from hiera_ls.source.spans import Problem, Span
 from tests.checks.support import Workspace, make_workspace
 from tests.checks.test_codes_documented import entries
 
@@ -218,10 +219,8 @@ def test_disable_line_inside_a_flow_mapping_over_lines(tmp_path: Path) -> None:
     assert codes(problems_of(ws, "data/common.yaml", fixed)) == ["yaml11-boolean"]
 
 
-def test_no_disable_action_where_the_code_is_already_listed(tmp_path: Path) -> None:
-    ws = make_workspace(tmp_path, {"data/common.yaml": "{}\n"})
+def test_no_disable_action_where_the_code_is_already_listed() -> None:
+    """Built by hand: once suppressions work, the checks no longer report this problem."""
     text = "a: no  # hiera-ls: disable-line=yaml11-octal,yaml11-boolean\n"
-    found = [p for p in problems_of(ws, "data/common.yaml", text) if p.code == "yaml11-boolean"]
-    assert [f.title for p in found for f in fixes_for(p, text)] == [
-        'Quote "no" (the String, not a Boolean)'
-    ]
+    found = problem("yaml11-boolean", "", "/x/data/common.yaml", Span.of(0, 3, 0, 5))
+    assert [f.title for f in fixes_for(found, text)] == ['Quote "no" (the String, not a Boolean)']
