@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import yaml
@@ -64,7 +64,7 @@ def safe_fixes(text: str, problems: Iterable[Problem]) -> tuple[Fix, ...]:
     taken: list[tuple[int, int]] = []
     for problem in sorted(problems, key=lambda p: (p.where.span.start, p.where.span.end, p.code)):
         source.json = problem.where.path.endswith(".json")
-        fix = next((f for f in _fixes(problem, source) if f.safe), None)
+        fix = next((f for f in _fixes(problem, source, disable=False) if f.safe), None)
         if fix is None:
             continue
         ranges = [source.offsets(e.span) for e in fix.edits]
@@ -119,7 +119,11 @@ class _Text:
         self.text = text
         self.json = json
         self.lines = LineMap(text)
-        self._scanned: tuple[list[_Scalar], dict[int, int], int] | None = None
+        self._tokens: Iterator[yaml.Token] | None = None
+        self._done = False
+        self._scalars: list[_Scalar] = []
+        self._line_end: dict[int, int] = {}
+        self._last = -1
         self._composed: object = None
 
     @property
@@ -139,42 +143,42 @@ class _Text:
     def offsets(self, span: Span) -> tuple[int, int]:
         return self.lines.offset(span.start), self.lines.offset(span.end)
 
-    def _scan(self) -> tuple[list[_Scalar], dict[int, int], int]:
-        """Scalars, the column where each line's last token ends, and the last line scanned
-        (libyaml stops at a syntax error)."""
-        if self._scanned is None:
-            scalars: list[_Scalar] = []
-            line_end: dict[int, int] = {}
-            last = -1
+    def _scan(self, line: int) -> tuple[list[_Scalar], dict[int, int], int]:
+        """Scalars, the column where each line's last token ends, and the last line scanned,
+        far enough to know ``line`` (tokens come in order, so a code action near the top of a
+        10,000-line file scans only that far). libyaml stops at a syntax error."""
+        if self._tokens is None:
+            self._tokens = iter(yaml.scan(self.text, Loader=_LOADER))
+        while not self._done and self._last <= line + 1:
             try:
-                for tok in yaml.scan(self.text, Loader=_LOADER):
-                    start = Position(tok.start_mark.line, tok.start_mark.column)
-                    end = Position(tok.end_mark.line, tok.end_mark.column)
-                    if isinstance(tok, yaml.ScalarToken):
-                        scalars.append(_Scalar(start, end, tok.style or ""))
-                    if end > start:
-                        line_end[end.line] = max(line_end.get(end.line, 0), end.column)
-                    last = max(last, end.line)
-            except yaml.YAMLError:
-                pass
-            self._scanned = (scalars, line_end, last)
-        return self._scanned
+                tok = next(self._tokens)
+            except (StopIteration, yaml.YAMLError):
+                self._done = True
+                break
+            start = Position(tok.start_mark.line, tok.start_mark.column)
+            end = Position(tok.end_mark.line, tok.end_mark.column)
+            if isinstance(tok, yaml.ScalarToken):
+                self._scalars.append(_Scalar(start, end, tok.style or ""))
+            if end > start:
+                self._line_end[end.line] = max(self._line_end.get(end.line, 0), end.column)
+            self._last = max(self._last, start.line, end.line)
+        return self._scalars, self._line_end, self._last
 
     def scalar_at(self, span: Span) -> _Scalar | None:
         if self.json:
             return _Scalar(span.start, span.end, '"')
-        for s in self._scan()[0]:
+        for s in self._scan(span.end.line)[0]:
             if s.start <= span.start and span.end <= s.end:
                 return s
         return None
 
     def inside_scalar(self, pos: Position) -> bool:
         """Is ``pos`` strictly inside a scalar's text (a comment there would be content)?"""
-        return any(s.start < pos < s.end for s in self._scan()[0])
+        return any(s.start < pos < s.end for s in self._scan(pos.line)[0])
 
     def comment_start(self, line: int) -> int | None:
         """Column of the line's comment, or None; -1 when libyaml never reached the line."""
-        _, line_end, last = self._scan()
+        _, line_end, last = self._scan(line)
         text = self.line(line)
         if line > last:
             return -1 if "#" in text else None
@@ -192,7 +196,7 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # --------------------------------------------------------------------------- dispatch
 
 
-def _fixes(problem: Problem, src: _Text) -> tuple[Fix, ...]:
+def _fixes(problem: Problem, src: _Text, disable: bool = True) -> tuple[Fix, ...]:
     found: list[Fix] = []
     make = _BY_CODE.get(problem.code)
     if make is not None:
@@ -201,9 +205,9 @@ def _fixes(problem: Problem, src: _Text) -> tuple[Fix, ...]:
         with contextlib.suppress(Exception):
             made = make(problem, src)
             found.extend(f if problem.code in SAFE_CODES else replace(f, safe=False) for f in made)
-    disable = _disable_line(problem, src)
-    if disable is not None:
-        found.append(disable)
+    comment = _disable_line(problem, src) if disable else None
+    if comment is not None:
+        found.append(comment)
     return tuple(found)
 
 
