@@ -7,8 +7,9 @@ Not a test (no timed assertions in tests): run it by hand and read the numbers.
                                   [--yls PATH/TO/bin/yaml-language-server | --no-yls]
 
 The repository is bench_lsp's (bench/gen_repo.py, data/common.yaml grown to --lines lines).
-Each server is started, the big file opened, and once no message has come for 3 s (the
-background checks of the repository are done) each request is sent --requests times, one
+Each server is started, the big file opened, and once no message has come for --quiet
+seconds (3; the background checks of the repository may go on silently: 30 waits them out),
+each request is sent --requests times, one
 after the other; p50 and p95 are printed. The client here reads raw JSON-RPC: a pygls
 client would add its own seconds turning a 2 MB outline into Python objects. Code actions
 are asked for a yaml11-boolean diagnostic at every (lines / requests)-th line: reading the
@@ -104,7 +105,12 @@ CAPABILITIES = {
 
 
 async def measure(
-    command: list[str], repo: Repo, text: str, requests: int, code_actions: bool
+    command: list[str],
+    repo: Repo,
+    text: str,
+    requests: int,
+    code_actions: bool,
+    quiet_s: float,
 ) -> dict[str, list[float]]:
     proc = await asyncio.create_subprocess_exec(
         *command,
@@ -130,7 +136,7 @@ async def measure(
         "textDocument/didOpen",
         {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}},
     )
-    await client.quiet(3.0)
+    await client.quiet(quiet_s)
     doc = {"uri": uri}
     lines = text.splitlines()
     step = max(1, len(lines) // max(1, requests))
@@ -191,11 +197,15 @@ async def main_async(args: argparse.Namespace) -> None:
         repo = build_repo(work, args.nodes, args.lines)
         text = repo.big.read_text(encoding="utf-8")
         print(f"repo: {repo.data_files} data files, {repo.big.name} {len(text.splitlines())} lines")
-        h = await measure([str(args.hiera_ls), "serve"], repo, text, args.requests, True)
+        h = await measure(
+            [str(args.hiera_ls), "serve"], repo, text, args.requests, True, args.quiet
+        )
         report("hiera-ls", h)
         yls = Path(args.yls).expanduser()
         if not args.no_yls and yls.exists():
-            y = await measure(["node", str(yls), "--stdio"], repo, text, args.requests, False)
+            y = await measure(
+                ["node", str(yls), "--stdio"], repo, text, args.requests, False, args.quiet
+            )
             report("yaml-language-server", y)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -209,6 +219,7 @@ def main() -> None:
     parser.add_argument("--hiera-ls", default=str(HIERA_LS))
     parser.add_argument("--yls", default=str(DEFAULT_YLS))
     parser.add_argument("--no-yls", action="store_true")
+    parser.add_argument("--quiet", type=float, default=3.0, help="seconds without a message")
     asyncio.run(main_async(parser.parse_args()))
 
 
