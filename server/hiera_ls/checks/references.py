@@ -10,6 +10,7 @@ come from the key index (:mod:`hiera_ls.project.key_index`).
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from hiera_ls.checks.problems import problem
@@ -18,6 +19,13 @@ from hiera_ls.project.level_files import LevelRef, layer_levels
 from hiera_ls.project.model import Layer, LayerKind
 from hiera_ls.project.reference_graph import ReferenceGraph
 from hiera_ls.source.spans import Problem
+
+
+def close_key(key: str, defined: Collection[str]) -> str | None:
+    """The defined key ``key`` is most likely a misspelling of (the quick fix offers it)."""
+    candidates = [k for k in defined if abs(len(k) - len(key)) <= 2]
+    found = difflib.get_close_matches(key, candidates, n=1, cutoff=0.85)
+    return found[0] if found else None
 
 
 def check_references(
@@ -44,11 +52,13 @@ def check_references(
             and not _maybe_elsewhere(ref.target, unindexed)
         ):
             gives = "'' (an empty String)" if ref.method == "alias" else "''"
+            near = close_key(ref.target, defined_keys)
             out.append(
                 problem(
                     "reference-undefined-key",
                     f"No data file of this environment defines '{ref.target}': Puppet's "
-                    f"{ref.method}('{ref.key_text}') gives {gives} here",
+                    f"{ref.method}('{ref.key_text}') gives {gives} here"
+                    + (f". Did you mean '{near}'?" if near else ""),
                     path,
                     ref.span,
                 )

@@ -67,6 +67,8 @@ class Converter:
     def to_lsp(self, pos: Position) -> types.Position:
         line = self.lines.line_text(pos.line)
         column = min(pos.column, len(line))
+        if line.isascii():  # one unit per code point in every encoding (outlines: 40,000 calls)
+            return types.Position(line=pos.line, character=column)
         return types.Position(line=pos.line, character=_units(line[:column], self.encoding))
 
     def to_lsp_range(self, span: Span) -> types.Range:

@@ -13,6 +13,7 @@ import sys
 from typing import NoReturn
 
 from hiera_ls.lsp import (
+    code_actions,
     configuration,
     diagnostics,
     documents,
@@ -20,6 +21,7 @@ from hiera_ls.lsp import (
     hover,
     lifecycle,
     navigation,
+    outline,
     profiles,
     workspace_changes,
 )
@@ -40,6 +42,8 @@ def create_server() -> HieraLanguageServer:
         diagnostics,
         profiles,
         explain,
+        code_actions,
+        outline,
     ):
         module.register(ls)
     return ls

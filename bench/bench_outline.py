@@ -1,0 +1,227 @@
+"""Latency of the outline, folding ranges, selection ranges and quick fixes on a big file,
+against yaml-language-server (which answers the first three too).
+
+Not a test (no timed assertions in tests): run it by hand and read the numbers.
+
+    python bench/bench_outline.py [--nodes 2000] [--lines 10000] [--requests 40]
+                                  [--yls PATH/TO/bin/yaml-language-server | --no-yls]
+
+The repository is bench_lsp's (bench/gen_repo.py, data/common.yaml grown to --lines lines).
+Each server is started, the big file opened, and once no message has come for --quiet
+seconds (3; the background checks of the repository may go on silently: 30 waits them out),
+each request is sent --requests times, one
+after the other; p50 and p95 are printed. The client here reads raw JSON-RPC: a pygls
+client would add its own seconds turning a 2 MB outline into Python objects. Code actions
+are asked for a yaml11-boolean diagnostic at every (lines / requests)-th line: reading the
+buffer and computing the fixes, which includes scanning the file's tokens.
+Note that yaml-language-server stops its outline at 5,000 symbols (its
+``yaml/resultLimitReached`` notification), so it answers with half of the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_lsp import DEFAULT_YLS, HIERA_LS, Repo, build_repo
+
+WAIT_LIMIT_S = 300.0
+
+
+class RawClient:
+    """JSON-RPC over a subprocess's stdio, without turning answers into objects."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.next_id = 0
+
+    def send(self, message: dict[str, Any]) -> None:
+        body = json.dumps(message).encode()
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    async def read(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        length = 0
+        while True:
+            line = await self.proc.stdout.readline()
+            if not line:
+                raise EOFError("the server closed its output")
+            if line in (b"\r\n", b"\n"):
+                break
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        message: dict[str, Any] = json.loads(await self.proc.stdout.readexactly(length))
+        return message
+
+    async def request(self, method: str, params: dict[str, Any]) -> Any:
+        self.next_id += 1
+        wanted = self.next_id
+        self.send({"jsonrpc": "2.0", "id": wanted, "method": method, "params": params})
+        while True:
+            message = await asyncio.wait_for(self.read(), WAIT_LIMIT_S)
+            if message.get("id") == wanted and "method" not in message:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message.get("result")
+            if "method" in message and "id" in message:  # a request from the server
+                self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
+
+    def notify(self, method: str, params: dict[str, Any]) -> None:
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    async def quiet(self, seconds: float) -> None:
+        """Answer the server's requests until it has sent nothing for ``seconds``."""
+        while True:
+            try:
+                message = await asyncio.wait_for(self.read(), seconds)
+            except TimeoutError:
+                return
+            if "method" in message and "id" in message:
+                self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
+
+
+CAPABILITIES = {
+    "textDocument": {
+        "documentSymbol": {"hierarchicalDocumentSymbolSupport": True},
+        "foldingRange": {"lineFoldingOnly": True},
+        "selectionRange": {},
+        "codeAction": {},
+        "publishDiagnostics": {"versionSupport": True},
+    },
+    "workspace": {"configuration": False},
+}
+
+
+async def measure(
+    command: list[str],
+    repo: Repo,
+    text: str,
+    requests: int,
+    code_actions: bool,
+    quiet_s: float,
+) -> dict[str, list[float]]:
+    proc = await asyncio.create_subprocess_exec(
+        *command,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+        limit=64 * 1024 * 1024,
+    )
+    client = RawClient(proc)
+    root = repo.root.as_uri()
+    await client.request(
+        "initialize",
+        {
+            "processId": None,
+            "rootUri": root,
+            "capabilities": CAPABILITIES,
+            "workspaceFolders": [{"uri": root, "name": repo.root.name}],
+        },
+    )
+    client.notify("initialized", {})
+    uri = repo.big.as_uri()
+    client.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}},
+    )
+    await client.quiet(quiet_s)
+    doc = {"uri": uri}
+    lines = text.splitlines()
+    step = max(1, len(lines) // max(1, requests))
+    asks: dict[str, Any] = {
+        "textDocument/documentSymbol": lambda i: {"textDocument": doc},
+        "textDocument/foldingRange": lambda i: {"textDocument": doc},
+        "textDocument/selectionRange": lambda i: {
+            "textDocument": doc,
+            "positions": [{"line": (i * step) % len(lines), "character": 3}],
+        },
+    }
+    if code_actions:
+
+        def action(i: int) -> dict[str, Any]:
+            line = (i * step) % len(lines)
+            width = len(lines[line])
+            where = {
+                "start": {"line": line, "character": max(0, width - 2)},
+                "end": {"line": line, "character": width},
+            }
+            diagnostic = {"range": where, "message": "x", "code": "yaml11-boolean"}
+            return {
+                "textDocument": doc,
+                "range": where,
+                "context": {"diagnostics": [diagnostic]},
+            }
+
+        asks["textDocument/codeAction"] = action
+    results: dict[str, list[float]] = {}
+    for method, params in asks.items():
+        times = results.setdefault(method.split("/")[1], [])
+        for i in range(requests):
+            started = time.perf_counter()
+            await client.request(method, params(i))
+            times.append(time.perf_counter() - started)
+    await client.request("shutdown", {})
+    client.notify("exit", {})
+    await proc.wait()
+    return results
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def report(name: str, results: dict[str, list[float]]) -> None:
+    for request, values in results.items():
+        print(
+            f"{name:22} {request:16} p50 {statistics.median(values) * 1000:7.1f} ms   "
+            f"p95 {pct(values, 95) * 1000:7.1f} ms   (n={len(values)})"
+        )
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    work = Path(tempfile.mkdtemp(prefix="hiera-ls-bench-outline-"))
+    try:
+        repo = build_repo(work, args.nodes, args.lines)
+        text = repo.big.read_text(encoding="utf-8")
+        print(f"repo: {repo.data_files} data files, {repo.big.name} {len(text.splitlines())} lines")
+        h = await measure(
+            [str(args.hiera_ls), "serve"], repo, text, args.requests, True, args.quiet
+        )
+        report("hiera-ls", h)
+        yls = Path(args.yls).expanduser()
+        if not args.no_yls and yls.exists():
+            y = await measure(
+                ["node", str(yls), "--stdio"], repo, text, args.requests, False, args.quiet
+            )
+            report("yaml-language-server", y)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--nodes", type=int, default=2000)
+    parser.add_argument("--lines", type=int, default=10_000)
+    parser.add_argument("--requests", type=int, default=40)
+    parser.add_argument("--hiera-ls", default=str(HIERA_LS))
+    parser.add_argument("--yls", default=str(DEFAULT_YLS))
+    parser.add_argument("--no-yls", action="store_true")
+    parser.add_argument("--quiet", type=float, default=3.0, help="seconds without a message")
+    asyncio.run(main_async(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

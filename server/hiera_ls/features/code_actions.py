@@ -1,0 +1,94 @@
+"""``textDocument/codeAction``: the quick fixes of the diagnostics the client sends.
+
+The client's diagnostic (its code, range and message) and the buffer's current text are all
+a fix is computed from (``checks.fixes``), so the edit offered is the one ``hiera-ls check
+--fix`` would make, and a diagnostic that no longer matches the text gets no fix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from lsprotocol import types
+
+from hiera_ls.checks.fixes import Fix, fixes_for, safe_fixes
+from hiera_ls.codes import CODES
+from hiera_ls.features.lsp_ranges import SOURCE, Converter
+from hiera_ls.source.spans import FileSpan, Problem, Span
+
+QUICK_FIX = types.CodeActionKind.QuickFix
+FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.hiera-ls"
+
+
+def wanted(kind: str, only: Sequence[str] | None) -> bool:
+    """Does the client's ``context.only`` let ``kind`` through (kinds are dotted prefixes)?
+    Without ``only``, quick fixes only: "fix all" is for clients that ask (on save)."""
+    if not only:
+        return kind == QUICK_FIX
+    return any(kind == k or kind.startswith(f"{k}.") for k in only)
+
+
+def problem_of(diagnostic: types.Diagnostic, path: str, conv: Converter) -> Problem | None:
+    """The hiera-ls problem a client's diagnostic stands for; None for another server's."""
+    code = diagnostic.code
+    if not isinstance(code, str) or code not in CODES:
+        return None
+    if diagnostic.source not in (None, SOURCE):
+        return None
+    span = Span(conv.from_lsp(diagnostic.range.start), conv.from_lsp(diagnostic.range.end))
+    return Problem(code, diagnostic.message, CODES[code].severity, FileSpan(path, span))
+
+
+def code_actions(
+    uri: str,
+    path: str,
+    text: str,
+    diagnostics: Sequence[types.Diagnostic],
+    conv: Converter,
+) -> list[types.CodeAction]:
+    """Each diagnostic's fixes in the order ``fixes_for`` gives them (best first)."""
+    actions: list[types.CodeAction] = []
+    for diagnostic in diagnostics:
+        found = problem_of(diagnostic, path, conv)
+        if found is None:
+            continue
+        for fix in fixes_for(found, text):
+            actions.append(_action(uri, fix, diagnostic, conv))
+    return actions
+
+
+def _action(uri: str, fix: Fix, diagnostic: types.Diagnostic, conv: Converter) -> types.CodeAction:
+    edits = [
+        types.TextEdit(range=conv.to_lsp_range(e.span), new_text=e.new_text) for e in fix.edits
+    ]
+    return types.CodeAction(
+        title=fix.title,
+        kind=QUICK_FIX,
+        diagnostics=[diagnostic],
+        is_preferred=True if fix.preferred else None,
+        edit=types.WorkspaceEdit(changes={uri: edits}),
+    )
+
+
+def fix_all(
+    uri: str,
+    path: str,
+    text: str,
+    diagnostics: Sequence[types.Diagnostic],
+    conv: Converter,
+) -> types.CodeAction | None:
+    """One action with every safe fix of the file's diagnostics: what ``check --fix`` does."""
+    problems = [p for d in diagnostics if (p := problem_of(d, path, conv)) is not None]
+    chosen = safe_fixes(text, problems)
+    if not chosen:
+        return None
+    edits = [
+        types.TextEdit(range=conv.to_lsp_range(e.span), new_text=e.new_text)
+        for fix in chosen
+        for e in fix.edits
+    ]
+    return types.CodeAction(
+        title=f"Apply hiera-ls' safe fixes ({len(chosen)})",
+        kind=FIX_ALL,
+        edit=types.WorkspaceEdit(changes={uri: edits}),
+    )
