@@ -1,0 +1,92 @@
+"""eyaml's PKCS7 scheme with ``cryptography``: what ``eyaml encrypt`` writes, read back.
+
+hiera-eyaml (``encryptors/pkcs7.rb``) encrypts with ``OpenSSL::PKCS7.encrypt`` for the one
+certificate in ``pkcs7_public_key``, AES-256-CBC, binary content, DER, strict base64; it
+decrypts with the RSA key in ``pkcs7_private_key`` and that certificate (which names the
+recipient).  The same envelope is built and opened here by ``cryptography``'s PKCS7
+support; no cryptography is written by hand.
+
+Key material stays in these objects: nothing here logs, and the callers never put a key or
+a plaintext in a message, a diagnostic or a log line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cryptography import x509
+from cryptography.exceptions import UnsupportedAlgorithm
+from cryptography.hazmat.primitives.asymmetric import rsa
+from cryptography.hazmat.primitives.ciphers import algorithms
+from cryptography.hazmat.primitives.serialization import (
+    Encoding,
+    load_pem_private_key,
+    pkcs7,
+)
+
+from hiera_ls.source.eyaml import decode_body, token_text
+
+
+class EyamlKeyError(Exception):
+    """A key file that is not what eyaml needs (the message never holds the file's bytes)."""
+
+
+class DecryptError(Exception):
+    """A block that these keys cannot open (the message never holds key or plaintext)."""
+
+
+def load_certificate(pem: bytes) -> x509.Certificate:
+    """``pkcs7_public_key``: an X.509 certificate in PEM, as ``eyaml createkeys`` writes."""
+    try:
+        return x509.load_pem_x509_certificate(pem)
+    except ValueError:
+        raise EyamlKeyError("not a PEM X.509 certificate (eyaml's public key)") from None
+
+
+def load_private_key(pem: bytes, password: bytes | None = None) -> rsa.RSAPrivateKey:
+    """``pkcs7_private_key``: an RSA private key in PEM (password-protected keys need it)."""
+    try:
+        key = load_pem_private_key(pem, password)
+    except TypeError:
+        raise EyamlKeyError("the private key is protected by a password") from None
+    except (ValueError, UnsupportedAlgorithm):
+        raise EyamlKeyError("not a PEM RSA private key (eyaml's private key)") from None
+    if not isinstance(key, rsa.RSAPrivateKey):
+        raise EyamlKeyError("not an RSA private key (eyaml's PKCS7 needs RSA)")
+    return key
+
+
+def encrypt(plaintext: str, certificate: x509.Certificate) -> str:
+    """``ENC[PKCS7,...]`` for ``plaintext`` (UTF-8), readable by ``eyaml decrypt``."""
+    envelope = (
+        pkcs7.PKCS7EnvelopeBuilder()
+        .set_data(plaintext.encode("utf-8"))
+        .add_recipient(certificate)
+        .set_content_encryption_algorithm(algorithms.AES256)
+        .encrypt(Encoding.DER, [pkcs7.PKCS7Options.Binary])
+    )
+    return token_text("PKCS7", envelope)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class KeyPair:
+    """One level's keys; ``repr`` is hidden so that no traceback or log line shows them."""
+
+    certificate: x509.Certificate
+    private_key: rsa.RSAPrivateKey
+
+
+def decrypt_body(body: str, keys: KeyPair) -> str:
+    """The plaintext of one PKCS7 block's base64 (whitespace allowed)."""
+    der = decode_body(body)
+    if der is None:
+        raise DecryptError("the ciphertext is not base64")
+    try:
+        data = pkcs7.pkcs7_decrypt_der(der, keys.certificate, keys.private_key, [])
+    except ValueError as e:
+        if "recipient" in str(e).lower():
+            raise DecryptError("it was encrypted for another key pair") from None
+        raise DecryptError("the envelope is damaged") from None
+    except Exception:
+        raise DecryptError("the envelope cannot be opened with this key pair") from None
+    return data.decode("utf-8", errors="replace")
