@@ -12,6 +12,8 @@ a plaintext in a message, a diagnostic or a log line.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cryptography import x509
@@ -24,7 +26,7 @@ from cryptography.hazmat.primitives.serialization import (
     pkcs7,
 )
 
-from hiera_ls.source.eyaml import decode_body, token_text
+from hiera_ls.source.eyaml import DEFAULT_SCHEME, HIERA_TOKEN_RE, decode_body, token_text
 
 
 class EyamlKeyError(Exception):
@@ -83,10 +85,29 @@ def decrypt_body(body: str, keys: KeyPair) -> str:
         raise DecryptError("the ciphertext is not base64")
     try:
         data = pkcs7.pkcs7_decrypt_der(der, keys.certificate, keys.private_key, [])
-    except ValueError as e:
-        if "recipient" in str(e).lower():
-            raise DecryptError("it was encrypted for another key pair") from None
-        raise DecryptError("the envelope is damaged") from None
     except Exception:
-        raise DecryptError("the envelope cannot be opened with this key pair") from None
+        # eyaml's certificates all name the same recipient (empty subject, serial 1), so a
+        # block made for another pair fails like a damaged one: the message says both.
+        raise DecryptError(
+            "it cannot be opened with this key pair (made for another key, or damaged)"
+        ) from None
     return data.decode("utf-8", errors="replace")
+
+
+def decrypt_value(value: str, pairs: Sequence[KeyPair]) -> str:
+    """``value`` with each ``ENC[...]`` replaced by its plaintext, as eyaml_lookup_key does;
+    each block is opened by the first pair it was encrypted for."""
+
+    def plain(m: re.Match[str]) -> str:
+        scheme = (m.group(1) or f"{DEFAULT_SCHEME},")[:-1]
+        if scheme != "PKCS7":
+            raise DecryptError(f"hiera-ls decrypts PKCS7 blocks only, not {scheme}")
+        failure = DecryptError("no key pair given")
+        for pair in pairs:
+            try:
+                return decrypt_body(m.group(2), pair)
+            except DecryptError as e:
+                failure = e
+        raise failure
+
+    return HIERA_TOKEN_RE.sub(plain, value)
