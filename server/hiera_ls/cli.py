@@ -16,8 +16,11 @@ from typing import TextIO
 from hiera_ls import __version__
 from hiera_ls.engine.explain import plain_data, render_text, render_value, to_data
 from hiera_ls.engine.lookup import NO_DEFAULT, LookupOutcome, LookupSession
+from hiera_ls.engine.providers import ENCRYPTED_NOTE
+from hiera_ls.features.eyaml import decrypt_tree, environment_pairs
 from hiera_ls.project.environments import ModuleDirs, environment_at
 from hiera_ls.project.facts import FactsProfile, load_facts, node_scope
+from hiera_ls.source.eyaml_crypto import DecryptError
 from hiera_ls.source.files import UNREAD_CODES, FileAccess
 from hiera_ls.source.yaml_loader import LOAD_ERROR_PREFIX, VALUE_RECURSION_LIMIT
 
@@ -75,6 +78,12 @@ def _lookup_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
     p.add_argument("--default", dest="default", help="value when nothing is found")
     p.add_argument("--explain", action="store_true", help="print how the value was found")
+    p.add_argument(
+        "--decrypt",
+        action="store_true",
+        help="decrypt eyaml values with the keys the hierarchy's eyaml levels name (only "
+        "with this flag is plaintext ever printed)",
+    )
     p.add_argument("--render-as", "--render_as", dest="render_as", choices=("s", "json", "yaml"))
     p.add_argument(
         "--batch",
@@ -239,8 +248,13 @@ def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
         raise UsageError("No keys were given to lookup.")
     default: object = args.default if args.default is not None else NO_DEFAULT
     outcome = session.lookup(args.keys, merge, default, explain=args.explain)
+    value = outcome.value
+    decrypting = args.decrypt and not args.explain and outcome.found and outcome.error is None
+    if decrypting:
+        value = _decrypted(session, value)
     for note in outcome.notes:
-        stderr.write(f"Notice: {note}\n")
+        if not (decrypting and note == ENCRYPTED_NOTE):
+            stderr.write(f"Notice: {note}\n")
     if args.explain:
         assert outcome.trace is not None
         if args.render_as == "json":
@@ -253,8 +267,19 @@ def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
         return 1
     if not outcome.found:
         return 1
-    stdout.write(_render(outcome.value, args.render_as) + "\n")
+    stdout.write(_render(value, args.render_as) + "\n")
     return 0
+
+
+def _decrypted(session: LookupSession, value: object) -> object:
+    """``--decrypt``: the value with its eyaml strings decrypted, or a UsageError saying why
+    not (the reason names keys and levels, never a key's content or a plaintext)."""
+    pairs, problems = environment_pairs(session.env)
+    try:
+        return decrypt_tree(value, pairs)
+    except DecryptError as e:
+        why = f"; {'; '.join(problems)}" if problems else ""
+        raise UsageError(f"Could not decrypt the eyaml value: {e}{why}") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

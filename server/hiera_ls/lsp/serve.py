@@ -17,6 +17,7 @@ from hiera_ls.lsp import (
     diagnostics,
     documents,
     explain,
+    eyaml,
     hover,
     lifecycle,
     navigation,
@@ -40,6 +41,7 @@ def create_server() -> HieraLanguageServer:
         diagnostics,
         profiles,
         explain,
+        eyaml,
     ):
         module.register(ls)
     return ls

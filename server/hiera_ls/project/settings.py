@@ -27,6 +27,7 @@ _FIELDS = {
     "environment": "environment",
     "strictVariables": "strict_variables",
     "moduleDirs": "module_dirs",
+    "eyaml.decryptInHover": "eyaml_decrypt_in_hover",
 }
 _MODULE_DIRS = {m.value: m for m in ModuleDirs}
 
@@ -41,6 +42,8 @@ class Settings:
     strict_variables: bool = True  # Puppet 8's default
     # Which directories hold modules; the CLI's default is MODULEPATH (Puppet's answer).
     module_dirs: ModuleDirs = ModuleDirs.CONVENTIONAL
+    # hover shows eyaml plaintext (only the user can turn this on; never by default)
+    eyaml_decrypt_in_hover: bool = False
     given: frozenset[str] = field(default_factory=frozenset)  # which fields the user set
 
 
@@ -58,6 +61,9 @@ def _section(raw: object) -> dict[str, object]:
     nested = raw.get(SECTION)
     if isinstance(nested, Mapping):
         out.update({str(k): v for k, v in nested.items()})
+        eyaml = nested.get("eyaml")
+        if isinstance(eyaml, Mapping):  # VS Code nests dotted names: {"eyaml": {...}}
+            out.update({f"eyaml.{k}": v for k, v in eyaml.items()})
     for k, v in raw.items():
         key = str(k)
         if key.startswith(SECTION + "."):
@@ -84,7 +90,7 @@ def parse_settings(raw: object, base: Settings | None = None) -> ParsedSettings:
                 messages.append(f"hiera.{name} must be a list of paths; ignored")
                 continue
             changes[attr] = tuple(v for v in value if v)
-        elif attr == "strict_variables":
+        elif attr in ("strict_variables", "eyaml_decrypt_in_hover"):
             if not isinstance(value, bool):
                 messages.append(f"hiera.{name} must be true or false; ignored")
                 continue
