@@ -71,7 +71,8 @@ CMD_EXPLAIN = "hiera.explain"
 EYAML_DECRYPT = "hiera/eyamlDecrypt"
 EYAML_EDIT_TEXT = "hiera/eyamlEditText"
 EYAML_REENCRYPT = "hiera/eyamlReencrypt"
-CMD_EYAML_DECRYPT = "hiera.eyamlDecrypt"  # features.eyaml.DECRYPT_COMMAND (a test checks)
+# the command the "Decrypt to a read-only view" code action names (features/eyaml.py)
+CMD_EYAML_DECRYPT = "hiera.eyamlDecrypt"
 
 EyamlDecryptResult = DecryptResult
 EyamlEditText = EditText
