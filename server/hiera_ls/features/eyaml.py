@@ -45,6 +45,7 @@ from hiera_ls.source.eyaml import (
     block_indentation,
     dec_marker,
     dec_markers,
+    enc_blocks,
     file_tokens,
 )
 from hiera_ls.source.eyaml_crypto import (
@@ -340,7 +341,8 @@ def hover_lines(snapshot: Snapshot, value: object, files: list[tuple[str, str]])
         if level is not None and level.name == name and level not in levels:
             levels.append(level)
     names = ", ".join(code(level.name) for level in levels) or "unknown"
-    lines = [f"_encrypted (PKCS7, key of level {names})_", ""]
+    schemes = ", ".join(sorted({b.scheme for s in _strings(value) for b in enc_blocks(s)}))
+    lines = [f"_encrypted ({schemes or 'PKCS7'}, key of level {names})_", ""]
     if not snapshot.settings.eyaml_decrypt_in_hover:
         return lines
     try:
@@ -355,6 +357,17 @@ def hover_lines(snapshot: Snapshot, value: object, files: list[tuple[str, str]])
         yaml_block(plain),
         "",
     ]
+
+
+def _strings(value: object) -> Iterator[str]:
+    if isinstance(value, Encrypted):
+        yield str(value)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
 
 
 def _has_encrypted(value: object) -> bool:

@@ -61,15 +61,15 @@ def _section(raw: object) -> dict[str, object]:
     nested = raw.get(SECTION)
     if isinstance(nested, Mapping):
         out.update({str(k): v for k, v in nested.items()})
-        eyaml = nested.get("eyaml")
-        if isinstance(eyaml, Mapping):  # VS Code nests dotted names: {"eyaml": {...}}
-            out.update({f"eyaml.{k}": v for k, v in eyaml.items()})
     for k, v in raw.items():
         key = str(k)
         if key.startswith(SECTION + "."):
             out[key[len(SECTION) + 1 :]] = v
-        elif key in _FIELDS:
+        elif key in _FIELDS or key == "eyaml":
             out[key] = v
+    eyaml = out.pop("eyaml", None)
+    if isinstance(eyaml, Mapping):  # VS Code nests dotted names: {"eyaml": {...}}
+        out.update({f"eyaml.{k}": v for k, v in eyaml.items() if f"eyaml.{k}" not in out})
     return out
 
 
