@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from hiera_ls.features.eyaml import marked_text, reencrypted_text
 from hiera_ls.source.eyaml import block_form, block_problem, enc_blocks
 from hiera_ls.source.eyaml_crypto import (
     KeyPair,
@@ -77,3 +78,42 @@ def test_hiera_ls_block_form_in_a_file_is_what_eyaml_decrypts(keydir: Path) -> N
     out = eyaml(keydir, "decrypt", "-e", str(path))
     assert "DEC::PKCS7[from hiera-ls]!" in out
     assert out.count("DEC::PKCS7[from hiera-ls]!") == 2
+
+
+def test_hiera_ls_edit_markers_are_what_eyaml_encrypts_back(keydir: Path) -> None:
+    """The marked text (``DEC(n)::PKCS7[...]!``) is eyaml edit's format: eyaml encrypts it."""
+    pair = _pair(keydir)
+    original = (
+        f"---\nblock: >\n    {block_form(encrypt('one', pair.certificate), '    ')}\n"
+        f"line: {encrypt('two', pair.certificate)}\nplain: three\n"
+    )
+    marked = marked_text(original, pair)
+    assert (
+        marked
+        == "---\nblock: >\n    DEC(1)::PKCS7[one]!\nline: DEC(2)::PKCS7[two]!\nplain: three\n"
+    )
+    path = keydir / "marked.eyaml"
+    path.write_text(marked)
+    encrypted = eyaml(keydir, "encrypt", "-e", str(path))
+    assert "DEC" not in encrypted and encrypted.count("ENC[PKCS7,") == 2
+    value = load_yaml("/x.eyaml", encrypted).value
+    assert isinstance(value, dict)
+    assert decrypt_value(value["block"], [pair]).strip() == "one"
+    assert decrypt_value(value["line"], [pair]) == "two"
+
+
+def test_eyamls_decrypted_markers_are_encrypted_back_by_hiera_ls(keydir: Path) -> None:
+    """``eyaml decrypt -e`` writes ``DEC::PKCS7[...]!`` markers; hiera-ls encrypts them back,
+    changed values only (here all: eyaml's markers carry no numbers), and eyaml reads it."""
+    pair = _pair(keydir)
+    path = keydir / "edited.eyaml"
+    path.write_text(f"---\nkeep: {encrypt('kept', pair.certificate)}\nplain: text\n")
+    original = path.read_text()
+    decrypted = eyaml(keydir, "decrypt", "-e", str(path))
+    assert "DEC::PKCS7[kept]!" in decrypted
+    edited = decrypted.replace("DEC::PKCS7[kept]!", "DEC::PKCS7[changed]!")
+    path.write_text(reencrypted_text(original, edited, pair))
+    again = eyaml(keydir, "decrypt", "-e", str(path))
+    assert "DEC::PKCS7[changed]!" in again and "plain: text" in again
+    # numbered markers whose plaintext did not change keep their exact ciphertext
+    assert reencrypted_text(original, marked_text(original, pair), pair) == original

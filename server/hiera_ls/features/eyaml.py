@@ -243,21 +243,21 @@ def edit_text(snapshot: Snapshot, path: str) -> EditText:
     if text is None or level is None:
         return EditText(None, "", "no eyaml_lookup_key level reads this file")
     try:
-        pair = key_pair(level.keys)
-        out: list[str] = []
-        at = 0
-        for number, token, plain in _decrypted_tokens(text, pair):
-            out.append(text[at : token[0]])
-            out.append(
-                dec_marker(number, "PKCS7", plain)
-                if plain is not None
-                else text[token[0] : token[1]]
-            )
-            at = token[1]
-        out.append(text[at:])
+        return EditText(marked_text(text, key_pair(level.keys)), level.name, None)
     except (EyamlKeyError, DecryptError) as e:
         return EditText(None, level.name, str(e))
-    return EditText("".join(out), level.name, None)
+
+
+def marked_text(text: str, pair: KeyPair) -> str:
+    """``text`` with each PKCS7 ``ENC[...]`` replaced by ``DEC(n)::PKCS7[plaintext]!``."""
+    out: list[str] = []
+    at = 0
+    for number, (start, end), plain in _decrypted_tokens(text, pair):
+        out.append(text[at:start])
+        out.append(dec_marker(number, "PKCS7", plain) if plain is not None else text[start:end])
+        at = end
+    out.append(text[at:])
+    return "".join(out)
 
 
 def _decrypted_tokens(
@@ -283,26 +283,33 @@ def reencrypt(snapshot: Snapshot, path: str, edited: str) -> Reencrypted:
     if original is None or level is None:
         return Reencrypted([], "no eyaml_lookup_key level reads this file")
     try:
-        pair = key_pair(level.keys)
-        tokens = {n: (span, plain) for n, span, plain in _decrypted_tokens(original, pair)}
-        out: list[str] = []
-        at = 0
-        for marker in dec_markers(edited):
-            out.append(edited[at : marker.start])
-            at = marker.end
-            old = tokens.get(marker.number) if marker.number is not None else None
-            if old is not None and old[1] == marker.plaintext:
-                out.append(original[old[0][0] : old[0][1]])  # unchanged: same ciphertext
-                continue
-            if marker.scheme != "PKCS7":
-                return Reencrypted([], f"hiera-ls encrypts PKCS7 only, not {marker.scheme}")
-            token = encrypt(marker.plaintext, pair.certificate)
-            indent = block_indentation(edited, marker.start)
-            out.append(block_form(token, indent) if indent is not None else token)
-        out.append(edited[at:])
+        new_text = reencrypted_text(original, edited, key_pair(level.keys))
     except (EyamlKeyError, DecryptError) as e:
         return Reencrypted([], str(e))
-    return Reencrypted(_line_edits(original, "".join(out)), None)
+    return Reencrypted(_line_edits(original, new_text), None)
+
+
+def reencrypted_text(original: str, edited: str, pair: KeyPair) -> str:
+    """``edited`` with its ``DEC::PKCS7[...]!`` markers encrypted again: a numbered marker
+    whose plaintext is unchanged gets the original's ciphertext back, exactly as written;
+    a changed or new one is encrypted, in block form after ``>`` (eyaml edit's rule)."""
+    tokens = {n: (span, plain) for n, span, plain in _decrypted_tokens(original, pair)}
+    out: list[str] = []
+    at = 0
+    for marker in dec_markers(edited):
+        out.append(edited[at : marker.start])
+        at = marker.end
+        old = tokens.get(marker.number) if marker.number is not None else None
+        if old is not None and old[1] == marker.plaintext:
+            out.append(original[old[0][0] : old[0][1]])  # unchanged: same ciphertext
+            continue
+        if marker.scheme != "PKCS7":
+            raise DecryptError(f"hiera-ls encrypts PKCS7 only, not {marker.scheme}")
+        token = encrypt(marker.plaintext, pair.certificate)
+        indent = block_indentation(edited, marker.start)
+        out.append(block_form(token, indent) if indent is not None else token)
+    out.append(edited[at:])
+    return "".join(out)
 
 
 def _line_edits(old: str, new: str) -> list[tuple[Span, str]]:
