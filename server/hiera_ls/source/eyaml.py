@@ -15,6 +15,7 @@ import base64
 import binascii
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives.serialization import pkcs7
@@ -33,7 +34,6 @@ UNKNOWN_SCHEME = "eyaml-unknown-scheme"
 BLOCK_WIDTH = 60  # eyaml -o block cuts "ENC[PKCS7,..." into lines of 60 characters
 # ContentInfo's contentType for PKCS#7 envelopedData (1.2.840.113549.1.7.3), DER-encoded
 _ENVELOPED_OID = bytes.fromhex("06092a864886f70d010703")
-_WHITESPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,17 +59,30 @@ def enc_blocks(value: str) -> list[EncBlock]:
     return out
 
 
+def _compact(text: str) -> str:
+    return "".join(text.split())
+
+
 def decode_body(body: str) -> bytes | None:
     """The bytes of a block's base64 (whitespace dropped); None when it is not base64."""
-    compact = _WHITESPACE.sub("", body)
     try:
-        return base64.b64decode(compact, validate=True)
+        return base64.b64decode(_compact(body), validate=True)
     except (binascii.Error, ValueError):
         return None
 
 
 def block_problem(block: EncBlock) -> tuple[str, str] | None:
-    """(code, message): why hiera-eyaml cannot decrypt this block whatever the key."""
+    """(code, message): why hiera-eyaml cannot decrypt this block whatever the key.
+
+    The answer depends on the block's text only; it is kept for the blocks seen last, so a
+    keystroke in a file of many secrets re-reads only the block it changed.
+    """
+    return _block_problem(block.scheme, block.body, block.closed)
+
+
+@lru_cache(maxsize=4096)
+def _block_problem(scheme: str, body: str, closed: bool) -> tuple[str, str] | None:
+    block = EncBlock(0, 0, scheme, body, closed)
     if not block.closed:
         text = "This ENC[ block has no closing `]`: it is truncated, and eyaml keeps it as text"
         return MALFORMED, text
@@ -78,7 +91,7 @@ def block_problem(block: EncBlock) -> tuple[str, str] | None:
             f"Unknown eyaml encryption scheme '{block.scheme}': hiera-eyaml needs a plugin "
             f"for it (known: {', '.join(SCHEMES)})"
         )
-    if not _WHITESPACE.sub("", block.body):
+    if not _compact(block.body):
         return MALFORMED, "This ENC[ block holds no ciphertext"
     der = decode_body(block.body)
     if der is None:
@@ -115,7 +128,7 @@ def envelope_problem(der: bytes) -> str | None:
 def block_form(token: str, indentation: str) -> str:
     """``eyaml encrypt -o block``: the token cut into lines of 60 characters, each after the
     first on its own line with ``indentation`` (the text after ``>`` and a newline)."""
-    compact = _WHITESPACE.sub("", token)
+    compact = _compact(token)
     lines = [compact[i : i + BLOCK_WIDTH] for i in range(0, len(compact), BLOCK_WIDTH)]
     return ("\n" + indentation).join(lines)
 
