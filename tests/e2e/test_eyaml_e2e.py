@@ -57,6 +57,7 @@ def make_repo(tmp_path: Path) -> Path:
         f"db_password: >\n{block_lines}\n"
         f"api_token: {encrypt(TOKEN, main)}\n"
         "plain_value: to be encrypted\n"
+        "flow: [first, second]\n"
     )
     (root / "data" / "team.eyaml").write_text(f"---\nteam_secret: {encrypt(TEAM, team)}\n")
     (root / "data" / "common.yaml").write_text("---\ncommon: 1\n")
@@ -145,6 +146,13 @@ async def test_encrypt_the_value_at_the_cursor_with_the_public_key_only(
     assert after.startswith(secrets.read_text().split("plain_value:")[0])  # nothing else moved
     assert "to be encrypted" not in after
     assert decrypt_value(value["plain_value"], [keys]).strip() == "to be encrypted"
+    # inside [...] a block scalar cannot stand: the one-line form, quoted (its brackets)
+    (flow,) = await actions(fresh_client, secrets, pos(secrets, "second", 2))
+    (edit,) = flow["edit"]["changes"][uri(secrets)]
+    assert edit["newText"].startswith('"ENC[PKCS7,') and "\n" not in edit["newText"]
+    value = load_yaml(str(secrets), apply(secrets.read_text(), [edit])).value
+    assert isinstance(value, dict)
+    assert decrypt_value(value["flow"][1], [keys]) == "second"
 
 
 @pytest.mark.asyncio

@@ -183,7 +183,8 @@ def _encrypt_action(
 
 def _written(text: str, span: Span, token: str) -> str:
     """The token as ``eyaml encrypt -o block`` writes it (``>`` then indented lines), or on
-    one line where a block scalar cannot stand (inside ``[...]`` or ``{...}``)."""
+    one line, quoted, where a block scalar cannot stand (inside ``[...]`` or ``{...}``, where
+    the token's own brackets would end the collection)."""
     lines = text.split("\n")
     line = lines[span.start.line] if span.start.line < len(lines) else ""
     before = line[: span.start.column]
@@ -192,7 +193,7 @@ def _written(text: str, span: Span, token: str) -> str:
         or "{" in before
         or (before.strip() and not before.rstrip().endswith((":", "-")))
     ):
-        return token
+        return f'"{token}"'  # base64 holds no quote or backslash
     indent = line[: len(line) - len(line.lstrip(" "))] + INDENT
     return ">\n" + indent + block_form(token, indent)
 
