@@ -95,8 +95,9 @@ def decrypt_body(body: str, keys: KeyPair) -> str:
 
 
 def decrypt_value(value: str, pairs: Sequence[KeyPair]) -> str:
-    """``value`` with each ``ENC[...]`` replaced by its plaintext, as eyaml_lookup_key does;
-    each block is opened by the first pair it was encrypted for."""
+    """``value`` with each ``ENC[...]`` replaced by its plaintext, as Puppet's
+    eyaml_lookup_key does (then chomped); each block is opened by the first pair it was
+    encrypted for."""
 
     def plain(m: re.Match[str]) -> str:
         scheme = (m.group(1) or f"{DEFAULT_SCHEME},")[:-1]
@@ -110,4 +111,13 @@ def decrypt_value(value: str, pairs: Sequence[KeyPair]) -> str:
                 failure = e
         raise failure
 
-    return HIERA_TOKEN_RE.sub(plain, value)
+    return _chomp(HIERA_TOKEN_RE.sub(plain, value))
+
+
+def _chomp(text: str) -> str:
+    """Ruby's ``String#chomp``: Puppet's eyaml_lookup_key drops one line ending from the
+    decrypted value (so a folded ``>`` block gives no trailing newline)."""
+    for ending in ("\r\n", "\n", "\r"):
+        if text.endswith(ending):
+            return text[: -len(ending)]
+    return text
