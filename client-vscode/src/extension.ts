@@ -23,13 +23,28 @@ import {
     RevealOutputChannelOn,
     type ServerOptions,
     State,
+    type TextEdit,
     TransportKind,
 } from 'vscode-languageclient/node';
 import { EXPLAIN_SCHEME, explainText, explainTitle, parseExplainResult } from './explain';
+import {
+    EDIT_EYAML_COMMAND,
+    ENCRYPT_KIND,
+    ENCRYPT_VALUE_COMMAND,
+    EYAML_SCHEME,
+    WRITE_BACK_EYAML_COMMAND,
+    decryptedTitle,
+    parseDecryptResult,
+    parseEditText,
+    parseReencrypt,
+} from './eyaml';
 import { nodeProbe } from './probe';
 import {
     ACTIVE_FACTS_PROFILE_NOTIFICATION,
     EXPLAIN_REQUEST,
+    EYAML_DECRYPT_COMMAND,
+    EYAML_EDIT_TEXT_REQUEST,
+    EYAML_REENCRYPT_REQUEST,
     type ExplainParams,
     LIST_FACTS_PROFILES_REQUEST,
     SELECT_FACTS_PROFILE_COMMAND,
@@ -71,6 +86,7 @@ class HieraExtension implements vscode.Disposable {
     private activeProfile: string | null = null;
     private readonly statusBar: vscode.StatusBarItem;
     private readonly explanations = new Map<string, string>();
+    private readonly eyamlEdits = new Map<string, vscode.Uri>(); // untitled editor -> eyaml file
     private explainCounter = 0;
     private yamlExtensionPresent: boolean;
     private starting: Promise<void> | undefined;
@@ -201,6 +217,15 @@ class HieraExtension implements vscode.Disposable {
                 },
             },
             middleware: {
+                // The "Decrypt to a read-only view" code action runs the server's command;
+                // its answer is shown here, in a tab that cannot be edited or saved.
+                executeCommand: async (command, args, next) => {
+                    const result: unknown = await next(command, args);
+                    if (command === EYAML_DECRYPT_COMMAND) {
+                        await this.showDecrypted(result);
+                    }
+                    return result;
+                },
                 workspace: {
                     // Pulled settings get the same normalization as initializationOptions.
                     configuration: async (params, token, next) => {
@@ -447,9 +472,82 @@ class HieraExtension implements vscode.Disposable {
     }
 
     forgetExplanation(doc: vscode.TextDocument): void {
-        if (doc.uri.scheme === EXPLAIN_SCHEME) {
+        if (doc.uri.scheme === EXPLAIN_SCHEME || doc.uri.scheme === EYAML_SCHEME) {
             this.explanations.delete(doc.uri.toString());
         }
+        this.eyamlEdits.delete(doc.uri.toString());
+    }
+
+    // ------------------------------------------------------------------ eyaml
+
+    private async showDecrypted(raw: unknown): Promise<void> {
+        const result = parseDecryptResult(raw);
+        if (result === null) {
+            await vscode.window.showInformationMessage('Hiera: no encrypted value under the cursor.');
+            return;
+        }
+        if (result.text === null) {
+            await vscode.window.showWarningMessage(`Hiera: ${result.key} was not decrypted: ${result.error ?? 'no reason given'}.`);
+            return;
+        }
+        this.explainCounter += 1;
+        const uri = vscode.Uri.from({ scheme: EYAML_SCHEME, path: `/${decryptedTitle(result)}`, query: String(this.explainCounter) });
+        this.explanations.set(uri.toString(), result.text);
+        const doc = await vscode.workspace.openTextDocument(uri);
+        await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+    }
+
+    async encryptValue(): Promise<void> {
+        await vscode.commands.executeCommand('editor.action.codeAction', { kind: ENCRYPT_KIND, apply: 'first' });
+    }
+
+    async editEyaml(): Promise<void> {
+        const editor = vscode.window.activeTextEditor;
+        const client = this.runningClient();
+        if (editor === undefined || client === undefined) {
+            return;
+        }
+        const source = editor.document.uri;
+        const raw: unknown = await client.sendRequest(EYAML_EDIT_TEXT_REQUEST, { uri: client.code2ProtocolConverter.asUri(source) });
+        const marked = parseEditText(raw);
+        if (marked.text === null) {
+            await vscode.window.showWarningMessage(`Hiera: cannot edit the secrets of this file: ${marked.error ?? 'no reason given'}.`);
+            return;
+        }
+        const doc = await vscode.workspace.openTextDocument({ language: 'yaml', content: marked.text });
+        this.eyamlEdits.set(doc.uri.toString(), source);
+        await vscode.window.showTextDocument(doc, { preview: false });
+        void vscode.window.showInformationMessage(
+            'Hiera: edit the DEC::PKCS7[...]! values (add new ones as DEC::PKCS7[text]!), then run "Hiera: Write Back eyaml Edits".',
+        );
+    }
+
+    async writeBackEyaml(): Promise<void> {
+        const editor = vscode.window.activeTextEditor;
+        const source = editor === undefined ? undefined : this.eyamlEdits.get(editor.document.uri.toString());
+        const client = this.runningClient();
+        if (editor === undefined || source === undefined || client === undefined) {
+            await vscode.window.showInformationMessage('Hiera: run this in an editor opened by "Hiera: Edit eyaml Secrets".');
+            return;
+        }
+        const raw: unknown = await client.sendRequest(EYAML_REENCRYPT_REQUEST, {
+            uri: client.code2ProtocolConverter.asUri(source),
+            text: editor.document.getText(),
+        });
+        const answer = parseReencrypt(raw);
+        if (answer.edits === null) {
+            await vscode.window.showWarningMessage(`Hiera: not written back: ${answer.error ?? 'no reason given'}.`);
+            return;
+        }
+        const edit = new vscode.WorkspaceEdit();
+        edit.set(source, await client.protocol2CodeConverter.asTextEdits(answer.edits as TextEdit[]));
+        if (!(await vscode.workspace.applyEdit(edit))) {
+            await vscode.window.showWarningMessage('Hiera: VS Code refused the edit; nothing was written.');
+            return;
+        }
+        await (await vscode.workspace.openTextDocument(source)).save();
+        this.eyamlEdits.delete(editor.document.uri.toString());
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     }
 }
 
@@ -476,6 +574,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         vscode.workspace.registerTextDocumentContentProvider(EXPLAIN_SCHEME, {
             provideTextDocumentContent: (uri) => ext.provideExplanation(uri),
         }),
+        vscode.workspace.registerTextDocumentContentProvider(EYAML_SCHEME, {
+            provideTextDocumentContent: (uri) => ext.provideExplanation(uri),
+        }),
+        vscode.commands.registerCommand(ENCRYPT_VALUE_COMMAND, () => ext.encryptValue()),
+        vscode.commands.registerCommand(EDIT_EYAML_COMMAND, () => ext.editEyaml()),
+        vscode.commands.registerCommand(WRITE_BACK_EYAML_COMMAND, () => ext.writeBackEyaml()),
         vscode.workspace.onDidCloseTextDocument((doc) => ext.forgetExplanation(doc)),
         vscode.workspace.onDidChangeConfiguration((e) => ext.onConfigurationChanged(e)),
         vscode.extensions.onDidChange(() => ext.onExtensionsChanged()),

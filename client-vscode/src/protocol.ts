@@ -12,6 +12,12 @@ export const LIST_FACTS_PROFILES_REQUEST = 'hiera/listFactsProfiles';
 export const SELECT_FACTS_PROFILE_REQUEST = 'hiera/selectFactsProfile';
 /** Request {@link ExplainParams}: `{key, profile, environment, found, error, text}` or null. */
 export const EXPLAIN_REQUEST = 'hiera/explain';
+/** Request `{uri, position}`: `{key, level, text, error}` or null (the plaintext there). */
+export const EYAML_DECRYPT_REQUEST = 'hiera/eyamlDecrypt';
+/** Request `{uri}`: `{text, level, error}`, the file with `DEC(n)::PKCS7[...]!` markers. */
+export const EYAML_EDIT_TEXT_REQUEST = 'hiera/eyamlEditText';
+/** Request `{uri, text}`: `{edits, error}`, the document's TextEdits writing the secrets back. */
+export const EYAML_REENCRYPT_REQUEST = 'hiera/eyamlReencrypt';
 /** Notification `{name}` (name or null) whenever the active profile changes. */
 export const ACTIVE_FACTS_PROFILE_NOTIFICATION = 'hiera/activeFactsProfile';
 
@@ -22,11 +28,14 @@ export const LIST_FACTS_PROFILES_COMMAND = 'hiera.listFactsProfiles';
 export const SELECT_FACTS_PROFILE_COMMAND = 'hiera.selectFactsProfile';
 /** Argument: {@link ExplainParams}; answers like the request. */
 export const EXPLAIN_COMMAND = 'hiera.explain';
+/** Argument `{uri, position}`; answers like {@link EYAML_DECRYPT_REQUEST} (a code action names it). */
+export const EYAML_DECRYPT_COMMAND = 'hiera.eyamlDecrypt';
 
 export const SERVER_COMMANDS: readonly string[] = [
     LIST_FACTS_PROFILES_COMMAND,
     SELECT_FACTS_PROFILE_COMMAND,
     EXPLAIN_COMMAND,
+    EYAML_DECRYPT_COMMAND,
 ];
 
 /** The key under `position` in `uri`, or the `key` named (in `uri`'s environment). */

@@ -21,6 +21,8 @@ export interface HieraSettings {
     strictVariables: boolean;
     /** Which directories hold modules: Puppet's modulepath only, or also the conventional ones. */
     moduleDirs: ModuleDirs;
+    /** `hiera.eyaml.decryptInHover`: hovers show eyaml plaintext (off unless the user turns it on). */
+    eyaml: { decryptInHover: boolean };
 }
 
 /** The values of `hiera.moduleDirs`; the server's default is `conventional`. */
@@ -40,7 +42,11 @@ export const SERVER_SETTING_KEYS: readonly (keyof HieraSettings)[] = [
     'environment',
     'strictVariables',
     'moduleDirs',
+    'eyaml',
 ];
+
+/** The settings under `hiera.eyaml` (contributed one by one in package.json). */
+export const EYAML_SETTING_KEYS: readonly string[] = ['eyaml.decryptInHover'];
 
 export interface InitializationOptions extends HieraSettings {
     /**
@@ -83,7 +89,12 @@ export function normalizeSettings(raw: unknown, home: string, folder?: string): 
         environment: text(get('environment')),
         strictVariables: typeof strict === 'boolean' ? strict : true,
         moduleDirs: moduleDirs(get('moduleDirs')),
+        eyaml: { decryptInHover: eyamlSetting(get('eyaml'), 'decryptInHover') },
     };
+}
+
+function eyamlSetting(raw: unknown, key: string): boolean {
+    return raw !== null && typeof raw === 'object' && (raw as Record<string, unknown>)[key] === true;
 }
 
 export interface ClientFacts {

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { PICK_PROFILE_COMMAND, RESTART_COMMAND, SHOW_OUTPUT_COMMAND } from '../src/profiles';
 import { SERVER_COMMANDS } from '../src/protocol';
-import { MODULE_DIRS, SERVER_SETTING_KEYS } from '../src/settings';
+import { EYAML_SETTING_KEYS, MODULE_DIRS, SERVER_SETTING_KEYS } from '../src/settings';
+import { EYAML_CLIENT_COMMANDS } from '../src/eyaml';
 
 // Compiled to out/test/, run from the package root by `npm test`.
 const manifest = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8'));
@@ -20,7 +21,12 @@ describe('package.json', () => {
     > = manifest.contributes.configuration.properties;
 
     it('contributes every server setting, the server path and the trace setting, each described', () => {
-        const expected = [...SERVER_SETTING_KEYS.map((k) => `hiera.${k}`), 'hiera.server.path', 'hiera.trace.server'];
+        const expected = [
+            ...SERVER_SETTING_KEYS.filter((k) => k !== 'eyaml').map((k) => `hiera.${k}`),
+            ...EYAML_SETTING_KEYS.map((k) => `hiera.${k}`),
+            'hiera.server.path',
+            'hiera.trace.server',
+        ];
         assert.deepEqual(Object.keys(props).sort(), [...expected].sort());
         for (const [key, prop] of Object.entries(props)) {
             assert.ok((prop.markdownDescription ?? prop.description ?? '').length > 40, `${key} needs a description`);
@@ -35,7 +41,10 @@ describe('package.json', () => {
     it('contributes the commands the extension registers', () => {
         const commands: { command: string; title: string; category: string }[] = manifest.contributes.commands;
         const ids = commands.map((c) => c.command).sort();
-        assert.deepEqual(ids, [PICK_PROFILE_COMMAND, 'hiera.explainLookup', RESTART_COMMAND, SHOW_OUTPUT_COMMAND].sort());
+        assert.deepEqual(
+            ids,
+            [PICK_PROFILE_COMMAND, 'hiera.explainLookup', RESTART_COMMAND, SHOW_OUTPUT_COMMAND, ...EYAML_CLIENT_COMMANDS].sort(),
+        );
         const titles = commands.map((c) => `${c.category}: ${c.title}`);
         for (const t of ['Hiera: Select Facts Profile', 'Hiera: Explain Lookup', 'Hiera: Restart Server']) {
             assert.ok(titles.includes(t), t);

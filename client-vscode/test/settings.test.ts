@@ -15,6 +15,7 @@ describe('settings -> initializationOptions', () => {
             environment: null,
             strictVariables: true,
             moduleDirs: 'conventional',
+            eyaml: { decryptInHover: false },
             yamlSyntaxDiagnostics: true,
             hieraConfigSchemaDiagnostics: true,
             client: { name: 'Visual Studio Code', version: '1.99.0' },
@@ -30,6 +31,7 @@ describe('settings -> initializationOptions', () => {
             environment: 'staging',
             strictVariables: false,
             moduleDirs: 'modulepath',
+            eyaml: { decryptInHover: true },
             server: { path: '/x/hiera-ls' },
             trace: { server: 'verbose' },
         };
@@ -42,6 +44,7 @@ describe('settings -> initializationOptions', () => {
             environment: 'staging',
             strictVariables: false,
             moduleDirs: 'modulepath',
+            eyaml: { decryptInHover: true },
         });
     });
 

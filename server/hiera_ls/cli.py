@@ -19,7 +19,9 @@ from typing import TextIO
 from hiera_ls import __version__
 from hiera_ls.engine.explain import plain_data, render_text, to_data
 from hiera_ls.engine.lookup import NO_DEFAULT, LookupOutcome, LookupSession
+from hiera_ls.engine.providers import ENCRYPTED_NOTE
 from hiera_ls.engine.trace import Kind, TraceNode
+from hiera_ls.features.eyaml import decrypt_tree, environment_pairs
 from hiera_ls.project.backends import invalid_backends
 from hiera_ls.project.environments import ModuleDirs, environment_at
 from hiera_ls.project.facts import FactsProfile, load_facts, node_scope
@@ -28,6 +30,7 @@ from hiera_ls.puppet.ruby_text import float_to_s, to_s
 from hiera_ls.puppet.type_mismatch import describe_mismatch, render
 from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
 from hiera_ls.puppet.types import PType
+from hiera_ls.source.eyaml_crypto import DecryptError
 from hiera_ls.source.files import UNREAD_CODES, FileAccess
 from hiera_ls.source.psych_dump import psych_dump
 from hiera_ls.source.yaml_loader import LOAD_ERROR_PREFIX, VALUE_RECURSION_LIMIT
@@ -107,6 +110,12 @@ def _lookup_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         dest="value_type",
         metavar="TYPE",
         help="the Puppet type the value must have (`Array[String]`), as puppet lookup checks it",
+    )
+    p.add_argument(
+        "--decrypt",
+        action="store_true",
+        help="decrypt eyaml values with the keys the hierarchy's eyaml levels name (only "
+        "with this flag is plaintext ever printed)",
     )
     p.add_argument("--render-as", "--render_as", dest="render_as", choices=("s", "json", "yaml"))
     p.add_argument(
@@ -400,7 +409,13 @@ def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
     for warning in outcome.warnings:
         stderr.write(f"Warning: {warning}\n")
     explained = args.explain or only_options
+    value = outcome.value
+    decrypting = args.decrypt and not explained and outcome.found and outcome.error is None
+    if decrypting:
+        value = _decrypted(session, value)
     shown = _trace_texts(outcome.trace) if explained and outcome.trace else set()
+    if decrypting:
+        shown.add(ENCRYPTED_NOTE)
     for note in outcome.notes:
         if note not in shown:  # --explain prints it in the tree already: once is enough
             stderr.write(f"Notice: {note}\n")
@@ -432,7 +447,7 @@ def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
         if missing is not None:  # Puppet says nothing; the user wonders why
             stderr.write(f"Warning: {missing}\n")
         return 1  # as `puppet lookup`: nothing on stdout or stderr for a key not found
-    _puts(stdout, _render(outcome.value, args.render_as))
+    _puts(stdout, _render(value, args.render_as))
     return 0
 
 
@@ -486,6 +501,17 @@ def _take_values(argv: Sequence[str]) -> tuple[list[str], dict[str, str]]:
             rest.append(words[i])  # (a last option without its value: argparse says so)
         i += 1
     return rest, taken
+
+
+def _decrypted(session: LookupSession, value: object) -> object:
+    """``--decrypt``: the value with its eyaml strings decrypted, or a UsageError saying why
+    not (the reason names keys and levels, never a key's content or a plaintext)."""
+    pairs, problems = environment_pairs(session.env)
+    try:
+        return decrypt_tree(value, pairs)
+    except DecryptError as e:
+        why = f"; {'; '.join(problems)}" if problems else ""
+        raise UsageError(f"Could not decrypt the eyaml value: {e}{why}") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -436,6 +436,27 @@ CODES: dict[str, Code] = _codes(
         W,
         "A `# hiera-ls:` comment that is not disable-line, disable-next-line or disable-file",
     ),
+    # --- eyaml: encrypted blocks and key files (checks/eyaml.py)
+    Code(
+        "eyaml-malformed",
+        E,
+        "An ENC[...] block no key can decrypt: truncated, not base64, or not a PKCS#7 envelope",
+    ),
+    Code(
+        "eyaml-unknown-scheme",
+        W,
+        "An ENC[...] block of an encryption scheme other than PKCS7 or GPG",
+    ),
+    Code(
+        "eyaml-public-key-missing",
+        W,
+        "An eyaml level's pkcs7_public_key file is missing, unreadable or not a certificate",
+    ),
+    Code(
+        "eyaml-private-key-missing",
+        INFO,
+        "An eyaml level's pkcs7_private_key file is missing or unreadable on this machine",
+    ),
     # --- lookups for the active facts profile (checks/profile.py)
     Code(
         "lookup-fails-for-profile",

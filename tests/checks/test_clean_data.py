@@ -111,11 +111,28 @@ REALISTIC = {
     "data/secrets/common.eyaml": """\
         ---
         profile::db::password: >
-            ENC[PKCS7,MIIBiQYJKoZIhvcNAQcDoIIBejCCAXYCAQAxggEhMIIBHQIBADAFMAACAQEw
-            DQYJKoZIhvcNAQEBBQAEggEAk2Jk]
+            ENC[PKCS7,MIIBiQYJKoZIhvcNAQcDoIIBejCCAXYCAQAxggEhMIIBHQIBAD
+            AFMAACAQEwDQYJKoZIhvcNAQEBBQAEggEAImKRUU+uLAG1O60v56jcy9fvv+
+            jSL8R6swnd1SvIltaeooK1GjwMWW/QqDx3g/h0FHGkf4x6WBx63t16xJjM+2
+            DO+hRwZoJfkZbFGslfKPKFXV8fyoaWW0Cpcoznn4SobSNOJxIWv83dmCMmj6
+            TDemLFyemeiuS8V6VLH2v7jFKEz+WnthG5FYKf6D4/DRzwbZIS5xPt2bEvpL
+            dWgbQBZ67rHMi1PSfsHYgZ6zKCk4AbIMJLJNUUVYDJAz535sOW/Om/5rsYUb
+            IDV31MvuZbfEfRyiw/JZShG6TSceej3yW61oQc2UfVbd4frZHI4qPDNPLW8t
+            RTjmA+c5rDMONhbDBMBgkqhkiG9w0BBwEwHQYJYIZIAWUDBAEqBBCdBNIPa0
+            IgLi+74KvBLVvLgCAiW/yZALhmxAwTyQLmWWZbfs5UWdgVeObqo9LSv323CA
+            ==]
         """,
     "data/secrets/nodes/web01.example.com.eyaml": (
-        "---\nprofile::web::api_token: ENC[PKCS7,MIIBeQYJKoZIhvcNAQcDoIIBajCCAWY]\n"
+        "---\nprofile::web::api_token: "
+        "ENC[PKCS7,MIIBiQYJKoZIhvcNAQcDoIIBejCCAXYCAQAxggEhMIIBHQIBAD"
+        "AFMAACAQEwDQYJKoZIhvcNAQEBBQAEggEAGHhRbAeR411WYw6MbQUmMl4ZxQX3oxfhgM6ozfWVOMBA/P"
+        "Na7AgsCMNvkK74cKlFdlo2xtS6gJjGeFl9TnrFe8MYoLdQAuXcq3sc5MBiECv08tZ7/cAVtBy8Xu0u63"
+        "yPLQV1oMWTijB2IvhjA3jOPvZ5v9lM7CCLIbG3mbkQxp4JeeKgXwYAJQkPr2JrfcaOtfxd2TUGuWFhYb"
+        "zccRls6KakAMOM8VD2YGKWYniR0KXoK0grGVLcs1NLYbkxZiMRLe2NBeMfL6+b9d4o2oaWvYFcQWRUQ8"
+        "0GK4zcA0J6vwxofxavcjuGMUHk4v7fJNo8LbeI4r3cw7Hy6WfI5PbACzBMBgkqhkiG9w0BBwEwHQYJYI"
+        "ZIAWUDBAEqBBCfJ1hnnC1sWW67Mfml4brlgCAGoEbCxfBRs2iAlHyHKFKfN5JVudHCcwCTgjImO/4NiQ"
+        "==]"
+        "\n"
     ),
     "data/common.yaml": """\
         ---

@@ -397,7 +397,7 @@ def test_eyaml_levels_are_read_and_encrypted_strings_stay_as_written(tmp_path: P
     )
     password = env.lookup("db::password")
     assert password.value == secret and isinstance(password.value, Encrypted)
-    assert any("never decrypts" in n for n in password.notes)
+    assert any("decrypts only when asked" in n for n in password.notes)
     assert env.value("db::user") == "app-Debian"
     # a deep merge across an eyaml and a yaml level (lookup_options from the eyaml file)
     assert env.value("db::settings") == {"host": "db01", "port": 5432, "password": secret}

@@ -65,3 +65,16 @@ def test_results_are_written_with_their_field_names() -> None:
         "error": None,
         "text": "Searching ...",
     }
+
+
+def test_the_decrypt_code_action_names_the_command_the_server_registers() -> None:
+    from hiera_ls.features.eyaml import DECRYPT_COMMAND
+    from hiera_ls.lsp.protocol import CMD_EYAML_DECRYPT, EyamlParams
+
+    assert DECRYPT_COMMAND == CMD_EYAML_DECRYPT
+    # a command's arguments arrive as a list; its first is the request's object
+    args = [{"uri": "file:///d/s.eyaml", "position": {"line": 1, "character": 2}}]
+    assert EyamlParams.from_json(args) == EyamlParams(
+        "file:///d/s.eyaml", types.Position(line=1, character=2)
+    )
+    assert EyamlParams.from_json({"uri": 3}) is None

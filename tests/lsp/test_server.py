@@ -31,11 +31,16 @@ def test_every_handler_runs_under_the_error_guard() -> None:
         protocol.LIST_FACTS_PROFILES,
         protocol.SELECT_FACTS_PROFILE,
         protocol.EXPLAIN,
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        protocol.EYAML_DECRYPT,
+        protocol.EYAML_EDIT_TEXT,
+        protocol.EYAML_REENCRYPT,
     }
     assert set(fm.commands) == {
         protocol.CMD_LIST_FACTS_PROFILES,
         protocol.CMD_SELECT_FACTS_PROFILE,
         protocol.CMD_EXPLAIN,
+        protocol.CMD_EYAML_DECRYPT,
     }
     for method, handler in handlers.items():
         fn = getattr(handler, "func", handler)  # pygls wraps it to pass the server in

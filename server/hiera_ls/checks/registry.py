@@ -23,6 +23,7 @@ from hiera_ls.checks.cross_file import (
     build_index,
     role_of,
 )
+from hiera_ls.checks.eyaml import check_encrypted_blocks, check_eyaml_keys
 from hiera_ls.checks.hiera_yaml import (
     check_config_tokens,
     check_datadirs,
@@ -128,6 +129,13 @@ CHECKS: tuple[CheckInfo, ...] = (
     CheckInfo("location templates", "hiera.yaml", ("hiera-path-matches-nothing",), "files"),
     CheckInfo("reads outside", "hiera.yaml", ("hiera-reads-outside-workspace",), "files"),
     CheckInfo("unused data files", "workspace", ("hiera-data-file-unused",), "index"),
+    CheckInfo("eyaml blocks", "data file", ("eyaml-malformed", "eyaml-unknown-scheme"), ""),
+    CheckInfo(
+        "eyaml keys",
+        "hiera.yaml",
+        ("eyaml-public-key-missing", "eyaml-private-key-missing"),
+        "files",
+    ),
 )
 
 
@@ -183,6 +191,8 @@ def check_data_file(
             all_keys=index.defined_keys if index is not None and index.keys_complete() else None,
         )
     )
+    if _reads_eyaml(role, path):
+        out.extend(check_encrypted_blocks(path, data, source.text))
     if module_name is not None:
         function = role.function_name or ("json_data" if source.is_json else "yaml_data")
         out.extend(check_module_keys(path, data, module_name, function))
@@ -203,6 +213,14 @@ def check_data_file(
             check_profile(profile, path, data, module_name=module_name, references=references)
         )
     return in_file_order(unique(out))
+
+
+def _reads_eyaml(role: FileRole, path: str) -> bool:
+    """eyaml_lookup_key decrypts this file's values (a ``.eyaml`` file read by no level is
+    taken as meant for one)."""
+    if role.templates:
+        return any(t.entry.function_name == "eyaml_lookup_key" for t in role.templates)
+    return path.endswith(".eyaml")
 
 
 def _read_by_no_level(role: FileRole) -> bool:
@@ -240,6 +258,7 @@ def check_hiera_config(
     out.extend(check_config_tokens(layer, text))
     if files is not None:
         out.extend(check_datadirs(layer, files))
+        out.extend(check_eyaml_keys(layer, files))
         levels = layer_levels(layer)  # from this config: the index may hold an older one
         existing: Collection[str] = (
             index.existing if index is not None else candidate_files(levels, (), files)

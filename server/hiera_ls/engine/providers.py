@@ -32,7 +32,7 @@ from hiera_ls.source.spans import FileSpan
 EYAML = "eyaml_lookup_key"  # reads YAML like yaml_data; its ENC[...] strings stay encrypted
 ENCRYPTED_NOTE = (
     "Strings holding ENC[...] come from eyaml files and are shown as written: Puppet decrypts "
-    "them with the eyaml keys on the server (hiera-ls never decrypts)"
+    "them with the eyaml keys on the server (hiera-ls decrypts only when asked)"
 )
 NOT_A_HASH = "file does not contain a valid yaml hash"
 FIRST = MergeStrategy("first")

@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass
 
 from hiera_ls.engine.merge import MergeStrategy
+from hiera_ls.features.eyaml import hover_lines as eyaml_hover_lines
 from hiera_ls.features.provenance import (
     Contribution,
     Resolution,
@@ -146,6 +147,9 @@ def key_hover(
         ]
     else:
         lines += [yaml_block(outcome.value), ""]
+        lines += eyaml_hover_lines(
+            snapshot, outcome.value, [(c.entry, c.file) for c in res.contributions]
+        )
     for note in outcome.notes:
         lines += [f"_{note}_", ""]
     off_path = _off_modulepath_note(view, root)

@@ -1,12 +1,19 @@
-"""``textDocument/codeAction``: quick fixes for the diagnostics in the client's request."""
+"""``textDocument/codeAction``: quick fixes for the diagnostics in the client's request, "fix
+all" when the client asks for it, and eyaml's encrypt and decrypt actions at the range.
+
+One handler, because LSP has one codeAction method per server: each provider is asked for the
+kinds the client's ``context.only`` lets through."""
 
 from __future__ import annotations
 
 from lsprotocol import types
 
-from hiera_ls.features import lsp_ranges
+from hiera_ls.features import eyaml, lsp_ranges
 from hiera_ls.features.code_actions import FIX_ALL, QUICK_FIX, code_actions, fix_all, wanted
 from hiera_ls.lsp.server import HieraLanguageServer, empty, guard
+from hiera_ls.source.spans import Span
+
+EYAML_KINDS = (eyaml.ENCRYPT_KIND, eyaml.DECRYPT_KIND)
 
 
 @guard("codeAction", empty)
@@ -31,11 +38,17 @@ async def text_document_code_action(
         whole = fix_all(uri, path, text, shown, conv)
         if whole is not None:
             actions.append(whole)
+    if not only or any(wanted(kind, only) for kind in EYAML_KINDS):
+        start = conv.from_lsp(params.range.start)
+        end = conv.from_lsp(params.range.end)
+        span = Span.of(start.line, start.column, end.line, end.column)
+        found = eyaml.code_actions(ls.snapshot(), path, uri, span, conv)
+        actions.extend(a for a in found if not only or wanted(a.kind or "", only))
     return actions
 
 
 def register(ls: HieraLanguageServer) -> None:
     ls.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[QUICK_FIX, FIX_ALL]),
+        types.CodeActionOptions(code_action_kinds=[QUICK_FIX, FIX_ALL, *EYAML_KINDS]),
     )(text_document_code_action)

@@ -10,7 +10,14 @@ mirrors these names) and the README cannot drift apart:
 - notification ``hiera/activeFactsProfile`` ``{name}`` (name or null) whenever the active
   profile changes, and once after start-up;
 - request ``hiera/explain`` ``{uri, position}`` or ``{key[, uri]}`` -> ``ExplainResult`` or
-  null (also the command ``hiera.explain`` with that object as its argument).
+  null (also the command ``hiera.explain`` with that object as its argument);
+- request ``hiera/eyamlDecrypt`` ``{uri, position}`` -> ``{key, level, text, error}`` or
+  null: the plaintext of the eyaml value there, for a read-only view (also the command
+  ``hiera.eyamlDecrypt``, which the "Decrypt to a read-only view" code action names);
+- request ``hiera/eyamlEditText`` ``{uri}`` -> ``{text, level, error}``: the file with
+  ``DEC(n)::PKCS7[plaintext]!`` markers (eyaml edit's format), for an untitled editor;
+- request ``hiera/eyamlReencrypt`` ``{uri, text}`` -> ``{edits, error}``: the TextEdits of
+  the document that write such a text back, only changed values encrypted again.
 
 Results are dataclasses that pygls' converter writes as JSON objects with the same field
 names. Parameters are read leniently (``from_json``): pygls hands a custom request's params
@@ -26,19 +33,28 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from hiera_ls.features.explain import ExplainResult
+from hiera_ls.features.eyaml import DecryptResult, EditText
 from hiera_ls.features.profiles import ProfileItem
 
 __all__ = [
     "ACTIVE_FACTS_PROFILE",
     "CMD_EXPLAIN",
+    "CMD_EYAML_DECRYPT",
     "CMD_LIST_FACTS_PROFILES",
     "CMD_SELECT_FACTS_PROFILE",
     "EXPLAIN",
+    "EYAML_DECRYPT",
+    "EYAML_EDIT_TEXT",
+    "EYAML_REENCRYPT",
     "LIST_FACTS_PROFILES",
     "SELECT_FACTS_PROFILE",
     "ActiveFactsProfileParams",
     "ExplainParams",
     "ExplainResult",
+    "EyamlDecryptResult",
+    "EyamlEditText",
+    "EyamlParams",
+    "EyamlReencryptResult",
     "FactsProfile",
     "SelectFactsProfileParams",
     "SelectFactsProfileResult",
@@ -52,6 +68,14 @@ ACTIVE_FACTS_PROFILE = "hiera/activeFactsProfile"
 CMD_LIST_FACTS_PROFILES = "hiera.listFactsProfiles"
 CMD_SELECT_FACTS_PROFILE = "hiera.selectFactsProfile"
 CMD_EXPLAIN = "hiera.explain"
+EYAML_DECRYPT = "hiera/eyamlDecrypt"
+EYAML_EDIT_TEXT = "hiera/eyamlEditText"
+EYAML_REENCRYPT = "hiera/eyamlReencrypt"
+# the command the "Decrypt to a read-only view" code action names (features/eyaml.py)
+CMD_EYAML_DECRYPT = "hiera.eyamlDecrypt"
+
+EyamlDecryptResult = DecryptResult
+EyamlEditText = EditText
 
 FactsProfile = ProfileItem
 """One entry of ``hiera/listFactsProfiles``: ``{name, path, active, error}``."""
@@ -101,6 +125,37 @@ class ExplainParams:
             position=_position(position),
             key=key if isinstance(key, str) and key else None,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class EyamlParams:
+    """A document, with the position of a value or the edited text of the whole file."""
+
+    uri: str
+    position: types.Position | None = None
+    text: str | None = None
+
+    @classmethod
+    def from_json(cls, data: object) -> EyamlParams | None:
+        data = from_namedtuples(data)
+        if isinstance(data, list) and data:  # a command's first argument
+            data = data[0]
+        if not isinstance(data, dict) or not isinstance(data.get("uri"), str):
+            return None
+        text = data.get("text")
+        return cls(
+            uri=data["uri"],
+            position=_position(data.get("position")),
+            text=text if isinstance(text, str) else None,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class EyamlReencryptResult:
+    """The edits of the document (its own uri) that write the edited secrets back."""
+
+    edits: list[types.TextEdit] | None
+    error: str | None
 
 
 def _position(data: object) -> types.Position | None:

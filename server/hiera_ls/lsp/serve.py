@@ -18,6 +18,7 @@ from hiera_ls.lsp import (
     diagnostics,
     documents,
     explain,
+    eyaml,
     hover,
     lifecycle,
     navigation,
@@ -44,14 +45,40 @@ def create_server() -> HieraLanguageServer:
         explain,
         code_actions,
         outline,
+        eyaml,
     ):
         module.register(ls)
     return ls
 
 
+# pygls' records that carry whole message bodies (at INFO and DEBUG): an answer the user asked
+# for may hold eyaml plaintext, and it must not reach a log (docs/security.md).
+_BODY_RECORDS = frozenset(
+    {
+        "Sending data: %s",
+        "Sending notification: '%s' %s",
+        'Sending request with id "%s": %s %s',
+        'Received result for message "%s": %s',
+        'Received error response to message "%s": %s',
+        "Client response for %s received: %s",
+    }
+)
+
+
+class _NoMessageBodies(logging.Filter):
+    """Keeps pygls' message records, without their bodies."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg in _BODY_RECORDS:
+            record.msg = f"{str(record.msg).split(':')[0].split(' %s')[0]} (body not logged)"
+            record.args = ()
+        return True
+
+
 def serve() -> NoReturn:
     """Run over stdio until the client says exit; what ``hiera-ls serve`` calls."""
     logging.basicConfig(level=os.environ.get("HIERA_LS_LOG", "WARNING"), stream=sys.stderr)
+    logging.getLogger("pygls.protocol.json_rpc").addFilter(_NoMessageBodies())
     # Parsing a big file allocates many small objects; default GC thresholds make that
     # pay for full collections of everything loaded before (measured: p95 edit latency).
     gc.freeze()

@@ -100,6 +100,8 @@ class HierarchyEntry:
 
     # version 3: added to each path (once interpolated) that does not already end with it
     extension: str | None = None
+    # where each string option's value is written (the level's, else defaults')
+    option_spans: tuple[tuple[str, Span], ...] = ()
 
     @property
     def read_by_hiera_ls(self) -> bool:
@@ -720,8 +722,10 @@ class _ConfigReader:
         else:
             datadir, datadir_span = "data", None
         options = he.get("options")
+        options_path: tuple[object, ...] = (*base, "options")
         if options is None or options is False:  # Ruby's ||: {} is kept
             options = defaults.get("options")
+            options_path = ("defaults", "options")
         return HierarchyEntry(
             name=str(he["name"]),
             name_span=self._here((*base, "name")),
@@ -732,6 +736,11 @@ class _ConfigReader:
             datadir=datadir,
             datadir_span=datadir_span,
             options=options if isinstance(options, dict) else None,
+            option_spans=tuple(
+                (str(k), self._here((*options_path, k)))
+                for k, v in (options.items() if isinstance(options, dict) else ())
+                if isinstance(k, str) and isinstance(v, str)
+            ),
         )
 
     def _location(self, he: dict[object, object], base: tuple[object, ...]) -> LocationSpec:

@@ -29,6 +29,7 @@ _FIELDS = {
     "strictVariables": "strict_variables",
     "moduleDirs": "module_dirs",
     "backends": "backends",
+    "eyaml.decryptInHover": "eyaml_decrypt_in_hover",
 }
 _MODULE_DIRS = {m.value: m for m in ModuleDirs}
 
@@ -46,6 +47,8 @@ class Settings:
     # custom backend function -> the reader hiera-ls reads its levels with (project/backends.py)
     # (pairs, so settings stay hashable)
     backends: tuple[tuple[str, str], ...] = ()
+    # hover shows eyaml plaintext (only the user can turn this on; never by default)
+    eyaml_decrypt_in_hover: bool = False
     given: frozenset[str] = field(default_factory=frozenset)  # which fields the user set
 
 
@@ -67,8 +70,11 @@ def _section(raw: object) -> dict[str, object]:
         key = str(k)
         if key.startswith(SECTION + "."):
             out[key[len(SECTION) + 1 :]] = v
-        elif key in _FIELDS:
+        elif key in _FIELDS or key == "eyaml":
             out[key] = v
+    eyaml = out.pop("eyaml", None)
+    if isinstance(eyaml, Mapping):  # VS Code nests dotted names: {"eyaml": {...}}
+        out.update({f"eyaml.{k}": v for k, v in eyaml.items() if f"eyaml.{k}" not in out})
     return out
 
 
@@ -89,7 +95,7 @@ def parse_settings(raw: object, base: Settings | None = None) -> ParsedSettings:
                 messages.append(f"hiera.{name} must be a list of paths; ignored")
                 continue
             changes[attr] = tuple(v for v in value if v)
-        elif attr == "strict_variables":
+        elif attr in ("strict_variables", "eyaml_decrypt_in_hover"):
             if not isinstance(value, bool):
                 messages.append(f"hiera.{name} must be true or false; ignored")
                 continue
