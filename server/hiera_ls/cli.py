@@ -184,6 +184,12 @@ def _check_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         metavar="FILE",
         help="the global layer's hiera.yaml (the server's hiera.hieraConfig setting)",
     )
+    p.add_argument(
+        "--fix",
+        action="store_true",
+        help="first apply the safe quick fixes (docs/diagnostics.md lists them) to the files, "
+        "then report what is left",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:

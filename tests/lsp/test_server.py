@@ -31,7 +31,6 @@ def test_every_handler_runs_under_the_error_guard() -> None:
         protocol.LIST_FACTS_PROFILES,
         protocol.SELECT_FACTS_PROFILE,
         protocol.EXPLAIN,
-        types.TEXT_DOCUMENT_CODE_ACTION,
         protocol.EYAML_DECRYPT,
         protocol.EYAML_EDIT_TEXT,
         protocol.EYAML_REENCRYPT,

@@ -253,3 +253,21 @@ def test_the_repository_configuration_and_suppressions_apply_to_check(
     assert "suppression-unused" not in out
     _, out, _ = check(capsys, "--profiles", "n6")  # n6 has the fact: nothing to silence
     assert "data/common.yaml:5:" in out and "suppression-unused" in out
+
+
+def test_fix_applies_the_safe_quick_fixes_and_reports_what_is_left(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The duplicate key goes (Psych keeps the last); `yes` is an intent fix, never applied
+    unasked; comments and the rest of the text stay byte for byte."""
+    common = repo / "data" / "common.yaml"
+    before = common.read_text().replace("app::dup: 1\n", "app::dup: 1  # old\n# keep me\n")
+    common.write_text(before)
+    code, out, err = check(capsys, "--fix")
+    after = common.read_text()
+    assert "yaml-duplicate-key" not in out and "yaml11-boolean" in out
+    assert err == "Fixed 1 problem in 1 file.\n"
+    assert after == before.replace("app::dup: 1  # old\n", "")
+    assert code == 1  # errors remain (profile lookups)
+    assert check(capsys, "--fix")[2] == ""  # nothing left to fix: nothing written
+    assert common.read_text() == after

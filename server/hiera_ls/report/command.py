@@ -7,9 +7,10 @@ import os
 from typing import TextIO
 
 from hiera_ls.project.settings import Settings
+from hiera_ls.report.fix import fix_files
 from hiera_ls.report.formats import Report, formatters
 from hiera_ls.report.progress import ProgressBar
-from hiera_ls.report.run import CheckError, run_check
+from hiera_ls.report.run import CheckError, check_roots, run_check
 from hiera_ls.report.selection import Selection, SelectionError, parse_codes
 
 USAGE_ERROR = 2
@@ -35,6 +36,10 @@ def run_check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) 
             if args.profiles
             else None
         )
+        fixed = None
+        if args.fix:
+            roots, only = check_roots(args.paths)
+            fixed = fix_files(roots, sorted(only), settings)
         progress = ProgressBar(stderr)
         try:
             result = run_check(
@@ -60,4 +65,11 @@ def run_check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) 
             return USAGE_ERROR
     else:
         stdout.write(text)
+    if fixed is not None and fixed.fixes:
+        # stderr: stdout may be a report a program reads
+        files = len(fixed.files)
+        stderr.write(
+            f"Fixed {fixed.fixes} problem{'s' * (fixed.fixes != 1)} in {files} "
+            f"file{'s' * (files != 1)}.\n"
+        )
     return 1 if report.failing else 0

@@ -72,7 +72,7 @@ def run_check(
 
     ``profiles``: names to check with (None: every profile found).
     """
-    roots, only = _roots(paths)
+    roots, only = check_roots(paths)
     workspace = Workspace(roots, settings)
     first = workspace.snapshot()
     names = _profile_names(first, profiles)
@@ -108,7 +108,7 @@ def run_check(
     return CheckResult(tuple(findings), tuple(files), tuple(names))
 
 
-def _roots(paths: Sequence[str]) -> tuple[list[str], set[str]]:
+def check_roots(paths: Sequence[str]) -> tuple[list[str], set[str]]:
     roots: list[str] = []
     only: set[str] = set()
     cwd = os.getcwd()
