@@ -42,6 +42,7 @@ class _Built:
     index: CrossFileIndex
     by_file: dict[str, list[Problem]]  # check_workspace's findings
     changes: int  # the data-change count the index includes
+    generation: int = 0  # which build this is (a file's full result names the one it used)
 
 
 Pause = Callable[[], None]
@@ -57,6 +58,7 @@ class _Full:
     loader: frozenset[Problem]  # the loader's own findings at that time
     problems: tuple[Problem, ...]
     cost_s: float
+    context: tuple[object, ...] = ()  # what else they read (see Diagnostics._context)
 
 
 @dataclass(slots=True)
@@ -66,6 +68,7 @@ class Diagnostics:
     _built: dict[str, _Built] = field(default_factory=dict)
     changes: int = 0  # data changes seen (the server's thread counts; a worker reads)
     _full: dict[str, _Full] = field(default_factory=dict)
+    _builds: int = 0
 
     def data_changed(self) -> None:
         """Some data file changed: the indexes are out of date (kept until rebuilt)."""
@@ -103,7 +106,13 @@ class Diagnostics:
                 if keys is not None:
                     indexed.append(keys)
         index = build_index(view.env, indexed, snapshot.files)
-        built = _Built(index, check_workspace(index), self.changes if changes is None else changes)
+        self._builds += 1
+        built = _Built(
+            index,
+            check_workspace(index),
+            self.changes if changes is None else changes,
+            self._builds,
+        )
         self._built[view.env.root] = built
         return built
 
@@ -117,7 +126,7 @@ class Diagnostics:
         built = self._built.get(view.env.root)
         if built is not None and built.index.env is view.env:
             return built
-        size = sum(1 for info in snapshot.data_files.values() if info.view is view)
+        size = _file_count(snapshot, view)
         return self._build(snapshot, view) if size <= SYNC_INDEX_FILES else None
 
     def has_index(self, snapshot: Snapshot) -> bool:
@@ -152,14 +161,43 @@ class Diagnostics:
         ``pause`` is called before each lookup the profile check makes: a background caller
         uses it to let the server's thread go first, or to give up (by raising).
         """
+        context = self._context(snapshot, path)
+        last = self._full.get(path)
+        if (
+            context
+            and last is not None
+            and last.context == context
+            and snapshot.files.read_text(path) == last.text
+        ):
+            return list(last.problems)
         started = time.perf_counter()
+        changes = self.changes
         found, source = self._file_problems(snapshot, path, pause)
         if source is not None:
             cost = time.perf_counter() - started
+            if not context and self.changes == changes:  # the checks built the index just now
+                context = self._context(snapshot, path)
             self._full[path] = _Full(
-                source.text, frozenset(source.data.problems), tuple(found), cost
+                source.text, frozenset(source.data.problems), tuple(found), cost, context
             )
         return found
+
+    def _context(self, snapshot: Snapshot, path: str) -> tuple[object, ...]:
+        """Everything a data file's full checks read besides its own text: the data of the
+        other files (any change counts in ``changes``), the cross-file index they used, the
+        environment, the active profile and the settings.  A file whose text and context are
+        those of its last full result gets that result again: the background checks after each
+        of a thousand files opened recheck only the new ones, not every open file each time.
+        """
+        info = snapshot.data_files.get(path)
+        if info is None or snapshot.kind_of(path) is not FileKind.DATA:
+            return ()
+        view = info.view
+        built = self._built.get(view.env.root)
+        generation = built.generation if built is not None and built.index.env is view.env else 0
+        if not generation and _file_count(snapshot, view) <= SYNC_INDEX_FILES:
+            return ()  # the checks build the index first: the context is known only after
+        return (self.changes, generation, view, snapshot.active, snapshot.settings)
 
     def forget(self, path: str) -> None:
         self._full.pop(path, None)
@@ -194,6 +232,16 @@ class Diagnostics:
                 if built is not None:
                     found.extend(built.by_file.get(path, ()))
         return _located_in(found, path), source
+
+
+def _file_count(snapshot: Snapshot, view: EnvironmentView) -> int:
+    """The environment's data files, counted once per snapshot (each file opened asks)."""
+    key = ("data-file-count", view.env.root)
+    count = snapshot.memo.get(key)
+    if not isinstance(count, int):
+        count = sum(1 for info in snapshot.data_files.values() if info.view is view)
+        snapshot.memo[key] = count
+    return count
 
 
 def _order(p: Problem) -> tuple[object, ...]:
