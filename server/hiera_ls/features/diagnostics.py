@@ -23,16 +23,20 @@ from dataclasses import dataclass, field, replace
 from hiera_ls.checks.registry import (
     CrossFileIndex,
     DataSource,
+    NodeProfile,
     ProfileLookup,
     build_index,
     check_data_file,
     check_hiera_config,
+    check_profile_coverage,
     check_workspace,
 )
 from hiera_ls.engine.lookup import LookupOutcome
 from hiera_ls.features.sessions import new_session
+from hiera_ls.project.facts import node_scope
 from hiera_ls.project.key_index import FileKeys
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
+from hiera_ls.source.files import Stamp
 from hiera_ls.source.spans import FileSpan, Problem, Span
 from hiera_ls.source.yaml_reparse import changed_lines
 
@@ -61,28 +65,92 @@ class _Full:
     context: tuple[object, ...] = ()  # what else they read (see Diagnostics._context)
 
 
+@dataclass(frozen=True, slots=True)
+class _Coverage:
+    """Every profile's findings over one environment (checks/profile_coverage.py)."""
+
+    context: tuple[object, ...]  # what they were computed from (see Diagnostics._coverage_key)
+    by_file: dict[str, list[Problem]]
+    stamps: dict[str, Stamp | None]  # each file with findings, as it was then
+    generation: int
+
+
 @dataclass(slots=True)
 class Diagnostics:
-    """Per-server cache of the checks' indexes (one per environment), not global state."""
+    """Per-server cache of the checks' indexes (one per environment), not global state.
+
+    ``inline_coverage``: whether :meth:`file_problems` may run the every-profile lookups of
+    the whole environment itself when they are missing (a command-line run); the language
+    server says no, and runs them in :meth:`rebuild_stale`, in its background worker.
+    """
 
     _built: dict[str, _Built] = field(default_factory=dict)
     changes: int = 0  # data changes seen (the server's thread counts; a worker reads)
     _full: dict[str, _Full] = field(default_factory=dict)
     _builds: int = 0
+    inline_coverage: bool = True
+    _coverage: dict[str, _Coverage] = field(default_factory=dict)
 
     def data_changed(self) -> None:
         """Some data file changed: the indexes are out of date (kept until rebuilt)."""
         self.changes += 1
 
-    def rebuild_stale(self, snapshot: Snapshot, changes: int) -> None:
-        """Rebuild indexes older than ``changes`` (the count when ``snapshot`` was taken).
+    def rebuild_stale(self, snapshot: Snapshot, changes: int, pause: Pause | None = None) -> None:
+        """Rebuild indexes older than ``changes`` (the count when ``snapshot`` was taken),
+        then every profile's findings over each environment where they are out of date.
 
-        May run in a worker thread while the server thread keeps counting changes.
+        May run in a worker thread while the server thread keeps counting changes; ``pause``
+        is called between lookups (see :meth:`file_problems`).
         """
         for view in snapshot.environments:
             built = self._built.get(view.env.root)
             if built is None or built.changes < changes or built.index.env is not view.env:
                 self._build(snapshot, view, changes)
+        for view in snapshot.environments:
+            self._profile_coverage(snapshot, view, changes, pause)
+
+    def _coverage_key(self, snapshot: Snapshot, view: EnvironmentView) -> tuple[object, ...]:
+        built = self._built.get(view.env.root)
+        generation = built.generation if built is not None and built.index.env is view.env else 0
+        return (generation, view, snapshot.profiles, snapshot.settings)
+
+    def _profile_coverage(
+        self, snapshot: Snapshot, view: EnvironmentView, changes: int, pause: Pause | None
+    ) -> _Coverage | None:
+        """The environment's every-profile findings, computed unless they are current."""
+        key = (changes, *self._coverage_key(snapshot, view))
+        last = self._coverage.get(view.env.root)
+        if last is not None and last.context == key:
+            return last
+        built = self._built.get(view.env.root)
+        if built is None or built.index.env is not view.env:
+            return None
+        profiles = node_profiles(snapshot, view)
+        levels = {p: info.levels for p, info in snapshot.data_files.items() if info.view is view}
+        by_file = check_profile_coverage(
+            view.env, built.index, profiles, snapshot.files, snapshot.cache, levels, pause
+        )
+        stamps = {path: snapshot.files.stamp(path) for path in by_file}
+        generation = (last.generation if last is not None else 0) + 1
+        done = _Coverage(key, by_file, stamps, generation)
+        self._coverage[view.env.root] = done
+        return done
+
+    def _coverage_for(self, snapshot: Snapshot, view: EnvironmentView, path: str) -> list[Problem]:
+        """This file's every-profile findings: current ones; else (the server, until its
+        worker recomputes them) the last ones if this file is unchanged since."""
+        if not snapshot.profiles:
+            return []
+        key = (self.changes, *self._coverage_key(snapshot, view))
+        last = self._coverage.get(view.env.root)
+        if (last is None or last.context != key) and self.inline_coverage:
+            last = self._profile_coverage(snapshot, view, self.changes, None)
+        if last is None:
+            return []
+        found = last.by_file.get(path, [])
+        if found and last.context != key and last.stamps.get(path) != snapshot.files.stamp(path):
+            return []
+        return found
 
     def source(self, snapshot: Snapshot, path: str) -> DataSource | None:
         """The file's text and parse; the text is read on each call, not kept (an open file's
@@ -197,7 +265,15 @@ class Diagnostics:
         generation = built.generation if built is not None and built.index.env is view.env else 0
         if not generation and _file_count(snapshot, view) <= SYNC_INDEX_FILES:
             return ()  # the checks build the index first: the context is known only after
-        return (self.changes, generation, view, snapshot.active, snapshot.settings)
+        coverage = self._coverage.get(view.env.root)
+        return (
+            self.changes,
+            generation,
+            coverage.generation if coverage is not None else 0,
+            view,
+            snapshot.active,
+            snapshot.settings,
+        )
 
     def forget(self, path: str) -> None:
         self._full.pop(path, None)
@@ -231,7 +307,22 @@ class Diagnostics:
                 found = check_data_file(index, source, _profile(snapshot, view, pause), view.env)
                 if built is not None:
                     found.extend(built.by_file.get(path, ()))
+                    found.extend(self._coverage_for(snapshot, view, path))
         return _located_in(found, path), source
+
+
+def node_profiles(snapshot: Snapshot, view: EnvironmentView) -> list[NodeProfile]:
+    """Every facts profile whose facts load, as a node of ``view``'s environment."""
+    strict = snapshot.settings.strict_variables
+    out: list[NodeProfile] = []
+    for entry in snapshot.profiles:
+        profile = entry.profile
+        if profile.error is not None:
+            continue
+        scope = node_scope(profile.facts, profile.name, view.env.name, strict)
+        if scope.error is None:
+            out.append(NodeProfile(entry.name, scope))
+    return out
 
 
 def _file_count(snapshot: Snapshot, view: EnvironmentView) -> int:

@@ -147,7 +147,7 @@ class DiagnosticsScheduler:
                 raise _Superseded
 
         try:
-            self.ls.diagnostics.rebuild_stale(snapshot, changes)
+            self.ls.diagnostics.rebuild_stale(snapshot, changes, pause)
             # Warm the key index, so the first references request need not parse the project;
             # open files change as the user types, and a big one takes a long stretch without
             # a pause (a hover would wait for it): they are indexed when a request needs them.

@@ -1,0 +1,307 @@
+"""What every facts profile makes of the whole environment: definitions and files none needs.
+
+A facts profile is a node the user gave hiera-ls the facts of; together they are the nodes
+this repository is checked for.  For each profile the real engine looks up every key the
+files it reads define (explained, so the trace says which file each value came from), and:
+
+- ``profile-shadowed-definition``: a file some profile reads defines a key, but for every
+  profile that reads the file the lookup never takes this definition (a higher level wins,
+  with a first-found merge).  Not for a module's own data: its defaults are there for every
+  environment using the module, and the environment overriding them is the usual pattern;
+- ``profile-redundant-override``: the definition is taken for at least one profile, and for
+  every such profile the lookup with this one definition removed (the same engine, the file
+  read without that key) gives the same value, hash order included: interpolation, merge
+  strategies from lookup_options, knockout prefixes and convert_to all act as Puppet's do;
+- ``profile-unread-data-file``: a data file some level can read for some node, read by no
+  profile (a node file for a certname no profile has).  A file no level can read at all is
+  ``hiera-data-file-unused``'s, never reported twice.
+
+Findings are about root keys as written in a file; ``lookup_options`` is not judged (its
+entries are options, merged by another rule), nor a key whose lookup fails for a profile
+that reads the file (``lookup-fails-for-profile`` says why), nor keys that need quoting to be
+looked up (``"a.b"``).  Without any profile nothing is reported: which nodes exist is then
+unknown.  The cost is a lookup of every key per profile plus one per definition taken,
+so the language server runs this in its background worker (``pause`` lets it give way).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from hiera_ls.checks.cross_file import CrossFileIndex
+from hiera_ls.checks.problems import problem
+from hiera_ls.engine.lookup import LookupSession
+from hiera_ls.engine.trace import Event, Kind, TraceNode
+from hiera_ls.project.level_files import LevelRef
+from hiera_ls.project.model import Environment
+from hiera_ls.project.scope import NodeScope
+from hiera_ls.puppet.ruby import eql_key, ruby_equal
+from hiera_ls.source.data_cache import DataCache
+from hiera_ls.source.data_file import DataFile
+from hiera_ls.source.files import FileAccess
+from hiera_ls.source.keys import LOOKUP_OPTIONS, split_key
+from hiera_ls.source.spans import Problem, Span
+
+PROBE_KEY = "__hiera_ls_probe__"  # a key no file defines: its trace lists every file read
+SHOWN_NAMES = 3  # profile names in a message before "and N more"
+
+
+@dataclass(frozen=True, slots=True)
+class NodeProfile:
+    """One facts profile as the lookups see it."""
+
+    name: str
+    scope: NodeScope
+
+
+class _WithoutKey(DataCache):
+    """The shared cache, except that one file is read without one root key: the lookup
+    Puppet would make if that definition were deleted, without writing or re-parsing."""
+
+    def __init__(self, base: DataCache) -> None:
+        super().__init__()
+        self.base = base
+        self.removed: tuple[str, str] | None = None
+        self._copies: dict[tuple[str, str, int], DataFile] = {}
+
+    def get(self, files: FileAccess, path: str, function: str) -> DataFile | None:
+        found = self.base.get(files, path, function)
+        removed = self.removed
+        if found is None or removed is None or removed[0] != path or removed[1] not in found.data:
+            return found
+        key = (path, removed[1], id(found))
+        copy = self._copies.get(key)
+        if copy is None:
+            data = {k: v for k, v in found.data.items() if k != removed[1]}
+            copy = replace(found, data=data, problems=(), document=None)
+            self._copies = {key: copy}  # one at a time: the next lookup removes another key
+        return copy
+
+
+@dataclass(slots=True)
+class _Seen:
+    """One profile's answer for one key."""
+
+    taken: list[str]  # files whose definition the lookup took, highest priority first
+    failed: bool = False
+    same_without: dict[str, str | None] = field(default_factory=dict)  # file -> source without
+
+
+def check_profile_coverage(
+    env: Environment,
+    index: CrossFileIndex,
+    profiles: Sequence[NodeProfile],
+    files: FileAccess,
+    cache: DataCache,
+    levels_by_file: Mapping[str, Sequence[LevelRef]],
+    pause: Callable[[], None] | None = None,
+) -> dict[str, list[Problem]]:
+    """The findings, by the file they are about.  ``levels_by_file``: every data file of the
+    environment with the levels that can read it for some node (the workspace's listing)."""
+    if not profiles:
+        return {}
+    step = pause or (lambda: None)
+    reads: dict[str, set[str]] = {}  # profile -> files it reads
+    complete = True  # every profile's hierarchies could be worked out
+    seen: dict[tuple[str, str], _Seen] = {}  # (profile, key) -> what its lookup took
+    for profile in profiles:
+        session = LookupSession(env, profile.scope, files, cache)
+        without = _WithoutKey(cache)
+        removal = LookupSession(env, profile.scope, files, without)
+        read, known = _files_read(session, env, step)
+        reads[profile.name] = read
+        complete = complete and known
+        for key in _keys_defined(index, read):
+            step()
+            outcome = session.lookup(key, explain=True)
+            if outcome.error is not None or not outcome.found or outcome.trace is None:
+                seen[(profile.name, key)] = _Seen([], failed=True)
+                continue
+            entry = seen[(profile.name, key)] = _Seen(_taken(outcome.trace, key))
+            for path in entry.taken:
+                step()
+                without.removed = (path, key)
+                other = removal.lookup(key, explain=True)
+                without.removed = None
+                if other.error is None and other.found and _same(other.value, outcome.value):
+                    source = _taken(other.trace, key) if other.trace is not None else []
+                    entry.same_without[path] = source[0] if source else None
+    return _findings(env, index, profiles, reads, seen, levels_by_file if complete else {})
+
+
+def _files_read(
+    session: LookupSession, env: Environment, step: Callable[[], None]
+) -> tuple[set[str], bool]:
+    """Every existing file the profile's hierarchies read (global, environment, modules), and
+    whether that is all of them (a hierarchy that fails for the profile hides the rest)."""
+    keys = [PROBE_KEY]
+    keys.extend(
+        f"{name}::{PROBE_KEY}"
+        for name, layer in sorted(env.modules.items())
+        if layer.config is not None and layer.config.path is not None
+    )
+    out: set[str] = set()
+    known = True
+    for key in keys:
+        step()
+        outcome = session.lookup(key, explain=True)
+        known = known and outcome.error is None and outcome.trace is not None
+        if outcome.trace is None:
+            continue
+        for node in outcome.trace.walk():
+            if node.kind is Kind.PATH and node.exists:
+                out.add(os.path.normpath(node.label))
+    return out, known
+
+
+def _keys_defined(index: CrossFileIndex, read: Iterable[str]) -> list[str]:
+    keys: dict[str, None] = {}
+    for path in sorted(read):
+        entry = index.files.get(path)
+        if entry is None:
+            continue
+        for key in entry.kept_keys(index.role(path).module_name):
+            if _plain(key):
+                keys[key] = None
+    return list(keys)
+
+
+def _plain(key: str) -> bool:
+    """A key a lookup names as written (``"a.b"`` would need quoting to be found)."""
+    if key == LOOKUP_OPTIONS or not key:
+        return False
+    segments = split_key(key)
+    return segments is not None and len(segments) == 1 and segments[0] == key
+
+
+def _taken(trace: TraceNode, key: str) -> list[str]:
+    """Files whose value of ``key`` the lookup took, in the order it took them (the values
+    that nested lookups of interpolations read are not this key's)."""
+    out: list[str] = []
+
+    def walk(node: TraceNode) -> None:
+        for child in node.children:
+            if child.kind in (Kind.INTERPOLATE, Kind.META):
+                continue
+            if child.kind is Kind.PATH:
+                if child.event is Event.FOUND and child.key == key:
+                    path = os.path.normpath(child.label)
+                    if path not in out:
+                        out.append(path)
+                continue
+            walk(child)
+
+    walk(trace)
+    return out
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal as Ruby compares, and hashes in the same order (iteration order shows)."""
+    return ruby_equal(a, b) and _order(a) == _order(b)
+
+
+def _order(value: object) -> object:
+    if isinstance(value, dict):
+        return tuple((eql_key(k), _order(v)) for k, v in value.items())
+    if isinstance(value, list):
+        return tuple(_order(v) for v in value)
+    return None
+
+
+def _findings(
+    env: Environment,
+    index: CrossFileIndex,
+    profiles: Sequence[NodeProfile],
+    reads: Mapping[str, set[str]],
+    seen: Mapping[tuple[str, str], _Seen],
+    levels_by_file: Mapping[str, Sequence[LevelRef]],
+) -> dict[str, list[Problem]]:
+    out: dict[str, list[Problem]] = {}
+    names = [p.name for p in profiles]
+    readers: dict[str, list[str]] = {}
+    for name in names:
+        for path in reads[name]:
+            readers.setdefault(path, []).append(name)
+    for path, entry in sorted(index.files.items()):
+        who = readers.get(path)
+        if not who:
+            levels = [lv for lv in levels_by_file.get(path, ()) if lv.reads_files]
+            if levels:
+                out.setdefault(path, []).append(_unread(env, path, levels, names, entry.first_line))
+            continue
+        for key in entry.kept_keys(index.role(path).module_name):
+            answers = [seen.get((name, key)) for name in who]
+            if not _plain(key) or any(a is None or a.failed for a in answers):
+                continue
+            span = entry.keys[key].key_span
+            taking = [(n, a) for n, a in zip(who, answers, strict=True) if a and path in a.taken]
+            if not taking:
+                if index.role(path).module_name is not None:
+                    continue  # a module's defaults serve environments hiera-ls does not see
+                winners = [(n, a.taken[0]) for n, a in zip(who, answers, strict=True) if a]
+                out.setdefault(path, []).append(_shadowed(env, path, span, key, winners))
+            elif all(path in a.same_without for _, a in taking):
+                sources = [(n, a.same_without[path]) for n, a in taking]
+                out.setdefault(path, []).append(_redundant(env, path, span, key, sources))
+    return out
+
+
+def _listed(items: Sequence[str]) -> str:
+    shown = ", ".join(items[:SHOWN_NAMES])
+    more = len(items) - SHOWN_NAMES
+    return f"{shown} and {more} more" if more > 0 else shown
+
+
+def _shown(env: Environment, path: str | None) -> str:
+    if path is None:
+        return "no file"
+    rel = os.path.relpath(path, env.root)
+    return path if rel.startswith("..") else rel
+
+
+def _by_source(env: Environment, pairs: Sequence[tuple[str, str | None]]) -> str:
+    """``a, b: x.yaml; c: y.yaml``: the profiles grouped by the file named for them."""
+    groups: dict[str | None, list[str]] = {}
+    for name, source in pairs:
+        groups.setdefault(source, []).append(name)
+    parts = [f"{_shown(env, source)} for {_listed(who)}" for source, who in groups.items()]
+    return "; ".join(parts[:SHOWN_NAMES]) + ("; ..." if len(parts) > SHOWN_NAMES else "")
+
+
+def _shadowed(
+    env: Environment, path: str, span: Span, key: str, winners: Sequence[tuple[str, str]]
+) -> Problem:
+    return problem(
+        "profile-shadowed-definition",
+        f"'{key}' here is never used: for every facts profile that reads this file a higher "
+        f"level wins ({_by_source(env, winners)})",
+        path,
+        span,
+    )
+
+
+def _redundant(
+    env: Environment, path: str, span: Span, key: str, sources: Sequence[tuple[str, str | None]]
+) -> Problem:
+    return problem(
+        "profile-redundant-override",
+        f"'{key}' here changes nothing: without it every facts profile that takes it gets the "
+        f"same value ({_by_source(env, sources)})",
+        path,
+        span,
+    )
+
+
+def _unread(
+    env: Environment, path: str, levels: Sequence[LevelRef], names: Sequence[str], width: int
+) -> Problem:
+    level_names = list(dict.fromkeys(f'"{lv.entry.name}" ({lv.template})' for lv in levels))
+    return problem(
+        "profile-unread-data-file",
+        f"No facts profile reads this file ({len(names)}: {_listed(list(names))}); "
+        f"level {_listed(level_names)} reads it only for other nodes",
+        path,
+        Span.of(0, 0, 0, width),
+    )
