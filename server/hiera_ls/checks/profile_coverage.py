@@ -19,7 +19,8 @@ files it reads define (explained, so the trace says which file each value came f
 Findings are about root keys as written in a file; ``lookup_options`` is not judged (its
 entries are options, merged by another rule), nor a key whose lookup fails for a profile
 that reads the file (``lookup-fails-for-profile`` says why), nor keys that need quoting to be
-looked up (``"a.b"``).  Without any profile nothing is reported: which nodes exist is then
+looked up (``"a.b"``), nor a key of a module missing from the modulepath (its lookup_options,
+unknown, may merge it).  Without any profile nothing is reported: which nodes exist is then
 unknown.  The cost is a lookup of every key per profile plus one per definition taken,
 so the language server runs this in its background worker (``pause`` lets it give way).
 """
@@ -41,7 +42,7 @@ from hiera_ls.puppet.ruby import eql_key, ruby_equal
 from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.files import FileAccess
-from hiera_ls.source.keys import LOOKUP_OPTIONS, split_key
+from hiera_ls.source.keys import LOOKUP_OPTIONS, LookupKey, split_key
 from hiera_ls.source.spans import Problem, Span
 
 PROBE_KEY = "__hiera_ls_probe__"  # a key no file defines: its trace lists every file read
@@ -163,17 +164,22 @@ def _keys_defined(index: CrossFileIndex, read: Iterable[str]) -> list[str]:
         if entry is None:
             continue
         for key in entry.kept_keys(index.role(path).module_name):
-            if _plain(key):
+            if _judged(index.env, key):
                 keys[key] = None
     return list(keys)
 
 
-def _plain(key: str) -> bool:
-    """A key a lookup names as written (``"a.b"`` would need quoting to be found)."""
+def _judged(env: Environment, key: str) -> bool:
+    """A key a lookup names as written (``"a.b"`` would need quoting to be found), of no
+    module missing from the modulepath: a missing module's lookup_options are unknown (a
+    clone whose modules r10k has not deployed), and they may merge the key."""
     if key == LOOKUP_OPTIONS or not key:
         return False
     segments = split_key(key)
-    return segments is not None and len(segments) == 1 and segments[0] == key
+    if segments is None or len(segments) != 1 or segments[0] != key:
+        return False
+    module = LookupKey.parse(key).module_name
+    return module is None or module in env.modules
 
 
 def _taken(trace: TraceNode, key: str) -> list[str]:
@@ -233,7 +239,7 @@ def _findings(
             continue
         for key in entry.kept_keys(index.role(path).module_name):
             answers = [seen.get((name, key)) for name in who]
-            if not _plain(key) or any(a is None or a.failed for a in answers):
+            if not _judged(env, key) or any(a is None or a.failed for a in answers):
                 continue
             span = entry.keys[key].key_span
             taking = [(n, a) for n, a in zip(who, answers, strict=True) if a and path in a.taken]
@@ -298,10 +304,12 @@ def _unread(
     env: Environment, path: str, levels: Sequence[LevelRef], names: Sequence[str], width: int
 ) -> Problem:
     level_names = list(dict.fromkeys(f'"{lv.entry.name}" ({lv.template})' for lv in levels))
+    which = "level" if len(level_names) == 1 else "levels"
+    verb = "reads" if len(level_names) == 1 else "read"
     return problem(
         "profile-unread-data-file",
         f"No facts profile reads this file ({len(names)}: {_listed(list(names))}); "
-        f"level {_listed(level_names)} reads it only for other nodes",
+        f"{which} {_listed(level_names)} {verb} it only for other nodes",
         path,
         Span.of(0, 0, 0, width),
     )
