@@ -9,7 +9,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from hiera_ls.features.diagnostics import Diagnostics, project_paths
+from hiera_ls.checks.registry import CoverageMemo, build_index, check_profile_coverage
+from hiera_ls.features.diagnostics import Diagnostics, node_profiles, project_paths
 from hiera_ls.project.workspace import Workspace
 
 HIERA = """\
@@ -186,3 +187,42 @@ def test_failing_lookups_and_module_defaults_are_not_judged(tmp_path: Path) -> N
     # common's 'bad' is not known to be shadowed: the web profiles' lookups fail before it;
     # the module's default, overridden by the environment for every profile: not reported
     assert found == []
+
+
+def test_after_an_edit_only_the_lookups_that_read_the_edited_file_run_again(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "data/common.yaml": "a: 1\nb: 2\nc: '%{lookup(\"a\")}'\n",
+        "data/nodes/web01.yaml": "a: 1\n",
+        "data/roles/db.yaml": "b: 3\n",
+    }
+    findings(tmp_path, files)  # writes the repository
+    ws = Workspace([str(tmp_path)])
+
+    def run(memo: CoverageMemo) -> tuple[dict[str, list[str]], int]:
+        snapshot = ws.snapshot()
+        view = snapshot.environments[0]
+        memo.start((view, snapshot.profiles, snapshot.data_files))
+        index = build_index(view.env, list(snapshot.all_file_keys(view)), snapshot.files)
+        levels = {p: info.levels for p, info in snapshot.data_files.items()}
+        found = check_profile_coverage(
+            view.env,
+            index,
+            node_profiles(snapshot, view),
+            snapshot.files,
+            snapshot.cache,
+            levels,
+            memo=memo,
+        )
+        return {p: sorted(x.code for x in xs) for p, xs in found.items()}, memo.lookups
+
+    memo = CoverageMemo()
+    first, everything = run(memo)
+    assert first[str(tmp_path / "data/nodes/web01.yaml")] == ["profile-redundant-override"]
+    assert run(memo)[1] == 0  # nothing changed: no lookup at all
+    ws.update_buffer(str(tmp_path / "data/nodes/web01.yaml"), "a: 5\n")
+    after_edit, again = run(memo)
+    assert 0 < again < everything / 2  # web01's lookups only: web02 and db01 never read it
+    assert after_edit == run(CoverageMemo())[0]  # the same answer as from scratch
+    assert str(tmp_path / "data/nodes/web01.yaml") not in after_edit

@@ -27,13 +27,14 @@ so the language server runs this in its background worker (``pause`` lets it giv
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.cross_file import CrossFileIndex
 from hiera_ls.checks.problems import problem
-from hiera_ls.engine.lookup import LookupSession
+from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.engine.trace import Event, Kind, TraceNode
 from hiera_ls.project.level_files import LevelRef
 from hiera_ls.project.model import Environment
@@ -41,7 +42,7 @@ from hiera_ls.project.scope import NodeScope
 from hiera_ls.puppet.ruby import eql_key, ruby_equal
 from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.data_file import DataFile
-from hiera_ls.source.files import FileAccess
+from hiera_ls.source.files import FileAccess, Stamp
 from hiera_ls.source.keys import LOOKUP_OPTIONS, LookupKey, split_key
 from hiera_ls.source.spans import Problem, Span
 
@@ -90,6 +91,37 @@ class _Seen:
     same_without: dict[str, str | None] = field(default_factory=dict)  # file -> source without
 
 
+Deps = tuple[tuple[str, Stamp | None], ...]  # every file a lookup looked at, as it was then
+
+
+@dataclass(slots=True)
+class CoverageMemo:
+    """Answers kept from one run to the next, per (profile, key), each with the files it
+    looked at: after an edit only the lookups that read the edited file run again.
+
+    ``context``: what every answer also depends on (the environment, the profiles, the file
+    listing: a new file a glob level matches is in no earlier trace); when it changes, all
+    is forgotten.
+    """
+
+    context: tuple[object, ...] = ()
+    answers: dict[tuple[str, str], tuple[_Seen, Deps]] = field(default_factory=dict)
+    reads: dict[str, tuple[set[str], bool, Deps]] = field(default_factory=dict)
+    lookups: int = 0  # lookups the last run made (what the memo saves shows here)
+
+    def start(self, context: tuple[object, ...]) -> None:
+        """Begin a run; ``context``'s objects are compared by identity (they are immutable
+        snapshots' parts: a new object is a change)."""
+        same = len(context) == len(self.context) and all(
+            a is b for a, b in zip(context, self.context, strict=True)
+        )
+        if not same:
+            self.context = context
+            self.answers.clear()
+            self.reads.clear()
+        self.lookups = 0
+
+
 def check_profile_coverage(
     env: Environment,
     index: CrossFileIndex,
@@ -98,12 +130,32 @@ def check_profile_coverage(
     cache: DataCache,
     levels_by_file: Mapping[str, Sequence[LevelRef]],
     pause: Callable[[], None] | None = None,
+    memo: CoverageMemo | None = None,
 ) -> dict[str, list[Problem]]:
     """The findings, by the file they are about.  ``levels_by_file``: every data file of the
-    environment with the levels that can read it for some node (the workspace's listing)."""
+    environment with the levels that can read it for some node (the workspace's listing).
+    ``memo``: answers of the last run (see :class:`CoverageMemo`; its context is the caller's).
+    """
     if not profiles:
         return {}
+    memo = memo if memo is not None else CoverageMemo()
     step = pause or (lambda: None)
+    stamps: dict[str, Stamp | None] = {}
+
+    def fresh(deps: Deps) -> bool:
+        for path, stamp in deps:
+            if path not in stamps:
+                stamps[path] = files.stamp(path)
+            if stamps[path] != stamp:
+                return False
+        return True
+
+    def lookup(session: LookupSession, key: str) -> tuple[LookupOutcome, Deps]:
+        step()
+        memo.lookups += 1
+        outcome = session.lookup(key, explain=True)
+        return outcome, _deps(outcome.trace, files) if outcome.trace is not None else ()
+
     reads: dict[str, set[str]] = {}  # profile -> files it reads
     complete = True  # every profile's hierarchies could be worked out
     seen: dict[tuple[str, str], _Seen] = {}  # (profile, key) -> what its lookup took
@@ -111,32 +163,48 @@ def check_profile_coverage(
         session = LookupSession(env, profile.scope, files, cache)
         without = _WithoutKey(cache)
         removal = LookupSession(env, profile.scope, files, without)
-        read, known = _files_read(session, env, step)
+        kept = memo.reads.get(profile.name)
+        if kept is None or not fresh(kept[2]):
+            kept = _files_read(functools.partial(lookup, session), env)
+            memo.reads[profile.name] = kept
+        read, known, _ = kept
         reads[profile.name] = read
         complete = complete and known
         for key in _keys_defined(index, read):
-            step()
-            outcome = session.lookup(key, explain=True)
-            if outcome.error is not None or not outcome.found or outcome.trace is None:
-                seen[(profile.name, key)] = _Seen([], failed=True)
+            answer = memo.answers.get((profile.name, key))
+            if answer is not None and fresh(answer[1]):
+                seen[(profile.name, key)] = answer[0]
                 continue
-            entry = seen[(profile.name, key)] = _Seen(_taken(outcome.trace, key))
-            for path in entry.taken:
-                step()
-                without.removed = (path, key)
-                other = removal.lookup(key, explain=True)
-                without.removed = None
-                if other.error is None and other.found and _same(other.value, outcome.value):
-                    source = _taken(other.trace, key) if other.trace is not None else []
-                    entry.same_without[path] = source[0] if source else None
+            outcome, deps = lookup(session, key)
+            if outcome.error is not None or not outcome.found or outcome.trace is None:
+                entry = _Seen([], failed=True)
+            else:
+                entry = _Seen(_taken(outcome.trace, key))
+                for path in entry.taken:
+                    without.removed = (path, key)
+                    other, more = lookup(removal, key)
+                    without.removed = None
+                    deps = (*deps, *more)
+                    if other.error is None and other.found and _same(other.value, outcome.value):
+                        source = _taken(other.trace, key) if other.trace is not None else []
+                        entry.same_without[path] = source[0] if source else None
+            seen[(profile.name, key)] = entry
+            memo.answers[(profile.name, key)] = (entry, tuple(dict.fromkeys(deps)))
     return _findings(env, index, profiles, reads, seen, levels_by_file if complete else {})
 
 
+def _deps(trace: TraceNode, files: FileAccess) -> Deps:
+    """Every file location the lookup looked at (found or not, nested lookups included)."""
+    paths = {os.path.normpath(n.label) for n in trace.walk() if n.kind is Kind.PATH}
+    return tuple((path, files.stamp(path)) for path in sorted(paths))
+
+
 def _files_read(
-    session: LookupSession, env: Environment, step: Callable[[], None]
-) -> tuple[set[str], bool]:
-    """Every existing file the profile's hierarchies read (global, environment, modules), and
-    whether that is all of them (a hierarchy that fails for the profile hides the rest)."""
+    lookup: Callable[[str], tuple[LookupOutcome, Deps]], env: Environment
+) -> tuple[set[str], bool, Deps]:
+    """Every existing file the profile's hierarchies read (global, environment, modules),
+    whether that is all of them (a hierarchy that fails for the profile hides the rest), and
+    the files looked at."""
     keys = [PROBE_KEY]
     keys.extend(
         f"{name}::{PROBE_KEY}"
@@ -145,16 +213,17 @@ def _files_read(
     )
     out: set[str] = set()
     known = True
+    deps: list[tuple[str, Stamp | None]] = []
     for key in keys:
-        step()
-        outcome = session.lookup(key, explain=True)
+        outcome, found = lookup(key)
+        deps.extend(found)
         known = known and outcome.error is None and outcome.trace is not None
         if outcome.trace is None:
             continue
         for node in outcome.trace.walk():
             if node.kind is Kind.PATH and node.exists:
                 out.add(os.path.normpath(node.label))
-    return out, known
+    return out, known, tuple(dict.fromkeys(deps))
 
 
 def _keys_defined(index: CrossFileIndex, read: Iterable[str]) -> list[str]:

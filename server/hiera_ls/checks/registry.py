@@ -38,7 +38,7 @@ from hiera_ls.checks.lookup_options import check_lookup_options
 from hiera_ls.checks.module_data import check_module_keys
 from hiera_ls.checks.problems import in_file_order, problem, unique
 from hiera_ls.checks.profile import ProfileLookup, check_profile
-from hiera_ls.checks.profile_coverage import NodeProfile, check_profile_coverage
+from hiera_ls.checks.profile_coverage import CoverageMemo, NodeProfile, check_profile_coverage
 from hiera_ls.checks.references import check_references, unindexed_layers
 from hiera_ls.project.key_index import LARGE_FILE_CHARS
 from hiera_ls.project.level_files import candidate_files, layer_levels
@@ -50,6 +50,7 @@ from hiera_ls.source.spans import Problem, Span
 __all__ = [
     "CHECKS",
     "CheckInfo",
+    "CoverageMemo",
     "CrossFileIndex",
     "DataSource",
     "NodeProfile",

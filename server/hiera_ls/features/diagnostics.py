@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.registry import (
+    CoverageMemo,
     CrossFileIndex,
     DataSource,
     NodeProfile,
@@ -90,6 +91,7 @@ class Diagnostics:
     _builds: int = 0
     inline_coverage: bool = True
     _coverage: dict[str, _Coverage] = field(default_factory=dict)
+    _coverage_memo: dict[str, CoverageMemo] = field(default_factory=dict)
 
     def data_changed(self) -> None:
         """Some data file changed: the indexes are out of date (kept until rebuilt)."""
@@ -127,8 +129,10 @@ class Diagnostics:
             return None
         profiles = node_profiles(snapshot, view)
         levels = {p: info.levels for p, info in snapshot.data_files.items() if info.view is view}
+        memo = self._coverage_memo.setdefault(view.env.root, CoverageMemo())
+        memo.start((view, snapshot.profiles, snapshot.settings, snapshot.data_files))
         by_file = check_profile_coverage(
-            view.env, built.index, profiles, snapshot.files, snapshot.cache, levels, pause
+            view.env, built.index, profiles, snapshot.files, snapshot.cache, levels, pause, memo
         )
         stamps = {path: snapshot.files.stamp(path) for path in by_file}
         generation = (last.generation if last is not None else 0) + 1
