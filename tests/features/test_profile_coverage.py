@@ -9,6 +9,9 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
+import hiera_ls.features.diagnostics as diagnostics
 from hiera_ls.checks.registry import CoverageMemo, build_index, check_profile_coverage
 from hiera_ls.features.diagnostics import Diagnostics, node_profiles, project_paths
 from hiera_ls.project.workspace import Workspace
@@ -226,3 +229,14 @@ def test_after_an_edit_only_the_lookups_that_read_the_edited_file_run_again(
     assert 0 < again < everything / 2  # web01's lookups only: web02 and db01 never read it
     assert after_edit == run(CoverageMemo())[0]  # the same answer as from scratch
     assert str(tmp_path / "data/nodes/web01.yaml") not in after_edit
+
+
+def test_a_failure_of_these_checks_costs_no_other_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(diagnostics, "check_profile_coverage", broken)
+    found = findings(tmp_path, {"data/common.yaml": "a: 1\n", "data/nodes/web01.yml": "a: 2\n"})
+    assert codes(found) == ["data/nodes/web01.yml:1 hiera-data-file-unused"]

@@ -176,10 +176,11 @@ def check_profile_coverage(
                 seen[(profile.name, key)] = answer[0]
                 continue
             outcome, deps = lookup(session, key)
-            if outcome.error is not None or not outcome.found or outcome.trace is None:
-                entry = _Seen([], failed=True)
+            taken = _taken(outcome.trace, key) if outcome.trace is not None else []
+            if outcome.error is not None or not outcome.found or not taken:
+                entry = _Seen([], failed=True)  # unknown (a trace too large to keep is empty)
             else:
-                entry = _Seen(_taken(outcome.trace, key))
+                entry = _Seen(taken)
                 for path in entry.taken:
                     without.removed = (path, key)
                     other, more = lookup(removal, key)

@@ -131,9 +131,26 @@ class Diagnostics:
         levels = {p: info.levels for p, info in snapshot.data_files.items() if info.view is view}
         memo = self._coverage_memo.setdefault(view.env.root, CoverageMemo())
         memo.start((view, snapshot.profiles, snapshot.settings, snapshot.data_files))
-        by_file = check_profile_coverage(
-            view.env, built.index, profiles, snapshot.files, snapshot.cache, levels, pause, memo
-        )
+        paused: list[BaseException] = []
+
+        def step() -> None:
+            if pause is not None:
+                try:
+                    pause()
+                except BaseException as given_up:
+                    paused.append(given_up)
+                    raise
+
+        try:
+            by_file = check_profile_coverage(
+                view.env, built.index, profiles, snapshot.files, snapshot.cache, levels, step, memo
+            )
+        except Exception:
+            if paused:
+                raise  # the caller gave up (an edit came in): not a failure of the checks
+            # a bug must not cost the other checks: no findings of this kind until data changes
+            memo.start(())
+            by_file = {}
         stamps = {path: snapshot.files.stamp(path) for path in by_file}
         generation = (last.generation if last is not None else 0) + 1
         done = _Coverage(key, by_file, stamps, generation)
