@@ -73,7 +73,6 @@ class _Coverage:
     context: tuple[object, ...]  # what they were computed from (see Diagnostics._coverage_key)
     by_file: dict[str, list[Problem]]
     stamps: dict[str, Stamp | None]  # each file with findings, as it was then
-    generation: int
 
 
 @dataclass(slots=True)
@@ -97,9 +96,15 @@ class Diagnostics:
         """Some data file changed: the indexes are out of date (kept until rebuilt)."""
         self.changes += 1
 
-    def rebuild_stale(self, snapshot: Snapshot, changes: int, pause: Pause | None = None) -> None:
+    def rebuild_stale(
+        self,
+        snapshot: Snapshot,
+        changes: int,
+        pause: Pause | None = None,
+        coverage: bool = True,
+    ) -> None:
         """Rebuild indexes older than ``changes`` (the count when ``snapshot`` was taken),
-        then every profile's findings over each environment where they are out of date.
+        then (``coverage``) every profile's findings where they are out of date.
 
         May run in a worker thread while the server thread keeps counting changes; ``pause``
         is called between lookups (see :meth:`file_problems`).
@@ -108,6 +113,12 @@ class Diagnostics:
             built = self._built.get(view.env.root)
             if built is None or built.changes < changes or built.index.env is not view.env:
                 self._build(snapshot, view, changes)
+        if coverage:
+            self.update_coverage(snapshot, changes, pause)
+
+    def update_coverage(self, snapshot: Snapshot, changes: int, pause: Pause | None = None) -> None:
+        """Every profile's findings over each environment, where out of date (the costly
+        part: the server's worker runs it after publishing the other checks' results)."""
         for view in snapshot.environments:
             self._profile_coverage(snapshot, view, changes, pause)
 
@@ -152,8 +163,7 @@ class Diagnostics:
             memo.start(())
             by_file = {}
         stamps = {path: snapshot.files.stamp(path) for path in by_file}
-        generation = (last.generation if last is not None else 0) + 1
-        done = _Coverage(key, by_file, stamps, generation)
+        done = _Coverage(key, by_file, stamps)
         self._coverage[view.env.root] = done
         return done
 
@@ -237,10 +247,11 @@ class Diagnostics:
         if source is None:
             return self.file_problems(snapshot, path)
         if source.text == last.text:
-            return list(last.problems)
+            return self._with_coverage(snapshot, path, list(last.problems))
         kept = [p for p in last.problems if p not in last.loader]
         moved = move_with_lines(last.text, source.text, kept)
-        return _located_in(sorted([*source.data.problems, *moved], key=_order), path)
+        found = _located_in(sorted([*source.data.problems, *moved], key=_order), path)
+        return self._with_coverage(snapshot, path, found)
 
     def file_problems(
         self, snapshot: Snapshot, path: str, pause: Pause | None = None
@@ -250,6 +261,21 @@ class Diagnostics:
         ``pause`` is called before each lookup the profile check makes: a background caller
         uses it to let the server's thread go first, or to give up (by raising).
         """
+        return self._with_coverage(snapshot, path, self._checked(snapshot, path, pause))
+
+    def _with_coverage(self, snapshot: Snapshot, path: str, found: list[Problem]) -> list[Problem]:
+        """The file's problems plus its every-profile findings (kept apart from the file's own
+        result: a new run of those does not make every open file's checks run again)."""
+        info = snapshot.data_files.get(path)
+        if info is None or snapshot.kind_of(path) is not FileKind.DATA:
+            return found
+        extra = self._coverage_for(snapshot, info.view, path)
+        if not extra:
+            return found
+        return _located_in(sorted([*found, *extra], key=_order), path)
+
+    def _checked(self, snapshot: Snapshot, path: str, pause: Pause | None) -> list[Problem]:
+        """Every check but the every-profile findings; reused while nothing it read changed."""
         context = self._context(snapshot, path)
         last = self._full.get(path)
         if (
@@ -286,15 +312,7 @@ class Diagnostics:
         generation = built.generation if built is not None and built.index.env is view.env else 0
         if not generation and _file_count(snapshot, view) <= SYNC_INDEX_FILES:
             return ()  # the checks build the index first: the context is known only after
-        coverage = self._coverage.get(view.env.root)
-        return (
-            self.changes,
-            generation,
-            coverage.generation if coverage is not None else 0,
-            view,
-            snapshot.active,
-            snapshot.settings,
-        )
+        return (self.changes, generation, view, snapshot.active, snapshot.settings)
 
     def forget(self, path: str) -> None:
         self._full.pop(path, None)
@@ -328,7 +346,6 @@ class Diagnostics:
                 found = check_data_file(index, source, _profile(snapshot, view, pause), view.env)
                 if built is not None:
                     found.extend(built.by_file.get(path, ()))
-                    found.extend(self._coverage_for(snapshot, view, path))
         return _located_in(found, path), source
 
 
