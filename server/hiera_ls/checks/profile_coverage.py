@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.cross_file import CrossFileIndex
 from hiera_ls.checks.problems import problem
+from hiera_ls.checks.profile import bottom_up
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.engine.trace import Event, Kind, TraceNode
 from hiera_ls.project.level_files import LevelRef
@@ -82,6 +83,39 @@ class _WithoutKey(DataCache):
         return copy
 
 
+class _Shallow(DataCache):
+    """Another cache's files with every string value blanked (lookup_options kept): a lookup
+    through it visits the same files and merges as the real one, but interpolates nothing, so
+    its explained trace (which files the value was taken from) costs no nested lookups."""
+
+    def __init__(self, base: DataCache) -> None:
+        super().__init__()
+        self.base = base
+        self._copies: dict[str, tuple[DataFile, DataFile]] = {}
+
+    def get(self, files: FileAccess, path: str, function: str) -> DataFile | None:
+        found = self.base.get(files, path, function)
+        if found is None:
+            return None
+        kept = self._copies.get(path)
+        if kept is not None and kept[0] is found:
+            return kept[1]
+        data = {k: v if k == LOOKUP_OPTIONS else _blank(v) for k, v in found.data.items()}
+        copy = replace(found, data=data, problems=(), document=None)
+        self._copies[path] = (found, copy)
+        return copy
+
+
+def _blank(value: object) -> object:
+    if isinstance(value, str):
+        return ""
+    if isinstance(value, list):
+        return [_blank(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _blank(v) for k, v in value.items()}
+    return value
+
+
 @dataclass(slots=True)
 class _Seen:
     """One profile's answer for one key."""
@@ -91,13 +125,25 @@ class _Seen:
     same_without: dict[str, str | None] = field(default_factory=dict)  # file -> source without
 
 
-Deps = tuple[tuple[str, Stamp | None], ...]  # every file a lookup looked at, as it was then
+Deps = tuple[tuple[str, Stamp | None], ...]  # every file location looked at, as it was then
+
+
+@dataclass(slots=True)
+class _ProfileRun:
+    """One profile's answers, and every file location its hierarchies look at: any lookup
+    for this node (nested ones included) reads only those, so while none changed, none of
+    its answers can have."""
+
+    reads: set[str]
+    known: bool
+    deps: Deps
+    answers: dict[str, _Seen]
 
 
 @dataclass(slots=True)
 class CoverageMemo:
-    """Answers kept from one run to the next, per (profile, key), each with the files it
-    looked at: after an edit only the lookups that read the edited file run again.
+    """Answers kept from one run to the next, per profile: after an edit only the profiles
+    whose nodes read the edited file look their keys up again.
 
     ``context``: what every answer also depends on (the environment, the profiles, the file
     listing: a new file a glob level matches is in no earlier trace); when it changes, all
@@ -105,8 +151,7 @@ class CoverageMemo:
     """
 
     context: tuple[object, ...] = ()
-    answers: dict[tuple[str, str], tuple[_Seen, Deps]] = field(default_factory=dict)
-    reads: dict[str, tuple[set[str], bool, Deps]] = field(default_factory=dict)
+    runs: dict[str, _ProfileRun] = field(default_factory=dict)
     lookups: int = 0  # lookups the last run made (what the memo saves shows here)
 
     def start(self, context: tuple[object, ...]) -> None:
@@ -117,8 +162,7 @@ class CoverageMemo:
         )
         if not same:
             self.context = context
-            self.answers.clear()
-            self.reads.clear()
+            self.runs.clear()
         self.lookups = 0
 
 
@@ -150,62 +194,77 @@ def check_profile_coverage(
                 return False
         return True
 
-    def lookup(session: LookupSession, key: str) -> tuple[LookupOutcome, Deps]:
-        step()
-        memo.lookups += 1
-        outcome = session.lookup(key, explain=True)
-        return outcome, _deps(outcome.trace, files) if outcome.trace is not None else ()
-
     reads: dict[str, set[str]] = {}  # profile -> files it reads
     complete = True  # every profile's hierarchies could be worked out
     seen: dict[tuple[str, str], _Seen] = {}  # (profile, key) -> what its lookup took
     for profile in profiles:
-        session = LookupSession(env, profile.scope, files, cache)
-        without = _WithoutKey(cache)
-        removal = LookupSession(env, profile.scope, files, without)
-        kept = memo.reads.get(profile.name)
-        if kept is None or not fresh(kept[2]):
-            kept = _files_read(functools.partial(lookup, session), env)
-            memo.reads[profile.name] = kept
-        read, known, _ = kept
-        reads[profile.name] = read
-        complete = complete and known
-        for key in _keys_defined(index, read):
-            answer = memo.answers.get((profile.name, key))
-            if answer is not None and fresh(answer[1]):
-                seen[(profile.name, key)] = answer[0]
-                continue
-            outcome, deps = lookup(session, key)
-            taken = _taken(outcome.trace, key) if outcome.trace is not None else []
-            if outcome.error is not None or not outcome.found or not taken:
-                entry = _Seen([], failed=True)  # unknown (a trace too large to keep is empty)
-            else:
-                entry = _Seen(taken)
-                for path in entry.taken:
-                    without.removed = (path, key)
-                    other, more = lookup(removal, key)
-                    without.removed = None
-                    deps = (*deps, *more)
-                    if other.error is None and other.found and _same(other.value, outcome.value):
-                        source = _taken(other.trace, key) if other.trace is not None else []
-                        entry.same_without[path] = source[0] if source else None
-            seen[(profile.name, key)] = entry
-            memo.answers[(profile.name, key)] = (entry, tuple(dict.fromkeys(deps)))
+        run = memo.runs.get(profile.name)
+        if run is None or not fresh(run.deps):
+            run = _profile_run(env, index, profile, files, cache, step, memo)
+            memo.runs[profile.name] = run
+        reads[profile.name] = run.reads
+        complete = complete and run.known
+        for key, answer in run.answers.items():
+            seen[(profile.name, key)] = answer
     return _findings(env, index, profiles, reads, seen, levels_by_file if complete else {})
 
 
-def _deps(trace: TraceNode, files: FileAccess) -> Deps:
-    """Every file location the lookup looked at (found or not, nested lookups included)."""
-    paths = {os.path.normpath(n.label) for n in trace.walk() if n.kind is Kind.PATH}
-    return tuple((path, files.stamp(path)) for path in sorted(paths))
+def _profile_run(
+    env: Environment,
+    index: CrossFileIndex,
+    profile: NodeProfile,
+    files: FileAccess,
+    cache: DataCache,
+    step: Callable[[], None],
+    memo: CoverageMemo,
+) -> _ProfileRun:
+    """Every key the profile's files define, looked up three ways: as Puppet does (the
+    value), through blanked strings and explained (which files it was taken from), and with
+    each taken definition removed (whether it changes the value)."""
+    session = LookupSession(env, profile.scope, files, cache)
+    shallow = LookupSession(env, profile.scope, files, _Shallow(cache))
+    without = _WithoutKey(cache)
+    removal = LookupSession(env, profile.scope, files, without)
+    shallow_removal = LookupSession(env, profile.scope, files, _Shallow(without))
+
+    def lookup(on: LookupSession, key: str, explain: bool = False) -> LookupOutcome:
+        step()
+        memo.lookups += 1
+        return on.lookup(key, explain=explain)
+
+    read, known, deps = _files_read(functools.partial(lookup, session, explain=True), env, files)
+    answers: dict[str, _Seen] = {}
+    references = [
+        r for path in sorted(read) if path in index.files for r in index.files[path].references
+    ]
+    # keys before the keys whose tokens look them up: a chain of a thousand keys costs a
+    # thousand lookups (each nested one already known to the session), not 500,000
+    for key in bottom_up(_keys_defined(index, read), references):
+        outcome = lookup(session, key)
+        traced = lookup(shallow, key, True) if outcome.found and not outcome.error else None
+        taken = _taken(traced.trace, key) if traced is not None and traced.trace else []
+        if not taken:  # failed, or unknown (a trace too large to keep is empty)
+            answers[key] = _Seen([], failed=True)
+            continue
+        entry = answers[key] = _Seen(taken)
+        for path in taken:
+            without.removed = (path, key)
+            removal.forget_nested()  # values kept with another definition removed
+            other = lookup(removal, key)
+            if other.error is None and other.found and _same(other.value, outcome.value):
+                shown = lookup(shallow_removal, key, True).trace
+                source = _taken(shown, key) if shown is not None else []
+                entry.same_without[path] = source[0] if source else None
+            without.removed = None
+    return _ProfileRun(read, known, deps, answers)
 
 
 def _files_read(
-    lookup: Callable[[str], tuple[LookupOutcome, Deps]], env: Environment
+    lookup: Callable[[str], LookupOutcome], env: Environment, files: FileAccess
 ) -> tuple[set[str], bool, Deps]:
     """Every existing file the profile's hierarchies read (global, environment, modules),
     whether that is all of them (a hierarchy that fails for the profile hides the rest), and
-    the files looked at."""
+    every location they look at (found or not, lookup_options' included)."""
     keys = [PROBE_KEY]
     keys.extend(
         f"{name}::{PROBE_KEY}"
@@ -213,18 +272,20 @@ def _files_read(
         if layer.config is not None and layer.config.path is not None
     )
     out: set[str] = set()
+    looked: set[str] = set()
     known = True
-    deps: list[tuple[str, Stamp | None]] = []
     for key in keys:
-        outcome, found = lookup(key)
-        deps.extend(found)
+        outcome = lookup(key)
         known = known and outcome.error is None and outcome.trace is not None
         if outcome.trace is None:
             continue
         for node in outcome.trace.walk():
-            if node.kind is Kind.PATH and node.exists:
-                out.add(os.path.normpath(node.label))
-    return out, known, tuple(dict.fromkeys(deps))
+            if node.kind is Kind.PATH:
+                path = os.path.normpath(node.label)
+                looked.add(path)
+                if node.exists:
+                    out.add(path)
+    return out, known, tuple((path, files.stamp(path)) for path in sorted(looked))
 
 
 def _keys_defined(index: CrossFileIndex, read: Iterable[str]) -> list[str]:

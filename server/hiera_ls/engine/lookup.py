@@ -96,6 +96,11 @@ class LookupSession:
                 return replace(outcome, trace=trace, notes=(*outcome.notes, note))
         return self._lookup(name_list, merge, default, False, override, default_values)
 
+    def forget_nested(self) -> None:
+        """Drop the values of nested lookups this session keeps: for a caller that changes
+        what the files hold between two lookups (a what-if lookup without one definition)."""
+        self._compilation.lookups.clear()
+
     def _lookup(
         self,
         name_list: list[str],
