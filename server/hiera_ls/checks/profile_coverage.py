@@ -37,6 +37,7 @@ from hiera_ls.checks.problems import problem
 from hiera_ls.checks.profile import bottom_up
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.engine.trace import Event, Kind, TraceNode
+from hiera_ls.project.key_index import LARGE_FILE_CHARS
 from hiera_ls.project.level_files import LevelRef
 from hiera_ls.project.model import Environment
 from hiera_ls.project.scope import NodeScope
@@ -206,7 +207,8 @@ def check_profile_coverage(
         complete = complete and run.known
         for key, answer in run.answers.items():
             seen[(profile.name, key)] = answer
-    return _findings(env, index, profiles, reads, seen, levels_by_file if complete else {})
+    levels = levels_by_file if complete else {}
+    return _findings(env, index, profiles, reads, seen, levels, files)
 
 
 def _profile_run(
@@ -239,7 +241,7 @@ def _profile_run(
     ]
     # keys before the keys whose tokens look them up: a chain of a thousand keys costs a
     # thousand lookups (each nested one already known to the session), not 500,000
-    for key in bottom_up(_keys_defined(index, read), references):
+    for key in bottom_up(_keys_defined(index, read, files), references):
         outcome = lookup(session, key)
         traced = lookup(shallow, key, True) if outcome.found and not outcome.error else None
         taken = _taken(traced.trace, key) if traced is not None and traced.trace else []
@@ -288,16 +290,29 @@ def _files_read(
     return out, known, tuple((path, files.stamp(path)) for path in sorted(looked))
 
 
-def _keys_defined(index: CrossFileIndex, read: Iterable[str]) -> list[str]:
+def _keys_defined(index: CrossFileIndex, read: Iterable[str], files: FileAccess) -> list[str]:
     keys: dict[str, None] = {}
     for path in sorted(read):
         entry = index.files.get(path)
-        if entry is None:
+        if entry is None or _large(files, path):
             continue
         for key in entry.kept_keys(index.role(path).module_name):
             if _judged(index.env, key):
                 keys[key] = None
     return list(keys)
+
+
+def _large(files: FileAccess, path: str) -> bool:
+    """Past the size where the checks skip each key's lookup (``data-large-file``): its keys
+    are neither looked up nor judged here either (a file's size in bytes bounds its characters).
+    """
+    text = files.overlay.get(path)
+    if text is not None:
+        return len(text) > LARGE_FILE_CHARS
+    try:
+        return os.stat(path).st_size > LARGE_FILE_CHARS
+    except OSError:
+        return False
 
 
 def _judged(env: Environment, key: str) -> bool:
@@ -354,6 +369,7 @@ def _findings(
     reads: Mapping[str, set[str]],
     seen: Mapping[tuple[str, str], _Seen],
     levels_by_file: Mapping[str, Sequence[LevelRef]],
+    files: FileAccess,
 ) -> dict[str, list[Problem]]:
     out: dict[str, list[Problem]] = {}
     names = [p.name for p in profiles]
@@ -363,6 +379,8 @@ def _findings(
             readers.setdefault(path, []).append(name)
     for path, entry in sorted(index.files.items()):
         who = readers.get(path)
+        if who and _large(files, path):
+            continue
         if not who:
             levels = [lv for lv in levels_by_file.get(path, ()) if lv.reads_files]
             if levels:
