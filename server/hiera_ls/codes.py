@@ -457,6 +457,22 @@ CODES: dict[str, Code] = _codes(
         INFO,
         "An eyaml level's pkcs7_private_key file is missing or unreadable on this machine",
     ),
+    # --- every facts profile over the whole environment (checks/profile_coverage.py)
+    Code(
+        "profile-redundant-override",
+        INFO,
+        "A definition that changes nothing: without it every facts profile gets the same value",
+    ),
+    Code(
+        "profile-shadowed-definition",
+        INFO,
+        "A definition no facts profile uses: a higher level wins for every profile reading it",
+    ),
+    Code(
+        "profile-unread-data-file",
+        Severity.HINT,
+        "A data file some level can read, but for none of the facts profiles' nodes",
+    ),
     # --- lookups for the active facts profile (checks/profile.py)
     Code(
         "lookup-fails-for-profile",

@@ -105,3 +105,43 @@ def test_rebuilt_index_sees_edits_of_other_files_and_keeps_what_did_not_change(
     assert after_edit(first, "x: '%{lookup(\"y\")}'\n") == ["reference-cycle"]
     assert after_edit(first, "w: 1\n") == ["reference-undefined-key"]
     assert after_edit(common, "y: 2\n") == []
+
+
+def test_open_files_are_checked_again_only_when_something_they_read_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opening N files costs N checks, not N per open: the background checks after each open
+    recheck only files whose text, data or profile changed since their last result."""
+    (tmp_path / "data/nodes").mkdir(parents=True)
+    (tmp_path / "hiera.yaml").write_text(HIERA)
+    (tmp_path / "data/common.yaml").write_text("a: 1\n")
+    paths = []
+    for i in range(12):
+        path = tmp_path / f"data/nodes/n{i}.yaml"
+        path.write_text(f"a: {i}\nb: '%{{lookup(\"a\")}}'\n")
+        paths.append(str(path))
+    calls: list[str] = []
+    real = diagnostics.check_data_file
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(args[1].path)  # type: ignore[attr-defined]
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(diagnostics, "check_data_file", counted)
+    ws = Workspace([str(tmp_path)])
+    d = Diagnostics()
+    for n, path in enumerate(paths, 1):  # what the server does on each didOpen of a saved file
+        ws.open_buffer(path, Path(path).read_text())
+        snapshot = ws.snapshot()
+        d.rebuild_stale(snapshot, d.changes)
+        for open_path in paths[:n]:
+            d.file_problems(snapshot, open_path)
+    assert sorted(calls) == sorted(paths)
+    calls.clear()
+    ws.update_buffer(paths[0], "a: 0\n")  # an edit: every open file may read the edited one
+    d.data_changed()
+    snapshot = ws.snapshot()
+    d.rebuild_stale(snapshot, d.changes)
+    for path in paths:
+        d.file_problems(snapshot, path)
+    assert sorted(calls) == sorted(paths)

@@ -339,3 +339,36 @@ def test_snapshots_are_stable_until_something_changes(tmp_path: Path) -> None:
     assert (
         shared_session(first, first.environments[0]).lookup("k").value == 1
     )  # old snapshot unchanged
+
+
+def test_opening_files_that_are_on_disk_does_not_list_the_files_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editor restoring a thousand tabs: each open would otherwise walk the whole tree."""
+    import hiera_ls.project.workspace as workspace
+
+    root = write(
+        tmp_path,
+        {
+            "hiera.yaml": HIERA,
+            "data/common.yaml": "a: 1\n",
+            **{f"data/nodes/n{i}.yaml": f"a: {i}\n" for i in range(20)},
+        },
+    )
+    listings: list[int] = []
+    real = workspace._list_data_files
+
+    def counted(*args: object) -> object:
+        listings.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(workspace, "_list_data_files", counted)
+    ws = Workspace([str(root)])
+    ws.snapshot()
+    for path in sorted((root / "data").rglob("*.yaml")):
+        ws.open_buffer(str(path), path.read_text())
+        ws.snapshot()
+    assert len(listings) == 1
+    new = str(root / "data/nodes/new.yaml")  # not on disk yet: the listing must see it
+    ws.open_buffer(new, "a: new\n")
+    assert new in ws.snapshot().data_files and len(listings) == 2

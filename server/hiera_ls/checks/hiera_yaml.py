@@ -236,13 +236,17 @@ def check_unused_data_files(index: CrossFileIndex) -> list[Problem]:
                     continue
                 indexed = index.files.get(path)
                 first_line = indexed.first_line if indexed is not None else 0
-                out.append(
-                    problem(
-                        "hiera-data-file-unused",
-                        f"No hierarchy level of {config.path} reads this file: Puppet never looks "
-                        "at its keys",
-                        path,
-                        Span.of(0, 0, 0, first_line),
+                message = (
+                    f"No hierarchy level of {config.path} reads this file: Puppet never looks "
+                    "at its keys"
+                )
+                yaml_twin = path[: -len(".yml")] + ".yaml" if path.endswith(".yml") else None
+                if yaml_twin is not None and any(t.can_read(yaml_twin) for t in templates):
+                    message += (
+                        "; this file ends in .yml, and the level that would read it names "
+                        f"{os.path.basename(yaml_twin)}"
                     )
+                out.append(
+                    problem("hiera-data-file-unused", message, path, Span.of(0, 0, 0, first_line))
                 )
     return out

@@ -5,6 +5,9 @@
 - :func:`check_hiera_config`: one hiera.yaml: Puppet's validation plus location checks.
 - :func:`check_workspace`: findings about files as members of the environment (data files
   no hierarchy level reads), grouped by the file they are about.
+- :func:`check_profile_coverage`: what every facts profile's lookups make of the whole
+  environment (definitions and files no profile needs), grouped by file; costly, so the
+  language server runs it in the background.
 
 Each works without a :class:`CrossFileIndex` (rules that need the whole environment are
 then skipped), so a file opened outside any environment still gets its local checks.
@@ -36,6 +39,7 @@ from hiera_ls.checks.lookup_options import check_lookup_options
 from hiera_ls.checks.module_data import check_module_keys
 from hiera_ls.checks.problems import in_file_order, problem, unique
 from hiera_ls.checks.profile import ProfileLookup, check_profile
+from hiera_ls.checks.profile_coverage import CoverageMemo, NodeProfile, check_profile_coverage
 from hiera_ls.checks.references import check_references
 from hiera_ls.project.key_index import LARGE_FILE_CHARS
 from hiera_ls.project.level_files import candidate_files, layer_levels
@@ -47,12 +51,15 @@ from hiera_ls.source.spans import Problem, Span
 __all__ = [
     "CHECKS",
     "CheckInfo",
+    "CoverageMemo",
     "CrossFileIndex",
     "DataSource",
+    "NodeProfile",
     "ProfileLookup",
     "build_index",
     "check_data_file",
     "check_hiera_config",
+    "check_profile_coverage",
     "check_workspace",
 ]
 
@@ -135,6 +142,16 @@ CHECKS: tuple[CheckInfo, ...] = (
         "hiera.yaml",
         ("eyaml-public-key-missing", "eyaml-private-key-missing"),
         "files",
+    ),
+    CheckInfo(
+        "every profile's lookups",
+        "workspace",
+        (
+            "profile-redundant-override",
+            "profile-shadowed-definition",
+            "profile-unread-data-file",
+        ),
+        "index and profiles",
     ),
 )
 

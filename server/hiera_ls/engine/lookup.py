@@ -135,6 +135,11 @@ class LookupSession:
             return _outcome(inv, LOOKUP_OPTIONS, False, None, error=StackTooDeep.message)
         return _outcome(inv, LOOKUP_OPTIONS, True, value)
 
+    def forget_nested(self) -> None:
+        """Drop the values of nested lookups this session keeps: for a caller that changes
+        what the files hold between two lookups (a what-if lookup without one definition)."""
+        self._compilation.lookups.clear()
+
     def _lookup(
         self,
         name_list: list[str],

@@ -23,19 +23,24 @@ from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.policy import COMPLETE, PARTIAL, Coverage, apply_policy, coverage
 from hiera_ls.checks.registry import (
+    CoverageMemo,
     CrossFileIndex,
     DataSource,
+    NodeProfile,
     ProfileLookup,
     build_index,
     check_data_file,
     check_hiera_config,
+    check_profile_coverage,
     check_workspace,
 )
 from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.features.sessions import new_session
+from hiera_ls.project.facts import node_scope
 from hiera_ls.project.key_index import LARGE_FILE_CHARS, FileKeys
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
+from hiera_ls.source.files import Stamp
 from hiera_ls.source.spans import FileSpan, Problem, Span
 from hiera_ls.source.yaml_reparse import changed_lines
 
@@ -45,6 +50,7 @@ class _Built:
     index: CrossFileIndex
     by_file: dict[str, list[Problem]]  # check_workspace's findings
     changes: int  # the data-change count the index includes
+    generation: int = 0  # which build this is (a file's full result names the one it used)
 
 
 Pause = Callable[[], None]
@@ -61,29 +67,125 @@ class _Full:
     problems: tuple[Problem, ...]  # as the checks found them, before the repository's policy
     cost_s: float
     checked: Coverage
+    context: tuple[object, ...] = ()  # what else they read (see Diagnostics._context)
+
+
+@dataclass(frozen=True, slots=True)
+class _EveryProfile:
+    """Every profile's findings over one environment (checks/profile_coverage.py)."""
+
+    context: tuple[object, ...]  # what they were computed from (see Diagnostics._coverage_key)
+    by_file: dict[str, list[Problem]]
+    stamps: dict[str, Stamp | None]  # each file with findings, as it was then
 
 
 @dataclass(slots=True)
 class Diagnostics:
-    """Per-server cache of the checks' indexes (one per environment), not global state."""
+    """Per-server cache of the checks' indexes (one per environment), not global state.
+
+    ``inline_coverage``: whether :meth:`file_problems` may run the every-profile lookups of
+    the whole environment itself when they are missing (a command-line run); the language
+    server says no, and runs them in :meth:`rebuild_stale`, in its background worker.
+    """
 
     _built: dict[str, _Built] = field(default_factory=dict)
     changes: int = 0  # data changes seen (the server's thread counts; a worker reads)
     _full: dict[str, _Full] = field(default_factory=dict)
+    _builds: int = 0
+    inline_coverage: bool = True
+    _coverage: dict[str, _EveryProfile] = field(default_factory=dict)
+    _coverage_memo: dict[str, CoverageMemo] = field(default_factory=dict)
 
     def data_changed(self) -> None:
         """Some data file changed: the indexes are out of date (kept until rebuilt)."""
         self.changes += 1
 
-    def rebuild_stale(self, snapshot: Snapshot, changes: int) -> None:
-        """Rebuild indexes older than ``changes`` (the count when ``snapshot`` was taken).
+    def rebuild_stale(
+        self,
+        snapshot: Snapshot,
+        changes: int,
+        pause: Pause | None = None,
+        coverage: bool = True,
+    ) -> None:
+        """Rebuild indexes older than ``changes`` (the count when ``snapshot`` was taken),
+        then (``coverage``) every profile's findings where they are out of date.
 
-        May run in a worker thread while the server thread keeps counting changes.
+        May run in a worker thread while the server thread keeps counting changes; ``pause``
+        is called between lookups (see :meth:`file_problems`).
         """
         for view in snapshot.environments:
             built = self._built.get(view.env.root)
             if built is None or built.changes < changes or built.index.env is not view.env:
                 self._build(snapshot, view, changes)
+        if coverage:
+            self.update_coverage(snapshot, changes, pause)
+
+    def update_coverage(self, snapshot: Snapshot, changes: int, pause: Pause | None = None) -> None:
+        """Every profile's findings over each environment, where out of date (the costly
+        part: the server's worker runs it after publishing the other checks' results)."""
+        for view in snapshot.environments:
+            self._profile_coverage(snapshot, view, changes, pause)
+
+    def _coverage_key(self, snapshot: Snapshot, view: EnvironmentView) -> tuple[object, ...]:
+        built = self._built.get(view.env.root)
+        generation = built.generation if built is not None and built.index.env is view.env else 0
+        return (generation, view, snapshot.profiles, snapshot.settings)
+
+    def _profile_coverage(
+        self, snapshot: Snapshot, view: EnvironmentView, changes: int, pause: Pause | None
+    ) -> _EveryProfile | None:
+        """The environment's every-profile findings, computed unless they are current."""
+        key = (changes, *self._coverage_key(snapshot, view))
+        last = self._coverage.get(view.env.root)
+        if last is not None and last.context == key:
+            return last
+        built = self._built.get(view.env.root)
+        if built is None or built.index.env is not view.env:
+            return None
+        profiles = node_profiles(snapshot, view)
+        levels = {p: info.levels for p, info in snapshot.data_files.items() if info.view is view}
+        memo = self._coverage_memo.setdefault(view.env.root, CoverageMemo())
+        memo.start((view, snapshot.profiles, snapshot.settings, snapshot.data_files))
+        paused: list[BaseException] = []
+
+        def step() -> None:
+            if pause is not None:
+                try:
+                    pause()
+                except BaseException as given_up:
+                    paused.append(given_up)
+                    raise
+
+        try:
+            by_file = check_profile_coverage(
+                view.env, built.index, profiles, snapshot.files, snapshot.cache, levels, step, memo
+            )
+        except Exception:
+            if paused:
+                raise  # the caller gave up (an edit came in): not a failure of the checks
+            # a bug must not cost the other checks: no findings of this kind until data changes
+            memo.start(())
+            by_file = {}
+        stamps = {path: snapshot.files.stamp(path) for path in by_file}
+        done = _EveryProfile(key, by_file, stamps)
+        self._coverage[view.env.root] = done
+        return done
+
+    def _coverage_for(self, snapshot: Snapshot, view: EnvironmentView, path: str) -> list[Problem]:
+        """This file's every-profile findings: current ones; else (the server, until its
+        worker recomputes them) the last ones if this file is unchanged since."""
+        if not snapshot.profiles:
+            return []
+        key = (self.changes, *self._coverage_key(snapshot, view))
+        last = self._coverage.get(view.env.root)
+        if (last is None or last.context != key) and self.inline_coverage:
+            last = self._profile_coverage(snapshot, view, self.changes, None)
+        if last is None:
+            return []
+        found = last.by_file.get(path, [])
+        if found and last.context != key and last.stamps.get(path) != snapshot.files.stamp(path):
+            return []
+        return found
 
     def source(self, snapshot: Snapshot, path: str) -> DataSource | None:
         """The file's text and parse; the text is read on each call, not kept (an open file's
@@ -107,7 +209,13 @@ class Diagnostics:
                 if keys is not None:
                     indexed.append(keys)
         index = build_index(view.env, indexed, snapshot.files)
-        built = _Built(index, check_workspace(index), self.changes if changes is None else changes)
+        self._builds += 1
+        built = _Built(
+            index,
+            check_workspace(index),
+            self.changes if changes is None else changes,
+            self._builds,
+        )
         self._built[view.env.root] = built
         return built
 
@@ -121,7 +229,7 @@ class Diagnostics:
         built = self._built.get(view.env.root)
         if built is not None and built.index.env is view.env:
             return built
-        size = sum(1 for info in snapshot.data_files.values() if info.view is view)
+        size = _file_count(snapshot, view)
         return self._build(snapshot, view) if size <= SYNC_INDEX_FILES else None
 
     def has_index(self, snapshot: Snapshot) -> bool:
@@ -143,10 +251,12 @@ class Diagnostics:
         if source is None:
             return self.file_problems(snapshot, path)
         if source.text == last.text:
-            return self._policy(snapshot, path, source.text, last.problems, last.checked)
+            found = self._with_coverage(snapshot, path, list(last.problems))
+            return self._policy(snapshot, path, source.text, found, last.checked)
         kept = [p for p in last.problems if p not in last.loader]
         moved = move_with_lines(last.text, source.text, kept)
         found = _located_in(sorted([*source.data.problems, *moved], key=_order), path)
+        found = self._with_coverage(snapshot, path, found)
         return self._policy(snapshot, path, source.text, found, PARTIAL)
 
     def file_problems(
@@ -157,15 +267,46 @@ class Diagnostics:
         ``pause`` is called before each lookup the profile check makes: a background caller
         uses it to let the server's thread go first, or to give up (by raising).
         """
+        found, checked, text = self._checked(snapshot, path, pause)
+        found = self._with_coverage(snapshot, path, found)
+        return self._policy(snapshot, path, text, found, checked)
+
+    def _with_coverage(self, snapshot: Snapshot, path: str, found: list[Problem]) -> list[Problem]:
+        """The file's problems plus its every-profile findings (kept apart from the file's own
+        result: a new run of those does not make every open file's checks run again)."""
+        info = snapshot.data_files.get(path)
+        if info is None or snapshot.kind_of(path) is not FileKind.DATA:
+            return found
+        extra = self._coverage_for(snapshot, info.view, path)
+        if not extra:
+            return found
+        return _located_in(sorted([*found, *extra], key=_order), path)
+
+    def _checked(
+        self, snapshot: Snapshot, path: str, pause: Pause | None
+    ) -> tuple[list[Problem], Coverage, str | None]:
+        """Every check but the every-profile findings, before the repository's policy; reused
+        while nothing it read changed. With what the checks covered, and the text checked."""
+        context = self._context(snapshot, path)
+        last = self._full.get(path)
+        if (
+            context
+            and last is not None
+            and last.context == context
+            and snapshot.files.read_text(path) == last.text
+        ):
+            return list(last.problems), last.checked, last.text
         started = time.perf_counter()
+        changes = self.changes
         found, source, checked = self._file_problems(snapshot, path, pause)
         if source is not None:
             cost = time.perf_counter() - started
+            if not context and self.changes == changes:  # the checks built the index just now
+                context = self._context(snapshot, path)
             self._full[path] = _Full(
-                source.text, frozenset(source.data.problems), tuple(found), cost, checked
+                source.text, frozenset(source.data.problems), tuple(found), cost, checked, context
             )
-        text = source.text if source is not None else None
-        return self._policy(snapshot, path, text, found, checked)
+        return found, checked, source.text if source is not None else None
 
     @staticmethod
     def _policy(
@@ -183,6 +324,23 @@ class Diagnostics:
         if text is None:
             text = snapshot.text(path)
         return apply_policy(config, path, text, found, checked)
+
+    def _context(self, snapshot: Snapshot, path: str) -> tuple[object, ...]:
+        """Everything a data file's full checks read besides its own text: the data of the
+        other files (any change counts in ``changes``), the cross-file index they used, the
+        environment, the active profile and the settings.  A file whose text and context are
+        those of its last full result gets that result again: the background checks after each
+        of a thousand files opened recheck only the new ones, not every open file each time.
+        """
+        info = snapshot.data_files.get(path)
+        if info is None or snapshot.kind_of(path) is not FileKind.DATA:
+            return ()
+        view = info.view
+        built = self._built.get(view.env.root)
+        generation = built.generation if built is not None and built.index.env is view.env else 0
+        if not generation and _file_count(snapshot, view) <= SYNC_INDEX_FILES:
+            return ()  # the checks build the index first: the context is known only after
+        return (self.changes, generation, view, snapshot.active, snapshot.settings)
 
     def forget(self, path: str) -> None:
         self._full.pop(path, None)
@@ -229,6 +387,30 @@ class Diagnostics:
         else:
             checked = PARTIAL  # a file no check reads: its suppressions are not judged
         return _located_in(found, path), source, checked
+
+
+def node_profiles(snapshot: Snapshot, view: EnvironmentView) -> list[NodeProfile]:
+    """Every facts profile whose facts load, as a node of ``view``'s environment."""
+    strict = snapshot.settings.strict_variables
+    out: list[NodeProfile] = []
+    for entry in snapshot.profiles:
+        profile = entry.profile
+        if profile.error is not None:
+            continue
+        scope = node_scope(profile.facts, profile.name, view.env.name, strict)
+        if scope.error is None:
+            out.append(NodeProfile(entry.name, scope))
+    return out
+
+
+def _file_count(snapshot: Snapshot, view: EnvironmentView) -> int:
+    """The environment's data files, counted once per snapshot (each file opened asks)."""
+    key = ("data-file-count", view.env.root)
+    count = snapshot.memo.get(key)
+    if not isinstance(count, int):
+        count = sum(1 for info in snapshot.data_files.values() if info.view is view)
+        snapshot.memo[key] = count
+    return count
 
 
 def _order(p: Problem) -> tuple[object, ...]:

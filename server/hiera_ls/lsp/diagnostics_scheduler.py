@@ -156,8 +156,9 @@ class DiagnosticsScheduler:
             if self.changes_seen != changes:
                 raise _Superseded
 
+        diagnostics = self.ls.diagnostics
         try:
-            self.ls.diagnostics.rebuild_stale(snapshot, changes)
+            diagnostics.rebuild_stale(snapshot, changes, pause, coverage=False)
             # Warm the key index, so the first references request need not parse the project;
             # open files change as the user types, and a big one takes a long stretch without
             # a pause (a hover would wait for it): they are indexed when a request needs them.
@@ -165,19 +166,37 @@ class DiagnosticsScheduler:
                 if path not in snapshot.files.overlay:
                     snapshot.file_keys(path)
                 pause()
+            out = self._diagnose(snapshot, paths, pause)
+            # every profile's lookups take longest: what is known so far is shown first
+            if self._loop is not None and snapshot.profiles:
+                self._loop.call_soon_threadsafe(self._publish_partial, snapshot, out)
+            diagnostics.update_coverage(snapshot, changes, pause)
+            return self._diagnose(snapshot, paths, pause)  # each file's own checks are kept
         except _Superseded:
             return {}
+
+    def _diagnose(
+        self, snapshot: Snapshot, paths: list[str], pause: Callable[[], None]
+    ) -> dict[str, list[types.Diagnostic]]:
         out: dict[str, list[types.Diagnostic]] = {}
         for path in paths:
             try:
                 out[path] = self.diagnostics_for(snapshot, path, pause=pause)
             except _Superseded:
-                return {}
+                raise
             except Exception:
                 self.log_threadsafe(
                     f"hiera-ls: diagnostics failed for {path}:\n{traceback.format_exc()}"
                 )
         return out
+
+    def _publish_partial(
+        self, snapshot: Snapshot, results: dict[str, list[types.Diagnostic]]
+    ) -> None:
+        """On the server's thread: push the results known before the every-profile findings
+        (push clients; a pulling client is asked to re-pull once everything is done)."""
+        if self.ls.project.snapshot() is snapshot and not self.ls.pull_diagnostics:
+            self.publish(list(results), computed=results)
 
     def _full_checks_done(
         self, snapshot: Snapshot, future: asyncio.Future[dict[str, list[types.Diagnostic]]]

@@ -53,11 +53,12 @@ async def text_document_did_close(
     if path is None:
         return
     ls.uris.pop(path, None)
+    unsaved = ls.project.buffers.get(path) != ls.text_of_disk(path)
     ls.project.close_buffer(path)
     ls.diagnostics.forget(path)
-    ls.scheduler.data_changed()
     ls.scheduler.clear(uri)
-    ls.scheduler.publish()
+    if unsaved:  # the disk's text is back: other files' problems may change (after a pause)
+        ls.scheduler.data_changed()
 
 
 def register(ls: HieraLanguageServer) -> None:

@@ -59,7 +59,7 @@ class HieraLanguageServer(LanguageServer):
         self._converters: dict[
             str, lsp_ranges.Converter
         ] = {}  # path -> positions of its text (see converter)
-        self.diagnostics = Diagnostics()
+        self.diagnostics = Diagnostics(inline_coverage=False)  # its worker computes them
         self.scheduler = DiagnosticsScheduler(self)
         self._announced: tuple[str | None] | None = None
 

@@ -42,7 +42,7 @@ async def workspace_did_change_workspace_folders(
     ls.project.selected_profile = old.selected_profile
     for path, text in old.buffers.items():
         ls.project.open_buffer(path, text)
-    ls.diagnostics = Diagnostics()
+    ls.diagnostics = Diagnostics(inline_coverage=False)
     ls.scheduler.refresh()
 
 

@@ -241,7 +241,17 @@ class Workspace:
     def open_buffer(self, path: str, text: str) -> None:
         new = path not in self._buffers
         self._buffers[path] = text
-        self._changed(path, structural=new)
+        self._changed(path, structural=new and not self._listed(path))
+
+    def _listed(self, path: str) -> bool:
+        """The file listing already holds ``path`` as it would with the buffer open: opening a
+        file that is on disk (not in a hidden directory, which the walk skips) changes no
+        listing, so an editor opening a thousand files does not re-walk the tree a thousand
+        times (each open would cost as much as all the files open before it)."""
+        if self._data_files is not None and path in self._data_files:
+            return True
+        hidden = any(part.startswith(".") for part in path.split(os.sep)[:-1])
+        return not hidden and os.path.isfile(path)
 
     def update_buffer(self, path: str, text: str) -> None:
         if self._buffers.get(path) == text:

@@ -1,0 +1,464 @@
+"""What every facts profile makes of the whole environment: definitions and files none needs.
+
+A facts profile is a node the user gave hiera-ls the facts of; together they are the nodes
+this repository is checked for.  For each profile the real engine looks up every key the
+files it reads define (explained, so the trace says which file each value came from), and:
+
+- ``profile-shadowed-definition``: a file some profile reads defines a key, but for every
+  profile that reads the file the lookup never takes this definition (a higher level wins,
+  with a first-found merge).  Not for a module's own data: its defaults are there for every
+  environment using the module, and the environment overriding them is the usual pattern;
+- ``profile-redundant-override``: the definition is taken for at least one profile, and for
+  every such profile the lookup with this one definition removed (the same engine, the file
+  read without that key) gives the same value, hash order included: interpolation, merge
+  strategies from lookup_options, knockout prefixes and convert_to all act as Puppet's do;
+- ``profile-unread-data-file``: a data file some level can read for some node, read by no
+  profile (a node file for a certname no profile has).  A file no level can read at all is
+  ``hiera-data-file-unused``'s, never reported twice.
+
+Findings are about root keys as written in a file; ``lookup_options`` is not judged (its
+entries are options, merged by another rule), nor a key whose lookup fails for a profile
+that reads the file (``lookup-fails-for-profile`` says why), nor keys that need quoting to be
+looked up (``"a.b"``), nor a key of a module missing from the modulepath (its lookup_options,
+unknown, may merge it).  Without any profile nothing is reported: which nodes exist is then
+unknown.  The cost is a lookup of every key per profile plus one per definition taken,
+so the language server runs this in its background worker (``pause`` lets it give way).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from hiera_ls.checks.cross_file import CrossFileIndex
+from hiera_ls.checks.problems import problem
+from hiera_ls.checks.profile import bottom_up
+from hiera_ls.engine.lookup import LookupOutcome, LookupSession
+from hiera_ls.engine.trace import Event, Kind, TraceNode
+from hiera_ls.project.key_index import LARGE_FILE_CHARS
+from hiera_ls.project.level_files import LevelRef
+from hiera_ls.project.model import Environment
+from hiera_ls.project.scope import NodeScope
+from hiera_ls.puppet.ruby import eql_key, ruby_equal
+from hiera_ls.source.data_cache import DataCache
+from hiera_ls.source.data_file import DataFile
+from hiera_ls.source.files import FileAccess, Stamp
+from hiera_ls.source.keys import LOOKUP_OPTIONS, LookupKey, split_key
+from hiera_ls.source.spans import Problem, Span
+
+PROBE_KEY = "__hiera_ls_probe__"  # a key no file defines: its trace lists every file read
+SHOWN_NAMES = 3  # profile names in a message before "and N more"
+
+
+@dataclass(frozen=True, slots=True)
+class NodeProfile:
+    """One facts profile as the lookups see it."""
+
+    name: str
+    scope: NodeScope
+
+
+class _WithoutKey(DataCache):
+    """The shared cache, except that one file is read without one root key: the lookup
+    Puppet would make if that definition were deleted, without writing or re-parsing."""
+
+    def __init__(self, base: DataCache) -> None:
+        super().__init__()
+        self.base = base
+        self.removed: tuple[str, str] | None = None
+        self._copies: dict[tuple[str, str, int], DataFile] = {}
+
+    def get(self, files: FileAccess, path: str, function: str) -> DataFile | None:
+        found = self.base.get(files, path, function)
+        removed = self.removed
+        if found is None or removed is None or removed[0] != path or removed[1] not in found.data:
+            return found
+        key = (path, removed[1], id(found))
+        copy = self._copies.get(key)
+        if copy is None:
+            data = {k: v for k, v in found.data.items() if k != removed[1]}
+            copy = replace(found, data=data, problems=(), document=None)
+            self._copies = {key: copy}  # one at a time: the next lookup removes another key
+        return copy
+
+
+class _Shallow(DataCache):
+    """Another cache's files with every string value blanked (lookup_options kept): a lookup
+    through it visits the same files and merges as the real one, but interpolates nothing, so
+    its explained trace (which files the value was taken from) costs no nested lookups."""
+
+    def __init__(self, base: DataCache) -> None:
+        super().__init__()
+        self.base = base
+        self._copies: dict[str, tuple[DataFile, DataFile]] = {}
+
+    def get(self, files: FileAccess, path: str, function: str) -> DataFile | None:
+        found = self.base.get(files, path, function)
+        if found is None:
+            return None
+        kept = self._copies.get(path)
+        if kept is not None and kept[0] is found:
+            return kept[1]
+        data = {k: v if k == LOOKUP_OPTIONS else _blank(v) for k, v in found.data.items()}
+        copy = replace(found, data=data, problems=(), document=None)
+        self._copies[path] = (found, copy)
+        return copy
+
+
+def _blank(value: object) -> object:
+    if isinstance(value, str):
+        return ""
+    if isinstance(value, list):
+        return [_blank(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _blank(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(slots=True)
+class _Seen:
+    """One profile's answer for one key."""
+
+    taken: list[str]  # files whose definition the lookup took, highest priority first
+    failed: bool = False
+    same_without: dict[str, str | None] = field(default_factory=dict)  # file -> source without
+
+
+Deps = tuple[tuple[str, Stamp | None], ...]  # every file location looked at, as it was then
+
+
+@dataclass(slots=True)
+class _ProfileRun:
+    """One profile's answers, and every file location its hierarchies look at: any lookup
+    for this node (nested ones included) reads only those, so while none changed, none of
+    its answers can have."""
+
+    reads: set[str]
+    known: bool
+    deps: Deps
+    answers: dict[str, _Seen]
+
+
+@dataclass(slots=True)
+class CoverageMemo:
+    """Answers kept from one run to the next, per profile: after an edit only the profiles
+    whose nodes read the edited file look their keys up again.
+
+    ``context``: what every answer also depends on (the environment, the profiles, the file
+    listing: a new file a glob level matches is in no earlier trace); when it changes, all
+    is forgotten.
+    """
+
+    context: tuple[object, ...] = ()
+    runs: dict[str, _ProfileRun] = field(default_factory=dict)
+    lookups: int = 0  # lookups the last run made (what the memo saves shows here)
+
+    def start(self, context: tuple[object, ...]) -> None:
+        """Begin a run; ``context``'s objects are compared by identity (they are immutable
+        snapshots' parts: a new object is a change)."""
+        same = len(context) == len(self.context) and all(
+            a is b for a, b in zip(context, self.context, strict=True)
+        )
+        if not same:
+            self.context = context
+            self.runs.clear()
+        self.lookups = 0
+
+
+def check_profile_coverage(
+    env: Environment,
+    index: CrossFileIndex,
+    profiles: Sequence[NodeProfile],
+    files: FileAccess,
+    cache: DataCache,
+    levels_by_file: Mapping[str, Sequence[LevelRef]],
+    pause: Callable[[], None] | None = None,
+    memo: CoverageMemo | None = None,
+) -> dict[str, list[Problem]]:
+    """The findings, by the file they are about.  ``levels_by_file``: every data file of the
+    environment with the levels that can read it for some node (the workspace's listing).
+    ``memo``: answers of the last run (see :class:`CoverageMemo`; its context is the caller's).
+    """
+    if not profiles:
+        return {}
+    memo = memo if memo is not None else CoverageMemo()
+    step = pause or (lambda: None)
+    stamps: dict[str, Stamp | None] = {}
+
+    def fresh(deps: Deps) -> bool:
+        for path, stamp in deps:
+            if path not in stamps:
+                stamps[path] = files.stamp(path)
+            if stamps[path] != stamp:
+                return False
+        return True
+
+    reads: dict[str, set[str]] = {}  # profile -> files it reads
+    complete = True  # every profile's hierarchies could be worked out
+    seen: dict[tuple[str, str], _Seen] = {}  # (profile, key) -> what its lookup took
+    for profile in profiles:
+        run = memo.runs.get(profile.name)
+        if run is None or not fresh(run.deps):
+            run = _profile_run(env, index, profile, files, cache, step, memo)
+            memo.runs[profile.name] = run
+        reads[profile.name] = run.reads
+        complete = complete and run.known
+        for key, answer in run.answers.items():
+            seen[(profile.name, key)] = answer
+    levels = levels_by_file if complete else {}
+    return _findings(env, index, profiles, reads, seen, levels, files)
+
+
+def _profile_run(
+    env: Environment,
+    index: CrossFileIndex,
+    profile: NodeProfile,
+    files: FileAccess,
+    cache: DataCache,
+    step: Callable[[], None],
+    memo: CoverageMemo,
+) -> _ProfileRun:
+    """Every key the profile's files define, looked up three ways: as Puppet does (the
+    value), through blanked strings and explained (which files it was taken from), and with
+    each taken definition removed (whether it changes the value)."""
+    session = LookupSession(env, profile.scope, files, cache)
+    shallow = LookupSession(env, profile.scope, files, _Shallow(cache))
+    without = _WithoutKey(cache)
+    removal = LookupSession(env, profile.scope, files, without)
+    shallow_removal = LookupSession(env, profile.scope, files, _Shallow(without))
+
+    def lookup(on: LookupSession, key: str, explain: bool = False) -> LookupOutcome:
+        step()
+        memo.lookups += 1
+        return on.lookup(key, explain=explain)
+
+    read, known, deps = _files_read(functools.partial(lookup, session, explain=True), env, files)
+    answers: dict[str, _Seen] = {}
+    references = [
+        r for path in sorted(read) if path in index.files for r in index.files[path].references
+    ]
+    # keys before the keys whose tokens look them up: a chain of a thousand keys costs a
+    # thousand lookups (each nested one already known to the session), not 500,000
+    for key in bottom_up(_keys_defined(index, read, files), references):
+        outcome = lookup(session, key)
+        traced = lookup(shallow, key, True) if outcome.found and not outcome.error else None
+        taken = _taken(traced.trace, key) if traced is not None and traced.trace else []
+        if not taken:  # failed, or unknown (a trace too large to keep is empty)
+            answers[key] = _Seen([], failed=True)
+            continue
+        entry = answers[key] = _Seen(taken)
+        for path in taken:
+            without.removed = (path, key)
+            removal.forget_nested()  # values kept with another definition removed
+            other = lookup(removal, key)
+            if other.error is None and other.found and _same(other.value, outcome.value):
+                shown = lookup(shallow_removal, key, True).trace
+                source = _taken(shown, key) if shown is not None else []
+                entry.same_without[path] = source[0] if source else None
+            without.removed = None
+    return _ProfileRun(read, known, deps, answers)
+
+
+def _files_read(
+    lookup: Callable[[str], LookupOutcome], env: Environment, files: FileAccess
+) -> tuple[set[str], bool, Deps]:
+    """Every existing file the profile's hierarchies read (global, environment, modules),
+    whether that is all of them (a hierarchy that fails for the profile hides the rest), and
+    every location they look at (found or not, lookup_options' included)."""
+    keys = [PROBE_KEY]
+    keys.extend(
+        f"{name}::{PROBE_KEY}"
+        for name, layer in sorted(env.modules.items())
+        if layer.config is not None and layer.config.path is not None
+    )
+    out: set[str] = set()
+    looked: set[str] = set()
+    known = True
+    for key in keys:
+        outcome = lookup(key)
+        known = known and outcome.error is None and outcome.trace is not None
+        if outcome.trace is None:
+            continue
+        for node in outcome.trace.walk():
+            if node.kind is Kind.PATH:
+                path = os.path.normpath(node.label)
+                looked.add(path)
+                if node.exists:
+                    out.add(path)
+    return out, known, tuple((path, files.stamp(path)) for path in sorted(looked))
+
+
+def _keys_defined(index: CrossFileIndex, read: Iterable[str], files: FileAccess) -> list[str]:
+    keys: dict[str, None] = {}
+    for path in sorted(read):
+        entry = index.files.get(path)
+        if entry is None or _large(files, path):
+            continue
+        for key in entry.kept_keys(index.role(path).module_name):
+            if _judged(index.env, key):
+                keys[key] = None
+    return list(keys)
+
+
+def _large(files: FileAccess, path: str) -> bool:
+    """Past the size where the checks skip each key's lookup (``data-large-file``): its keys
+    are neither looked up nor judged here either (a file's size in bytes bounds its characters).
+    """
+    text = files.overlay.get(path)
+    if text is not None:
+        return len(text) > LARGE_FILE_CHARS
+    try:
+        return os.stat(path).st_size > LARGE_FILE_CHARS
+    except OSError:
+        return False
+
+
+def _judged(env: Environment, key: str) -> bool:
+    """A key a lookup names as written (``"a.b"`` would need quoting to be found), of no
+    module missing from the modulepath: a missing module's lookup_options are unknown (a
+    clone whose modules r10k has not deployed), and they may merge the key."""
+    if key == LOOKUP_OPTIONS or not key:
+        return False
+    segments = split_key(key)
+    if segments is None or len(segments) != 1 or segments[0] != key:
+        return False
+    module = LookupKey.parse(key).module_name
+    return module is None or module in env.modules
+
+
+def _taken(trace: TraceNode, key: str) -> list[str]:
+    """Files whose value of ``key`` the lookup took, in the order it took them (the values
+    that nested lookups of interpolations read are not this key's)."""
+    out: list[str] = []
+
+    def walk(node: TraceNode) -> None:
+        for child in node.children:
+            if child.kind in (Kind.INTERPOLATE, Kind.META):
+                continue
+            if child.kind is Kind.PATH:
+                if child.event is Event.FOUND and child.key == key:
+                    path = os.path.normpath(child.label)
+                    if path not in out:
+                        out.append(path)
+                continue
+            walk(child)
+
+    walk(trace)
+    return out
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal as Ruby compares, and hashes in the same order (iteration order shows)."""
+    return ruby_equal(a, b) and _order(a) == _order(b)
+
+
+def _order(value: object) -> object:
+    if isinstance(value, dict):
+        return tuple((eql_key(k), _order(v)) for k, v in value.items())
+    if isinstance(value, list):
+        return tuple(_order(v) for v in value)
+    return None
+
+
+def _findings(
+    env: Environment,
+    index: CrossFileIndex,
+    profiles: Sequence[NodeProfile],
+    reads: Mapping[str, set[str]],
+    seen: Mapping[tuple[str, str], _Seen],
+    levels_by_file: Mapping[str, Sequence[LevelRef]],
+    files: FileAccess,
+) -> dict[str, list[Problem]]:
+    out: dict[str, list[Problem]] = {}
+    names = [p.name for p in profiles]
+    readers: dict[str, list[str]] = {}
+    for name in names:
+        for path in reads[name]:
+            readers.setdefault(path, []).append(name)
+    for path, entry in sorted(index.files.items()):
+        who = readers.get(path)
+        if who and _large(files, path):
+            continue
+        if not who:
+            levels = [lv for lv in levels_by_file.get(path, ()) if lv.reads_files]
+            if levels:
+                out.setdefault(path, []).append(_unread(env, path, levels, names, entry.first_line))
+            continue
+        for key in entry.kept_keys(index.role(path).module_name):
+            answers = [seen.get((name, key)) for name in who]
+            if not _judged(env, key) or any(a is None or a.failed for a in answers):
+                continue
+            span = entry.keys[key].key_span
+            taking = [(n, a) for n, a in zip(who, answers, strict=True) if a and path in a.taken]
+            if not taking:
+                if index.role(path).module_name is not None:
+                    continue  # a module's defaults serve environments hiera-ls does not see
+                winners = [(n, a.taken[0]) for n, a in zip(who, answers, strict=True) if a]
+                out.setdefault(path, []).append(_shadowed(env, path, span, key, winners))
+            elif all(path in a.same_without for _, a in taking):
+                sources = [(n, a.same_without[path]) for n, a in taking]
+                out.setdefault(path, []).append(_redundant(env, path, span, key, sources))
+    return out
+
+
+def _listed(items: Sequence[str]) -> str:
+    shown = ", ".join(items[:SHOWN_NAMES])
+    more = len(items) - SHOWN_NAMES
+    return f"{shown} and {more} more" if more > 0 else shown
+
+
+def _shown(env: Environment, path: str | None) -> str:
+    if path is None:
+        return "no file"
+    rel = os.path.relpath(path, env.root)
+    return path if rel.startswith("..") else rel
+
+
+def _by_source(env: Environment, pairs: Sequence[tuple[str, str | None]]) -> str:
+    """``a, b: x.yaml; c: y.yaml``: the profiles grouped by the file named for them."""
+    groups: dict[str | None, list[str]] = {}
+    for name, source in pairs:
+        groups.setdefault(source, []).append(name)
+    parts = [f"{_shown(env, source)} for {_listed(who)}" for source, who in groups.items()]
+    return "; ".join(parts[:SHOWN_NAMES]) + ("; ..." if len(parts) > SHOWN_NAMES else "")
+
+
+def _shadowed(
+    env: Environment, path: str, span: Span, key: str, winners: Sequence[tuple[str, str]]
+) -> Problem:
+    return problem(
+        "profile-shadowed-definition",
+        f"'{key}' here is never used: for every facts profile that reads this file a higher "
+        f"level wins ({_by_source(env, winners)})",
+        path,
+        span,
+    )
+
+
+def _redundant(
+    env: Environment, path: str, span: Span, key: str, sources: Sequence[tuple[str, str | None]]
+) -> Problem:
+    return problem(
+        "profile-redundant-override",
+        f"'{key}' here changes nothing: without it every facts profile that takes it gets the "
+        f"same value ({_by_source(env, sources)})",
+        path,
+        span,
+    )
+
+
+def _unread(
+    env: Environment, path: str, levels: Sequence[LevelRef], names: Sequence[str], width: int
+) -> Problem:
+    level_names = list(dict.fromkeys(f'"{lv.entry.name}" ({lv.template})' for lv in levels))
+    which = "level" if len(level_names) == 1 else "levels"
+    verb = "reads" if len(level_names) == 1 else "read"
+    return problem(
+        "profile-unread-data-file",
+        f"No facts profile reads this file ({len(names)}: {_listed(list(names))}); "
+        f"{which} {_listed(level_names)} {verb} it only for other nodes",
+        path,
+        Span.of(0, 0, 0, width),
+    )
