@@ -41,7 +41,7 @@ def write_repo(root: Path, profiles: int = 6) -> Path:
     (root / "data" / "nodes").mkdir(parents=True)
     (root / "hiera.yaml").write_text(HIERA)
     (root / "data" / "common.yaml").write_text(COMMON)
-    (root / "data" / "nodes" / "n1.example.com.yaml").write_text("---\nkey: 1\n")
+    (root / "data" / "nodes" / "n1.yaml").write_text("---\nkey: 1\n")
     (root / "data" / "float.yaml").write_text("---\ndb::token: !!float S3cr3tFloat\n")
     (root / "data" / "extra.json").write_text(
         """{"db::a": 1 "db::password": "S3cr3t'Json-Value"}"""
