@@ -61,6 +61,34 @@ def test_ruby_regexp_in_a_file_only_a_custom_backend_reads_is_no_error(tmp_path:
     assert not [f for f in found if f[1] is Severity.ERROR]
 
 
+def test_a_file_a_custom_level_names_stays_its_file_beside_an_all_variable_level(
+    tmp_path: Path,
+) -> None:
+    """With Wikimedia's expand_path mapped (``.hiera-ls.yaml``), its ``%{::site}`` level could
+    read any top-level file, regex.yaml too (site = regex): the file the regex level names
+    literally is still read as that custom function reads it, one note, not 2 errors."""
+    hiera = REGEX_HIERA.replace(
+        "  - name: common\n",
+        "  - name: site\n    lookup_key: 'wmflib::expand_path'\n    path: '%{::site}'\n"
+        "  - name: common\n",
+    )
+    root = _repo(
+        tmp_path,
+        {
+            "hiera.yaml": hiera,
+            ".hiera-ls.yaml": "backends:\n  wmflib::expand_path: expand_path\n",
+            "data/regex.yaml": (
+                "a:\n  __regex: !ruby/regexp /^a$/\nb:\n  __regex: !ruby/regexp /^b$/\n"
+            ),
+            "data/common.yaml": "a: 1\n",
+        },
+    )
+    found = _problems(root, "data/regex.yaml")
+    assert [f for f in found if f[0] == "yaml-bad-tag"] == [
+        ("yaml-bad-tag", Severity.INFORMATION, 1)
+    ]
+
+
 def test_a_rejected_date_hides_no_other_diagnostic(tmp_path: Path) -> None:
     root = _repo(
         tmp_path,

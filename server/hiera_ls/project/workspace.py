@@ -98,17 +98,18 @@ class DataFileInfo:
     path: str
     view: EnvironmentView
     levels: tuple[LevelRef, ...]  # empty for a data file in a datadir that no level reads
-    custom_only: bool = False  # only levels of custom functions hiera-ls skips name it
+    # a level of a custom function hiera-ls skips names it literally, or only such levels
+    # name it: that function reads it, and may permit classes yaml_data refuses
+    custom_file: bool = False
 
     @property
     def function(self) -> str:
-        for level in self.levels:
-            if level.reads_files:
-                return level.function
-        fallback = function_for(self.path)
-        if self.custom_only and fallback == "yaml_data":
-            return CUSTOM_YAML  # only custom functions read it: they may permit more classes
-        return fallback
+        function = next(
+            (level.function for level in self.levels if level.reads_files),
+            function_for(self.path),
+        )
+        # (a yaml level whose path is all variables, `%{::site}.yaml`, may match it as well)
+        return CUSTOM_YAML if self.custom_file and function == "yaml_data" else function
 
 
 @dataclass(frozen=True, slots=True)
@@ -458,6 +459,7 @@ def _list_data_files(
     """Every file a level can read, plus the data files lying in a datadir (for diagnostics)."""
     found: dict[str, tuple[EnvironmentView, list[LevelRef]]] = {}
     custom: set[str] = set()
+    named: set[str] = set()  # by a custom level's literal path (`regex.yaml`)
     for view in views:
         datadirs = view.datadirs()
         candidates = sorted(candidate_files(view.levels, datadirs, files))
@@ -468,10 +470,15 @@ def _list_data_files(
                     slot[1].append(level)
         for level in view.levels:
             if not level.reads_files:
-                custom.update(level_files(level, files, candidates, unread=True))
+                unread = level_files(level, files, candidates, unread=True)
+                custom.update(unread)
+                if level.static:
+                    named.update(unread)
         for path in datadir_data_files(datadirs, candidates):
             found.setdefault(path, (view, []))
     return {
-        path: DataFileInfo(path, view, tuple(levels), not levels and path in custom)
+        path: DataFileInfo(
+            path, view, tuple(levels), path in named or (not levels and path in custom)
+        )
         for path, (view, levels) in sorted(found.items())
     }
