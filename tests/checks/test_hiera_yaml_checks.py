@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hiera_ls.features.diagnostics import Diagnostics
+from hiera_ls.project.settings import Settings
+from hiera_ls.project.workspace import Workspace
 from hiera_ls.source.spans import Severity, Span
 from tests.checks.support import brief, make_workspace
 
@@ -141,3 +144,26 @@ def test_absolute_locations_outside_the_layer_are_not_judged(tmp_path: Path) -> 
     # Only told that the level reads outside the repository (docs/security.md).
     assert [p.code for p in ws.config_problems()] == ["hiera-reads-outside-workspace"]
     assert all(not p.startswith("/etc/") for p in ws.index.existing)
+
+
+def test_a_global_hiera_yaml_inside_the_repository_is_judged_by_the_repository(
+    tmp_path: Path,
+) -> None:
+    """Wikimedia keeps its global hiera.yaml in rake_modules/ and reads ../hieradata: files
+    the repository holds, so no "outside" note; /etc still gets one."""
+    (tmp_path / "hieradata").mkdir()
+    (tmp_path / "hieradata" / "common.yaml").write_text("a: 1\n")
+    (tmp_path / "rake_modules").mkdir()
+    glob = tmp_path / "rake_modules" / "hiera.yaml"
+    glob.write_text(
+        "version: 5\ndefaults:\n  datadir: ../hieradata\n  data_hash: yaml_data\nhierarchy:\n"
+        '  - name: common\n    path: common.yaml\n  - name: etc\n    path: "/etc/%{facts.x}.yaml"\n'
+    )
+    snapshot = Workspace([str(tmp_path)], Settings(hiera_config=str(glob))).snapshot()
+    found = Diagnostics().file_problems(snapshot, str(glob))
+    assert [(p.code, p.message.split(":")[0]) for p in found] == [
+        (
+            "hiera-reads-outside-workspace",
+            f"Hierarchy level 'etc' reads files outside the global hiera.yaml directory {tmp_path}",
+        )
+    ]

@@ -30,6 +30,7 @@ from hiera_ls.source import files as files_module
 from hiera_ls.source import ruby_glob
 from hiera_ls.source.files import MAX_FILE_BYTES, FileAccess, read_disk, walk_files
 from hiera_ls.source.spans import Position, Severity
+from tests.hang_guard import HUNG_S
 
 SERVER = str(Path(__file__).resolve().parents[2] / "server")
 PATH_LEVELS = (
@@ -47,7 +48,7 @@ def no_hang() -> Iterator[None]:
         raise TimeoutError("blocked reading a file")
 
     previous = signal.signal(signal.SIGALRM, fail)
-    signal.alarm(20)
+    signal.alarm(int(HUNG_S))
     yield
     signal.alarm(0)
     signal.signal(signal.SIGALRM, previous)

@@ -152,14 +152,24 @@ def check_outside_reads(
     files: FileAccess,
     existing: Collection[str],
     templates: list[LevelRef] | None = None,
+    repository: str | None = None,
 ) -> list[Problem]:
     """Location templates that read files outside the layer's directory: an absolute path,
     ``..``, or a data file that is a symlink out.  Puppet reads them, and so does hiera-ls;
-    the user learns that the answer depends on files the repository does not hold."""
+    the user learns that the answer depends on files the repository does not hold.
+
+    A global hiera.yaml kept inside the ``repository`` (Wikimedia's rake_modules/hiera.yaml
+    reads ../hieradata) is judged by the repository's directory, not its own."""
     config = layer.config
     if config is None or config.path is None:
         return []
     root = layer.root.rstrip(os.sep)
+    if (
+        layer.kind is LayerKind.GLOBAL
+        and repository is not None
+        and config.path.startswith(repository.rstrip(os.sep) + os.sep)
+    ):
+        root = repository.rstrip(os.sep)
     real_root = os.path.realpath(root)
     where = {LayerKind.GLOBAL: "global hiera.yaml", LayerKind.MODULE: "module"}.get(
         layer.kind, "environment"
@@ -169,7 +179,7 @@ def check_outside_reads(
     for template in templates if templates is not None else layer_levels(layer):
         if not template.names_files or template.span == NO_SPAN:
             continue
-        if not template.walkable:
+        if not (template.walk_root + os.sep).startswith(root + os.sep):
             message = (
                 f"Hierarchy level '{template.entry.name}' reads files outside the {where} "
                 f"directory {root}: {template.pattern}"

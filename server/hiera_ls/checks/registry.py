@@ -281,7 +281,8 @@ def check_hiera_config(
             index.existing if index is not None else candidate_files(levels, (), files)
         )
         out.extend(check_unmatched_templates(layer, files, existing, levels))
-        out.extend(check_outside_reads(layer, files, existing, levels))
+        repository = index.env.root if index is not None else None
+        out.extend(check_outside_reads(layer, files, existing, levels, repository))
     return in_file_order(unique(out))
 
 
