@@ -10,12 +10,16 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from hiera_ls.engine import interpolation
 from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.features.hover import hover
 from hiera_ls.features.sessions import new_session
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Workspace
 from hiera_ls.source.spans import Position
+from tests.engine.envbuilder import make_env
 
 COMMON = "version: 5\nhierarchy:\n  - name: c\n    path: common.yaml\n"
 
@@ -160,3 +164,33 @@ def test_a_glob_too_complex_to_match_fails_with_a_message(tmp_path: Path) -> Non
     root = _env(tmp_path, hiera, {"ab" * 100 + ".yaml": "y: 2\n"})
     done, took = _lookup(root, "y")
     assert took < 5 and "has too many brace alternatives to match" in done.stderr
+
+
+def test_a_value_of_aliases_is_interpolated_once_per_written_node(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six levels of nine aliases (531,441 strings once expanded, one written) with a token:
+    the token is interpolated once, and the answer shares what the YAML shares."""
+    lines = ["l0: &l0 ['%{facts.hostname}', plain]"]
+    lines += [f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]" for i in range(1, 7)]
+    lines += ["flat: &flat [a, [b, c]]", "same: *flat"]
+    env = make_env(tmp_path, {"data/common.yaml": "\n".join(lines) + "\n"}, {"hostname": "web01"})
+    calls: list[str] = []
+    original = interpolation._interpolate_string
+
+    def counted(subject: str, *args: object) -> object:
+        calls.append(subject)
+        return original(subject, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(interpolation, "_interpolate_string", counted)
+    value = env.value("l6")
+    # Before: 531,441 interpolations of the same string, and as many list copies.
+    assert [c for c in calls if "hostname" in c] == ["%{facts.hostname}"]
+    assert isinstance(value, list) and len(value) == 9 and value[0] is value[8]
+    inner = value
+    for _ in range(6):
+        inner = inner[0]
+    assert inner == ["web01", "plain"]
+    session = env.session()
+    flat, same = session.lookup("flat").value, session.lookup("same").value
+    assert flat == ["a", ["b", "c"]] and flat is same  # nothing to interpolate: no copy

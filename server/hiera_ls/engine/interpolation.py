@@ -32,21 +32,43 @@ def interpolate(
 
     ``undefined_as_empty`` is Puppet 8's rule for locations: an undefined variable warns and
     expands to ''.
+
+    A collection holding no token is returned as it is, not copied (values are never changed
+    in place: the merges copy what they change), and a collection met again (a YAML alias)
+    is interpolated once: the value of nine levels of nine aliases is walked in as many steps
+    as it has written nodes, not the 387 million it holds once expanded.
     """
     if isinstance(value, str):
         if "%{" not in value or isinstance(value, Encrypted):
             return value
         return _interpolate_string(value, inv, allow_methods, undefined_as_empty)
-    if isinstance(value, list):
-        return [interpolate(v, inv, allow_methods, undefined_as_empty) for v in value]
-    if isinstance(value, dict):
-        return {
-            interpolate(k, inv, allow_methods, undefined_as_empty): interpolate(
-                v, inv, allow_methods, undefined_as_empty
-            )
-            for k, v in value.items()
-        }
-    return value
+    if not isinstance(value, list | dict):
+        return value
+    done: dict[int, object] = {}  # id of a collection met -> its interpolated value
+
+    def walk(v: object) -> object:
+        if isinstance(v, str):
+            if "%{" not in v or isinstance(v, Encrypted):
+                return v
+            return _interpolate_string(v, inv, allow_methods, undefined_as_empty)
+        if not isinstance(v, list | dict):
+            return v
+        found = done.get(id(v))
+        if found is not None:
+            return found
+        out: object
+        if isinstance(v, list):
+            items = [walk(e) for e in v]
+            out = v if all(a is b for a, b in zip(items, v, strict=True)) else items
+        else:
+            pairs = [(walk(k), walk(e)) for k, e in v.items()]
+            olds = v.items()
+            same = all(k2 is k and e2 is e for (k2, e2), (k, e) in zip(pairs, olds, strict=True))
+            out = v if same else dict(pairs)
+        done[id(v)] = out
+        return out
+
+    return walk(value)
 
 
 def _interpolate_string(
