@@ -5,6 +5,7 @@ clear message (docs/security.md, "Lookups, interpolation and globs")."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -16,6 +17,7 @@ from hiera_ls.engine import interpolation
 from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.features.hover import hover
 from hiera_ls.features.sessions import new_session
+from hiera_ls.project import key_index
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Workspace
 from hiera_ls.source.spans import Position
@@ -194,3 +196,37 @@ def test_a_value_of_aliases_is_interpolated_once_per_written_node(
     session = env.session()
     flat, same = session.lookup("flat").value, session.lookup("same").value
     assert flat == ["a", ["b", "c"]] and flat is same  # nothing to interpolate: no copy
+
+
+def test_a_string_of_many_equal_tokens_resolves_each_token_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A value repeating ``%{facts.hostname}`` 20,000 times: one variable lookup, and a hover
+    on the first token places that token only (before: 12.8 s for 100,000 tokens)."""
+    count = 20_000
+    value = " ".join(["%{facts.hostname}"] * count)
+    root = _env(tmp_path, COMMON, {"common.yaml": f'k: "{value}"\n'})
+    (root / ".hiera-ls" / "facts").mkdir(parents=True)
+    (root / ".hiera-ls" / "facts" / "n1.yaml").write_text("hostname: n1\n")
+    snapshot = Workspace([str(root)], Settings(facts_profile="n1")).snapshot()
+    common = str(root / "data" / "common.yaml")
+    looked_up: list[str] = []
+    placed: list[str] = []
+    scope_lookup, place = interpolation.scope_lookup, key_index.token_of
+
+    def counted_lookup(inv: object, key: str, subject: str) -> object:
+        looked_up.append(key)
+        return scope_lookup(inv, key, subject)  # type: ignore[arg-type]
+
+    def counted_place(match: re.Match[str]) -> object:
+        placed.append(match.group(0))
+        return place(match)
+
+    monkeypatch.setattr(interpolation, "scope_lookup", counted_lookup)
+    monkeypatch.setattr(key_index, "token_of", counted_place)
+    key = hover(snapshot, common, Position(0, 0))
+    assert key is not None and "n1 n1 n1" in key.markdown
+    assert len(looked_up) <= 2, len(looked_up)  # the value, and its explanation: once each
+    token = hover(snapshot, common, Position(0, 5))
+    assert token is not None and "facts.hostname" in token.markdown
+    assert len(placed) == 1
