@@ -358,3 +358,33 @@ async def test_the_server_reports_an_alias_bomb_and_keeps_answering(
     assert "hello" in await hover(0, 1)
     big = await hover(1, 1)
     assert "… (199,000 more characters)" in big and len(big) < 2_000
+
+
+def test_the_cli_prints_yaml_through_libyaml_with_the_same_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """PyYAML's own emitter took 35 s to print a 16 MB value; libyaml's prints the same text,
+    except that it escapes characters beyond U+FFFF, as Puppet 7.23 (Psych, libyaml) does."""
+    import yaml
+
+    from hiera_ls.cli import _yaml
+
+    value = {
+        "plain": "word " * 50,
+        "lines": "one\ntwo\n  indented\n",
+        "unicode": "caf\u00e9 \u2603",
+        "odd": ["yes", "0755", "~", "", " lead", "trail ", "a: b", "#x", "- y", "%{x}"],
+        "numbers": [0, -1, 1.5, float("inf"), 10**20],
+        "nested": {"a": [None, True, False, {"b": []}], "c": {}},
+        "control": "bell\x07 tab\t nel\x85 ls\u2028",
+    }
+    expected = yaml.safe_dump(
+        value, explicit_start=True, sort_keys=False, allow_unicode=True, default_flow_style=False
+    )
+
+    def python_emitter(*args: object, **kwargs: object) -> None:
+        raise AssertionError("PyYAML's Python emitter was used")
+
+    monkeypatch.setattr(yaml.emitter.Emitter, "emit", python_emitter)
+    assert _yaml(value) == expected.removesuffix("\n...\n").rstrip("\n")
+    assert _yaml({"u": "\U0001f600"}) == '---\nu: "\\U0001F600"'  # Puppet's text
