@@ -22,6 +22,7 @@ from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Workspace
 from hiera_ls.source.spans import Position
 from tests.engine.envbuilder import make_env
+from tests.robustness.test_yaml_bounds import alias_bomb
 
 COMMON = "version: 5\nhierarchy:\n  - name: c\n    path: common.yaml\n"
 
@@ -230,3 +231,22 @@ def test_a_string_of_many_equal_tokens_resolves_each_token_once(
     token = hover(snapshot, common, Position(0, 5))
     assert token is not None and "facts.hostname" in token.markdown
     assert len(placed) == 1
+
+
+def test_a_hover_says_when_a_limit_of_hiera_ls_stopped_the_lookup(tmp_path: Path) -> None:
+    """Before: "Puppet fails this lookup" for a value Puppet loads (nine levels of nine
+    aliases: hiera-ls refuses to walk it, Puppet takes minutes)."""
+    root = _env(tmp_path, COMMON, {"common.yaml": _chain(300) + alias_bomb()})
+    (root / ".hiera-ls" / "facts").mkdir(parents=True)
+    (root / ".hiera-ls" / "facts" / "n1.yaml").write_text("hostname: n1\n")
+    snapshot = Workspace([str(root)], Settings(facts_profile="n1")).snapshot()
+    common = str(root / "data" / "common.yaml")
+    bomb = hover(snapshot, common, Position(300 + 10, 1))
+    assert (
+        bomb is not None
+        and "**hiera-ls stops this lookup at a limit:** hiera-ls: the value of 'l9'"
+        in bomb.markdown
+    )
+    deep = hover(snapshot, common, Position(0, 1))
+    assert deep is not None and "**Puppet fails this lookup:** " in deep.markdown
+    assert "stack level too deep" in deep.markdown  # Puppet's own failure, in its words
