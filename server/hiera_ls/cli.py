@@ -179,12 +179,33 @@ def _facts_error(given: str, profile: FactsProfile) -> str:
     )
 
 
+JSON_MAX_NESTING = 100  # Ruby's JSON.generate default, which `puppet lookup` keeps
+
+
 def _render(value: object, render_as: str | None) -> str:
     if render_as == "json":
-        return json.dumps(plain_data(value), ensure_ascii=False)
+        data = plain_data(value)
+        if _nested_deeper_than(data, JSON_MAX_NESTING):
+            # Puppet 7.23's words and exit code for a value of 101 nested collections
+            raise UsageError(f"Could not run: nesting of {JSON_MAX_NESTING} is too deep")
+        return json.dumps(data, ensure_ascii=False)
     if render_as == "s":
         return value if isinstance(value, str) else render_value(value)
     return _yaml(value)
+
+
+def _nested_deeper_than(data: object, limit: int) -> bool:
+    """Whether collections nest more than ``limit`` deep (a walk without recursion)."""
+    stack: list[tuple[object, int]] = [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            if depth > limit:
+                return True
+            stack.extend((child, depth + 1) for child in item if isinstance(child, list | dict))
+    return False
 
 
 def _yaml(value: object) -> str:

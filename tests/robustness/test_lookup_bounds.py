@@ -250,3 +250,25 @@ def test_a_hover_says_when_a_limit_of_hiera_ls_stopped_the_lookup(tmp_path: Path
     deep = hover(snapshot, common, Position(0, 1))
     assert deep is not None and "**Puppet fails this lookup:** " in deep.markdown
     assert "stack level too deep" in deep.markdown  # Puppet's own failure, in its words
+
+
+def test_render_as_json_refuses_what_puppet_refuses_to_print(tmp_path: Path) -> None:
+    """Puppet 7.23 prints 100 nested collections as JSON and refuses 101 (Ruby's JSON
+    max_nesting); before, hiera-ls printed any depth."""
+    data = (
+        "".join(f"d{n}: " + "[" * n + "1" + "]" * n + "\n" for n in (100, 101))
+        + "h101: "
+        + "{a: " * 100
+        + "{}"
+        + "}" * 100
+        + "\n"
+    )
+    root = _env(tmp_path, COMMON, {"common.yaml": data})
+    ok, _ = _lookup(root, "--render-as", "json", "d100")
+    assert ok.returncode == 0 and ok.stdout == "[" * 100 + "1" + "]" * 100 + "\n"
+    for key in ("d101", "h101"):
+        refused, _ = _lookup(root, "--render-as", "json", key)
+        assert refused.returncode == 1 and refused.stdout == ""
+        assert refused.stderr == "Error: Could not run: nesting of 100 is too deep\n"
+    as_yaml, _ = _lookup(root, "d101")
+    assert as_yaml.returncode == 0  # YAML prints it, as Puppet does
