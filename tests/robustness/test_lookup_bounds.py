@@ -272,3 +272,16 @@ def test_render_as_json_refuses_what_puppet_refuses_to_print(tmp_path: Path) -> 
         assert refused.stderr == "Error: Could not run: nesting of 100 is too deep\n"
     as_yaml, _ = _lookup(root, "d101")
     assert as_yaml.returncode == 0  # YAML prints it, as Puppet does
+
+
+def test_ruby_text_in_a_hover_is_cut_as_every_long_text_is(tmp_path: Path) -> None:
+    """Before: cut with a bare '…'; now as strings are, saying how much was left out."""
+    root = _env(tmp_path, COMMON, {"common.yaml": 'x: "%{facts.big}"\n'})
+    (root / ".hiera-ls" / "facts").mkdir(parents=True)
+    big = "big:\n" + "".join(f"  - item{i:04d}\n" for i in range(300))
+    (root / ".hiera-ls" / "facts" / "n1.yaml").write_text("hostname: n1\n" + big)
+    snapshot = Workspace([str(root)], Settings(facts_profile="n1")).snapshot()
+    token = hover(snapshot, str(root / "data" / "common.yaml"), Position(0, 6))
+    assert token is not None and "Ruby's text" in token.markdown
+    ruby = "[" + ", ".join(f'"item{i:04d}"' for i in range(300)) + "]"
+    assert f"{ruby[:1000]}… ({len(ruby) - 1000:,} more characters)`" in token.markdown

@@ -26,8 +26,8 @@ from hiera_ls.features.provenance import (
     shown_path,
 )
 from hiera_ls.features.render import (
-    MAX_STRING,
     code,
+    cut_text,
     file_link,
     inline,
     link,
@@ -499,7 +499,7 @@ def _ruby_text(value: object) -> str:
         text = to_s(value)
     except ValueTooLarge as e:
         return str(e)
-    return text if len(text) <= MAX_STRING else text[:MAX_STRING] + "…"
+    return cut_text(text)
 
 
 # ------------------------------------------------------------------ hiera.yaml locations
