@@ -91,8 +91,9 @@ def test_a_long_chain_gets_its_diagnostics_at_once(tmp_path: Path) -> None:
 
 
 def test_exponential_interpolation_answers_at_once(tmp_path: Path) -> None:
+    # The two tokens are written apart (a token repeated in one string is resolved once).
     lines = "".join(
-        f"e{i}: \"%{{lookup('e{i + 1}')}}%{{lookup('e{i + 1}')}}\"\n" for i in range(1, 25)
+        f'e{i}: "%{{lookup(\'e{i + 1}\')}}%{{lookup(\\"e{i + 1}\\")}}"\n' for i in range(1, 25)
     )
     root = _env(tmp_path, COMMON, {"common.yaml": lines + "e25: x\n"})
     done, took = _lookup(root, "--render-as", "json", "e5")
@@ -138,7 +139,7 @@ def test_the_nesting_limit_holds_whichever_key_is_looked_up_first(tmp_path: Path
 
 def test_hovers_over_a_long_chain_and_an_exponential_key_answer_at_once(tmp_path: Path) -> None:
     expo = "".join(
-        f"e{i}: \"%{{lookup('e{i + 1}')}}%{{lookup('e{i + 1}')}}\"\n" for i in range(1, 15)
+        f'e{i}: "%{{lookup(\'e{i + 1}\')}}%{{lookup(\\"e{i + 1}\\")}}"\n' for i in range(1, 15)
     )
     root = _env(tmp_path, COMMON, {"common.yaml": _chain(1000) + expo + "e15: x\n"})
     (root / ".hiera-ls" / "facts").mkdir(parents=True)
