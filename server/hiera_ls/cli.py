@@ -291,12 +291,18 @@ def _facts_error(given: str, profile: FactsProfile) -> str:
     )
 
 
+JSON_MAX_NESTING = 100  # Ruby's JSON.generate default, which `puppet lookup` keeps
+
+
 def _render(value: object, render_as: str | None) -> str:
     """The text `puppet lookup --render-as FORMAT` prints (before ``puts``): Ruby's compact
     JSON, ``to_s``, or Psych's YAML (which quotes every string a YAML 1.1 reader would take
     for another type: ``--- "n"``)."""
     shown = _shown(value)
     if render_as == "json":
+        if _nested_deeper_than(shown, JSON_MAX_NESTING):
+            # Puppet 7.23's words and exit code for a value of 101 nested collections
+            raise UsageError(f"Could not run: nesting of {JSON_MAX_NESTING} is too deep")
         return _ruby_json(shown)
     if render_as == "s":
         return to_s(shown)
@@ -362,6 +368,20 @@ def _type_syntax_error(text: str, detail: str) -> str:
 
 def _puts(out: TextIO, text: str) -> None:
     out.write(text if text.endswith("\n") else text + "\n")
+
+
+def _nested_deeper_than(data: object, limit: int) -> bool:
+    """Whether collections nest more than ``limit`` deep (a walk without recursion)."""
+    stack: list[tuple[object, int]] = [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            if depth > limit:
+                return True
+            stack.extend((child, depth + 1) for child in item if isinstance(child, list | dict))
+    return False
 
 
 def _batch(session: LookupSession, stdin: TextIO, stdout: TextIO) -> int:

@@ -132,7 +132,7 @@ def test_a_fifo_is_never_opened_cli_and_server(tmp_path: Path) -> None:
     )
     snap = snapshot(root)
     shown = hover_text(snap, root / "data" / "common.yaml")
-    assert "**Puppet fails this lookup:** hiera-ls does not read" in shown
+    assert "**hiera-ls stops this lookup at a limit:** hiera-ls does not read" in shown
     assert [p[0] for p in file_problems(snap, fifo)] == ["file-not-regular"]
     # An open editor buffer still wins over whatever is on disk.
     buffered = snapshot(root, {str(fifo): "a: from the buffer\n"})

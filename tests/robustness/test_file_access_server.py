@@ -47,8 +47,11 @@ async def test_a_data_file_linked_to_dev_stdin_is_not_read_by_the_server(
     doc = open_document(client, common)
     await wait_for_diagnostics(client, doc, version=1)
     classes = await hover_text(client, common, "classes:")
-    assert f"**Puppet fails this lookup:** hiera-ls does not read {node} (a symlink to" in classes
+    assert (
+        f"**hiera-ls stops this lookup at a limit:** hiera-ls does not read {node} (a symlink to"
+        in classes
+    )
     assert "hiera-ls reads regular files only" in classes
     # the server keeps answering, its input intact
     ssh = await hover_text(client, common, "profile::ssh::port")
-    assert "**Puppet fails this lookup:** hiera-ls does not read" in ssh
+    assert "**hiera-ls stops this lookup at a limit:** hiera-ls does not read" in ssh

@@ -5,18 +5,25 @@ clear message (docs/security.md, "Lookups, interpolation and globs")."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from hiera_ls.engine import interpolation
 from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.features.hover import hover
 from hiera_ls.features.sessions import new_session
+from hiera_ls.project import key_index
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Workspace
 from hiera_ls.source.spans import Position
+from tests.engine.envbuilder import make_env
 from tests.hang_guard import HUNG_S
+from tests.robustness.test_yaml_bounds import alias_bomb
 
 COMMON = "version: 5\nhierarchy:\n  - name: c\n    path: common.yaml\n"
 
@@ -85,8 +92,9 @@ def test_a_long_chain_gets_its_diagnostics_at_once(tmp_path: Path) -> None:
 
 
 def test_exponential_interpolation_answers_at_once(tmp_path: Path) -> None:
+    # The two tokens are written apart (a token repeated in one string is resolved once).
     lines = "".join(
-        f"e{i}: \"%{{lookup('e{i + 1}')}}%{{lookup('e{i + 1}')}}\"\n" for i in range(1, 25)
+        f'e{i}: "%{{lookup(\'e{i + 1}\')}}%{{lookup(\\"e{i + 1}\\")}}"\n' for i in range(1, 25)
     )
     root = _env(tmp_path, COMMON, {"common.yaml": lines + "e25: x\n"})
     done, took = _lookup(root, "--render-as", "json", "e5")
@@ -132,7 +140,7 @@ def test_the_nesting_limit_holds_whichever_key_is_looked_up_first(tmp_path: Path
 
 def test_hovers_over_a_long_chain_and_an_exponential_key_answer_at_once(tmp_path: Path) -> None:
     expo = "".join(
-        f"e{i}: \"%{{lookup('e{i + 1}')}}%{{lookup('e{i + 1}')}}\"\n" for i in range(1, 15)
+        f'e{i}: "%{{lookup(\'e{i + 1}\')}}%{{lookup(\\"e{i + 1}\\")}}"\n' for i in range(1, 15)
     )
     root = _env(tmp_path, COMMON, {"common.yaml": _chain(1000) + expo + "e15: x\n"})
     (root / ".hiera-ls" / "facts").mkdir(parents=True)
@@ -161,3 +169,121 @@ def test_a_glob_too_complex_to_match_fails_with_a_message(tmp_path: Path) -> Non
     root = _env(tmp_path, hiera, {"ab" * 100 + ".yaml": "y: 2\n"})
     done, took = _lookup(root, "y")
     assert took < HUNG_S and "has too many brace alternatives to match" in done.stderr
+
+
+def test_a_value_of_aliases_is_interpolated_once_per_written_node(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six levels of nine aliases (531,441 strings once expanded, one written) with a token:
+    the token is interpolated once, and the answer shares what the YAML shares."""
+    lines = ["l0: &l0 ['%{facts.hostname}', plain]"]
+    lines += [f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]" for i in range(1, 7)]
+    lines += ["flat: &flat [a, [b, c]]", "same: *flat"]
+    env = make_env(tmp_path, {"data/common.yaml": "\n".join(lines) + "\n"}, {"hostname": "web01"})
+    calls: list[str] = []
+    original = interpolation._interpolate_string
+
+    def counted(subject: str, *args: object) -> object:
+        calls.append(subject)
+        return original(subject, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(interpolation, "_interpolate_string", counted)
+    value = env.value("l6")
+    # Before: 531,441 interpolations of the same string, and as many list copies.
+    assert [c for c in calls if "hostname" in c] == ["%{facts.hostname}"]
+    assert isinstance(value, list) and len(value) == 9 and value[0] is value[8]
+    inner = value
+    for _ in range(6):
+        inner = inner[0]
+    assert inner == ["web01", "plain"]
+    session = env.session()
+    flat, same = session.lookup("flat").value, session.lookup("same").value
+    assert flat == ["a", ["b", "c"]] and flat is same  # nothing to interpolate: no copy
+
+
+def test_a_string_of_many_equal_tokens_resolves_each_token_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A value repeating ``%{facts.hostname}`` 20,000 times: one variable lookup, and a hover
+    on the first token places that token only (before: 12.8 s for 100,000 tokens)."""
+    count = 20_000
+    value = " ".join(["%{facts.hostname}"] * count)
+    root = _env(tmp_path, COMMON, {"common.yaml": f'k: "{value}"\n'})
+    (root / ".hiera-ls" / "facts").mkdir(parents=True)
+    (root / ".hiera-ls" / "facts" / "n1.yaml").write_text("hostname: n1\n")
+    snapshot = Workspace([str(root)], Settings(facts_profile="n1")).snapshot()
+    common = str(root / "data" / "common.yaml")
+    looked_up: list[str] = []
+    placed: list[str] = []
+    scope_lookup, place = interpolation.scope_lookup, key_index.token_of
+
+    def counted_lookup(inv: object, key: str, subject: str) -> object:
+        looked_up.append(key)
+        return scope_lookup(inv, key, subject)  # type: ignore[arg-type]
+
+    def counted_place(match: re.Match[str]) -> object:
+        placed.append(match.group(0))
+        return place(match)
+
+    monkeypatch.setattr(interpolation, "scope_lookup", counted_lookup)
+    monkeypatch.setattr(key_index, "token_of", counted_place)
+    key = hover(snapshot, common, Position(0, 0))
+    assert key is not None and "n1 n1 n1" in key.markdown
+    assert len(looked_up) <= 2, len(looked_up)  # the value, and its explanation: once each
+    token = hover(snapshot, common, Position(0, 5))
+    assert token is not None and "facts.hostname" in token.markdown
+    assert len(placed) == 1
+
+
+def test_a_hover_says_when_a_limit_of_hiera_ls_stopped_the_lookup(tmp_path: Path) -> None:
+    """Before: "Puppet fails this lookup" for a value Puppet loads (nine levels of nine
+    aliases: hiera-ls refuses to walk it, Puppet takes minutes)."""
+    root = _env(tmp_path, COMMON, {"common.yaml": _chain(300) + alias_bomb()})
+    (root / ".hiera-ls" / "facts").mkdir(parents=True)
+    (root / ".hiera-ls" / "facts" / "n1.yaml").write_text("hostname: n1\n")
+    snapshot = Workspace([str(root)], Settings(facts_profile="n1")).snapshot()
+    common = str(root / "data" / "common.yaml")
+    bomb = hover(snapshot, common, Position(300 + 10, 1))
+    assert (
+        bomb is not None
+        and "**hiera-ls stops this lookup at a limit:** hiera-ls: the value of 'l9'"
+        in bomb.markdown
+    )
+    deep = hover(snapshot, common, Position(0, 1))
+    assert deep is not None and "**Puppet fails this lookup:** " in deep.markdown
+    assert "stack level too deep" in deep.markdown  # Puppet's own failure, in its words
+
+
+def test_render_as_json_refuses_what_puppet_refuses_to_print(tmp_path: Path) -> None:
+    """Puppet 7.23 prints 100 nested collections as JSON and refuses 101 (Ruby's JSON
+    max_nesting); before, hiera-ls printed any depth."""
+    data = (
+        "".join(f"d{n}: " + "[" * n + "1" + "]" * n + "\n" for n in (100, 101))
+        + "h101: "
+        + "{a: " * 100
+        + "{}"
+        + "}" * 100
+        + "\n"
+    )
+    root = _env(tmp_path, COMMON, {"common.yaml": data})
+    ok, _ = _lookup(root, "--render-as", "json", "d100")
+    assert ok.returncode == 0 and ok.stdout == "[" * 100 + "1" + "]" * 100 + "\n"
+    for key in ("d101", "h101"):
+        refused, _ = _lookup(root, "--render-as", "json", key)
+        assert refused.returncode == 1 and refused.stdout == ""
+        assert refused.stderr == "Error: Could not run: nesting of 100 is too deep\n"
+    as_yaml, _ = _lookup(root, "d101")
+    assert as_yaml.returncode == 0  # YAML prints it, as Puppet does
+
+
+def test_ruby_text_in_a_hover_is_cut_as_every_long_text_is(tmp_path: Path) -> None:
+    """Before: cut with a bare '…'; now as strings are, saying how much was left out."""
+    root = _env(tmp_path, COMMON, {"common.yaml": 'x: "%{facts.big}"\n'})
+    (root / ".hiera-ls" / "facts").mkdir(parents=True)
+    big = "big:\n" + "".join(f"  - item{i:04d}\n" for i in range(300))
+    (root / ".hiera-ls" / "facts" / "n1.yaml").write_text("hostname: n1\n" + big)
+    snapshot = Workspace([str(root)], Settings(facts_profile="n1")).snapshot()
+    token = hover(snapshot, str(root / "data" / "common.yaml"), Position(0, 6))
+    assert token is not None and "Ruby's text" in token.markdown
+    ruby = "[" + ", ".join(f'"item{i:04d}"' for i in range(300)) + "]"
+    assert f"{ruby[:1000]}… ({len(ruby) - 1000:,} more characters)`" in token.markdown

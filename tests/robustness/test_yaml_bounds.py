@@ -359,3 +359,20 @@ async def test_the_server_reports_an_alias_bomb_and_keeps_answering(
     assert "hello" in await hover(0, 1)
     big = await hover(1, 1)
     assert "… (199,000 more characters)" in big and len(big) < 2_000
+
+
+def test_the_cli_prints_yaml_through_libyaml_as_psych_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """PyYAML's own emitter took 35 s to print a 16 MB value; libyaml's, the one Psych drives,
+    writes it in a second, with Psych's text (tests/differential/test_render_vs_puppet.py)."""
+    import yaml
+
+    from hiera_ls.source.psych_dump import psych_dump
+
+    def python_emitter(*args: object, **kwargs: object) -> None:
+        raise AssertionError("PyYAML's Python emitter was used")
+
+    monkeypatch.setattr(yaml.emitter.Emitter, "emit", python_emitter)
+    assert psych_dump({"u": "\U0001f600", "n": "n"}) == '---\nu: "\\U0001F600"\n"n": "n"\n'
+    assert psych_dump("x" * 1_000_000) == "--- " + "x" * 1_000_000 + "\n"

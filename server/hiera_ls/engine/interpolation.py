@@ -23,7 +23,7 @@ from hiera_ls.puppet.errors import LookupFailure, UndefinedVariable
 from hiera_ls.puppet.ruby_text import to_s
 from hiera_ls.puppet.value_size import check_text_size
 from hiera_ls.puppet.values import Encrypted
-from hiera_ls.source.interpolation import TokenKind, scan
+from hiera_ls.source.interpolation import TOKEN_RE, TokenKind, token_of
 from hiera_ls.source.keys import LookupKey, NotFound, Segment, dig, split_key
 
 
@@ -34,33 +34,63 @@ def interpolate(
 
     ``undefined_as_empty`` is Puppet 8's rule for locations: an undefined variable warns and
     expands to ''.
+
+    A collection holding no token is returned as it is, not copied (values are never changed
+    in place: the merges copy what they change), and a collection met again (a YAML alias)
+    is interpolated once: the value of nine levels of nine aliases is walked in as many steps
+    as it has written nodes, not the 387 million it holds once expanded.
     """
     if isinstance(value, str):
         if "%{" not in value or isinstance(value, Encrypted):
             return value
         return _interpolate_string(value, inv, allow_methods, undefined_as_empty)
-    if isinstance(value, list):
-        return [interpolate(v, inv, allow_methods, undefined_as_empty) for v in value]
-    if isinstance(value, dict):
-        return {
-            interpolate(k, inv, allow_methods, undefined_as_empty): interpolate(
-                v, inv, allow_methods, undefined_as_empty
-            )
-            for k, v in value.items()
-        }
-    return value
+    if not isinstance(value, list | dict):
+        return value
+    done: dict[int, object] = {}  # id of a collection met -> its interpolated value
+
+    def walk(v: object) -> object:
+        if isinstance(v, str):
+            if "%{" not in v or isinstance(v, Encrypted):
+                return v
+            return _interpolate_string(v, inv, allow_methods, undefined_as_empty)
+        if not isinstance(v, list | dict):
+            return v
+        found = done.get(id(v))
+        if found is not None:
+            return found
+        out: object
+        if isinstance(v, list):
+            items = [walk(e) for e in v]
+            out = v if all(a is b for a, b in zip(items, v, strict=True)) else items
+        else:
+            pairs = [(walk(k), walk(e)) for k, e in v.items()]
+            olds = v.items()
+            same = all(k2 is k and e2 is e for (k2, e2), (k, e) in zip(pairs, olds, strict=True))
+            out = v if same else dict(pairs)
+        done[id(v)] = out
+        return out
+
+    return walk(value)
 
 
 def _interpolate_string(
     subject: str, inv: Invocation, allow_methods: bool, undefined_as_empty: bool
 ) -> object:
     trace = inv.trace
+    # A token met again in the same string has the same text: it is resolved (and traced)
+    # once. 100,000 ``%{facts.hostname}`` in one value: one variable lookup, not 100,000.
+    done: dict[str, str] = {}  # a token's text -> what it expands to
     with trace.branch(Kind.INTERPOLATE, subject):
         parts: list[str] = []
         pos = 0
-        for tok in scan(subject):
-            parts.append(subject[pos : tok.start])
-            pos = tok.end
+        for m in TOKEN_RE.finditer(subject):
+            parts.append(subject[pos : m.start()])
+            pos = m.end()
+            known = done.get(m.group(0))
+            if known is not None:
+                parts.append(known)
+                continue
+            tok = token_of(m)
             if tok.kind is TokenKind.EMPTY:
                 continue
             if tok.kind is TokenKind.METHOD:
@@ -105,9 +135,9 @@ def _interpolate_string(
                 guard,
                 lambda found=value: interpolate(found, inv, allow_methods, undefined_as_empty),  # type: ignore[misc]
             )
-            parts.append(
-                "" if value is None else (value if isinstance(value, str) else to_s(value))
-            )
+            part = "" if value is None else (value if isinstance(value, str) else to_s(value))
+            done[tok.text] = part
+            parts.append(part)
         parts.append(subject[pos:])
         result = "".join(parts)
         trace.result(result)

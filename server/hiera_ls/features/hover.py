@@ -28,8 +28,8 @@ from hiera_ls.features.provenance import (
     shown_path,
 )
 from hiera_ls.features.render import (
-    MAX_STRING,
     code,
+    cut_text,
     file_link,
     inline,
     link,
@@ -139,7 +139,10 @@ def key_hover(
     lines = [f"**{code(key)}** for {code(node)}", "", *_broken_profile(snapshot)]
     outcome = res.outcome
     if outcome.error is not None:
-        lines += [f"**Puppet fails this lookup:** {outcome.error}", ""]
+        # hiera-ls' own limits (docs/security.md) say "hiera-ls" and which limit it was:
+        # Puppet itself may answer, block, or take minutes there, not fail.
+        who = "hiera-ls stops this lookup at a limit" if "hiera-ls" in outcome.error else None
+        lines += [f"**{who or 'Puppet fails this lookup'}:** {outcome.error}", ""]
     elif not outcome.found:
         lines += [
             f"**Not found** for {code(node)}: `lookup('{key}')` fails unless it has a default.",
@@ -520,7 +523,7 @@ def _ruby_text(value: object) -> str:
         text = to_s(value)
     except ValueTooLarge as e:
         return str(e)
-    return text if len(text) <= MAX_STRING else text[:MAX_STRING] + "…"
+    return cut_text(text)
 
 
 # ------------------------------------------------------------------ hiera.yaml locations

@@ -64,8 +64,16 @@ def _shrink(value: object, budget: _Budget, active: set[int]) -> object:
         finally:
             active.discard(id(value))
     if isinstance(value, str) and len(value) > MAX_STRING and not isinstance(value, Encrypted):
-        return f"{value[:MAX_STRING]}… ({len(value) - MAX_STRING:,} more characters)"
+        return cut_text(value)
     return value
+
+
+def cut_text(text: str) -> str:
+    """``text`` cut at :data:`MAX_STRING` characters, saying how many were left out: the one
+    style of every cut text in a hover."""
+    if len(text) <= MAX_STRING:
+        return text
+    return f"{text[:MAX_STRING]}… ({len(text) - MAX_STRING:,} more characters)"
 
 
 def displayable(value: object) -> object:

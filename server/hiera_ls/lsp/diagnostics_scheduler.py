@@ -53,6 +53,8 @@ class DiagnosticsScheduler:
         self._idle = threading.Event()  # cleared while the server's thread answers the client
         self._idle.set()
         self._busy = 0  # handlers under way (see foreground)
+        self._checking = False  # a run of full checks is queued or under way in the worker
+        self._check_again = False  # asked for while one was under way (see _rebuild_index)
         # one worker: full checks after a pause in typing never overlap each other
         self._worker = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="hiera-ls-checks"
@@ -137,8 +139,16 @@ class DiagnosticsScheduler:
 
         They run in a worker thread on a snapshot, so typing goes on meanwhile; results for
         a snapshot that an edit has since replaced are dropped (that edit schedules its own).
+        One run at a time: a run asked for while one is under way starts when it ends, on
+        the newest snapshot. Queued behind each other (when a run takes longer than the
+        pauses in typing, as in a big environment on a loaded machine), every run kept its
+        snapshot alive and ran on it however stale: the soak's memory grew without bound.
         """
         self._rebuild = None
+        if self._checking:
+            self._check_again = True
+            return
+        self._checking = True
         snapshot = self.ls.snapshot()
         changes = self.ls.diagnostics.changes
         paths = list(self.ls.uris)
@@ -158,6 +168,7 @@ class DiagnosticsScheduler:
 
         diagnostics = self.ls.diagnostics
         try:
+            pause()  # a run superseded while it waited gives up before rebuilding
             diagnostics.rebuild_stale(snapshot, changes, pause, coverage=False)
             # Warm the key index, so the first references request need not parse the project;
             # open files change as the user types, and a big one takes a long stretch without
@@ -202,6 +213,10 @@ class DiagnosticsScheduler:
         self, snapshot: Snapshot, future: asyncio.Future[dict[str, list[types.Diagnostic]]]
     ) -> None:
         ls = self.ls
+        self._checking = False
+        if self._check_again:
+            self._check_again = False
+            self.schedule_full_checks()
         try:
             results = future.result()
         except Exception:

@@ -46,6 +46,7 @@ from hiera_ls.lsp.document_edits import apply_change
 from hiera_ls.lsp.framing import Body, Event, Framer, FramingError
 
 CHUNK_BYTES = 1024 * 1024  # read at most this much from stdin at a time
+SWEEP_FUTURES = 64  # handler futures kept before the done ones are forgotten
 EXIT_GRACE_S = 2.0  # after exit (or the end of input), time for the loop to get to it
 
 PARSE_ERROR = -32700
@@ -95,6 +96,7 @@ class MessageProtocol(LanguageServerProtocol):
     def __init__(self, server: LanguageServer, converter: cattrs.Converter) -> None:
         super().__init__(server, converter)
         self.initialize_seen = False
+        self._sweep_at = SWEEP_FUTURES  # see _execute_handler
 
     @property
     def shutting_down(self) -> bool:
@@ -139,6 +141,34 @@ class MessageProtocol(LanguageServerProtocol):
             log.exception("hiera-ls: could not handle %s", method)
             if is_request:
                 self.send_error(msg_id, INTERNAL_ERROR, f"Internal error: {_short(e)}")
+
+    def _execute_handler(
+        self,
+        msg_id: MsgId,
+        handler: Any,
+        callback: Any,
+        args: tuple[Any, ...] | None = None,
+        kwargs: dict[str, Any] | None = None,
+    ) -> None:
+        """pygls' own, then forgetting the futures of handlers that are done.
+
+        pygls keeps each handler's future by id so that ``$/cancelRequest`` can find it, and
+        forgets it when it answers a request. A notification's handler runs under a fresh id
+        that nothing forgets (pygls 2.1: its built-in ``didOpen``, ``didChange`` ... handlers
+        yield to ours), so every edit kept a task, its context and a future for the life of
+        the server (the soak's memory grew by tens of MiB per 10 minutes of typing). A done
+        future has nothing left to cancel. The sweep runs each time the map has doubled since
+        the last one, so a burst of edits costs a constant time per edit. Not a done-callback:
+        ``shutdown`` cancels futures while iterating over them.
+        """
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)  # type: ignore[arg-type]
+        futures = self._request_futures
+        if len(futures) < self._sweep_at:
+            return
+        for key, future in list(futures.items()):
+            if future.done() and futures.get(key) is future:
+                del futures[key]
+        self._sweep_at = max(SWEEP_FUTURES, 2 * len(futures))
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(

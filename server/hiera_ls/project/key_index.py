@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.files import FileAccess, Stamp
-from hiera_ls.source.interpolation import Token, TokenKind, scan
+from hiera_ls.source.interpolation import TOKEN_RE, Token, TokenKind, scan, token_of
 from hiera_ls.source.keys import LOOKUP_OPTIONS, split_key
 from hiera_ls.source.node_table import Nodes, NodeSpans
 from hiera_ls.source.scalars import Locator, iter_strings
@@ -354,7 +354,8 @@ def iter_scalar_tokens(
         string,
         path.endswith(".json"),
     )
-    for token in scan(string):
+    for match in TOKEN_RE.finditer(string):
+        token = token_of(match)
         found = (
             mapped.span(token.start, token.end)
             if mapped is not None and token.start < len(string)

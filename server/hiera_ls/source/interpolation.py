@@ -45,21 +45,19 @@ def scan(value: str) -> list[Token]:
     """All tokens of ``value`` in order; the empty list when there is no ``%{``."""
     if "%{" not in value:
         return []
-    out: list[Token] = []
-    for m in TOKEN_RE.finditer(value):
-        expr = m.group(1).strip()
-        if expr in EMPTY_EXPRESSIONS:
-            out.append(Token(m.start(), m.end(), m.group(0), expr, TokenKind.EMPTY))
-            continue
-        mm = METHOD_RE.match(expr)
-        if mm:
-            arg = mm.group(2) if mm.group(2) is not None else mm.group(3)
-            out.append(
-                Token(m.start(), m.end(), m.group(0), expr, TokenKind.METHOD, mm.group(1), arg)
-            )
-        else:
-            out.append(Token(m.start(), m.end(), m.group(0), expr, TokenKind.VARIABLE))
-    return out
+    return [token_of(m) for m in TOKEN_RE.finditer(value)]
+
+
+def token_of(m: re.Match[str]) -> Token:
+    """The token ``TOKEN_RE`` matched (a caller meeting the same text again may skip this)."""
+    expr = m.group(1).strip()
+    if expr in EMPTY_EXPRESSIONS:
+        return Token(m.start(), m.end(), m.group(0), expr, TokenKind.EMPTY)
+    mm = METHOD_RE.match(expr)
+    if mm:
+        arg = mm.group(2) if mm.group(2) is not None else mm.group(3)
+        return Token(m.start(), m.end(), m.group(0), expr, TokenKind.METHOD, mm.group(1), arg)
+    return Token(m.start(), m.end(), m.group(0), expr, TokenKind.VARIABLE)
 
 
 def unterminated_at(value: str) -> int | None:

@@ -3,9 +3,10 @@
 ``puppet lookup`` prints its answer with ``to_yaml``, and a user (or a script) reads that
 text back with a YAML 1.1 reader: Psych quotes every string its own reader would take for
 something else (``"n"``, ``'yes'``, ``'0x1f'``, ``'2001-01-01'``), and writes numbers,
-booleans and nil bare.  PyYAML's emitter (a port of libyaml's, which Psych drives) writes the
-text; the choice of style is Psych's, written from a reading of Psych 4's
-``YAMLTree#visit_String`` and checked against Ruby in tests/differential/test_render_vs_puppet.py.
+booleans and nil bare.  libyaml's emitter (PyYAML's C binding; Psych drives the same one)
+writes the text, in time linear in the value's size; the choice of style is Psych's, written
+from a reading of Psych 4's ``YAMLTree#visit_String`` and checked against Ruby in
+tests/differential/test_render_vs_puppet.py.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import re
 from collections.abc import Callable
 
 import yaml
-from yaml.events import ScalarEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from hiera_ls.puppet.ruby_text import float_to_s
@@ -34,84 +34,17 @@ _STARTS_WITH_NON_WORD = re.compile(r'^[^\w][^"]*$', re.MULTILINE)
 _OCTAL_LOOKALIKE = re.compile(r"0[0-7]*[89]")
 
 
-class _PsychDumper(yaml.SafeDumper):
-    """No implicit resolvers: every node carries its text as Psych decided to write it."""
+class _PsychDumper(yaml.CSafeDumper):
+    """libyaml's emitter, the one Psych drives, with no implicit resolvers: every node carries
+    its text as Psych decided to write it."""
 
     yaml_implicit_resolvers = {}  # noqa: RUF012 (PyYAML reads it per class)
-    kept_breaks = False
-
-    def write_literal(self, text: str) -> None:
-        # libyaml: only the last block scalar decides whether the document ends with '...'
-        self.kept_breaks = self.determine_block_hints(text).endswith("+")
-        super().write_literal(text)
 
     def resolve(self, kind: type[Node], value: object, implicit: tuple[bool, bool]) -> str:
-        if kind is ScalarNode and value == _MERGE_KEY:
-            return "tag:yaml.org,2002:merge"  # so the !!str tag is written
-        return super().resolve(kind, value, implicit)  # type: ignore[no-any-return,no-untyped-call]
-
-    def check_simple_key(self) -> bool:
-        # libyaml writes an empty key as `'': v` (PyYAML as `? ''`), and takes a CR for a
-        # line break, which makes a key complex (`? "x\ry"`)
-        if isinstance(self.event, ScalarEvent) and self.event.value == "":
-            return True
-        if isinstance(self.event, ScalarEvent) and "\r" in self.event.value:
-            return False
-        return bool(super().check_simple_key())
-
-    def write_double_quoted(self, text: str, split: bool = True) -> None:
-        """libyaml's way (Psych's emitter): a long line breaks at a space, which the break
-        stands for; PyYAML's escapes the break instead (the same string, other text)."""
-        self.write_indicator('"', True)
-        spaces = False
-        for i, ch in enumerate(text):
-            if ch == " ":
-                if split and not spaces and self.column > self.best_width and 0 < i < len(text) - 1:
-                    self.write_indent()
-                    if text[i + 1] == " ":
-                        self._put("\\")
-                else:
-                    self._put(ch)
-                spaces = True
-                continue
-            spaces = False
-            if _needs_escape(ch, bool(self.allow_unicode)):
-                self._put(_escape(ch))
-            else:
-                self._put(ch)
-        self.write_indicator('"', False)
-
-    def _put(self, data: str) -> None:
-        self.column += len(data)
-        self.whitespace = False
-        self.indention = False
-        self.stream.write(data)
-
-
-_ESCAPES = {
-    "\0": "0", "\a": "a", "\b": "b", "\t": "t", "\n": "n", "\v": "v", "\f": "f",
-    "\r": "r", "\x1b": "e", '"': '"', "\\": "\\", "\x85": "N", "\u2028": "L",
-    "\u2029": "P",
-}  # fmt: skip
-
-
-def _needs_escape(ch: str, unicode: bool) -> bool:
-    if ch in _ESCAPES or ch == "\ufeff":
-        return True
-    if "\x20" <= ch <= "\x7e":
-        return False
-    return not (unicode and ("\xa0" <= ch <= "\ud7ff" or "\ue000" <= ch <= "\ufffd"))
-
-
-def _escape(ch: str) -> str:
-    if ch in _ESCAPES:
-        return "\\" + _ESCAPES[ch]
-    code = ord(ch)
-    if code <= 0xFF:
-        return f"\\x{code:02X}"
-    if code <= 0xFFFF:
-        return f"\\u{code:04X}"
-    return f"\\U{code:08X}"
+        if kind is ScalarNode:
+            # '<<' as a merge key, so its !!str tag is written; any other scalar a string
+            return "tag:yaml.org,2002:merge" if value == _MERGE_KEY else _STR
+        return _SEQ if kind is SequenceNode else _MAP
 
 
 def _string_style(text: str) -> str | None:
@@ -178,9 +111,4 @@ def psych_dump(value: object, leaf: Callable[[object], object] = _no_leaf) -> st
     dumper.open()
     dumper.serialize(_node(value, leaf))
     dumper.close()
-    text = stream.getvalue()
-    # libyaml (0.2.5, Psych's) ends the document with '...' only when the last block scalar
-    # written keeps its final line breaks (`|+`); PyYAML after a top-level plain scalar too
-    if text.endswith("\n...\n"):
-        text = text.removesuffix("...\n")
-    return text + "...\n" if dumper.kept_breaks else text
+    return stream.getvalue()
