@@ -1,0 +1,33 @@
+"""``workspace/symbol``: every data key of the repository (``features/workspace_symbols.py``)."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from hiera_ls.features import lsp_ranges
+from hiera_ls.features.workspace_symbols import workspace_symbols
+from hiera_ls.lsp.server import HieraLanguageServer, empty, guard
+
+
+@guard("workspaceSymbol", empty)
+async def workspace_symbol(
+    ls: HieraLanguageServer, params: types.WorkspaceSymbolParams
+) -> list[types.SymbolInformation]:
+    out: list[types.SymbolInformation] = []
+    for symbol in workspace_symbols(ls.snapshot(), params.query):
+        uri = ls.uris.get(symbol.path) or lsp_ranges.uri_of(symbol.path)
+        out.append(
+            types.SymbolInformation(
+                name=symbol.name,
+                kind=types.SymbolKind.Key,
+                location=types.Location(
+                    uri=uri, range=ls.converter(symbol.path).to_lsp_range(symbol.span)
+                ),
+                container_name=symbol.container,
+            )
+        )
+    return out
+
+
+def register(ls: HieraLanguageServer) -> None:
+    ls.feature(types.WORKSPACE_SYMBOL)(workspace_symbol)
