@@ -5,16 +5,15 @@ from __future__ import annotations
 from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
-from hiera_ls.features.workspace_symbols import workspace_symbols
+from hiera_ls.features.workspace_symbols import SymbolTable, workspace_symbols
 from hiera_ls.lsp.server import HieraLanguageServer, empty, guard
 
 
-@guard("workspaceSymbol", empty)
 async def workspace_symbol(
-    ls: HieraLanguageServer, params: types.WorkspaceSymbolParams
+    ls: HieraLanguageServer, params: types.WorkspaceSymbolParams, table: SymbolTable
 ) -> list[types.SymbolInformation]:
     out: list[types.SymbolInformation] = []
-    for symbol in workspace_symbols(ls.snapshot(), params.query):
+    for symbol in workspace_symbols(ls.snapshot(), params.query, table):
         uri = ls.uris.get(symbol.path) or lsp_ranges.uri_of(symbol.path)
         out.append(
             types.SymbolInformation(
@@ -30,4 +29,12 @@ async def workspace_symbol(
 
 
 def register(ls: HieraLanguageServer) -> None:
-    ls.feature(types.WORKSPACE_SYMBOL)(workspace_symbol)
+    table = SymbolTable()  # this server's, kept between snapshots
+
+    @guard("workspaceSymbol", empty)
+    async def handler(
+        ls: HieraLanguageServer, params: types.WorkspaceSymbolParams
+    ) -> list[types.SymbolInformation]:
+        return await workspace_symbol(ls, params, table)
+
+    ls.feature(types.WORKSPACE_SYMBOL)(handler)
