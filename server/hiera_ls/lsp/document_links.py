@@ -1,4 +1,5 @@
-"""``textDocument/documentLink`` in hiera.yaml (``features/document_links.py``)."""
+"""``textDocument/documentLink`` in hiera.yaml (``features/document_links.py``); the tooltip
+only for a client that says it shows them."""
 
 from __future__ import annotations
 
@@ -17,11 +18,14 @@ async def text_document_document_link(
     if path is None:
         return []
     conv = ls.converter(path)
+    docs = ls.client_capabilities.text_document
+    caps = docs.document_link if docs is not None else None
+    tooltips = bool(caps is not None and caps.tooltip_support)
     return [
         types.DocumentLink(
             range=conv.to_lsp_range(link.span),
             target=lsp_ranges.uri_of(link.target),
-            tooltip=link.tooltip,
+            tooltip=link.tooltip if tooltips else None,
         )
         for link in document_links(ls.snapshot(), path)
     ]
