@@ -314,3 +314,8 @@ async def test_sub_key_reference_renames_the_root_and_a_plain_key_is_quoted_when
     assert "lookup_options is Hiera's own key" in await refused(
         lsp_client, common, "flag: 1", "lookup_options"
     )
+    module_data = small / "modules" / "app" / "data" / "common.yaml"
+    open_document(lsp_client, module_data)
+    assert "outside module app's namespace" in await refused(
+        lsp_client, module_data, "other::port", "other::p"
+    )

@@ -209,6 +209,13 @@ def rename(snapshot: Snapshot, path: str, pos: Position, new: str) -> list[FileE
     view = snapshot.environment_for(path)
     if view is None:
         raise RenameRefused("This file belongs to no environment")
+    info = snapshot.data_files.get(path)
+    owner = _module_of_file(view, info) if info is not None and info.view is view else None
+    if owner is not None and module_of(target.key) != owner:
+        raise RenameRefused(
+            f"'{target.key}' is outside module {owner}'s namespace: Puppet never reads it from "
+            "this file (module-data-unqualified-key); qualify it or move it first"
+        )
     return rename_key(snapshot, view, target.key, new)
 
 
