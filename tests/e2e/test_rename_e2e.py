@@ -190,6 +190,11 @@ async def test_refusals_on_the_control_repo(control: LanguageClient):
         client, common, "lookup_options", None
     )
     assert "regex lookup_options pattern" in await refused(client, common, '"^profile::ssh', None)
+    assert "lookup_options entry of 'classes'" in await refused(
+        client, common, "    merge: unique", None, 5
+    )
+    entry = await prepare(client, common, "  ntp::servers:", 3)  # a literal entry: its key
+    assert entry.placeholder == "ntp::servers"
     site = repo / "manifests" / "site.pp"
     assert "not a valid key" in await refused(client, common, "profile::ssh::port", "ssh port")
     assert "already a key in data/common.yaml line 16" in await refused(
@@ -202,7 +207,9 @@ async def test_refusals_on_the_control_repo(control: LanguageClient):
     assert "matches 'profile::ssh::options' but not 'profile::base::users'" in message
     message = await refused(client, common, "ntp::servers:", "chrony::servers")
     assert "module ntp's data (modules/ntp/data/common.yaml)" in message
-    assert site.exists()
+    assert "lookup() calls in Puppet code are not renamed yet" in await refused(
+        client, site, "lookup('classes'", None, 9
+    )
 
 
 # ---------------------------------------------------------------- quoting, JSON, sub keys

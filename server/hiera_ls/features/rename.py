@@ -85,6 +85,11 @@ def prepare_rename(snapshot: Snapshot, path: str, pos: Position) -> RenameTarget
             )
         return RenameTarget(target.root, _inner(lines, target.span))
     if isinstance(target, OptionsKey):
+        if not target.span.contains(pos):
+            raise RenameRefused(
+                f"The cursor is in the lookup_options entry of '{target.pattern}': "
+                "rename from its key"
+            )
         if target.pattern.startswith("^"):
             raise RenameRefused(
                 f"'{target.pattern}' is a regex lookup_options pattern, not a key: edit it by hand"
