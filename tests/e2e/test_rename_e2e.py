@@ -89,7 +89,7 @@ async def refused(
 @pytest_lsp.fixture(config=CONFIG)
 async def control(lsp_client: LanguageClient, tmp_path: Path):
     repo = copy_repo(CONTROL_REPO, tmp_path)
-    await lsp_client.initialize_session(
+    lsp_client.result = await lsp_client.initialize_session(  # type: ignore[attr-defined]
         init_params(
             repo,
             client_capabilities("visual_studio_code"),
@@ -185,6 +185,10 @@ async def test_refusals_on_the_control_repo(control: LanguageClient):
     repo: Path = client.repo  # type: ignore[attr-defined]
     common = repo / "data" / "common.yaml"
     open_document(client, common)
+    capabilities = client.result.capabilities  # type: ignore[attr-defined]
+    assert capabilities.rename_provider == types.RenameOptions(prepare_provider=True)
+    assert capabilities.workspace_symbol_provider
+    assert capabilities.document_link_provider is not None
     assert "value" in await refused(client, common, "  - vim", None, 5)
     assert "lookup_options is Hiera's own key" in await refused(
         client, common, "lookup_options", None
