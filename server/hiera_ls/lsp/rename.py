@@ -1,8 +1,8 @@
 """``textDocument/prepareRename`` and ``textDocument/rename`` of a key (``features/rename.py``).
 
 A refused rename answers with LSP's ``RequestFailed`` error and the reason as its message (the
-editor shows it); the refusal is decided inside the guard, the error raised outside it, so
-that a bug still only logs and answers nothing.
+editor shows it); the guard lets that error through, and a bug still only logs and answers
+nothing.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ class RenameFailed(JsonRpcException):
 
 
 @guard("prepareRename", none)
-async def _prepare(
+async def text_document_prepare_rename(
     ls: HieraLanguageServer, params: types.PrepareRenameParams
-) -> types.PrepareRenamePlaceholder | str | None:
+) -> types.PrepareRenamePlaceholder | None:
     at = ls.position(params.text_document.uri, params.position)
     if at is None:
         return None
@@ -32,25 +32,16 @@ async def _prepare(
     try:
         target = prepare(ls.snapshot(), path, pos)
     except RenameRefused as refused:
-        return refused.message
+        raise RenameFailed(refused.message) from None
     return types.PrepareRenamePlaceholder(
         range=ls.converter(path).to_lsp_range(target.span), placeholder=target.key
     )
 
 
-async def text_document_prepare_rename(
-    ls: HieraLanguageServer, params: types.PrepareRenameParams
-) -> types.PrepareRenamePlaceholder | None:
-    answer = await _prepare(ls, params)
-    if isinstance(answer, str):
-        raise RenameFailed(answer)
-    return answer
-
-
 @guard("rename", none)
-async def _rename(
+async def text_document_rename(
     ls: HieraLanguageServer, params: types.RenameParams
-) -> types.WorkspaceEdit | str | None:
+) -> types.WorkspaceEdit | None:
     at = ls.position(params.text_document.uri, params.position)
     if at is None:
         return None
@@ -58,17 +49,8 @@ async def _rename(
     try:
         edits = rename(ls.snapshot(), path, pos, params.new_name)
     except RenameRefused as refused:
-        return refused.message
+        raise RenameFailed(refused.message) from None
     return workspace_edit(ls, edits)
-
-
-async def text_document_rename(
-    ls: HieraLanguageServer, params: types.RenameParams
-) -> types.WorkspaceEdit | None:
-    answer = await _rename(ls, params)
-    if isinstance(answer, str):
-        raise RenameFailed(answer)
-    return answer
 
 
 def workspace_edit(ls: HieraLanguageServer, edits: list[FileEdit]) -> types.WorkspaceEdit:
