@@ -16,6 +16,7 @@ from hiera_ls.lsp import (
     code_actions,
     configuration,
     diagnostics,
+    document_links,
     documents,
     explain,
     eyaml,
@@ -24,7 +25,9 @@ from hiera_ls.lsp import (
     navigation,
     outline,
     profiles,
+    rename,
     workspace_changes,
+    workspace_symbols,
 )
 from hiera_ls.lsp.server import HieraLanguageServer
 from hiera_ls.lsp.transport import serve_stdio
@@ -46,6 +49,9 @@ def create_server() -> HieraLanguageServer:
         code_actions,
         outline,
         eyaml,
+        rename,
+        workspace_symbols,
+        document_links,
     ):
         module.register(ls)
     return ls

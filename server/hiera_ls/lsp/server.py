@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, cast
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from hiera_ls import __version__
@@ -126,11 +127,12 @@ class HieraLanguageServer(LanguageServer):
 
 
 def guard(name: str, default: Callable[[], Any], foreground: bool = True) -> Callable[[F], F]:
-    """Per-feature error capture: log the traceback to the client, answer with ``default``.
+    """Per-feature error capture: log the traceback to the client, answer with ``default``
+    (a JSON-RPC error the handler raises on purpose, such as a refused rename, goes through).
 
-    Wraps a handler whose first parameter is the server. ``foreground``: the background
-    checks wait while it runs; not for handlers that await the client, which may take its
-    time to answer.
+        Wraps a handler whose first parameter is the server. ``foreground``: the background
+        checks wait while it runs; not for handlers that await the client, which may take its
+        time to answer.
     """
 
     def wrap(fn: F) -> F:
@@ -139,8 +141,8 @@ def guard(name: str, default: Callable[[], Any], foreground: bool = True) -> Cal
             try:
                 with ls.scheduler.foreground() if foreground else contextlib.nullcontext():
                     return await fn(ls, *args, **kwargs)
-            except asyncio.CancelledError:
-                raise
+            except (asyncio.CancelledError, JsonRpcException):
+                raise  # cancelled, or an error the handler answers with on purpose
             except Exception:
                 ls.log(
                     f"hiera-ls: {name} failed:\n{traceback.format_exc()}", types.MessageType.Error
