@@ -46,7 +46,7 @@ def test_decrypt_prints_the_plaintext_of_each_levels_values(
 ) -> None:
     assert run(capsys, "password", "--decrypt", "--render-as", "s") == (0, SECRET + "\n", "")
     code, out, _ = run(capsys, "list", "--decrypt", "--render-as", "json")
-    assert (code, out) == (0, f'["{SECRET}", "plain"]\n')
+    assert (code, out) == (0, f'["{SECRET}","plain"]\n')
     assert run(capsys, "team", "--decrypt", "--render-as", "s")[:2] == (0, TEAM + "\n")
 
 
