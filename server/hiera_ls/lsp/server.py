@@ -130,9 +130,9 @@ def guard(name: str, default: Callable[[], Any], foreground: bool = True) -> Cal
     """Per-feature error capture: log the traceback to the client, answer with ``default``
     (a JSON-RPC error the handler raises on purpose, such as a refused rename, goes through).
 
-        Wraps a handler whose first parameter is the server. ``foreground``: the background
-        checks wait while it runs; not for handlers that await the client, which may take its
-        time to answer.
+    Wraps a handler whose first parameter is the server. ``foreground``: the background
+    checks wait while it runs; not for handlers that await the client, which may take its
+    time to answer.
     """
 
     def wrap(fn: F) -> F:
