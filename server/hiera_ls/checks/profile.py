@@ -22,6 +22,7 @@ from hiera_ls.source.keys import LOOKUP_OPTIONS, split_key
 from hiera_ls.source.spans import Problem
 
 MAX_EMBED_LOOKUPS = 50
+NAMED_PROFILES = 3  # profiles named in a message before "and N more"
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,3 +163,13 @@ def _embedded_collections(
             )
         )
     return out
+
+
+def profile_label(names: Sequence[str], total: int) -> str:
+    """``web01``, ``web01, db01 and 4 more profiles``, ``all 6 profiles``: the one way a
+    finding, a hover or a lens names the profiles it holds for."""
+    if len(names) == total and total > 1:
+        return f"all {total} profiles"
+    shown = ", ".join(names[:NAMED_PROFILES])
+    rest = len(names) - NAMED_PROFILES
+    return f"{shown} and {rest} more profiles" if rest > 0 else shown

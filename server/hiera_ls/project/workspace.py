@@ -130,6 +130,10 @@ class Snapshot:
     configs: tuple[tuple[str, RepoConfig], ...] = ()
     # per-snapshot caches for the layers above (engine sessions ...): valid as long as it is
     memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
+    # caches shared by the snapshots of one data generation: every change but a facts
+    # file's (data, hiera.yaml, settings) starts a new one, so a lookup cached here for a
+    # profile stays right until its data or its facts change (features/spread.py)
+    data_memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
 
     # -------------------------------------------------------------- what a file is
 
@@ -231,6 +235,7 @@ class Workspace:
         self._data_files: dict[str, DataFileInfo] | None = None
         self._repo_configs: tuple[tuple[str, RepoConfig], ...] | None = None
         self._snapshot: Snapshot | None = None
+        self._data_memo: dict[object, object] = {}
 
     # -------------------------------------------------------------- inputs
 
@@ -285,6 +290,7 @@ class Workspace:
         if old.facts_profile != settings.facts_profile:
             self.selected_profile = None  # the user changed the setting: it wins again
         self._snapshot = None
+        self._data_memo = {}
 
     def select_profile(self, name: str | None) -> None:
         """Choose a profile by name; None or "" chooses none (hovers list every definition)."""
@@ -309,6 +315,9 @@ class Workspace:
             self._profiles is not None and any(e.profile.path == path for e in self._profiles)
         ):
             self._profiles = None
+            if not structural:
+                return  # one profile's facts: lookups of the others stay right
+        self._data_memo = {}
 
     def _profile_roots(self) -> tuple[str, ...]:
         """Where facts profiles are searched: the workspace roots, and the environments
@@ -364,6 +373,7 @@ class Workspace:
             self._repo_configs = _repo_configs(self.roots, files)
             self._profiles = None
         if self._views is None:
+            self._data_memo = {}
             base = self.roots[0] if self.roots else os.getcwd()
             backends = self._backends()
             glob = global_layer(self.settings.hiera_config, base, files, self._configs, backends)
@@ -412,6 +422,7 @@ class Workspace:
             data_files=self._data_files,
             messages=tuple(messages),
             configs=self._repo_configs,
+            data_memo=self._data_memo,
         )
         return self._snapshot
 
