@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hiera_ls.checks.problems import problem
 from hiera_ls.engine.lookup import LookupOutcome
@@ -94,6 +94,38 @@ def check_profile(
         )
     out.extend(_embedded_collections(profile, path, references))
     return out
+
+
+def check_profiles(
+    profiles: Sequence[ProfileLookup],
+    path: str,
+    data_file: DataFile,
+    *,
+    module_name: str | None = None,
+    references: Sequence[Reference] = (),
+) -> list[Problem]:
+    """:func:`check_profile` for every profile, each finding reported once with the
+    profiles that give it named (``[web01, db01 and 4 more profiles] ...``), as
+    ``hiera-ls check`` labels its per-profile passes."""
+    if len(profiles) == 1:
+        return check_profile(
+            profiles[0], path, data_file, module_name=module_name, references=references
+        )
+    merged: dict[tuple[object, ...], tuple[Problem, str, list[str]]] = {}
+    for profile in profiles:
+        prefix = f"[{profile.name}] "
+        for found in check_profile(
+            profile, path, data_file, module_name=module_name, references=references
+        ):
+            rest = (
+                found.message[len(prefix) :] if found.message.startswith(prefix) else found.message
+            )
+            slot = (found.code, found.where, found.severity, rest)
+            merged.setdefault(slot, (found, rest, []))[2].append(profile.name)
+    return [
+        replace(found, message=f"[{profile_label(names, len(profiles))}] {rest}")
+        for found, rest, names in merged.values()
+    ]
 
 
 def bottom_up(keys: Sequence[str], references: Sequence[Reference]) -> list[str]:

@@ -13,6 +13,7 @@ import sys
 from typing import NoReturn
 
 from hiera_ls.lsp import (
+    change_lens,
     code_actions,
     configuration,
     diagnostics,
@@ -46,6 +47,7 @@ def create_server() -> HieraLanguageServer:
         code_actions,
         outline,
         eyaml,
+        change_lens,
     ):
         module.register(ls)
     return ls

@@ -76,7 +76,7 @@ def run_check(
     workspace = Workspace(roots, settings)
     first = workspace.snapshot()
     names = _profile_names(first, profiles)
-    diagnostics = Diagnostics()
+    diagnostics = Diagnostics(every_profile=False)  # a pass per profile, merged below
     diagnostics.rebuild_stale(first, diagnostics.changes)
     files = [p for p in project_paths(first) if not only or p in only]
     if not files:
