@@ -50,6 +50,7 @@ class _Built:
 Pause = Callable[[], None]
 SYNC_INDEX_FILES = 300  # environments with more data files get their index in the background
 FAST_BUDGET_S = 0.03  # full checks that took less than this last time run on every keystroke
+FOREGROUND_LOOKUPS = 2_000  # keys x profiles the server's thread looks up for one file
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +188,16 @@ class Diagnostics:
             text = snapshot.text(path)
         return apply_policy(config, path, text, found, checked)
 
+    def profiles_deferred(self, snapshot: Snapshot, path: str) -> bool:
+        """Whether looking every key of ``path`` up for every profile is too much for the
+        server's thread: it then checks the active profile only, and the background checks
+        (which give way to the editor) add the other profiles' findings."""
+        if not self.every_profile or len(snapshot.profiles) < 2:
+            return False
+        df = snapshot.data_file(path)
+        keys = len(df.data) if df is not None else 0
+        return keys * len(snapshot.profiles) > FOREGROUND_LOOKUPS
+
     def forget(self, path: str) -> None:
         self._full.pop(path, None)
 
@@ -221,7 +232,10 @@ class Diagnostics:
                 source = replace(source, keys=keys)
                 built = self.built(snapshot, view)
                 index = built.index if built is not None else None
-                profiles = _profiles(snapshot, view, pause, self.every_profile)
+                every = self.every_profile and (
+                    pause is not None or not self.profiles_deferred(snapshot, path)
+                )
+                profiles = _profiles(snapshot, view, pause, every)
                 found = check_data_file(index, source, profiles, view.env)
                 if built is not None:
                     found.extend(built.by_file.get(path, ()))

@@ -236,6 +236,7 @@ class Workspace:
         self._repo_configs: tuple[tuple[str, RepoConfig], ...] | None = None
         self._snapshot: Snapshot | None = None
         self._data_memo: dict[object, object] = {}
+        self._listed_data: Mapping[str, DataFileInfo] = {}  # the last snapshot's data files
 
     # -------------------------------------------------------------- inputs
 
@@ -315,8 +316,8 @@ class Workspace:
             self._profiles is not None and any(e.profile.path == path for e in self._profiles)
         ):
             self._profiles = None
-            if not structural:
-                return  # one profile's facts: lookups of the others stay right
+            if path not in self._listed_data:
+                return  # facts, not data: lookups of the other profiles stay right
         self._data_memo = {}
 
     def _profile_roots(self) -> tuple[str, ...]:
@@ -395,6 +396,7 @@ class Workspace:
             )
         if self._data_files is None:
             self._data_files = _list_data_files(self._views, files)
+        self._listed_data = self._data_files
         if self._profiles is None:
             paths = profile_paths(self._profile_roots(), self._facts_paths(), files)
             self._profiles = tuple(self._profile_cache.load(paths, files))
