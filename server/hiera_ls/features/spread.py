@@ -118,6 +118,7 @@ def spread(
     values: dict[object, tuple[object, list[str]]] = {}
     missing: list[str] = []
     failures: dict[str, list[str]] = {}
+    known: dict[int, object] = {}  # id(value) -> identity: profiles reading one file share it
     for entry in entries:
         outcome = profile_lookup(snapshot, view, entry, key)
         if outcome.error is not None:
@@ -125,7 +126,11 @@ def spread(
         elif not outcome.found:
             missing.append(entry.name)
         else:
-            values.setdefault(identity(outcome.value), (outcome.value, []))[1].append(entry.name)
+            value = outcome.value
+            same = known.get(id(value))
+            if same is None:
+                same = known[id(value)] = identity(value)
+            values.setdefault(same, (value, []))[1].append(entry.name)
     return Spread(
         key,
         len(entries),
