@@ -18,6 +18,7 @@ from pytest_lsp import LanguageClient, client_capabilities
 from tests.e2e.conftest import (
     CONFIG,
     FIXTURES,
+    copy_repo,
     execute,
     hover_text,
     init_params,
@@ -155,3 +156,31 @@ async def test_change_lens_says_when_no_profile_reads_the_change(client: Languag
     _replace(client, ROLE_APP, 2, "9000", "9001")
     await wait_for_diagnostics(client, uri(ROLE_APP), version=2, after=since)
     assert await _lenses(client, ROLE_APP) == [(0, "changes no profile's value")]
+
+
+@pytest.mark.asyncio
+async def test_change_lens_goes_once_the_change_is_saved(
+    fresh_client: LanguageClient, tmp_path: Path
+) -> None:
+    client = fresh_client
+    repo = copy_repo(REPO, tmp_path)
+    common = repo / "data" / "common.yaml"
+    await client.initialize_session(
+        init_params(
+            repo,
+            client_capabilities("visual_studio_code"),
+            {"hiera": {"factsProfile": "web01.example.com"}},
+        )
+    )
+    open_document(client, common)
+    since = mark(client)
+    _replace(client, common, 2, "port: 80\n", "port: 81\n")
+    await wait_for_diagnostics(client, uri(common), version=2, after=since)
+    assert await _lenses(client, common) == [(3, f"changes {BARE}")]
+    common.write_text(common.read_text(encoding="utf-8").replace("port: 80\n", "port: 81\n"))
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=uri(common), type=types.FileChangeType.Changed)]
+        )
+    )
+    assert await _lenses(client, common) == []
