@@ -9,7 +9,7 @@ import pytest
 
 from hiera_ls.features import diagnostics
 from hiera_ls.features.diagnostics import Diagnostics
-from hiera_ls.features.spread import spread, spread_lines
+from hiera_ls.features.spread import Spread, ValueGroup, spread, spread_lines
 from hiera_ls.project.workspace import Workspace
 
 HIERA = (
@@ -85,4 +85,22 @@ def test_a_big_file_gets_the_other_profiles_lookups_in_the_background(
     found = checks.file_problems(snapshot, common, pause=lambda: None)
     assert [p.message for p in found] == [
         "[bare] Looking up 'motd' fails: Undefined variable '::role'; "
+    ]
+
+
+def test_hashes_that_would_read_alike_are_shown_by_what_differs() -> None:
+    shared = {f"option{i}": "a fairly long value" for i in range(4)}
+    found = Spread(
+        "settings",
+        3,
+        (
+            ValueGroup({**shared, "port": 80}, ("web01", "web02")),
+            ValueGroup({**shared, "port": 81}, ("db01",)),
+        ),
+        (),
+        (),
+    )
+    assert spread_lines(found, None)[2:] == [
+        '- `{"port"=>80}` (and the entries all share) — 2 of 3: web01, web02',
+        '- `{"port"=>81}` (and the entries all share) — 1 of 3: db01',
     ]

@@ -154,10 +154,29 @@ def spread_lines(found: Spread, active: str | None) -> list[str]:
         mark = " (this profile)" if active is not None and active in names else ""
         return f"{len(names)} of {total}: {profile_label(names, total)}{mark}"
 
-    for group in found.values:
-        out.append(f"- {code(short(group.value))} — {who(group.profiles)}")
+    for group, text in zip(found.values, _texts(found.values), strict=True):
+        out.append(f"- {text} — {who(group.profiles)}")
     if found.missing:
         out.append(f"- not found — {who(found.missing)}")
     for failure in found.failures:
         out.append(f"- fails — {who(failure.profiles)}: {failure.error}")
     return out
+
+
+def _texts(groups: Sequence[ValueGroup]) -> list[str]:
+    """Each value shortened; hashes whose shortened texts would read the same are shown by
+    the entries they differ in, so no two lines look alike."""
+    texts = [short(g.value) for g in groups]
+    if len(set(texts)) == len(texts) or not all(isinstance(g.value, dict) for g in groups):
+        return [code(t) for t in texts]
+    hashes = [g.value for g in groups if isinstance(g.value, dict)]
+    keys: dict[object, None] = {}
+    for h in hashes:
+        keys.update(dict.fromkeys(h))
+    differing = [
+        k for k in keys if len({identity(h[k]) if k in h else ("absent",) for h in hashes}) > 1
+    ]
+    return [
+        f"{code(short({k: h[k] for k in differing if k in h}))} (and the entries all share)"
+        for h in hashes
+    ]
