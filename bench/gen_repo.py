@@ -162,3 +162,32 @@ def grow(common: Path, lines_wanted: int, seed: int = 7) -> None:
         lines.append(f"profile::app{i}::port: {8000 + i}")
         i += 1
     common.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def facts_profiles(root: Path, count: int = 100, seed: int = 3) -> list[str]:
+    """``count`` facts profiles under ``root/.hiera-ls/facts`` (nodes of the generated
+    repository, spread over its roles, datacenters and two OS releases); their names."""
+    rng = random.Random(seed)
+    where = root / ".hiera-ls" / "facts"
+    where.mkdir(parents=True, exist_ok=True)
+    names: list[str] = []
+    for n in range(count):
+        node = f"node{n * 7 % 1000:04d}.example.com"
+        host = node.split(".")[0]
+        facts = {
+            "role": f"role{rng.randrange(30)}",
+            "datacenter": rng.choice(("dc1", "dc2", "dc3")),
+            "os": {
+                "family": "Debian",
+                "name": "Debian",
+                "release": {"major": rng.choice(("11", "12")), "full": "12.5"},
+            },
+            "networking": {"fqdn": node, "hostname": host, "domain": "example.com"},
+            "hostname": host,
+            "domain": "example.com",
+            "fqdn": node,
+            "clientcert": node,
+        }
+        (where / f"{node}.json").write_text(json.dumps(facts))
+        names.append(node)
+    return names

@@ -26,6 +26,7 @@ import {
     type TextEdit,
     TransportKind,
 } from 'vscode-languageclient/node';
+import { comparisonTitle, parseComparison } from './compare';
 import { EXPLAIN_SCHEME, explainText, explainTitle, parseExplainResult } from './explain';
 import {
     EDIT_EYAML_COMMAND,
@@ -41,6 +42,7 @@ import {
 import { nodeProbe } from './probe';
 import {
     ACTIVE_FACTS_PROFILE_NOTIFICATION,
+    COMPARE_KEY_COMMAND,
     EXPLAIN_REQUEST,
     EYAML_DECRYPT_COMMAND,
     EYAML_EDIT_TEXT_REQUEST,
@@ -223,6 +225,8 @@ class HieraExtension implements vscode.Disposable {
                     const result: unknown = await next(command, args);
                     if (command === EYAML_DECRYPT_COMMAND) {
                         await this.showDecrypted(result);
+                    } else if (command === COMPARE_KEY_COMMAND) {
+                        await this.showComparison(result);
                     }
                     return result;
                 },
@@ -476,6 +480,21 @@ class HieraExtension implements vscode.Disposable {
             this.explanations.delete(doc.uri.toString());
         }
         this.eyamlEdits.delete(doc.uri.toString());
+    }
+
+    // ------------------------------------------------------------------ change lens
+
+    private async showComparison(raw: unknown): Promise<void> {
+        const result = parseComparison(raw);
+        if (result === null) {
+            await vscode.window.showInformationMessage('Hiera: nothing to compare for this key.');
+            return;
+        }
+        this.explainCounter += 1;
+        const uri = vscode.Uri.from({ scheme: EXPLAIN_SCHEME, path: `/${comparisonTitle(result)}`, query: String(this.explainCounter) });
+        this.explanations.set(uri.toString(), result.text);
+        const doc = await vscode.workspace.openTextDocument(uri);
+        await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
     }
 
     // ------------------------------------------------------------------ eyaml

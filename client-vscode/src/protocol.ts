@@ -18,6 +18,8 @@ export const EYAML_DECRYPT_REQUEST = 'hiera/eyamlDecrypt';
 export const EYAML_EDIT_TEXT_REQUEST = 'hiera/eyamlEditText';
 /** Request `{uri, text}`: `{edits, error}`, the document's TextEdits writing the secrets back. */
 export const EYAML_REENCRYPT_REQUEST = 'hiera/eyamlReencrypt';
+/** Request `{uri, key}`: `{key, path, profiles: [{name, before, after, changed}], text}` or null. */
+export const COMPARE_KEY_REQUEST = 'hiera/compareKey';
 /** Notification `{name}` (name or null) whenever the active profile changes. */
 export const ACTIVE_FACTS_PROFILE_NOTIFICATION = 'hiera/activeFactsProfile';
 
@@ -30,12 +32,15 @@ export const SELECT_FACTS_PROFILE_COMMAND = 'hiera.selectFactsProfile';
 export const EXPLAIN_COMMAND = 'hiera.explain';
 /** Argument `{uri, position}`; answers like {@link EYAML_DECRYPT_REQUEST} (a code action names it). */
 export const EYAML_DECRYPT_COMMAND = 'hiera.eyamlDecrypt';
+/** Argument `{uri, key}`; answers like {@link COMPARE_KEY_REQUEST} (the change code lens names it). */
+export const COMPARE_KEY_COMMAND = 'hiera.compareKey';
 
 export const SERVER_COMMANDS: readonly string[] = [
     LIST_FACTS_PROFILES_COMMAND,
     SELECT_FACTS_PROFILE_COMMAND,
     EXPLAIN_COMMAND,
     EYAML_DECRYPT_COMMAND,
+    COMPARE_KEY_COMMAND,
 ];
 
 /** The key under `position` in `uri`, or the `key` named (in `uri`'s environment). */

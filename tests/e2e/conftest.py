@@ -51,6 +51,10 @@ def _register_capability(ls: LanguageClient, params: types.RegistrationParams) -
     ls.registrations.extend(params.registrations)  # type: ignore[attr-defined]
 
 
+def _record_lens_refresh(ls: LanguageClient, params: None) -> None:
+    ls.lens_refreshes += 1  # type: ignore[attr-defined]
+
+
 def make_client() -> LanguageClient:
     client = LanguageClient(converter_factory=default_converter)
     features = dict(DEFAULT_CLIENT_FEATURES)
@@ -58,10 +62,12 @@ def make_client() -> LanguageClient:
     features[types.CLIENT_REGISTER_CAPABILITY] = _register_capability
     features[types.WINDOW_LOG_MESSAGE] = _record_log
     features["hiera/activeFactsProfile"] = _record_profile
+    features[types.WORKSPACE_CODE_LENS_REFRESH] = _record_lens_refresh
     register_lsp_features(client, features)
     client.published = []  # type: ignore[attr-defined]
     client.registrations = []  # type: ignore[attr-defined]
     client.active_profiles = []  # type: ignore[attr-defined]
+    client.lens_refreshes = 0  # type: ignore[attr-defined]
     client.published_event = asyncio.Event()  # type: ignore[attr-defined]
     return client
 

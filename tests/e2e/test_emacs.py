@@ -165,8 +165,9 @@ def test_emacs_eglot_shows_diagnostics_hover_definition_and_profiles(tmp_path: P
         "line": extra_line,
         "column": start + len("%{looKup('profile::base::domain')}"),
     }
+    # every profile fails this lookup: said once, for all of them
     assert by_code["lookup-fails-for-profile"]["text"].startswith(
-        "hiera-ls [lookup-fails-for-profile]: [web01.example.com]"
+        "hiera-ls [lookup-fails-for-profile]: [all 3 profiles] Looking up 'profile::motd::extra'"
     )
 
     # ElDoc's hover, in plain text (eglot without markdown-mode asks for it): web01's

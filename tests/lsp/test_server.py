@@ -38,10 +38,13 @@ def test_every_handler_runs_under_the_error_guard() -> None:
         protocol.EYAML_DECRYPT,
         protocol.EYAML_EDIT_TEXT,
         protocol.EYAML_REENCRYPT,
+        types.TEXT_DOCUMENT_CODE_LENS,
+        protocol.COMPARE_KEY,
     }
     assert set(fm.commands) == {
         protocol.CMD_LIST_FACTS_PROFILES,
         protocol.CMD_SELECT_FACTS_PROFILE,
+        protocol.CMD_COMPARE_KEY,
         protocol.CMD_EXPLAIN,
         protocol.CMD_EYAML_DECRYPT,
     }

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hiera_ls.checks.problems import problem
 from hiera_ls.engine.lookup import LookupOutcome
@@ -22,6 +22,7 @@ from hiera_ls.source.keys import LOOKUP_OPTIONS, split_key
 from hiera_ls.source.spans import Problem
 
 MAX_EMBED_LOOKUPS = 50
+NAMED_PROFILES = 3  # profiles named in a message before "and N more"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +96,38 @@ def check_profile(
     return out
 
 
+def check_profiles(
+    profiles: Sequence[ProfileLookup],
+    path: str,
+    data_file: DataFile,
+    *,
+    module_name: str | None = None,
+    references: Sequence[Reference] = (),
+) -> list[Problem]:
+    """:func:`check_profile` for every profile, each finding reported once with the
+    profiles that give it named (``[web01, db01 and 4 more profiles] ...``), as
+    ``hiera-ls check`` labels its per-profile passes."""
+    if len(profiles) == 1:
+        return check_profile(
+            profiles[0], path, data_file, module_name=module_name, references=references
+        )
+    merged: dict[tuple[object, ...], tuple[Problem, str, list[str]]] = {}
+    for profile in profiles:
+        prefix = f"[{profile.name}] "
+        for found in check_profile(
+            profile, path, data_file, module_name=module_name, references=references
+        ):
+            rest = (
+                found.message[len(prefix) :] if found.message.startswith(prefix) else found.message
+            )
+            slot = (found.code, found.where, found.severity, rest)
+            merged.setdefault(slot, (found, rest, []))[2].append(profile.name)
+    return [
+        replace(found, message=f"[{profile_label(names, len(profiles))}] {rest}")
+        for found, rest, names in merged.values()
+    ]
+
+
 def bottom_up(keys: Sequence[str], references: Sequence[Reference]) -> list[str]:
     """``keys`` with every key after the keys of ``keys`` its tokens look up (cycles broken
     anywhere), by a depth-first walk without recursion."""
@@ -162,3 +195,13 @@ def _embedded_collections(
             )
         )
     return out
+
+
+def profile_label(names: Sequence[str], total: int) -> str:
+    """``web01``, ``web01, db01 and 4 more profiles``, ``all 6 profiles``: the one way a
+    finding, a hover or a lens names the profiles it holds for."""
+    if len(names) == total and total > 1:
+        return f"all {total} profiles"
+    shown = ", ".join(names[:NAMED_PROFILES])
+    rest = len(names) - NAMED_PROFILES
+    return f"{shown} and {rest} more profiles" if rest > 0 else shown

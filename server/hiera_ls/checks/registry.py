@@ -15,7 +15,7 @@ then skipped), so a file opened outside any environment still gets its local che
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -38,7 +38,7 @@ from hiera_ls.checks.interpolation import check_data_tokens, unquoted_token_prob
 from hiera_ls.checks.lookup_options import check_lookup_options
 from hiera_ls.checks.module_data import check_module_keys
 from hiera_ls.checks.problems import in_file_order, problem, unique
-from hiera_ls.checks.profile import ProfileLookup, check_profile
+from hiera_ls.checks.profile import ProfileLookup, check_profiles
 from hiera_ls.checks.profile_coverage import CoverageMemo, NodeProfile, check_profile_coverage
 from hiera_ls.checks.references import check_references
 from hiera_ls.project.key_index import LARGE_FILE_CHARS
@@ -159,13 +159,14 @@ CHECKS: tuple[CheckInfo, ...] = (
 def check_data_file(
     index: CrossFileIndex | None,
     source: DataSource,
-    profile: ProfileLookup | None = None,
+    profile: ProfileLookup | Sequence[ProfileLookup] | None = None,
     env: Environment | None = None,
 ) -> list[Problem]:
     """All problems of one data file, in file order.
 
     ``index``: the environment's :class:`CrossFileIndex` (None: only the file's own rules).
-    ``profile``: the active facts profile (None: no lookups are run).
+    ``profile``: the facts profiles to look the keys up for (None or none: no lookups are
+    run); a finding several give is reported once, naming them.
     ``env``: the environment when there is no index (tells module data from other data).
     """
     data = source.data
@@ -225,9 +226,10 @@ def check_data_file(
                 unindexed=index.unindexed,
             )
         )
-    if profile is not None and not large and not refused and not _read_by_no_level(role):
+    profiles = [profile] if isinstance(profile, ProfileLookup) else list(profile or ())
+    if profiles and not large and not refused and not _read_by_no_level(role):
         out.extend(
-            check_profile(profile, path, data, module_name=module_name, references=references)
+            check_profiles(profiles, path, data, module_name=module_name, references=references)
         )
     return in_file_order(unique(out))
 

@@ -16,7 +16,6 @@ edit (those inside the edited lines are dropped until the full checks run again)
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -35,10 +34,11 @@ from hiera_ls.checks.registry import (
     check_workspace,
 )
 from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
-from hiera_ls.engine.lookup import LookupOutcome, LookupSession
-from hiera_ls.features.sessions import new_session
+from hiera_ls.engine.lookup import LookupOutcome
+from hiera_ls.features.spread import profile_lookup
 from hiera_ls.project.facts import node_scope
 from hiera_ls.project.key_index import LARGE_FILE_CHARS, FileKeys
+from hiera_ls.project.profiles import ProfileEntry
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.source.files import Stamp
 from hiera_ls.source.spans import FileSpan, Problem, Span
@@ -56,6 +56,7 @@ class _Built:
 Pause = Callable[[], None]
 SYNC_INDEX_FILES = 300  # environments with more data files get their index in the background
 FAST_BUDGET_S = 0.03  # full checks that took less than this last time run on every keystroke
+FOREGROUND_LOOKUPS = 2_000  # keys x profiles the server's thread looks up for one file
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +96,9 @@ class Diagnostics:
     inline_coverage: bool = True
     _coverage: dict[str, _EveryProfile] = field(default_factory=dict)
     _coverage_memo: dict[str, CoverageMemo] = field(default_factory=dict)
+    # the lookups' findings for every facts profile, each once with the profiles named;
+    # False: the active profile's only (``hiera-ls check`` runs a pass per profile)
+    every_profile: bool = True
 
     def data_changed(self) -> None:
         """Some data file changed: the indexes are out of date (kept until rebuilt)."""
@@ -328,7 +332,7 @@ class Diagnostics:
     def _context(self, snapshot: Snapshot, path: str) -> tuple[object, ...]:
         """Everything a data file's full checks read besides its own text: the data of the
         other files (any change counts in ``changes``), the cross-file index they used, the
-        environment, the active profile and the settings.  A file whose text and context are
+        environment, the profiles and the settings.  A file whose text and context are
         those of its last full result gets that result again: the background checks after each
         of a thousand files opened recheck only the new ones, not every open file each time.
         """
@@ -340,7 +344,19 @@ class Diagnostics:
         generation = built.generation if built is not None and built.index.env is view.env else 0
         if not generation and _file_count(snapshot, view) <= SYNC_INDEX_FILES:
             return ()  # the checks build the index first: the context is known only after
-        return (self.changes, generation, view, snapshot.active, snapshot.settings)
+        # the profiles: every profile's lookups are checked, so a facts edit counts
+        profiles = snapshot.profiles if self.every_profile else ()
+        return (self.changes, generation, view, snapshot.active, profiles, snapshot.settings)
+
+    def profiles_deferred(self, snapshot: Snapshot, path: str) -> bool:
+        """Whether looking every key of ``path`` up for every profile is too much for the
+        server's thread: it then checks the active profile only, and the background checks
+        (which give way to the editor) add the other profiles' findings."""
+        if not self.every_profile or len(snapshot.profiles) < 2:
+            return False
+        df = snapshot.data_file(path)
+        keys = len(df.data) if df is not None else 0
+        return keys * len(snapshot.profiles) > FOREGROUND_LOOKUPS
 
     def forget(self, path: str) -> None:
         self._full.pop(path, None)
@@ -376,14 +392,15 @@ class Diagnostics:
                 source = replace(source, keys=keys)
                 built = self.built(snapshot, view)
                 index = built.index if built is not None else None
-                profile = _profile(snapshot, view, pause)
-                found = check_data_file(index, source, profile, view.env)
+                every = self.every_profile and (
+                    pause is not None or not self.profiles_deferred(snapshot, path)
+                )
+                profiles = _profiles(snapshot, view, pause, every)
+                found = check_data_file(index, source, profiles, view.env)
                 if built is not None:
                     found.extend(built.by_file.get(path, ()))
                 loaded = source.data.error is None and len(source.text) <= LARGE_FILE_CHARS
-                checked = coverage(
-                    index=index is not None, profile=profile is not None, loaded=loaded
-                )
+                checked = coverage(index=index is not None, profile=bool(profiles), loaded=loaded)
         else:
             checked = PARTIAL  # a file no check reads: its suppressions are not judged
         return _located_in(found, path), source, checked
@@ -435,27 +452,31 @@ def move_with_lines(old: str, new: str, problems: list[Problem]) -> list[Problem
     return out
 
 
-def _profile(
-    snapshot: Snapshot, view: EnvironmentView, pause: Pause | None
-) -> ProfileLookup | None:
-    if snapshot.active is None:
-        return None
-    # One session per snapshot, environment and thread: the files of one snapshot share its
-    # lookup_options, hierarchies and nested lookups (a session per file re-read them for
-    # each: 1,490 times on Wikimedia's data), and a worker thread checking another file at
-    # the same time as the server's thread never shares a session with it.
-    key = ("profile-session", threading.get_ident(), view.env.root)
-    session = snapshot.memo.get(key)
-    if not isinstance(session, LookupSession):
-        session = new_session(snapshot, view)
-        snapshot.memo[key] = session
+def _profiles(
+    snapshot: Snapshot, view: EnvironmentView, pause: Pause | None, every: bool
+) -> list[ProfileLookup]:
+    """The profiles to look the file's keys up for: the active one first (named first in
+    a finding), then with ``every`` all the others; none when no profile is active.
 
-    def lookup(key: str) -> LookupOutcome:
-        if pause is not None:
-            pause()
-        return session.lookup(key)
+    Each profile's session and answers live in the snapshot's data memo, one per thread
+    (features/spread.py): the files of one data generation share its lookup_options,
+    hierarchies and nested lookups (a session per file re-read them for each: 1,490 times
+    on Wikimedia's data), and a worker thread never shares a session with the server's.
+    """
+    active = snapshot.active
+    if active is None:
+        return []
+    entries = [active, *(e for e in snapshot.profiles if e is not active)] if every else [active]
 
-    return ProfileLookup(snapshot.active.name, lookup)
+    def lookup_for(entry: ProfileEntry) -> Callable[[str], LookupOutcome]:
+        def lookup(key: str) -> LookupOutcome:
+            if pause is not None:
+                pause()
+            return profile_lookup(snapshot, view, entry, key)
+
+        return lookup
+
+    return [ProfileLookup(entry.name, lookup_for(entry)) for entry in entries]
 
 
 def _located_in(found: list[Problem], path: str) -> list[Problem]:

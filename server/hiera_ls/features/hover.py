@@ -37,6 +37,7 @@ from hiera_ls.features.render import (
     yaml_block,
 )
 from hiera_ls.features.sessions import scope_for
+from hiera_ls.features.spread import spread, spread_lines
 from hiera_ls.features.targets import (
     MISSING,
     DataKey,
@@ -153,6 +154,8 @@ def key_hover(
         lines += eyaml_hover_lines(
             snapshot, outcome.value, [(c.entry, c.file) for c in res.contributions]
         )
+    if len(snapshot.profiles) > 1:  # what every other node gets, said once
+        lines += [*spread_lines(spread(snapshot, view, key), node), ""]
     for note in outcome.notes:
         lines += [f"_{note}_", ""]
     off_path = _off_modulepath_note(view, root)

@@ -138,6 +138,17 @@ def inline(value: object) -> str:
     return text if len(text) <= MAX_INLINE and "\n" not in text else ""
 
 
+def short(value: object) -> str:
+    """One line for any value: :func:`inline`'s text, or the start of a long one, cut ('…')."""
+    text = inline(value)
+    if text:
+        return text
+    if isinstance(value, Sensitive):
+        return REDACTED
+    text = " ".join(inspect(displayable(shrink(value, MAX_INLINE))).split())
+    return text if len(text) <= MAX_INLINE else text[: MAX_INLINE - 1] + "…"
+
+
 def file_uri(path: str) -> str:
     return "file://" + quote(path)
 

@@ -24,8 +24,11 @@ async def text_document_did_open(
     ls.project.open_buffer(path, params.text_document.text)
     if ls.project.buffers.get(path) != ls.text_of_disk(path):
         ls.scheduler.data_changed()
-    elif not ls.diagnostics.has_index(ls.snapshot()):
-        # a big environment: its index is built in the background
+    elif not ls.diagnostics.has_index(ls.snapshot()) or ls.diagnostics.profiles_deferred(
+        ls.snapshot(), path
+    ):
+        # a big environment: its index is built in the background; a big file with many
+        # facts profiles: their lookups too
         ls.scheduler.schedule_full_checks()
     ls.scheduler.edited(path)
 

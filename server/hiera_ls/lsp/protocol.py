@@ -17,7 +17,11 @@ mirrors these names) and the README cannot drift apart:
 - request ``hiera/eyamlEditText`` ``{uri}`` -> ``{text, level, error}``: the file with
   ``DEC(n)::PKCS7[plaintext]!`` markers (eyaml edit's format), for an untitled editor;
 - request ``hiera/eyamlReencrypt`` ``{uri, text}`` -> ``{edits, error}``: the TextEdits of
-  the document that write such a text back, only changed values encrypted again.
+  the document that write such a text back, only changed values encrypted again;
+- request ``hiera/compareKey`` ``{uri, key}`` -> ``{key, path, profiles: [{name, before,
+  after, changed}], text}`` or null: every facts profile's value of the key from the saved
+  file and from the unsaved buffer (also the command ``hiera.compareKey``, which the change
+  code lens names; ``text`` is the whole comparison as Markdown).
 
 Results are dataclasses that pygls' converter writes as JSON objects with the same field
 names. Parameters are read leniently (``from_json``): pygls hands a custom request's params
@@ -32,16 +36,19 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
+from hiera_ls.features.change_lens import KeyComparison
 from hiera_ls.features.explain import ExplainResult
 from hiera_ls.features.eyaml import DecryptResult, EditText
 from hiera_ls.features.profiles import ProfileItem
 
 __all__ = [
     "ACTIVE_FACTS_PROFILE",
+    "CMD_COMPARE_KEY",
     "CMD_EXPLAIN",
     "CMD_EYAML_DECRYPT",
     "CMD_LIST_FACTS_PROFILES",
     "CMD_SELECT_FACTS_PROFILE",
+    "COMPARE_KEY",
     "EXPLAIN",
     "EYAML_DECRYPT",
     "EYAML_EDIT_TEXT",
@@ -49,6 +56,7 @@ __all__ = [
     "LIST_FACTS_PROFILES",
     "SELECT_FACTS_PROFILE",
     "ActiveFactsProfileParams",
+    "CompareKeyParams",
     "ExplainParams",
     "ExplainResult",
     "EyamlDecryptResult",
@@ -56,6 +64,7 @@ __all__ = [
     "EyamlParams",
     "EyamlReencryptResult",
     "FactsProfile",
+    "KeyComparison",
     "SelectFactsProfileParams",
     "SelectFactsProfileResult",
     "from_namedtuples",
@@ -73,6 +82,9 @@ EYAML_EDIT_TEXT = "hiera/eyamlEditText"
 EYAML_REENCRYPT = "hiera/eyamlReencrypt"
 # the command the "Decrypt to a read-only view" code action names (features/eyaml.py)
 CMD_EYAML_DECRYPT = "hiera.eyamlDecrypt"
+COMPARE_KEY = "hiera/compareKey"
+# the command the change code lens names (lsp/change_lens.py)
+CMD_COMPARE_KEY = "hiera.compareKey"
 
 EyamlDecryptResult = DecryptResult
 EyamlEditText = EditText
@@ -148,6 +160,26 @@ class EyamlParams:
             position=_position(data.get("position")),
             text=text if isinstance(text, str) else None,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class CompareKeyParams:
+    """A data file and a root key of it."""
+
+    uri: str
+    key: str
+
+    @classmethod
+    def from_json(cls, data: object) -> CompareKeyParams | None:
+        data = from_namedtuples(data)
+        if isinstance(data, list) and data:  # a command's first argument
+            data = data[0]
+        if not isinstance(data, dict):
+            return None
+        uri, key = data.get("uri"), data.get("key")
+        if not isinstance(uri, str) or not isinstance(key, str) or not key:
+            return None
+        return cls(uri, key)
 
 
 @dataclass(frozen=True, slots=True)

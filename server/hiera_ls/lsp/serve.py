@@ -13,6 +13,7 @@ import sys
 from typing import NoReturn
 
 from hiera_ls.lsp import (
+    change_lens,
     code_actions,
     configuration,
     diagnostics,
@@ -52,6 +53,7 @@ def create_server() -> HieraLanguageServer:
         rename,
         workspace_symbols,
         document_links,
+        change_lens,
     ):
         module.register(ls)
     return ls

@@ -56,6 +56,7 @@ class HieraLanguageServer(LanguageServer):
         self.hover_markdown = True  # False when the client shows hovers only as plain text
         self.configuration_supported = False
         self.refresh_supported = False
+        self.lens_refresh_supported = False  # the change lens is re-asked after a save
         self._told: set[str] = set()  # warnings already logged once
         self._converters: dict[
             str, lsp_ranges.Converter

@@ -22,6 +22,8 @@ async def workspace_did_change_watched_files(
         ls.project.disk_changed(path, change.type is not types.FileChangeType.Changed)
     ls.scheduler.data_changed()
     ls.scheduler.refresh()
+    if ls.lens_refresh_supported:  # a saved file: its change lenses are gone
+        ls.workspace_code_lens_refresh(None)
 
 
 @guard("didChangeWorkspaceFolders", none)

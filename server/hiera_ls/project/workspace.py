@@ -131,6 +131,10 @@ class Snapshot:
     configs: tuple[tuple[str, RepoConfig], ...] = ()
     # per-snapshot caches for the layers above (engine sessions ...): valid as long as it is
     memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
+    # caches shared by the snapshots of one data generation: every change but a facts
+    # file's (data, hiera.yaml, settings) starts a new one, so a lookup cached here for a
+    # profile stays right until its data or its facts change (features/spread.py)
+    data_memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
 
     # -------------------------------------------------------------- what a file is
 
@@ -232,6 +236,8 @@ class Workspace:
         self._data_files: dict[str, DataFileInfo] | None = None
         self._repo_configs: tuple[tuple[str, RepoConfig], ...] | None = None
         self._snapshot: Snapshot | None = None
+        self._data_memo: dict[object, object] = {}
+        self._listed_data: Mapping[str, DataFileInfo] = {}  # the last snapshot's data files
 
     # -------------------------------------------------------------- inputs
 
@@ -296,6 +302,7 @@ class Workspace:
         if old.facts_profile != settings.facts_profile:
             self.selected_profile = None  # the user changed the setting: it wins again
         self._snapshot = None
+        self._data_memo = {}
 
     def select_profile(self, name: str | None) -> None:
         """Choose a profile by name; None or "" chooses none (hovers list every definition)."""
@@ -320,6 +327,9 @@ class Workspace:
             self._profiles is not None and any(e.profile.path == path for e in self._profiles)
         ):
             self._profiles = None
+            if path not in self._listed_data:
+                return  # facts, not data: lookups of the other profiles stay right
+        self._data_memo = {}
 
     def _profile_roots(self) -> tuple[str, ...]:
         """Where facts profiles are searched: the workspace roots, and the environments
@@ -375,6 +385,7 @@ class Workspace:
             self._repo_configs = _repo_configs(self.roots, files)
             self._profiles = None
         if self._views is None:
+            self._data_memo = {}
             base = self.roots[0] if self.roots else os.getcwd()
             backends = self._backends()
             glob = global_layer(self.settings.hiera_config, base, files, self._configs, backends)
@@ -396,6 +407,7 @@ class Workspace:
             )
         if self._data_files is None:
             self._data_files = _list_data_files(self._views, files)
+        self._listed_data = self._data_files
         if self._profiles is None:
             paths = profile_paths(self._profile_roots(), self._facts_paths(), files)
             self._profiles = tuple(self._profile_cache.load(paths, files))
@@ -423,6 +435,7 @@ class Workspace:
             data_files=self._data_files,
             messages=tuple(messages),
             configs=self._repo_configs,
+            data_memo=self._data_memo,
         )
         return self._snapshot
 

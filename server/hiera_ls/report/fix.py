@@ -35,7 +35,7 @@ def fix_files(
     written: dict[str, None] = {}
     for _ in range(MAX_ROUNDS):
         snapshot = Workspace(list(roots), settings).snapshot()
-        diagnostics = Diagnostics()
+        diagnostics = Diagnostics(every_profile=False)  # fixes need no other profile
         diagnostics.rebuild_stale(snapshot, diagnostics.changes)
         changed = False
         for path in _fixable(snapshot, only):

@@ -18,6 +18,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from hiera_ls.checks.profile import profile_label
 from hiera_ls.features.diagnostics import Diagnostics, project_paths
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import FileKind, Snapshot, Workspace
@@ -26,7 +27,6 @@ from hiera_ls.report.selection import Selection
 from hiera_ls.source.spans import Problem, Severity, Span
 
 UNUSED_SUPPRESSION = "suppression-unused"
-NAMED_PROFILES = 3  # profiles named in a message before "and N more"
 
 Progress = Callable[[int, int], None]  # (files done, files in all)
 
@@ -76,7 +76,7 @@ def run_check(
     workspace = Workspace(roots, settings)
     first = workspace.snapshot()
     names = _profile_names(first, profiles)
-    diagnostics = Diagnostics()
+    diagnostics = Diagnostics(every_profile=False)  # a pass per profile, merged below
     diagnostics.rebuild_stale(first, diagnostics.changes)
     files = [p for p in project_paths(first) if not only or p in only]
     if not files:
@@ -222,15 +222,6 @@ FAIL_ON = {"info": 0, "warning": 1, "error": 2}
 def fails(finding: Finding, fail_on: str) -> bool:
     """Whether ``finding`` is at or above ``--fail-on``'s level."""
     return SEVERITY_RANK[finding.severity] >= FAIL_ON[fail_on]
-
-
-def profile_label(names: Sequence[str], total: int) -> str:
-    """``web01``, ``web01, db01 and 4 more profiles``, ``all 6 profiles``."""
-    if len(names) == total and total > 1:
-        return f"all {total} profiles"
-    shown = ", ".join(names[:NAMED_PROFILES])
-    rest = len(names) - NAMED_PROFILES
-    return f"{shown} and {rest} more profiles" if rest > 0 else shown
 
 
 def _data_of(snapshot: Snapshot, path: str) -> object:

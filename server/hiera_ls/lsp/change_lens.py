@@ -1,0 +1,64 @@
+"""``textDocument/codeLens``: on each key of an edited data file whose unsaved value differs
+from the saved file's, how many facts profiles the change affects; its command
+``hiera.compareKey`` (and the request ``hiera/compareKey``) answers with every profile's
+value before and after, for a read-only view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types
+
+from hiera_ls.features import lsp_ranges
+from hiera_ls.features.change_lens import changed_keys, compare_key
+from hiera_ls.lsp import protocol
+from hiera_ls.lsp.protocol import CompareKeyParams, KeyComparison
+from hiera_ls.lsp.server import HieraLanguageServer, empty, guard, none
+
+
+@guard("codeLens", empty)
+async def text_document_code_lens(
+    ls: HieraLanguageServer, params: types.CodeLensParams
+) -> list[types.CodeLens]:
+    uri = params.text_document.uri
+    path = lsp_ranges.path_of(uri)
+    if path is None:
+        return []
+    snapshot = ls.snapshot()
+    conv = ls.converter(path, snapshot.text(path) or "")
+    return [
+        types.CodeLens(
+            range=conv.to_lsp_range(found.span),
+            command=types.Command(
+                title=found.title,
+                command=protocol.CMD_COMPARE_KEY,
+                arguments=[{"uri": uri, "key": found.key}],
+            ),
+        )
+        for found in changed_keys(snapshot, path)
+    ]
+
+
+def _compare(ls: HieraLanguageServer, params: CompareKeyParams | None) -> KeyComparison | None:
+    if params is None:
+        return None
+    path = lsp_ranges.path_of(params.uri)
+    return compare_key(ls.snapshot(), path, params.key) if path is not None else None
+
+
+@guard(protocol.COMPARE_KEY, none)
+async def hiera_compare_key(ls: HieraLanguageServer, params: Any) -> KeyComparison | None:
+    return _compare(ls, CompareKeyParams.from_json(params))
+
+
+@guard(protocol.CMD_COMPARE_KEY, none)
+async def command_compare_key(ls: HieraLanguageServer, *args: Any) -> KeyComparison | None:
+    return _compare(ls, CompareKeyParams.from_json(args[0] if args else None))
+
+
+def register(ls: HieraLanguageServer) -> None:
+    ls.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))(
+        text_document_code_lens
+    )
+    ls.feature(protocol.COMPARE_KEY)(hiera_compare_key)
+    ls.command(protocol.CMD_COMPARE_KEY)(command_compare_key)
