@@ -69,6 +69,7 @@ class _Full:
     cost_s: float
     checked: Coverage
     context: tuple[object, ...] = ()  # what else they read (see Diagnostics._context)
+    every: bool = True  # every profile's lookups (not the active one's alone: a big file)
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,23 +293,31 @@ class Diagnostics:
         """Every check but the every-profile findings, before the repository's policy; reused
         while nothing it read changed. With what the checks covered, and the text checked."""
         context = self._context(snapshot, path)
+        every = self._every(snapshot, path, pause)
         last = self._full.get(path)
         if (
             context
             and last is not None
             and last.context == context
+            and (last.every or not every)  # a result for every profile serves the active one
             and snapshot.files.read_text(path) == last.text
         ):
             return list(last.problems), last.checked, last.text
         started = time.perf_counter()
         changes = self.changes
-        found, source, checked = self._file_problems(snapshot, path, pause)
+        found, source, checked = self._file_problems(snapshot, path, pause, every)
         if source is not None:
             cost = time.perf_counter() - started
             if not context and self.changes == changes:  # the checks built the index just now
                 context = self._context(snapshot, path)
             self._full[path] = _Full(
-                source.text, frozenset(source.data.problems), tuple(found), cost, checked, context
+                source.text,
+                frozenset(source.data.problems),
+                tuple(found),
+                cost,
+                checked,
+                context,
+                every,
             )
         return found, checked, source.text if source is not None else None
 
@@ -348,6 +357,13 @@ class Diagnostics:
         profiles = snapshot.profiles if self.every_profile else ()
         return (self.changes, generation, view, snapshot.active, profiles, snapshot.settings)
 
+    def _every(self, snapshot: Snapshot, path: str, pause: Pause | None) -> bool:
+        """Whether this run looks every profile up: not on the server's thread (no ``pause``)
+        for a file where that is too much (:meth:`profiles_deferred`)."""
+        return self.every_profile and (
+            pause is not None or not self.profiles_deferred(snapshot, path)
+        )
+
     def profiles_deferred(self, snapshot: Snapshot, path: str) -> bool:
         """Whether looking every key of ``path`` up for every profile is too much for the
         server's thread: it then checks the active profile only, and the background checks
@@ -362,7 +378,7 @@ class Diagnostics:
         self._full.pop(path, None)
 
     def _file_problems(
-        self, snapshot: Snapshot, path: str, pause: Pause | None
+        self, snapshot: Snapshot, path: str, pause: Pause | None, every: bool
     ) -> tuple[list[Problem], DataSource | None, Coverage]:
         """The problems, for a data file the text and parse they were found in, and which
         codes the checks looked for (so a suppression is called unused only when it is)."""
@@ -392,9 +408,6 @@ class Diagnostics:
                 source = replace(source, keys=keys)
                 built = self.built(snapshot, view)
                 index = built.index if built is not None else None
-                every = self.every_profile and (
-                    pause is not None or not self.profiles_deferred(snapshot, path)
-                )
                 profiles = _profiles(snapshot, view, pause, every)
                 found = check_data_file(index, source, profiles, view.env)
                 if built is not None:
