@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import tempfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from hiera_ls.engine.explain import plain_data
@@ -28,7 +29,7 @@ from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.engine.providers import EYAML
 from hiera_ls.project.facts import node_scope
 from hiera_ls.project.settings import Settings
-from hiera_ls.project.workspace import NO_PROFILE_CERTNAME, EnvironmentView, Snapshot, Workspace
+from hiera_ls.project.workspace import NO_PROFILE_CERTNAME, Snapshot, Workspace
 from hiera_ls.puppet.values import Encrypted
 from hiera_ls.report.git_tree import Repository, commit_of, repository_at, write_tree
 from hiera_ls.report.redact import report_message
@@ -49,7 +50,7 @@ class Answer:
     """One lookup's outcome at one side, as the report shows it."""
 
     state: str  # "value", "missing" or "error"
-    shown: object = None  # the value, eyaml masked (plain data), or the error's text
+    shown: object = None  # the value (in a report: plain data, eyaml masked), or the error
     same_as: object = None  # what equality is decided on (Puppet's ==, unmasked)
 
     def as_data(self) -> dict[str, object]:
@@ -120,34 +121,27 @@ def run_diff(
             if head_commit is not None
             else root
         )
-        base_snap = Workspace([base_root], settings).snapshot()
-        head_snap = Workspace([head_root], settings).snapshot()
-        chosen = _profiles(head_snap, profiles)
-        base_envs = _environments(base_snap, base_root)
-        head_envs = _environments(head_snap, head_root)
-        names = sorted(set(base_envs) | set(head_envs))
-        wanted: dict[str, list[str]] = {}
-        secret: dict[str, set[str]] = {}
-        for env in names:
-            defined = _defined_keys(base_snap, base_envs.get(env)) | _defined_keys(
-                head_snap, head_envs.get(env)
-            )
-            wanted[env] = _select_keys(defined, keys)
-            secret[env] = _eyaml_keys(base_snap, base_envs.get(env)) | _eyaml_keys(
-                head_snap, head_envs.get(env)
-            )
+        sides = (
+            _Side(Workspace([base_root], settings).snapshot(), base_root),
+            _Side(Workspace([head_root], settings).snapshot(), head_root),
+        )
+        chosen = _profiles(sides[1].snapshot, profiles)
+        names = sorted(set(sides[0].views) | set(sides[1].views))
+        wanted = {
+            env: _select_keys(set().union(*(s.defined_keys(env) for s in sides)), keys)
+            for env in names
+        }
         total = sum(len(k) for k in wanted.values()) * len(chosen) * 2
         counter = _Counter(total, progress)
         changes: list[KeyChange] = []
         for env in names:
-            before = _answers(
-                base_snap, base_envs.get(env), chosen, wanted[env], secret[env], base_root, counter
+            mask = Masker(
+                frozenset().union(*(s.eyaml_keys(env) for s in sides)),
+                frozenset().union(*(s.eyaml_strings(env) for s in sides)),
             )
-            after = _answers(
-                head_snap, head_envs.get(env), chosen, wanted[env], secret[env], head_root, counter
-            )
+            before, after = (s.answers(env, chosen, wanted[env], counter) for s in sides)
             for key in wanted[env]:
-                groups = _groups(chosen, before[key], after[key])
+                groups = _groups(chosen, before[key], after[key], mask.for_key(key))
                 if groups:
                     changes.append(KeyChange(env, key, groups))
     return DiffResult(
@@ -189,35 +183,75 @@ def _profiles(snapshot: Snapshot, wanted: Sequence[str] | None) -> list[_Profile
     ]
 
 
-def _environments(snapshot: Snapshot, root: str) -> dict[str, EnvironmentView]:
-    """The environments by their directory relative to the compared directory."""
-    return {os.path.relpath(v.env.root, root): v for v in snapshot.environments}
+class _Side:
+    """One revision as the server's project builder reads it; its environments by their
+    directory relative to the compared directory."""
 
+    def __init__(self, snapshot: Snapshot, root: str) -> None:
+        self.snapshot, self.root = snapshot, root
+        self.views = {os.path.relpath(v.env.root, root): v for v in snapshot.environments}
 
-def _defined_keys(snapshot: Snapshot, view: EnvironmentView | None) -> set[str]:
-    """Every root key a lookup can find in a data file some level reads."""
-    if view is None:
-        return set()
-    out: set[str] = set()
-    for path, info in snapshot.data_files.items():
-        if info.view is not view or not info.levels:
-            continue
-        keys = snapshot.file_keys(path)
-        if keys is not None:
-            out.update(keys.kept_keys(info.levels[0].layer.module_name))
-    return out
+    def _read_files(self, env: str, function: str | None = None) -> Iterator[tuple[str, str]]:
+        """(path, module name or "") of each data file some level of ``env`` reads."""
+        view = self.views.get(env)
+        for path, info in self.snapshot.data_files.items():
+            if info.view is not view or not info.levels:
+                continue
+            if function is None or info.function == function:
+                yield path, info.levels[0].layer.module_name or ""
 
+    def defined_keys(self, env: str) -> set[str]:
+        """Every root key a lookup can find in a data file some level reads."""
+        out: set[str] = set()
+        for path, module in self._read_files(env):
+            keys = self.snapshot.file_keys(path)
+            if keys is not None:
+                out.update(keys.kept_keys(module or None))
+        return out
 
-def _eyaml_keys(snapshot: Snapshot, view: EnvironmentView | None) -> set[str]:
-    if view is None:
-        return set()
-    out: set[str] = set()
-    for path, info in snapshot.data_files.items():
-        if info.view is view and info.levels and info.function == EYAML:
-            keys = snapshot.file_keys(path)
+    def eyaml_keys(self, env: str) -> set[str]:
+        out: set[str] = set()
+        for path, _ in self._read_files(env, EYAML):
+            keys = self.snapshot.file_keys(path)
             if keys is not None:
                 out.update(k for k in keys.keys if k != LOOKUP_OPTIONS)
-    return out
+        return out
+
+    def eyaml_strings(self, env: str) -> set[str]:
+        out: set[str] = set()
+        for path, _ in self._read_files(env, EYAML):
+            df = self.snapshot.data_file(path)
+            if df is not None:
+                out.update(_strings(df.data))
+        return out
+
+    def answers(
+        self, env: str, profiles: Sequence[_Profile], keys: Sequence[str], counter: _Counter
+    ) -> dict[str, list[Answer]]:
+        """Every key's answer for every profile: one session per profile, all keys through
+        it (lookup_options, hierarchies and nested lookups resolved once)."""
+        out: dict[str, list[Answer]] = {key: [] for key in keys}
+        view = self.views.get(env)
+        snapshot = self.snapshot
+        for profile in profiles:
+            if view is None:
+                for key in keys:
+                    out[key].append(Answer("missing"))
+                counter.step(len(keys))
+                continue
+            strict = snapshot.settings.strict_variables
+            scope = node_scope(profile.facts, profile.certname, view.env.name, strict)
+            session = LookupSession(view.env, scope, snapshot.files, snapshot.cache)
+            for key in keys:
+                outcome = session.lookup(key)
+                if outcome.error is not None:
+                    out[key].append(_error(outcome.error, self.root))
+                elif not outcome.found:
+                    out[key].append(Answer("missing"))
+                else:
+                    out[key].append(Answer("value", outcome.value, canonical(outcome.value)))
+            counter.step(len(keys))
+        return out
 
 
 def _select_keys(defined: Iterable[str], patterns: Sequence[str] | None) -> list[str]:
@@ -230,42 +264,6 @@ def _select_keys(defined: Iterable[str], patterns: Sequence[str] | None) -> list
     return sorted(chosen)
 
 
-def _answers(
-    snapshot: Snapshot,
-    view: EnvironmentView | None,
-    profiles: Sequence[_Profile],
-    keys: Sequence[str],
-    secret: set[str],
-    root: str,
-    counter: _Counter,
-) -> dict[str, list[Answer]]:
-    """Every key's answer for every profile: one session per profile, all keys through it."""
-    out: dict[str, list[Answer]] = {key: [] for key in keys}
-    for profile in profiles:
-        if view is None:
-            for key in keys:
-                out[key].append(Answer("missing"))
-            counter.step(len(keys))
-            continue
-        strict = snapshot.settings.strict_variables
-        scope = node_scope(profile.facts, profile.certname, view.env.name, strict)
-        session = LookupSession(view.env, scope, snapshot.files, snapshot.cache)
-        for key in keys:
-            outcome = session.lookup(key)
-            if outcome.error is not None:
-                out[key].append(_error(outcome.error, root))
-            elif not outcome.found:
-                out[key].append(Answer("missing"))
-            else:
-                out[key].append(_value(outcome.value, key in secret))
-        counter.step(len(keys))
-    return out
-
-
-def _value(value: object, secret: bool) -> Answer:
-    return Answer("value", _masked(plain_data(value), value, secret), canonical(value))
-
-
 def _error(message: str, root: str) -> Answer:
     """Puppet's error, its paths relative to the compared directory (the two sides live in
     different directories), quoted data masked as ``hiera-ls check`` masks it."""
@@ -274,21 +272,58 @@ def _error(message: str, root: str) -> Answer:
     return Answer("error", report_message(problem), text)
 
 
-def _masked(shown: object, value: object, secret: bool) -> object:
-    """``shown`` (plain data of ``value``) with eyaml's strings, or every scalar when the key
-    comes from an eyaml level, replaced by MASKED."""
-    if isinstance(value, dict) and isinstance(shown, dict):
-        return {
-            k: _masked(s, v, secret)
-            for (k, s), v in zip(shown.items(), value.values(), strict=True)
-        }
-    if isinstance(value, list) and isinstance(shown, list):
-        return [_masked(s, v, secret) for s, v in zip(shown, value, strict=True)]
-    if isinstance(value, Encrypted) or (isinstance(value, str) and "ENC[" in value):
-        return MASKED
-    if secret and value is not None:
-        return MASKED
-    return shown
+MIN_MASKED_PART = 4  # an eyaml level's string this long is masked inside other strings too
+
+
+@dataclass(frozen=True, slots=True)
+class Masker:
+    """What of a value came from eyaml: ``ENC[...]`` strings anywhere; every scalar of a key
+    an eyaml level defines; and any string holding a string of an eyaml level (interpolated
+    into another key: ``db://%{lookup('db::user')}``)."""
+
+    keys: frozenset[str]
+    strings: frozenset[str]
+    whole: bool = False
+
+    def for_key(self, key: str) -> Masker:
+        return Masker(self.keys, self.strings, key in self.keys)
+
+    def shown(self, value: object) -> object:
+        """``value`` as plain data with what came from eyaml replaced by MASKED."""
+        parts = sorted((s for s in self.strings if len(s) >= MIN_MASKED_PART), key=len)
+        inside = re.compile("|".join(re.escape(s) for s in reversed(parts))) if parts else None
+        return self._walk(value, plain_data(value), inside)
+
+    def _walk(self, value: object, shown: object, inside: re.Pattern[str] | None) -> object:
+        if isinstance(value, dict) and isinstance(shown, dict):
+            return {
+                k: self._walk(v, s, inside)
+                for (k, s), v in zip(shown.items(), value.values(), strict=True)
+            }
+        if isinstance(value, list) and isinstance(shown, list):
+            return [self._walk(v, s, inside) for v, s in zip(value, shown, strict=True)]
+        if self.whole and value is not None:
+            return MASKED
+        if isinstance(value, str) and (
+            isinstance(value, Encrypted)
+            or "ENC[" in value
+            or value in self.strings
+            or (inside is not None and inside.search(value))
+        ):
+            return MASKED
+        return shown
+
+
+def _strings(data: object) -> Iterator[str]:
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
 
 
 def canonical(value: object) -> object:
@@ -314,13 +349,22 @@ def canonical(value: object) -> object:
 
 
 def _groups(
-    profiles: Sequence[_Profile], before: Sequence[Answer], after: Sequence[Answer]
+    profiles: Sequence[_Profile],
+    before: Sequence[Answer],
+    after: Sequence[Answer],
+    mask: Masker,
 ) -> tuple[ChangeGroup, ...]:
     found: dict[tuple[object, ...], tuple[list[str], Answer, Answer]] = {}
     for profile, old, new in zip(profiles, before, after, strict=True):
         if (old.state, old.same_as) == (new.state, new.same_as):
             continue
         mark = (old.state, old.same_as, new.state, new.same_as)
-        entry = found.setdefault(mark, ([], old, new))
+        entry = found.setdefault(mark, ([], _shown(old, mask), _shown(new, mask)))
         entry[0].append(profile.name)
     return tuple(ChangeGroup(tuple(names), old, new) for names, old, new in found.values())
+
+
+def _shown(answer: Answer, mask: Masker) -> Answer:
+    if answer.state != "value":
+        return answer
+    return Answer("value", mask.shown(answer.shown), answer.same_as)
