@@ -121,11 +121,10 @@ def run_diff(
             if head_commit is not None
             else root
         )
-        sides = (
-            _Side(Workspace([base_root], settings).snapshot(), base_root),
-            _Side(Workspace([head_root], settings).snapshot(), head_root),
-        )
-        chosen = _profiles(sides[1].snapshot, profiles)
+        base_snap = Workspace([base_root], settings).snapshot()
+        head_snap = Workspace([head_root], settings).snapshot()
+        chosen = _profiles(head_snap, profiles)
+        sides = (_Side(base_snap, base_root, chosen), _Side(head_snap, head_root, chosen))
         names = sorted(set(sides[0].views) | set(sides[1].views))
         wanted = {
             env: _select_keys(set().union(*(s.defined_keys(env) for s in sides)), keys)
@@ -139,7 +138,7 @@ def run_diff(
                 frozenset().union(*(s.eyaml_keys(env) for s in sides)),
                 frozenset().union(*(s.eyaml_strings(env) for s in sides)),
             )
-            before, after = (s.answers(env, chosen, wanted[env], counter) for s in sides)
+            before, after = (s.answers(env, wanted[env], counter) for s in sides)
             for key in wanted[env]:
                 groups = _groups(chosen, before[key], after[key], mask.for_key(key))
                 if groups:
@@ -184,65 +183,93 @@ def _profiles(snapshot: Snapshot, wanted: Sequence[str] | None) -> list[_Profile
 
 
 class _Side:
-    """One revision as the server's project builder reads it; its environments by their
-    directory relative to the compared directory."""
+    """One revision as the server's project builder reads it: its environments by their
+    directory relative to the compared directory, and a lookup session per environment and
+    profile (made first, as they also say which files each node's hierarchy reads)."""
 
-    def __init__(self, snapshot: Snapshot, root: str) -> None:
-        self.snapshot, self.root = snapshot, root
+    def __init__(self, snapshot: Snapshot, root: str, profiles: Sequence[_Profile]) -> None:
+        self.snapshot, self.root, self.profiles = snapshot, root, profiles
         self.views = {os.path.relpath(v.env.root, root): v for v in snapshot.environments}
+        self.sessions: dict[str, list[LookupSession]] = {}
+        self.read: dict[str, frozenset[str] | None] = {}
+        for env, view in self.views.items():
+            strict = snapshot.settings.strict_variables
+            sessions = [
+                LookupSession(
+                    view.env,
+                    node_scope(p.facts, p.certname, view.env.name, strict),
+                    snapshot.files,
+                    snapshot.cache,
+                )
+                for p in profiles
+            ]
+            self.sessions[env] = sessions
+            paths: set[str] = set()
+            for session in sessions:
+                named = session.hierarchy_files()
+                if named is None:  # this node's lookups fail: every file may matter
+                    self.read[env] = None
+                    break
+                paths |= named
+            else:
+                self.read[env] = frozenset(paths)
 
-    def _read_files(self, env: str, function: str | None = None) -> Iterator[tuple[str, str]]:
-        """(path, module name or "") of each data file some level of ``env`` reads."""
+    def _data_files(self, env: str, function: str | None = None) -> Iterator[tuple[str, str]]:
+        """(path, module name or "") of each data file some profile's lookups can read: a
+        module's, or one the profiles' hierarchies name (a node file of no profile is not
+        read, nor parsed)."""
         view = self.views.get(env)
+        read = self.read.get(env)
         for path, info in self.snapshot.data_files.items():
             if info.view is not view or not info.levels:
                 continue
+            module = info.levels[0].layer.module_name
+            if module is None and read is not None and path not in read:
+                continue
             if function is None or info.function == function:
-                yield path, info.levels[0].layer.module_name or ""
+                yield path, module or ""
+
+    def _root_keys(self, path: str, module: str) -> Iterator[str]:
+        df = self.snapshot.data_file(path)
+        data = df.data if df is not None else None
+        if isinstance(data, dict):
+            prefix = f"{module}::"
+            for key in data:
+                kept = not module or (isinstance(key, str) and key.startswith(prefix))
+                if isinstance(key, str) and key != LOOKUP_OPTIONS and kept:
+                    yield key
 
     def defined_keys(self, env: str) -> set[str]:
-        """Every root key a lookup can find in a data file some level reads."""
-        out: set[str] = set()
-        for path, module in self._read_files(env):
-            keys = self.snapshot.file_keys(path)
-            if keys is not None:
-                out.update(keys.kept_keys(module or None))
-        return out
+        """Every root key a lookup of some profile can find."""
+        return {k for path, module in self._data_files(env) for k in self._root_keys(path, module)}
 
     def eyaml_keys(self, env: str) -> set[str]:
-        out: set[str] = set()
-        for path, _ in self._read_files(env, EYAML):
-            keys = self.snapshot.file_keys(path)
-            if keys is not None:
-                out.update(k for k in keys.keys if k != LOOKUP_OPTIONS)
-        return out
+        return {
+            k
+            for path, module in self._data_files(env, EYAML)
+            for k in self._root_keys(path, module)
+        }
 
     def eyaml_strings(self, env: str) -> set[str]:
         out: set[str] = set()
-        for path, _ in self._read_files(env, EYAML):
+        for path, _ in self._data_files(env, EYAML):
             df = self.snapshot.data_file(path)
             if df is not None:
                 out.update(_strings(df.data))
         return out
 
-    def answers(
-        self, env: str, profiles: Sequence[_Profile], keys: Sequence[str], counter: _Counter
-    ) -> dict[str, list[Answer]]:
-        """Every key's answer for every profile: one session per profile, all keys through
-        it (lookup_options, hierarchies and nested lookups resolved once)."""
+    def answers(self, env: str, keys: Sequence[str], counter: _Counter) -> dict[str, list[Answer]]:
+        """Every key's answer for every profile: all keys through the profile's one session
+        (lookup_options, hierarchies and nested lookups resolved once)."""
         out: dict[str, list[Answer]] = {key: [] for key in keys}
-        view = self.views.get(env)
-        snapshot = self.snapshot
-        for profile in profiles:
-            if view is None:
-                for key in keys:
-                    out[key].append(Answer("missing"))
-                counter.step(len(keys))
-                continue
-            strict = snapshot.settings.strict_variables
-            scope = node_scope(profile.facts, profile.certname, view.env.name, strict)
-            session = LookupSession(view.env, scope, snapshot.files, snapshot.cache)
+        sessions: Sequence[LookupSession | None] = self.sessions.get(env) or [None] * len(
+            self.profiles
+        )
+        for session in sessions:
             for key in keys:
+                if session is None:  # the environment is not there at this revision
+                    out[key].append(Answer("missing"))
+                    continue
                 outcome = session.lookup(key)
                 if outcome.error is not None:
                     out[key].append(_error(outcome.error, self.root))
