@@ -38,7 +38,7 @@ from gen_repo import generate
 from hiera_ls.report.diff import run_diff
 from hiera_ls.report.git_tree import commit_of, repository_at, write_tree
 
-HIERA_LS = Path(sys.executable).parent / "hiera-ls"
+HIERA_LS = [sys.executable, "-m", "hiera_ls"]  # the checkout on PYTHONPATH, as a user runs it
 
 
 def git(root: Path, *args: str) -> str:
@@ -113,7 +113,7 @@ def main() -> None:
 
         started = time.perf_counter()
         run = subprocess.run(
-            [str(HIERA_LS), "diff", "--format", "json", "--output", os.devnull],
+            [*HIERA_LS, "diff", "--format", "json", "--output", os.devnull],
             cwd=env,
             capture_output=True,
             text=True,
@@ -161,7 +161,7 @@ def main() -> None:
         for key, (node, facts) in pairs:
             t0 = time.perf_counter()
             subprocess.run(
-                [str(HIERA_LS), "lookup", key, "--node", node, "--facts", str(facts)],
+                [*HIERA_LS, "lookup", key, "--node", node, "--facts", str(facts)],
                 cwd=env,
                 capture_output=True,
                 check=False,

@@ -14,13 +14,27 @@ TEXT_NAMES = 3  # profiles named in text before "and N more"
 MARKDOWN_NAMES = 10
 
 
-def _short(answer: Answer) -> str:
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _short(answer: Answer, other: Answer) -> str:
+    """The answer in at most SHORT characters; of a hash too long for that, when the other
+    side is a hash too, only the entries that differ (``{…, "port": 22}``)."""
     if answer.state == "missing":
         return "(not found)"
     if answer.state == "error":
         text = f"(error: {answer.shown})"
     else:
-        text = json.dumps(answer.shown, ensure_ascii=False, separators=(", ", ": "))
+        text = _json(answer.shown)
+        mine, theirs = answer.shown, other.shown
+        hashes = isinstance(mine, dict) and isinstance(theirs, dict) and other.state == "value"
+        if len(text) > SHORT and hashes:
+            assert isinstance(mine, dict) and isinstance(theirs, dict)
+            changed = [k for k in mine if k not in theirs or _json(mine[k]) != _json(theirs[k])]
+            parts = ["…"] * (len(changed) < len(mine))
+            parts += [f"{_json(k)}: {_json(mine[k])}" for k in changed]
+            text = "{" + ", ".join(parts) + "}"
     return text if len(text) <= SHORT else text[: SHORT - 1] + "…"
 
 
@@ -52,7 +66,10 @@ def text(result: DiffResult) -> str:
         lines.append(_title(change, result))
         for group in change.groups:
             who = _names(group.profiles, total, TEXT_NAMES)
-            lines.append(f"  {who}: {_short(group.before)} -> {_short(group.after)}")
+            lines.append(
+                f"  {who}: {_short(group.before, group.after)} -> "
+                f"{_short(group.after, group.before)}"
+            )
         lines.append("")
     if not result.changes:
         return f"No changes: {_summary(result)}\n"
@@ -105,9 +122,9 @@ def markdown(result: DiffResult) -> str:
         lines += ["| Profiles | Before | After |", "| --- | --- | --- |"]
         for group in change.groups:
             who = _names(group.profiles, total, MARKDOWN_NAMES).replace("|", "\\|")
-            lines.append(
-                f"| {who} | {_cell(_short(group.before))} | {_cell(_short(group.after))} |"
-            )
+            before = _cell(_short(group.before, group.after))
+            after = _cell(_short(group.after, group.before))
+            lines.append(f"| {who} | {before} | {after} |")
     return "\n".join(lines) + "\n"
 
 
