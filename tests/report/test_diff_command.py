@@ -229,3 +229,21 @@ def test_eyaml_values_are_masked_in_every_format(
             assert key in out, (form, key)
     code, out, _ = diff(capsys, "--keys", "db::password")
     assert out.splitlines()[1] == '  n1.example.com: "<eyaml value>" -> "<eyaml value>"'
+
+
+def test_a_hierarchy_that_breaks_fails_every_key_for_every_profile(
+    planted: tuple[Path, str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, _, _ = planted
+    text = (root / "hiera.yaml").read_text()
+    (root / "hiera.yaml").write_text(text.replace("  data_hash: yaml_data\n", ""))
+    code, out, _ = diff(capsys, "--format", "json")
+    data = json.loads(out)
+    assert code == 1
+    assert data["keys"] == 6  # db::size too: with no hierarchy to follow, every file counts
+    assert [c["key"] for c in data["changes"]] == [
+        "app::name", "app::port", "app::settings", "db::size", "ntp::servers", "unchanged::key",
+    ]  # fmt: skip
+    groups = [g for c in data["changes"] for g in c["groups"]]
+    assert all(set(g["after"]) == {"error"} for g in groups)
+    assert all("data_hash" in g["after"]["error"] for g in groups)
