@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -111,6 +112,7 @@ def main() -> None:
         files = sum(1 for _ in env.rglob("*.yaml"))
         print(f"repository: {files} YAML files, {len(profiles)} facts profiles")
 
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         run = subprocess.run(
             [*HIERA_LS, "diff", "--format", "json", "--output", os.devnull],
@@ -120,6 +122,8 @@ def main() -> None:
             check=False,
         )
         cli = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cli_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         if run.returncode != 1:
             raise SystemExit(f"hiera-ls diff: exit {run.returncode}: {run.stderr}")
 
@@ -131,7 +135,8 @@ def main() -> None:
             n_keys = full.keys  # type: ignore[attr-defined]
             print(
                 f"hiera-ls diff (fresh process, {n_keys} keys x {len(profiles)} profiles, "
-                f"both sides: {2 * n_keys * len(profiles)} lookups): {cli:.2f} s; "
+                f"both sides: {2 * n_keys * len(profiles)} lookups): {cli:.2f} s "
+                f"(CPU {cli_cpu:.2f} s); "
                 f"in-process {full_t:.2f} s; {len(keys)} keys change"
             )
             repo = repository_at(str(env))
