@@ -3,7 +3,9 @@
 Each side (a revision, or the working tree) is read by the server's own project builder
 (:class:`Workspace`); each facts profile gets one :class:`LookupSession` per side, and every
 key goes through it, so lookup_options, hierarchies and nested lookups are resolved once per
-(side, profile) and data files are parsed once per side.
+(side, profile) and data files are parsed once per side.  The keys compared are those of the
+files some profile's hierarchy names (and of modules' data): a node file of no profile is
+never parsed, and a key only it defines could not change for any profile compared.
 
 The facts profiles are the head side's, and the same facts are used at both revisions: the
 question is what the data change does to the nodes as they are now, so a change of a facts
@@ -11,8 +13,8 @@ file alone is not reported as a data change (and a profile added in the change i
 too: its "before" is what the old data gives it).
 
 Values are compared as Puppet compares them (``1``, ``1.0`` and ``true`` differ; a hash's
-key order does not count).  Values from eyaml are masked for the report: ``ENC[...]``
-strings wherever they land, and every scalar of a key that an eyaml level defines.
+key order does not count).  Values from eyaml are masked for the report (:class:`Masker`).
+A facts profile whose file cannot be read is left out (``hiera-ls check`` reports it).
 """
 
 from __future__ import annotations
