@@ -1,5 +1,6 @@
 """The ``hiera-ls`` command: ``lookup`` (puppet lookup's flags and meaning), ``check`` (the
-server's diagnostics over a repository, for CI), and the server.
+server's diagnostics over a repository, for CI), ``diff`` (what a change does to every key
+for every facts profile), and the server.
 
 Every failure a user can cause ends as one line on stderr and exit status 1 (``check``: 2,
 as 1 means findings); a Python traceback here is a bug.
@@ -200,6 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     _lookup_parser(sub)
     _check_parser(sub)
+    from hiera_ls.report.diff_command import add_diff_parser
+
+    add_diff_parser(sub)
     serve = sub.add_parser("serve", help="run the language server on stdio (what editors start)")
     serve.add_argument(
         "--stdio",
@@ -555,6 +559,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from hiera_ls.report.command import run_check_command
 
             return run_check_command(args, sys.stdout, sys.stderr)
+        if args.command == "diff":
+            from hiera_ls.report.diff_command import run_diff_command
+
+            return run_diff_command(args, sys.stdout, sys.stderr)
         if args.command == "serve":
             from hiera_ls.lsp.serve import serve
 

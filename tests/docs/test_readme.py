@@ -115,3 +115,21 @@ def test_the_pre_commit_example_names_the_hook_the_repository_defines() -> None:
 @pytest.mark.parametrize("heading", ["GitHub Actions", "GitLab CI", "pre-commit"])
 def test_each_ci_example_is_yaml(heading: str) -> None:
     assert isinstance(_yaml_after(heading), dict)
+
+
+def test_the_diff_example_prints_the_changes_shown(tmp_path: Path) -> None:
+    section = re.search(r"^## `hiera-ls diff`.*?(?=^## )", README, re.M | re.S)
+    assert section is not None, "the README lost its diff section"
+    commands = re.findall(r"^    (sed .*|hiera-ls diff)$", section.group(0), re.M)
+    output = re.search(r"^```text\n(.*?)^```", section.group(0), re.M | re.S)
+    assert commands and output is not None and commands[-1] == "hiera-ls diff"
+    repo = tmp_path / "control-repo"
+    shutil.copytree(EXAMPLE, repo)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for step in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "example"]):
+        subprocess.run([*git, *step], cwd=repo, check=True, capture_output=True)
+    for command in commands[:-1]:
+        subprocess.run(shlex.split(command), cwd=repo, check=True)
+    run = _run(["hiera-ls", "diff"], repo)
+    assert run.returncode == 1, run.stderr
+    assert run.stdout == output.group(1)

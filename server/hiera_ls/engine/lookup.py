@@ -65,6 +65,7 @@ class LookupOutcome:
 
 
 NO_DEFAULT = object()
+UNDEFINED_KEY = "hiera-ls::undefined"  # a valid key that no data defines (`-` is not a name)
 
 
 @dataclass(slots=True)
@@ -105,6 +106,22 @@ class LookupSession:
                 trace = TraceNode(Kind.SCOPE, children=[TraceNode(Kind.TEXT, label=note)])
                 return replace(outcome, trace=trace, notes=(*outcome.notes, note))
         return self._lookup(name_list, merge, default, False, override, default_values)
+
+    def hierarchy_files(self) -> frozenset[str] | None:
+        """The existing files this node's global and environment hierarchies name: what a
+        lookup of a key defined nowhere reads (module layers are resolved per module, so not
+        here).  None when the hierarchies cannot be resolved for this node (the error a
+        lookup reports)."""
+        outcome = self.lookup(UNDEFINED_KEY)
+        if outcome.error is not None:
+            return None
+        return frozenset(
+            location.path
+            for entries in self._compilation.entries.values()
+            for entry in entries
+            for location in entry.locations or ()
+            if location.exists and not location.is_uri
+        )
 
     def explain_options(self, key: str | None) -> LookupOutcome:
         """``puppet lookup --explain-options`` without ``--explain``: how the lookup_options

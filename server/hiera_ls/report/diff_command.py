@@ -1,0 +1,105 @@
+"""``hiera-ls diff``'s arguments to a report and an exit status: 0 nothing changes, 1 some
+key changes for some profile, 2 usage error (not a git repository, an unknown revision)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+from typing import TextIO
+
+from hiera_ls.project.settings import Settings
+from hiera_ls.report.diff import run_diff
+from hiera_ls.report.diff_formats import DIFF_FORMATS
+from hiera_ls.report.git_tree import GitError
+from hiera_ls.report.progress import ProgressBar
+from hiera_ls.report.run import CheckError
+
+USAGE_ERROR = 2
+
+
+def add_diff_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "diff",
+        help="what a change of the data does to every key for every facts profile",
+        description="Compare the merged value of every key for every facts profile between two "
+        "revisions of the git repository (default: HEAD against the working tree). The facts "
+        "profiles are the head side's, used at both revisions. Values from eyaml are masked. "
+        "Exit status: 0 nothing changes, 1 something changes, 2 usage error.",
+    )
+    p.add_argument("--base", default="HEAD", metavar="REV", help="the revision before (HEAD)")
+    p.add_argument("--head", metavar="REV", help="the revision after (default: the files on disk)")
+    p.add_argument(
+        "--profiles",
+        nargs="+",
+        action="extend",
+        metavar="NAME",
+        help="facts profiles: 'all' (the default) or names (also comma-separated)",
+    )
+    p.add_argument(
+        "--keys",
+        nargs="+",
+        action="extend",
+        metavar="GLOB",
+        help="keys to compare, as names or globs like 'profile::web::*' (default: every key "
+        "the data defines)",
+    )
+    p.add_argument("--format", choices=tuple(DIFF_FORMATS), default="text")
+    p.add_argument("--output", metavar="FILE", help="write the report to FILE, not stdout")
+    p.add_argument(
+        "-C",
+        "--directory",
+        default=".",
+        metavar="DIR",
+        help="the control repository or environment to compare (default: the current one)",
+    )
+    p.add_argument(
+        "--hiera-config",
+        "--hiera_config",
+        dest="hiera_config",
+        metavar="FILE",
+        help="the global layer's hiera.yaml",
+    )
+
+
+def _split(given: Sequence[str] | None) -> list[str] | None:
+    if not given:
+        return None
+    return [part.strip() for word in given for part in word.split(",") if part.strip()]
+
+
+def run_diff_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    try:
+        settings = Settings()
+        if args.hiera_config:
+            config = os.path.abspath(args.hiera_config)
+            if not os.path.isfile(config):
+                raise CheckError(f"--hiera-config {args.hiera_config}: no such file")
+            settings = Settings(hiera_config=config)
+        progress = ProgressBar(stderr)
+        try:
+            result = run_diff(
+                args.directory,
+                args.base,
+                args.head,
+                profiles=_split(args.profiles),
+                keys=_split(args.keys),
+                settings=settings,
+                progress=progress,
+            )
+        finally:
+            progress.close()
+    except (CheckError, GitError) as e:
+        stderr.write(f"hiera-ls diff: error: {e}\n")
+        return USAGE_ERROR
+    report = DIFF_FORMATS[args.format](result)
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as out:
+                out.write(report)
+        except OSError as e:
+            stderr.write(f"hiera-ls diff: error: cannot write {args.output}: {e.strerror}\n")
+            return USAGE_ERROR
+    else:
+        stdout.write(report)
+    return 1 if result.changes else 0

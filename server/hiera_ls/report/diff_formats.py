@@ -1,0 +1,135 @@
+"""``hiera-ls diff``'s reports: text for a terminal, JSON for programs, Markdown for a
+pull-request comment (a table per changed key).  Values are the masked ones
+(:mod:`hiera_ls.report.diff`); text and Markdown shorten them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+
+from hiera_ls.report.diff import Answer, DiffResult, KeyChange
+
+SHORT = 60  # characters of a value shown in text and Markdown
+TEXT_NAMES = 3  # profiles named in text before "and N more"
+MARKDOWN_NAMES = 10
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _short(answer: Answer, other: Answer) -> str:
+    """The answer in at most SHORT characters; of a hash too long for that, when the other
+    side is a hash too, only the entries that differ (``{…, "port": 22}``)."""
+    if answer.state == "missing":
+        return "(not found)"
+    if answer.state == "error":
+        text = f"(error: {answer.shown})"
+    else:
+        text = _json(answer.shown)
+        mine, theirs = answer.shown, other.shown
+        hashes = isinstance(mine, dict) and isinstance(theirs, dict) and other.state == "value"
+        if len(text) > SHORT and hashes:
+            assert isinstance(mine, dict) and isinstance(theirs, dict)
+            changed = [k for k in mine if k not in theirs or _json(mine[k]) != _json(theirs[k])]
+            parts = ["…"] * (len(changed) < len(mine))
+            parts += [f"{_json(k)}: {_json(mine[k])}" for k in changed]
+            text = "{" + ", ".join(parts) + "}"
+    return text if len(text) <= SHORT else text[: SHORT - 1] + "…"
+
+
+def _names(profiles: Sequence[str], total: int, shown: int) -> str:
+    if len(profiles) == total and total > 1:
+        return f"all {total} profiles"
+    named = ", ".join(profiles[:shown])
+    rest = len(profiles) - shown
+    return f"{named} and {rest} more" if rest > 0 else named
+
+
+def _title(change: KeyChange, result: DiffResult) -> str:
+    several = len(result.environments) > 1
+    return f"{change.environment}: {change.key}" if several else change.key
+
+
+def _summary(result: DiffResult) -> str:
+    n, keys, profiles = len(result.changes), result.keys, len(result.profiles)
+    return (
+        f"{n} of {keys} key{'s' * (keys != 1)} change{'s' * (n == 1)} "
+        f"for {profiles} profile{'s' * (profiles != 1)} ({result.base} -> {result.head})"
+    )
+
+
+def text(result: DiffResult) -> str:
+    lines: list[str] = []
+    total = len(result.profiles)
+    for change in result.changes:
+        lines.append(_title(change, result))
+        for group in change.groups:
+            who = _names(group.profiles, total, TEXT_NAMES)
+            lines.append(
+                f"  {who}: {_short(group.before, group.after)} -> "
+                f"{_short(group.after, group.before)}"
+            )
+        lines.append("")
+    if not result.changes:
+        return f"No changes: {_summary(result)}\n"
+    lines.append(_summary(result))
+    return "\n".join(lines) + "\n"
+
+
+def as_json(result: DiffResult) -> str:
+    data = {
+        "base": result.base,
+        "head": result.head,
+        "profiles": list(result.profiles),
+        "keys": result.keys,
+        "changes": [
+            {
+                "environment": change.environment,
+                "key": change.key,
+                "groups": [
+                    {
+                        "profiles": list(group.profiles),
+                        "before": group.before.as_data(),
+                        "after": group.after.as_data(),
+                    }
+                    for group in change.groups
+                ],
+            }
+            for change in result.changes
+        ],
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _cell(text: str) -> str:
+    """A table cell: code, its pipes escaped, backticks kept from ending it."""
+    body = text.replace("|", "\\|").replace("\n", " ")
+    fence = "``" if "`" in body else "`"
+    return f"{fence} {body} {fence}" if fence == "``" else f"`{body}`"
+
+
+def markdown(result: DiffResult) -> str:
+    head = f"`{result.head}`" if result.head != "working tree" else "the working tree"
+    lines = [f"### hiera-ls diff: `{result.base}` → {head}", ""]
+    if not result.changes:
+        lines.append(f"No changes: {_summary(result)}.")
+        return "\n".join(lines) + "\n"
+    lines.append(f"{_summary(result)}.")
+    total = len(result.profiles)
+    for change in result.changes:
+        lines += ["", f"#### `{_title(change, result)}`", ""]
+        lines += ["| Profiles | Before | After |", "| --- | --- | --- |"]
+        for group in change.groups:
+            who = _names(group.profiles, total, MARKDOWN_NAMES).replace("|", "\\|")
+            before = _cell(_short(group.before, group.after))
+            after = _cell(_short(group.after, group.before))
+            lines.append(f"| {who} | {before} | {after} |")
+    return "\n".join(lines) + "\n"
+
+
+DIFF_FORMATS: dict[str, Callable[[DiffResult], str]] = {
+    "text": text,
+    "json": as_json,
+    "markdown": markdown,
+}
