@@ -14,6 +14,7 @@ from typing import NoReturn
 
 from hiera_ls.lsp import (
     code_actions,
+    completion,
     configuration,
     diagnostics,
     documents,
@@ -24,6 +25,7 @@ from hiera_ls.lsp import (
     navigation,
     outline,
     profiles,
+    semantic_tokens,
     workspace_changes,
 )
 from hiera_ls.lsp.server import HieraLanguageServer
@@ -46,6 +48,8 @@ def create_server() -> HieraLanguageServer:
         code_actions,
         outline,
         eyaml,
+        completion,
+        semantic_tokens,
     ):
         module.register(ls)
     return ls
