@@ -274,3 +274,39 @@ async def test_semantic_tokens_in_hiera_yaml_paths(client: LanguageClient) -> No
     variables = [t for t, kind in decode(result.data, text.split("\n")) if kind == "variable"]
     assert variables[:2] == ["trusted.certname", "facts.role"]
     assert "facts.os.release.major" in variables
+
+
+@pytest.mark.asyncio
+async def test_a_big_key_list_is_cut_to_what_matches_and_asked_again(
+    fresh_client: LanguageClient, tmp_path: Path
+) -> None:
+    root = tmp_path / "production"
+    (root / "data").mkdir(parents=True)
+    (root / "hiera.yaml").write_text("version: 5\n")
+    keys = [f"app::k{i:03d}" for i in range(250)] + [f"db::port{i}" for i in range(3)]
+    common = root / "data" / "common.yaml"
+    common.write_text("".join(f"{k}: {i}\n" for i, k in enumerate(keys)))
+    await fresh_client.initialize_session(
+        init_params(root, client_capabilities("visual_studio_code"))
+    )
+    await wait_for_log(fresh_client, READY)
+    text = common.read_text() + "x: \"%{lookup('')}\"\n"
+    open_document(fresh_client, common, text=text)
+    line = len(keys)
+    position = types.Position(line=line, character=len("x: \"%{lookup('"))
+    result = await fresh_client.text_document_completion_async(
+        types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri(common)), position=position
+        )
+    )
+    assert isinstance(result, types.CompletionList)
+    assert result.is_incomplete and len(result.items) == 100
+    edit(fresh_client, common, text.replace("lookup('", "lookup('db::"), 2)
+    position.character += len("db::")
+    result = await fresh_client.text_document_completion_async(
+        types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri(common)), position=position
+        )
+    )
+    assert isinstance(result, types.CompletionList)
+    assert [i.label for i in result.items] == ["db::port0", "db::port1", "db::port2"]

@@ -66,7 +66,7 @@ CONVERT_TYPES = ("Sensitive", "Array", "Hash", "String", "Integer", "Boolean")
 BACKEND_KEYS = ("data_hash", "lookup_key", "data_dig")
 LEVEL_LISTS = ("hierarchy", "default_hierarchy", "plan_hierarchy")
 MAX_FACTS = 500  # fact paths offered at one level (a structured fact can have thousands)
-MAX_KEYS = 200  # keys offered at once (the list is cut to what matches the typed text)
+MAX_KEYS = 100  # keys offered at once (the list is cut to what matches the typed text)
 
 _KEY_CALL = re.compile(r"^\s*(lookup|hiera|alias)\(\s*(['\"])([^'\"]*)$")
 _VARIABLE = re.compile(r"^\s*(::)?((?:[\w-]+(?:::|\.))*)([\w-]*)$")

@@ -32,13 +32,16 @@ class Piece:
     kind: int  # index in TOKEN_TYPES
 
 
-def pieces(snapshot: Snapshot, path: str, within: Span | None = None) -> list[Piece]:
+def pieces(
+    snapshot: Snapshot, path: str, within: Span | None = None, lines: LineMap | None = None
+) -> list[Piece]:
     """Every piece of the file's interpolation tokens in document order (or those that
-    overlap ``within``)."""
+    overlap ``within``). ``lines``: the file's line table, if the caller has one."""
     text = snapshot.text(path)
     if text is None or "%{" not in text:
         return []
-    lines = LineMap(text)
+    if lines is None or lines.text != text:
+        lines = LineMap(text)
     kind = snapshot.kind_of(path)
     found: list[Piece] = []
     if kind is FileKind.DATA:

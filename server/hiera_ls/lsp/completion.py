@@ -28,7 +28,7 @@ RETRIGGER = {"title": "Suggest", "command": "editor.action.triggerSuggest"}
 
 
 def _item(item: Item, rng: dict[str, Any], uri: str) -> dict[str, Any]:
-    """The item in LSP's JSON shape: built as dicts, as 200 lsprotocol objects took pygls
+    """The item in LSP's JSON shape: built as dicts, as 100 lsprotocol objects take pygls
     tens of milliseconds to unstructure (bench/bench_completion.py)."""
     out: dict[str, Any] = {
         "label": item.label,
