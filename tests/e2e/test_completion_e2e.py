@@ -118,6 +118,11 @@ async def test_keys_inside_lookup_replace_the_typed_part_and_resolve_to_the_prof
     assert "profile::ssh::port" in by_label(items)
     items = await complete_at(client, COMMON, original + "x: \"%{hiera('§\n", 4)
     assert "classes" in by_label(items)
+    # as VS Code leaves it inside a string: brace and parenthesis closed, the quote not
+    items = await complete_at(client, COMMON, original + 'x: "%{lookup(\'cla§)}"\n', 5)
+    item = by_label(items)["classes"]
+    assert item.text_edit.new_text == "classes'"  # type: ignore[union-attr]
+    assert edit_range(item) == (line, len("x: \"%{lookup('"), len("x: \"%{lookup('cla"))
 
 
 @pytest.mark.asyncio(loop_scope="module")

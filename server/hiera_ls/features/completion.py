@@ -149,13 +149,17 @@ def _interpolation(
         if not data:
             return NOTHING
         typed = call.group(3)
-        rest = after[: _closing(after, call.group(2))]
+        quote = call.group(2)
+        rest = after[: _closing(after, quote)]
         span = Span(
             Position(pos.line, pos.column - len(typed)), Position(pos.line, pos.column + len(rest))
         )
         view = snapshot.environment_for(path)
         chosen, cut = _best_keys(environment_keys(snapshot, view), typed)
-        return Completions([Item(k, "key", span, k, key=k) for k in chosen], cut)
+        # the closing quote is written too when it is missing (an editor does not close
+        # quotes inside a string)
+        end = "" if after[len(rest) :].startswith(quote) else quote
+        return Completions([Item(k, "key", span, k + end, key=k) for k in chosen], cut)
     if "(" in inside:
         return NOTHING
     var = _VARIABLE.match(inside)
@@ -180,11 +184,10 @@ def _interpolation(
 
 
 def _closing(after: str, quote: str) -> int:
-    """How much of the text after the cursor is still the key being typed."""
-    end = after.find(quote)
-    brace = after.find("}")
-    stops = [i for i in (end, brace) if i >= 0]
-    return min(stops) if stops else len(_WORD_AFTER.match(after).group(0))  # type: ignore[union-attr]
+    """How much of the text after the cursor is still the key being typed: up to its closing
+    quote, or the ``)`` or ``}`` an editor closed for the user."""
+    stops = [i for i in (after.find(quote), after.find(")"), after.find("}")) if i >= 0]
+    return min(stops) if stops else len(after)
 
 
 def _roots(span: Span, data: bool) -> list[Item]:
