@@ -182,8 +182,13 @@ async def test_lookup_options_strategies_and_option_names(client: LanguageClient
     items = await complete_at(client, COMMON, head + "    merge:\n      strategy: d§\n" + rest, 24)
     deep = by_label(items)["deep"]
     assert edit_range(deep) == (3, len("      strategy: "), len("      strategy: d"))
+    # an entry's name: the keys of the environment
+    items = await complete_at(client, COMMON, "lookup_options:\n  profile::ssh::p§\n" + rest, 25)
+    port = by_label(items)["profile::ssh::port"]
+    assert port.text_edit.new_text == "profile::ssh::port:"  # type: ignore[union-attr]
+    assert edit_range(port) == (1, 2, len("  profile::ssh::p"))
     # outside lookup_options: nothing
-    assert await complete_at(client, COMMON, original + "ntp::§\n", 25) == []
+    assert await complete_at(client, COMMON, original + "ntp::§\n", 26) == []
 
 
 @pytest.mark.asyncio(loop_scope="module")

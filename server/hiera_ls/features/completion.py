@@ -7,7 +7,8 @@
   level, with their values;
 - right after ``%{``: the interpolation functions Puppet accepts in data (none in hiera.yaml,
   where Puppet refuses method calls) and the variable roots;
-- in a ``lookup_options`` entry: its option names, merge strategies and their options;
+- in ``lookup_options``: the keys an entry may name, then the entry's option names, merge
+  strategies and their options;
 - in a hiera.yaml: the keys the JSON schema allows at that place (top level, ``defaults``,
   a hierarchy level) and the built-in backend functions.
 
@@ -122,6 +123,13 @@ def complete(snapshot: Snapshot, path: str, pos: Position) -> Completions:
     typed = _typed_word(before)
     span = Span(Position(pos.line, column - len(typed)), Position(pos.line, column))
     if kind is FileKind.DATA:
+        if parents == [LOOKUP_OPTIONS] and not at_value:  # an entry: the keys it may name
+            typed_key = before.strip().strip("'\"")
+            span = Span(Position(pos.line, column - len(typed_key)), Position(pos.line, column))
+            chosen, cut = _best_keys(
+                environment_keys(snapshot, snapshot.environment_for(path)), typed_key
+            )
+            return Completions([Item(k, "key", span, f"{k}:", key=k) for k in chosen], cut)
         return Completions(_lookup_options(parents, key, at_value, span))
     return Completions(_hiera_config(parents, key, at_value, span))
 
