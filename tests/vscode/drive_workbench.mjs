@@ -213,7 +213,10 @@ if (started) {
         // the server lists the keys matching what was typed, and the highlighted one shows
         // its value for the profile once resolved.
         await page.mouse.move(2, 2);
-        await quickOpen(s.aliasFile);
+        await page.keyboard.press('Escape');
+        const base = s.aliasFile.split('/').pop();
+        await page.locator('.tab', { hasText: base }).first().click();  // opened by 'definition'
+        await page.locator('.tab.active', { hasText: base }).waitFor();
         await page.locator('.editor-group-container.active .view-lines').first().click();
         await page.keyboard.press('Control+End');
         await page.keyboard.press('Enter');
