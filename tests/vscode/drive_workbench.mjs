@@ -224,10 +224,12 @@ if (started) {
         await page.keyboard.press('Control+Space');
         const rows = page.locator('.suggest-widget .monaco-list-row');
         await rows.filter({ hasText: s.completionKey }).first().waitFor();
-        await page.locator('.suggest-widget', { hasText: s.completionDetail }).first().waitFor();
+        // the highlighted key's value, once resolved, in the details beside the list
+        const details = page.locator('.suggest-details', { hasText: s.completionDetail }).first();
+        await details.waitFor();
         const result = {
             rows: (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()),
-            widget: (await page.locator('.suggest-widget').first().innerText()).replace(/\s+/g, ' ').trim(),
+            details: (await details.innerText()).replace(/\s+/g, ' ').trim(),
             shot: await shot('03b-completion'),
         };
         await page.keyboard.press('Enter');  // accept: the key replaces what was typed

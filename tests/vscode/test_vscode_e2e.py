@@ -330,7 +330,7 @@ def test_completion_inside_lookup_lists_keys_with_the_profile_value(
 ) -> None:
     step = _step(report, "completion")
     assert any(COMPLETION_KEY in row for row in step["rows"]), step["rows"]
-    assert COMPLETION_DETAIL in step["widget"], step["widget"]
+    assert COMPLETION_DETAIL in step["details"], step["details"]
     # accepting replaced the typed part inside the quotes VS Code had closed
     assert f"%{{lookup('{COMPLETION_KEY}')}}" in step["line"], step["line"]
 
