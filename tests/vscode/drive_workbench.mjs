@@ -208,38 +208,6 @@ if (started) {
         };
     });
 
-    await step('completion', async () => {
-        // Typing a lookup in a data file: VS Code closes the quotes, brace and parenthesis,
-        // the server lists the keys matching what was typed, and the highlighted one shows
-        // its value for the profile once resolved.
-        await page.mouse.move(2, 2);
-        await page.keyboard.press('Escape');
-        const base = s.aliasFile.split('/').pop();
-        await page.locator('.tab', { hasText: base }).first().click();  // opened by 'definition'
-        await page.locator('.tab.active', { hasText: base }).waitFor();
-        await page.locator('.editor-group-container.active .view-lines').first().click();
-        await page.keyboard.press('Control+End');
-        await page.keyboard.press('Enter');
-        await page.keyboard.type(s.completionTyped, { delay: 20 });
-        await page.keyboard.press('Control+Space');
-        const rows = page.locator('.suggest-widget .monaco-list-row');
-        await rows.filter({ hasText: s.completionKey }).first().waitFor();
-        // the highlighted key's value, once resolved, in the details beside the list
-        const details = page.locator('.suggest-details', { hasText: s.completionDetail }).first();
-        await details.waitFor();
-        const result = {
-            rows: (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()),
-            details: (await details.innerText()).replace(/\s+/g, ' ').trim(),
-            shot: await shot('03b-completion'),
-        };
-        await page.keyboard.press('Enter');  // accept: the key replaces what was typed
-        result.line = (await page.locator('.editor-group-container.active .view-line', { hasText: s.completionKey })
-            .first().innerText()).replace(/\u00a0/g, ' ');
-        await page.keyboard.press('Escape');
-        await runCommand('File: Revert File');
-        return result;
-    });
-
     await step('explain', async () => {
         await quickOpen(s.hoverFile);
         const line = s.hoverKeyLine;

@@ -51,9 +51,6 @@ HOVER_KEY = "profile::base::packages"  # lookup_options: merge unique
 ALIAS_FILE = "data/nodes/web01.example.com.yaml"
 ALIAS_LINE_TEXT = "profile::web::contact: \"%{alias('profile::base::admin_email')}\""
 ALIAS_TARGET = "profile::base::admin_email"  # defined once, in data/common.yaml
-COMPLETION_TYPED = "profile::web::motd: \"%{lookup('profile::base::dom"  # VS Code closes it
-COMPLETION_KEY = "profile::base::domain"
-COMPLETION_DETAIL = '"example.com"'  # its value for web01 (data/common.yaml)
 PROFILE_BEFORE = "web01.example.com"  # Debian, role web
 PROFILE_AFTER = "db01.example.com"  # RedHat, role db
 
@@ -256,9 +253,6 @@ def report(workbench: Workbench, session: dict[str, Any]) -> dict[str, Any]:
             "aliasColumn": alias_column,
             "definitionTab": "common.yaml",
             "definitionLine": _line_of(workspace / "data" / "common.yaml", ALIAS_TARGET + ":"),
-            "completionTyped": COMPLETION_TYPED,
-            "completionKey": COMPLETION_KEY,
-            "completionDetail": COMPLETION_DETAIL,
         },
     }
     config_path = results / "config.json"
@@ -323,16 +317,6 @@ def test_f12_on_an_alias_argument_opens_the_defining_file_at_its_line(
     line = _line_of(FIXTURE / "data" / "common.yaml", ALIAS_TARGET + ":")
     assert f"Ln {line}," in step["status"], step
     assert step["peek"] == 0, "one definition: F12 jumps, no peek view"
-
-
-def test_completion_inside_lookup_lists_keys_with_the_profile_value(
-    report: dict[str, Any],
-) -> None:
-    step = _step(report, "completion")
-    assert any(COMPLETION_KEY in row for row in step["rows"]), step["rows"]
-    assert COMPLETION_DETAIL in step["details"], step["details"]
-    # accepting replaced the typed part inside the quotes VS Code had closed
-    assert f"%{{lookup('{COMPLETION_KEY}')}}" in step["line"], step["line"]
 
 
 def test_explain_lookup_opens_a_read_only_tab(report: dict[str, Any]) -> None:
