@@ -15,6 +15,7 @@ from typing import NoReturn
 from hiera_ls.lsp import (
     change_lens,
     code_actions,
+    completion,
     configuration,
     diagnostics,
     document_links,
@@ -27,6 +28,7 @@ from hiera_ls.lsp import (
     outline,
     profiles,
     rename,
+    semantic_tokens,
     workspace_changes,
     workspace_symbols,
 )
@@ -54,6 +56,8 @@ def create_server() -> HieraLanguageServer:
         workspace_symbols,
         document_links,
         change_lens,
+        completion,
+        semantic_tokens,
     ):
         module.register(ls)
     return ls

@@ -412,5 +412,12 @@ class KeyIndex:
         self._entries[df.path] = (stamp, entry)
         return entry
 
+    def peek(self, path: str) -> FileKeys | None:
+        """The entry last built for ``path``, without checking that the file is unchanged
+        (no disk access): for answers that may lag one change behind, such as completion
+        lists gathered from thousands of files at every keystroke."""
+        cached = self._entries.get(path)
+        return cached[1] if cached is not None else None
+
     def forget(self, path: str) -> None:
         self._entries.pop(path, None)
