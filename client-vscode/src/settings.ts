@@ -23,6 +23,8 @@ export interface HieraSettings {
     moduleDirs: ModuleDirs;
     /** `hiera.eyaml.decryptInHover`: hovers show eyaml plaintext (off unless the user turns it on). */
     eyaml: { decryptInHover: boolean };
+    /** Custom backend function -> the reader hiera-ls reads its levels with (`expand_path` ...). */
+    backends: Record<string, string>;
 }
 
 /** The values of `hiera.moduleDirs`; the server's default is `conventional`. */
@@ -43,6 +45,7 @@ export const SERVER_SETTING_KEYS: readonly (keyof HieraSettings)[] = [
     'strictVariables',
     'moduleDirs',
     'eyaml',
+    'backends',
 ];
 
 /** The settings under `hiera.eyaml` (contributed one by one in package.json). */
@@ -90,7 +93,20 @@ export function normalizeSettings(raw: unknown, home: string, folder?: string): 
         strictVariables: typeof strict === 'boolean' ? strict : true,
         moduleDirs: moduleDirs(get('moduleDirs')),
         eyaml: { decryptInHover: eyamlSetting(get('eyaml'), 'decryptInHover') },
+        backends: backends(get('backends')),
     };
+}
+
+/** Only string-to-string entries: the server names what it cannot use, with the reason. */
+function backends(raw: unknown): Record<string, string> {
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+        return {};
+    }
+    return Object.fromEntries(
+        Object.entries(raw as Record<string, unknown>).filter(
+            (entry): entry is [string, string] => typeof entry[1] === 'string',
+        ),
+    );
 }
 
 function eyamlSetting(raw: unknown, key: string): boolean {

@@ -16,6 +16,7 @@ describe('settings -> initializationOptions', () => {
             strictVariables: true,
             moduleDirs: 'conventional',
             eyaml: { decryptInHover: false },
+            backends: {},
             yamlSyntaxDiagnostics: true,
             hieraConfigSchemaDiagnostics: true,
             client: { name: 'Visual Studio Code', version: '1.99.0' },
@@ -32,6 +33,7 @@ describe('settings -> initializationOptions', () => {
             strictVariables: false,
             moduleDirs: 'modulepath',
             eyaml: { decryptInHover: true },
+            backends: { 'wmflib::expand_path': 'expand_path' },
             server: { path: '/x/hiera-ls' },
             trace: { server: 'verbose' },
         };
@@ -45,6 +47,7 @@ describe('settings -> initializationOptions', () => {
             strictVariables: false,
             moduleDirs: 'modulepath',
             eyaml: { decryptInHover: true },
+            backends: { 'wmflib::expand_path': 'expand_path' },
         });
     });
 
@@ -64,6 +67,8 @@ describe('settings -> initializationOptions', () => {
         assert.equal(s.hieraConfig, null);
         assert.equal(s.strictVariables, true);
         assert.equal(s.moduleDirs, 'conventional');
+        assert.deepEqual(normalizeSettings({ backends: { a: 'yaml_data', b: 7 } }, HOME).backends, { a: 'yaml_data' });
+        assert.deepEqual(normalizeSettings({ backends: ['x'] }, HOME).backends, {});
         assert.deepEqual(normalizeSettings({ factsPaths: 'one/file.yaml' }, HOME).factsPaths, ['one/file.yaml']);
         assert.deepEqual(normalizeSettings(null, HOME).factsPaths, []);
     });

@@ -48,6 +48,7 @@ BROKEN_LINE_TEXT = "profile::app::since: 2021-01-01"
 BROKEN_CODE = "yaml-date-rejected"
 HOVER_FILE = "data/common.yaml"
 HOVER_KEY = "profile::base::packages"  # lookup_options: merge unique
+SPREAD_HEADING = "Across "  # the hover's every-profile section (features/spread.py)
 ALIAS_FILE = "data/nodes/web01.example.com.yaml"
 ALIAS_LINE_TEXT = "profile::web::contact: \"%{alias('profile::base::admin_email')}\""
 ALIAS_TARGET = "profile::base::admin_email"  # defined once, in data/common.yaml
@@ -300,12 +301,19 @@ def test_diagnostics_appear_in_the_problems_panel_and_as_squiggles(report: dict[
     assert len(ours) == 1, step["problems"]
 
 
+def _active(hover: str) -> str:
+    """The hover's value for the active profile: what comes before every profile's spread."""
+    return hover.split(SPREAD_HEADING, 1)[0]
+
+
 def test_hover_shows_the_merged_value(report: dict[str, Any]) -> None:
     text = _step(report, "hoverBefore")["text"]
     # lookup_options merge unique: role web, then os Debian, then common.
     for part in ("nginx", "apt-transport-https", "vim", "curl"):
-        assert part in text, text
-    assert "postgresql" not in text and "yum-utils" not in text, text
+        assert part in _active(text), text
+    assert "postgresql" not in _active(text) and "yum-utils" not in _active(text), text
+    # below it, what every facts profile gets (issue 14's spread), in the real VS Code
+    assert f"{SPREAD_HEADING}3 facts profiles" in text and "postgresql" in text, text
 
 
 def test_f12_on_an_alias_argument_opens_the_defining_file_at_its_line(
@@ -339,7 +347,7 @@ def test_choosing_another_profile_from_the_status_bar_changes_the_hover(
     assert any(PROFILE_AFTER in item for item in pick["items"]), pick["items"]
     assert any(PROFILE_BEFORE in item for item in pick["items"]), pick["items"]
     assert f"Hiera: {PROFILE_AFTER}" in pick["after"]
-    text = _step(report, "hoverAfter")["text"]
+    text = _active(_step(report, "hoverAfter")["text"])
     for part in ("postgresql", "yum-utils", "vim", "curl"):
         assert part in text, text
     assert "nginx" not in text and "apt-transport-https" not in text, text
@@ -351,7 +359,8 @@ def test_restart_server_starts_a_new_server_and_keeps_the_chosen_profile(
     step = _step(report, "restart")
     assert f"Hiera: {PROFILE_AFTER}" not in step["during"], step
     assert f"Hiera: {PROFILE_AFTER}" in step["after"], step
-    assert "yum-utils" in step["text"] and "nginx" not in step["text"], step["text"]
+    shown = _active(step["text"])
+    assert "yum-utils" in shown and "nginx" not in shown, step["text"]
     logs = "\n".join(
         p.read_text(encoding="utf-8") for p in report["results"].glob("output-*Hiera*.log")
     )
