@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Sequence
 from typing import TextIO
 
 from hiera_ls.project.settings import Settings
@@ -22,20 +23,44 @@ def chosen_format(given: str | None) -> str:
     return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
 
 
+def settings_for(hiera_config: str | None) -> Settings:
+    """The server's default settings, with ``--hiera-config`` (which must exist)."""
+    if not hiera_config:
+        return Settings()
+    config = os.path.abspath(hiera_config)
+    if not os.path.isfile(config):
+        raise CheckError(f"--hiera-config {hiera_config}: no such file")
+    return Settings(hiera_config=config)
+
+
+def split_names(given: Sequence[str] | None) -> list[str] | None:
+    """Names given in repeated or comma-separated options; None when none were given."""
+    if not given:
+        return None
+    return [part.strip() for word in given for part in word.split(",") if part.strip()]
+
+
+def write_report(
+    command: str, text: str, output: str | None, stdout: TextIO, stderr: TextIO
+) -> bool:
+    """The report to ``output`` (else stdout); False, said on stderr, when it cannot be."""
+    if not output:
+        stdout.write(text)
+        return True
+    try:
+        with open(output, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as e:
+        stderr.write(f"hiera-ls {command}: error: cannot write {output}: {e.strerror}\n")
+        return False
+    return True
+
+
 def run_check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
         selection = Selection(parse_codes(args.select), parse_codes(args.ignore))
-        settings = Settings()
-        if args.hiera_config:
-            config = os.path.abspath(args.hiera_config)
-            if not os.path.isfile(config):
-                raise CheckError(f"--hiera-config {args.hiera_config}: no such file")
-            settings = Settings(hiera_config=config)
-        profiles = (
-            [name.strip() for given in args.profiles for name in given.split(",") if name.strip()]
-            if args.profiles
-            else None
-        )
+        settings = settings_for(args.hiera_config)
+        profiles = split_names(args.profiles)
         fixed = None
         if args.fix:
             roots, only = check_roots(args.paths)
@@ -56,15 +81,8 @@ def run_check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) 
         return USAGE_ERROR
     report = Report(result, args.fail_on, os.getcwd())
     text = formatters()[chosen_format(args.format)](report)
-    if args.output:
-        try:
-            with open(args.output, "w", encoding="utf-8") as out:
-                out.write(text)
-        except OSError as e:
-            stderr.write(f"hiera-ls check: error: cannot write {args.output}: {e.strerror}\n")
-            return USAGE_ERROR
-    else:
-        stdout.write(text)
+    if not write_report("check", text, args.output, stdout, stderr):
+        return USAGE_ERROR
     if fixed is not None and fixed.fixes:
         # stderr: stdout may be a report a program reads
         files = len(fixed.files)

@@ -4,18 +4,14 @@ key changes for some profile, 2 usage error (not a git repository, an unknown re
 from __future__ import annotations
 
 import argparse
-import os
-from collections.abc import Sequence
 from typing import TextIO
 
-from hiera_ls.project.settings import Settings
+from hiera_ls.report.command import USAGE_ERROR, settings_for, split_names, write_report
 from hiera_ls.report.diff import run_diff
 from hiera_ls.report.diff_formats import DIFF_FORMATS
 from hiera_ls.report.git_tree import GitError
 from hiera_ls.report.progress import ProgressBar
 from hiera_ls.report.run import CheckError
-
-USAGE_ERROR = 2
 
 
 def add_diff_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -62,28 +58,17 @@ def add_diff_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
 
 
-def _split(given: Sequence[str] | None) -> list[str] | None:
-    if not given:
-        return None
-    return [part.strip() for word in given for part in word.split(",") if part.strip()]
-
-
 def run_diff_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
-        settings = Settings()
-        if args.hiera_config:
-            config = os.path.abspath(args.hiera_config)
-            if not os.path.isfile(config):
-                raise CheckError(f"--hiera-config {args.hiera_config}: no such file")
-            settings = Settings(hiera_config=config)
+        settings = settings_for(args.hiera_config)
         progress = ProgressBar(stderr)
         try:
             result = run_diff(
                 args.directory,
                 args.base,
                 args.head,
-                profiles=_split(args.profiles),
-                keys=_split(args.keys),
+                profiles=split_names(args.profiles),
+                keys=split_names(args.keys),
                 settings=settings,
                 progress=progress,
             )
@@ -93,13 +78,6 @@ def run_diff_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -
         stderr.write(f"hiera-ls diff: error: {e}\n")
         return USAGE_ERROR
     report = DIFF_FORMATS[args.format](result)
-    if args.output:
-        try:
-            with open(args.output, "w", encoding="utf-8") as out:
-                out.write(report)
-        except OSError as e:
-            stderr.write(f"hiera-ls diff: error: cannot write {args.output}: {e.strerror}\n")
-            return USAGE_ERROR
-    else:
-        stdout.write(report)
+    if not write_report("diff", report, args.output, stdout, stderr):
+        return USAGE_ERROR
     return 1 if result.changes else 0
