@@ -34,7 +34,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_lsp import HIERA_LS, build_repo
-from bench_outline import RawClient, pct
+from bench_outline import pct, start_raw
 
 CAPABILITIES = {
     "textDocument": {
@@ -60,33 +60,15 @@ async def main_async(args: argparse.Namespace) -> None:
         node_text = node_file.read_text(encoding="utf-8")
         size = len(big_text.splitlines())
         print(f"repo: {repo.data_files} data files, {repo.big.name} {size} lines")
-        proc = await asyncio.create_subprocess_exec(
-            str(args.hiera_ls),
-            "serve",
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.DEVNULL,
-            limit=64 * 1024 * 1024,
+        client = await start_raw(
+            [str(args.hiera_ls), "serve"],
+            repo.root,
+            {"hiera": {"factsProfile": repo.node}},
+            CAPABILITIES,
         )
-        client = RawClient(proc)
-        root = repo.root.as_uri()
-        await client.request(
-            "initialize",
-            {
-                "processId": None,
-                "rootUri": root,
-                "capabilities": CAPABILITIES,
-                "workspaceFolders": [{"uri": root, "name": repo.root.name}],
-                "initializationOptions": {"hiera": {"factsProfile": repo.node}},
-            },
-        )
-        client.notify("initialized", {})
         big, node = repo.big.as_uri(), node_file.as_uri()
         for uri, text in ((big, big_text), (node, node_text)):
-            client.notify(
-                "textDocument/didOpen",
-                {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}},
-            )
+            client.open(uri, text)
         await client.quiet(args.quiet)
         line = len(node_text.splitlines())
         version = 1
@@ -172,7 +154,7 @@ async def main_async(args: argparse.Namespace) -> None:
         )
         await client.request("shutdown", {})
         client.notify("exit", {})
-        await proc.wait()
+        await client.proc.wait()
         for name, values in results.items():
             print(
                 f"{name:14} p50 {statistics.median(values) * 1000:7.1f} ms   "

@@ -28,6 +28,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,12 @@ class RawClient:
     def notify(self, method: str, params: dict[str, Any]) -> None:
         self.send({"jsonrpc": "2.0", "method": method, "params": params})
 
+    def open(self, uri: str, text: str) -> None:
+        self.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}},
+        )
+
     async def quiet(self, seconds: float) -> None:
         """Answer the server's requests until it has sent nothing for ``seconds``."""
         while True:
@@ -90,6 +97,35 @@ class RawClient:
                 return
             if "method" in message and "id" in message:
                 self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
+
+
+async def start_raw(
+    command: Sequence[str],
+    root: Path,
+    options: dict[str, Any] | None = None,
+    capabilities: dict[str, Any] | None = None,
+) -> RawClient:
+    """A language server started on ``root`` and initialized, answers kept as JSON
+    (``capabilities``: this bench's client capabilities unless given)."""
+    proc = await asyncio.create_subprocess_exec(
+        *command,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+        limit=64 * 1024 * 1024,
+    )
+    client = RawClient(proc)
+    params: dict[str, Any] = {
+        "processId": None,
+        "rootUri": root.as_uri(),
+        "capabilities": CAPABILITIES if capabilities is None else capabilities,
+        "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
+    }
+    if options is not None:
+        params["initializationOptions"] = options
+    await client.request("initialize", params)
+    client.notify("initialized", {})
+    return client
 
 
 CAPABILITIES = {
@@ -112,30 +148,9 @@ async def measure(
     code_actions: bool,
     quiet_s: float,
 ) -> dict[str, list[float]]:
-    proc = await asyncio.create_subprocess_exec(
-        *command,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL,
-        limit=64 * 1024 * 1024,
-    )
-    client = RawClient(proc)
-    root = repo.root.as_uri()
-    await client.request(
-        "initialize",
-        {
-            "processId": None,
-            "rootUri": root,
-            "capabilities": CAPABILITIES,
-            "workspaceFolders": [{"uri": root, "name": repo.root.name}],
-        },
-    )
-    client.notify("initialized", {})
+    client = await start_raw(command, repo.root)
     uri = repo.big.as_uri()
-    client.notify(
-        "textDocument/didOpen",
-        {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}},
-    )
+    client.open(uri, text)
     await client.quiet(quiet_s)
     doc = {"uri": uri}
     lines = text.splitlines()
@@ -174,7 +189,7 @@ async def measure(
             times.append(time.perf_counter() - started)
     await client.request("shutdown", {})
     client.notify("exit", {})
-    await proc.wait()
+    await client.proc.wait()
     return results
 
 
