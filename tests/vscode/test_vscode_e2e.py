@@ -20,24 +20,25 @@ import json
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.vscode.toolchain import CLIENT, REPO, Workbench, find_workbench, skip_or_fail
+from tests.vscode.toolchain import (
+    CLIENT,
+    REPO,
+    Workbench,
+    code_server,
+    find_workbench,
+    skip_or_fail,
+)
 
 FIXTURE = REPO / "examples" / "control-repo"
 DRIVER = Path(__file__).with_name("drive_workbench.mjs")
-START_LIMIT_S = 120.0  # safety net for code-server's start, not a speed assertion
 DRIVER_LIMIT_S = 900.0
 
 # What the session does, and what the fixture makes true (examples/control-repo).
@@ -54,12 +55,6 @@ ALIAS_LINE_TEXT = "profile::web::contact: \"%{alias('profile::base::admin_email'
 ALIAS_TARGET = "profile::base::admin_email"  # defined once, in data/common.yaml
 PROFILE_BEFORE = "web01.example.com"  # Debian, role web
 PROFILE_AFTER = "db01.example.com"  # RedHat, role db
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _line_of(path: Path, text: str) -> int:
@@ -137,9 +132,6 @@ def session(
     with (workspace / ALIAS_FILE).open("a", encoding="utf-8") as fh:
         fh.write(ALIAS_LINE_TEXT + "\n")
 
-    user_data = tmp / "user-data"
-    (user_data / "User").mkdir(parents=True)
-    (user_data / "Machine").mkdir(parents=True)
     user_settings = {
         "security.workspace.trust.enabled": False,
         "hiera.factsProfile": PROFILE_BEFORE,
@@ -156,71 +148,15 @@ def session(
         "editor.minimap.enabled": False,
         "workbench.reduceMotion": "on",  # screenshots without half-faded widgets
     }
-    (user_data / "User" / "settings.json").write_text(
-        json.dumps(user_settings, indent=2), encoding="utf-8"
-    )
-    # hiera.server.path is machine-scoped: in a remote window (code-server's is one) it is
-    # read from the remote machine's settings, where a user of VS Code Remote puts it too.
-    machine_settings = user_data / "Machine" / "settings.json"
-    machine_settings.write_text(
-        json.dumps({"hiera.server.path": str(server_path)}), encoding="utf-8"
-    )
-
-    extensions = tmp / "extensions"
-    xdg = tmp / "xdg"
-    env = workbench.env(XDG_CONFIG_HOME=str(xdg / "config"), XDG_DATA_HOME=str(xdg / "data"))
-    install = subprocess.run(
-        [str(workbench.node), str(workbench.code_server), "--user-data-dir", str(user_data),
-         "--extensions-dir", str(extensions), "--install-extension", str(vsix)],
-        env=env, capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
-    assert install.returncode == 0 and "successfully installed" in install.stdout, (
-        install.stdout + install.stderr
-    )
-
-    port = _free_port()
-    log = (tmp / "code-server.log").open("w", encoding="utf-8")
-    proc = subprocess.Popen(
-        [str(workbench.node), str(workbench.code_server), "--auth", "none",
-         "--bind-addr", f"127.0.0.1:{port}", "--disable-telemetry", "--disable-update-check",
-         "--disable-workspace-trust", "--user-data-dir", str(user_data),
-         "--extensions-dir", str(extensions), str(workspace)],
-        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
-    try:
-        deadline = time.monotonic() + START_LIMIT_S
-        while True:
-            try:
-                with urllib.request.urlopen(
-                    f"http://127.0.0.1:{port}/healthz", timeout=5
-                ) as answer:
-                    if answer.status == 200:
-                        break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            assert proc.poll() is None, (
-                f"code-server exited: {(tmp / 'code-server.log').read_text()}"
-            )
-            assert time.monotonic() < deadline, "code-server did not answer on loopback"
-            time.sleep(0.5)
+    machine = {"hiera.server.path": str(server_path)}
+    with code_server(workbench, vsix, tmp, workspace, user_settings, machine) as url:
         yield {
-            "url": f"http://127.0.0.1:{port}/?folder={workspace}",
+            "url": url,
             "workspace": workspace,
-            "user_data": user_data,
-            "machine_settings": machine_settings,
+            "user_data": tmp / "user-data",
+            "machine_settings": tmp / "user-data" / "Machine" / "settings.json",
             "tmp": tmp,
         }
-    finally:
-        # The pid started here leads its own process group (start_new_session): its
-        # children (extension host, the language server) go with it.
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=30)
-        log.close()
 
 
 @pytest.fixture(scope="module")

@@ -8,10 +8,20 @@ which runs the setup script and must not silently skip.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -75,3 +85,82 @@ def client_deps_installed() -> bool:
 
 def npm() -> str | None:
     return shutil.which("npm")
+
+
+START_LIMIT_S = 120.0  # safety net for code-server's start, not a speed assertion
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def code_server(
+    workbench: Workbench,
+    vsix: Path,
+    tmp: Path,
+    workspace: Path,
+    user_settings: dict[str, Any],
+    machine_settings: dict[str, Any],
+) -> Iterator[str]:
+    """code-server on loopback with the extension installed, opened on ``workspace``: the
+    URL to browse. Settings go to ``tmp/user-data`` (``User`` and ``Machine``: hiera.server.path
+    is machine-scoped, read from the remote machine's settings in a remote window, where a
+    user of VS Code Remote puts it too). Stopped by the pid started here, which leads its own
+    process group: its children (extension host, the language server) go with it."""
+    user_data = tmp / "user-data"
+    (user_data / "User").mkdir(parents=True)
+    (user_data / "Machine").mkdir(parents=True)
+    (user_data / "User" / "settings.json").write_text(
+        json.dumps(user_settings, indent=2), encoding="utf-8"
+    )
+    (user_data / "Machine" / "settings.json").write_text(
+        json.dumps(machine_settings), encoding="utf-8"
+    )
+    extensions = tmp / "extensions"
+    xdg = tmp / "xdg"
+    env = workbench.env(XDG_CONFIG_HOME=str(xdg / "config"), XDG_DATA_HOME=str(xdg / "data"))
+    install = subprocess.run(
+        [str(workbench.node), str(workbench.code_server), "--user-data-dir", str(user_data),
+         "--extensions-dir", str(extensions), "--install-extension", str(vsix)],
+        env=env, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert install.returncode == 0 and "successfully installed" in install.stdout, (
+        install.stdout + install.stderr
+    )
+    port = free_port()
+    log_path = tmp / "code-server.log"
+    log = log_path.open("w", encoding="utf-8")
+    proc = subprocess.Popen(
+        [str(workbench.node), str(workbench.code_server), "--auth", "none",
+         "--bind-addr", f"127.0.0.1:{port}", "--disable-telemetry", "--disable-update-check",
+         "--disable-workspace-trust", "--user-data-dir", str(user_data),
+         "--extensions-dir", str(extensions), str(workspace)],
+        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + START_LIMIT_S
+        while True:
+            try:
+                with urllib.request.urlopen(
+                    f"http://127.0.0.1:{port}/healthz", timeout=5
+                ) as answer:
+                    if answer.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            assert proc.poll() is None, f"code-server exited: {log_path.read_text()}"
+            assert time.monotonic() < deadline, "code-server did not answer on loopback"
+            time.sleep(0.5)
+        yield f"http://127.0.0.1:{port}/?folder={workspace}"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=30)
+        log.close()
