@@ -11,6 +11,7 @@ import json
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -74,9 +75,12 @@ def puppet_lookup(
     flags: Sequence[str] | None = None,
 ) -> Printed:
     config = hiera_config or base / "empty" / "hiera.yaml"
+    # a vardir each: the lookups run in parallel, and two Puppets creating var/state at once
+    # fail with "Could not set 'directory' on ensure: File exists"
+    vardir = tempfile.mkdtemp(prefix="var-", dir=base)
     cmd = [
         "puppet", "lookup", "--confdir", str(base / "conf"), "--codedir", str(base / "code"),
-        "--vardir", str(base / "var"), "--hiera_config", str(config),
+        "--vardir", vardir, "--hiera_config", str(config),
         "--basemodulepath", str(base / "empty"), "--strict", "error", "--strict_variables",
         "--color", "false", *(common_flags(base) if flags is None else flags), *args,
     ]  # fmt: skip
