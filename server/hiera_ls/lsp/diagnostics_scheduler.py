@@ -139,6 +139,7 @@ class DiagnosticsScheduler:
         a snapshot that an edit has since replaced are dropped (that edit schedules its own).
         """
         self._rebuild = None
+        self.ls.refresh_inlay_hints(edited=True)
         snapshot = self.ls.snapshot()
         changes = self.ls.diagnostics.changes
         paths = list(self.ls.uris)
@@ -272,6 +273,7 @@ class DiagnosticsScheduler:
         re-pull (the full results are computed first, so the pull answers from them)."""
         ls = self.ls
         ls.announce_profile()
+        ls.refresh_inlay_hints()
         if not ls.pull_diagnostics:
             self.publish()
             return

@@ -20,6 +20,7 @@ from hiera_ls.lsp import (
     explain,
     eyaml,
     hover,
+    inlay_hints,
     lifecycle,
     navigation,
     outline,
@@ -46,6 +47,7 @@ def create_server() -> HieraLanguageServer:
         code_actions,
         outline,
         eyaml,
+        inlay_hints,
     ):
         module.register(ls)
     return ls
