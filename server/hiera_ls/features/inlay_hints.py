@@ -12,7 +12,7 @@ the snapshot (per token text, per key), so scrolling asks the engine only for wh
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from hiera_ls.engine.convert import Sensitive
@@ -22,13 +22,17 @@ from hiera_ls.features.hover import variable_value
 from hiera_ls.features.provenance import PROBE_KEY, winning_files
 from hiera_ls.features.render import REDACTED, displayable, relative, shrink
 from hiera_ls.features.sessions import scope_for, shared_session
-from hiera_ls.project.key_index import TokenUse, root_of
+from hiera_ls.features.targets import value_at
+from hiera_ls.project.key_index import root_of
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.puppet.ruby_text import inspect, to_s
 from hiera_ls.puppet.value_size import ValueTooLarge
-from hiera_ls.source.interpolation import TokenKind
+from hiera_ls.source.interpolation import Token, TokenKind, scan
 from hiera_ls.source.keys import LOOKUP_OPTIONS
-from hiera_ls.source.spans import Position
+from hiera_ls.source.node_table import Nodes, NodeSpans, Raw
+from hiera_ls.source.node_table import Path as NodePath
+from hiera_ls.source.spans import Position, Span
+from hiera_ls.source.string_positions import SourceLines, infer_style, map_scalar
 
 MAX_LABEL = 40  # characters of a value shown in a hint; the rest is cut with "…"
 FAILS = "⚠ fails"
@@ -43,43 +47,99 @@ class InlayHint:
 
 
 def inlay_hints(snapshot: Snapshot, path: str, first_line: int, last_line: int) -> list[InlayHint]:
-    """The hints on lines ``first_line`` to ``last_line`` (inclusive), in file order."""
+    """The hints on lines ``first_line`` to ``last_line`` (inclusive), in file order.
+
+    Only the nodes on those lines are visited (not the file's key index, which a 10,000-line
+    file takes 150 ms to rebuild after each edit)."""
     if snapshot.active is None or snapshot.kind_of(path) is not FileKind.DATA:
         return []
     view = snapshot.environment_for(path)
     info = snapshot.data_files.get(path)
-    keys = snapshot.file_keys(path)
-    if view is None or info is None or keys is None:
+    df = snapshot.data_file(path)
+    text = snapshot.text(path)
+    if view is None or info is None or df is None or text is None:
         return []
     modules = {level.layer.module_name for level in info.levels}
     if not any(path in files_read(snapshot, view, module) for module in modules):
         return []
     module = next(iter(modules)) if len(modules) == 1 else None
+    prefix = f"{module}::" if module else ""
+    lines = _source_lines(snapshot, path, text)
     out: list[InlayHint] = []
-    for use in keys.tokens:
-        line = use.span.end.line
-        if first_line <= line <= last_line and use.node_path[:1] != (LOOKUP_OPTIONS,):
-            hint = _token_hint(snapshot, view, use)
-            if hint is not None:
-                out.append(hint)
-    text_lines: list[str] | None = None
-    for key in keys.kept_keys(module):
-        marks = keys.keys[key].marks
-        if not first_line <= marks[0] <= last_line:
-            continue
-        found = _key_hint(snapshot, view, path, key)
-        if found is None:
-            continue
-        label, tooltip = found
-        if marks[4] == marks[0] and marks[6] == marks[0]:  # a value on the key's line
-            at = Position(marks[6], marks[7])
-        else:
-            if text_lines is None:
-                text_lines = (snapshot.text(path) or "").splitlines()
-            line_text = text_lines[marks[0]] if marks[0] < len(text_lines) else ""
-            at = Position(marks[0], len(line_text.rstrip()))
-        out.append(InlayHint(at, label, tooltip))
+    seen: set[NodePath] = set()
+    for line in range(max(0, first_line), min(last_line, len(lines) - 1) + 1):
+        for node_path, raw in _covering(df.nodes, line):
+            if not node_path or node_path in seen or node_path[0] == LOOKUP_OPTIONS:
+                continue
+            seen.add(node_path)
+            if raw[0] >= 0 and isinstance(node_path[-1], str) and "%{" in node_path[-1]:
+                key_span = Span.of(raw[0], raw[1], raw[2], raw[3])
+                out += _tokens(snapshot, view, path, lines, key_span, None, node_path[-1])
+            value = value_at(df.data, node_path)
+            if isinstance(value, str) and "%{" in value:
+                value_span = Span.of(raw[4], raw[5], raw[6], raw[7])
+                out += _tokens(snapshot, view, path, lines, value_span, raw[8], value)
+            key = node_path[0]
+            if (
+                len(node_path) == 1
+                and isinstance(key, str)
+                and raw[0] == line
+                and key.startswith(prefix)
+            ):
+                hint = _key_hint(snapshot, view, path, key, raw, lines)
+                if hint is not None:
+                    out.append(hint)
+    out = [h for h in out if first_line <= h.position.line <= last_line]
     out.sort(key=lambda h: (h.position.line, h.position.column))
+    return out
+
+
+def _covering(nodes: Mapping[NodePath, NodeSpans], line: int) -> Iterable[tuple[NodePath, Raw]]:
+    if isinstance(nodes, Nodes):
+        return nodes.covering(line)
+    out: list[tuple[NodePath, Raw]] = []
+    for node_path, spans in nodes.items():  # a table some other reader made: every node
+        k, v = spans.key, spans.value
+        key = (k.start.line, k.start.column, k.end.line, k.end.column) if k else (-1, -1, -1, -1)
+        raw = (*key, v.start.line, v.start.column, v.end.line, v.end.column, spans.style)
+        if key[0] <= line <= key[2] or v.start.line <= line <= v.end.line:
+            out.append((node_path, raw))
+    return out
+
+
+def _source_lines(snapshot: Snapshot, path: str, text: str) -> SourceLines:
+    memo_key = ("inlay-lines", path)
+    cached = snapshot.memo.get(memo_key)
+    if isinstance(cached, SourceLines):
+        return cached
+    made = SourceLines(text, path.endswith(".json"))
+    snapshot.memo[memo_key] = made
+    return made
+
+
+def _tokens(
+    snapshot: Snapshot,
+    view: EnvironmentView,
+    path: str,
+    lines: SourceLines,
+    span: Span,
+    style: str | None,
+    string: str,
+) -> list[InlayHint]:
+    """A hint after each token of one scalar (a token that cannot be placed gets none)."""
+    json = path.endswith(".json")
+    mapped = map_scalar(
+        lines, span, style if style is not None else infer_style(lines, span), string, json
+    )
+    if mapped is None:
+        return []
+    out: list[InlayHint] = []
+    for token in scan(string):
+        if token.start >= len(string):
+            continue
+        label = _token_label_for(snapshot, view, token)
+        if label is not None:
+            out.append(InlayHint(mapped.span(token.start, token.end).end, *label))
     return out
 
 
@@ -117,23 +177,20 @@ def _paths(node: TraceNode, found: set[str]) -> None:
 # ------------------------------------------------------------------ tokens
 
 
-def _token_hint(snapshot: Snapshot, view: EnvironmentView, use: TokenUse) -> InlayHint | None:
-    token = use.token
+def _token_label_for(
+    snapshot: Snapshot, view: EnvironmentView, token: Token
+) -> tuple[str, str | None] | None:
     memo_key = ("inlay-token", view.env.root, token.kind, token.expression)
     cached = snapshot.memo.get(memo_key)
     if cached is None:
-        cached = snapshot.memo[memo_key] = _token_label(snapshot, view, use)
-    if not isinstance(cached, tuple):
-        return None
-    label, tooltip = cached
-    return InlayHint(use.span.end, label, tooltip)
+        cached = snapshot.memo[memo_key] = _token_label(snapshot, view, token)
+    return cached if isinstance(cached, tuple) else None
 
 
 def _token_label(
-    snapshot: Snapshot, view: EnvironmentView, use: TokenUse
+    snapshot: Snapshot, view: EnvironmentView, token: Token
 ) -> tuple[str, str | None] | bool:
     """(label, tooltip), or False for a token whose text says it all (``literal``, ``%{}``)."""
-    token = use.token
     if token.kind is TokenKind.EMPTY:
         return False
     if token.kind is TokenKind.METHOD:
@@ -207,15 +264,25 @@ def short(value: object) -> str:
 
 
 def _key_hint(
-    snapshot: Snapshot, view: EnvironmentView, path: str, key: str
-) -> tuple[str, str | None] | None:
+    snapshot: Snapshot,
+    view: EnvironmentView,
+    path: str,
+    key: str,
+    raw: Raw,
+    lines: SourceLines,
+) -> InlayHint | None:
     memo_key = ("inlay-key", path, key)
     if memo_key in snapshot.memo:
-        cached = snapshot.memo[memo_key]
-        return cached if isinstance(cached, tuple) else None
-    found = _key_label(snapshot, view, path, key)
-    snapshot.memo[memo_key] = found
-    return found
+        found = snapshot.memo[memo_key]
+    else:
+        found = snapshot.memo[memo_key] = _key_label(snapshot, view, path, key)
+    if not isinstance(found, tuple):
+        return None
+    if raw[4] == raw[0] and raw[6] == raw[0]:  # a value on the key's line: after it
+        at = Position(raw[6], raw[7])
+    else:  # a block below the key: at the end of the key's line
+        at = Position(raw[0], len(lines.line(raw[0]).rstrip()))
+    return InlayHint(at, *found)
 
 
 def _key_label(
