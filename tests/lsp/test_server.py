@@ -28,6 +28,7 @@ def test_every_handler_runs_under_the_error_guard() -> None:
         types.TEXT_DOCUMENT_DOCUMENT_SYMBOL,
         types.TEXT_DOCUMENT_FOLDING_RANGE,
         types.TEXT_DOCUMENT_SELECTION_RANGE,
+        types.TEXT_DOCUMENT_INLAY_HINT,
         protocol.LIST_FACTS_PROFILES,
         protocol.SELECT_FACTS_PROFILE,
         protocol.EXPLAIN,
