@@ -51,6 +51,10 @@ def _register_capability(ls: LanguageClient, params: types.RegistrationParams) -
     ls.registrations.extend(params.registrations)  # type: ignore[attr-defined]
 
 
+def _refresh_inlay_hints(ls: LanguageClient, params: None) -> None:
+    """The server may ask clients that said they can (Neovim 0.11) to ask for hints again."""
+
+
 def make_client() -> LanguageClient:
     client = LanguageClient(converter_factory=default_converter)
     features = dict(DEFAULT_CLIENT_FEATURES)
@@ -58,6 +62,7 @@ def make_client() -> LanguageClient:
     features[types.CLIENT_REGISTER_CAPABILITY] = _register_capability
     features[types.WINDOW_LOG_MESSAGE] = _record_log
     features["hiera/activeFactsProfile"] = _record_profile
+    features[types.WORKSPACE_INLAY_HINT_REFRESH] = _refresh_inlay_hints
     register_lsp_features(client, features)
     client.published = []  # type: ignore[attr-defined]
     client.registrations = []  # type: ignore[attr-defined]

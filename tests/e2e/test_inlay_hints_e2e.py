@@ -128,7 +128,9 @@ async def test_a_key_another_level_overrides_says_where_the_value_comes_from(
     (users,) = at(found, end_of_line(COMMON, "profile::base::users:"))
     assert users.startswith('= {"alice"=>') and users.endswith(" merged")
     tooltip = next(h.tooltip for h in found if str(h.label) == users)
-    assert tooltip == "Merged from data/nodes/web01.example.com.yaml, data/common.yaml"
+    assert tooltip is not None and tooltip.startswith(
+        'Merged from data/nodes/web01.example.com.yaml, data/common.yaml: {"alice"=>'
+    )
     # the winning file's own value is what the node gets: no hint there
     node_hints = await hints(fresh_client, NODE)
     assert at(node_hints, end_of(NODE, "profile::ssh::port: 2222")) == []
@@ -240,7 +242,10 @@ async def test_failures_are_a_short_marker_with_the_error_in_the_tooltip(
             "Undefined variable 'nosuch_variable': with strict_variables every lookup that "
             "reads this value fails",
         ),
-        (5, 8): ("= 8080 from data/nodes/app01.example.com.yaml", None),
+        (5, 8): (
+            "= 8080 from data/nodes/app01.example.com.yaml",
+            "From data/nodes/app01.example.com.yaml: 8080",
+        ),
     }
 
 

@@ -35,6 +35,9 @@ from hiera_ls.source.spans import Position, Span
 from hiera_ls.source.string_positions import SourceLines, infer_style, map_scalar
 
 MAX_LABEL = 40  # characters of a value shown in a hint; the rest is cut with "…"
+# after a key, fewer: what follows ("merged", "from FILE") must stay within what editors
+# show of a hint (VS Code: 43 characters, editor.inlayHints.maximumLength); all in the tooltip
+MAX_KEY_VALUE = 20
 FAILS = "⚠ fails"
 UNDEFINED = "⚠ undefined"
 
@@ -244,18 +247,18 @@ def _text_label(value: object) -> str:
         return "…"
 
 
-def _cut(text: str) -> str:
+def _cut(text: str, limit: int = MAX_LABEL) -> str:
     text = text.replace("\n", "⏎")
-    return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def short(value: object) -> str:
+def short(value: object, limit: int = MAX_LABEL) -> str:
     """A value in one short line: Ruby's inspect text, as a hover shows values inline
     (features/render.py), cut after :data:`MAX_LABEL` characters."""
     if isinstance(value, Sensitive):
         return REDACTED
     try:
-        return _cut(inspect(displayable(shrink(value, MAX_LABEL))))
+        return _cut(inspect(displayable(shrink(value, limit))), limit)
     except ValueTooLarge:
         return "…"
 
@@ -296,14 +299,14 @@ def _key_label(
     if not files or files == (path,):
         return None
     base = view.env.root
-    value = short(outcome.value)
+    value = short(outcome.value, MAX_KEY_VALUE)
     if merged and len(files) > 1:
         shown = ", ".join(relative(f, base) for f in _distinct(files))
-        return f"= {value} merged", f"Merged from {shown}"
+        return f"= {value} merged", f"Merged from {shown}: {short(outcome.value)}"
     if files[0] == path:
         return None
     where = relative(files[0], base)
-    return f"= {value} from {where}", None
+    return f"= {value} from {where}", f"From {where}: {short(outcome.value)}"
 
 
 def _distinct(items: Iterable[str]) -> list[str]:
