@@ -5,15 +5,19 @@ Not a test (no timed assertions in tests): run it by hand and read the numbers.
 
     python bench/bench_outline.py [--nodes 2000] [--lines 10000] [--requests 40]
                                   [--yls PATH/TO/bin/yaml-language-server | --no-yls]
+                                  [--before PATH/TO/other/hiera-ls]
 
 The repository is bench_lsp's (bench/gen_repo.py, data/common.yaml grown to --lines lines).
 Each server is started, the big file opened, and once no message has come for --quiet
 seconds (3; the background checks of the repository may go on silently: 30 waits them out),
-each request is sent --requests times, one
-after the other; p50 and p95 are printed. The client here reads raw JSON-RPC: a pygls
-client would add its own seconds turning a 2 MB outline into Python objects. Code actions
-are asked for a yaml11-boolean diagnostic at every (lines / requests)-th line: reading the
-buffer and computing the fixes, which includes scanning the file's tokens.
+each request is sent --requests times, one after the other; then --requests times an edit
+of one value followed at once by documentSymbol ("symbols@edit": the answer for a new
+text); p50 and p95 are printed. The client here reads raw JSON-RPC, and an answer over
+64 KiB only up to its id: Python's json.loads of a 3 MB outline can take longer than the
+server took to answer (and a pygls client seconds more), which is the client's time, not the
+server's; an editor parses it in its own way. Code actions are asked for
+a yaml11-boolean diagnostic at every (lines / requests)-th line: reading the buffer and
+computing the fixes, which includes scanning the file's tokens.
 Note that yaml-language-server stops its outline at 5,000 symbols (its
 ``yaml/resultLimitReached`` notification), so it answers with half of the file.
 """
@@ -23,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import shutil
 import statistics
 import sys
@@ -37,6 +42,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_lsp import DEFAULT_YLS, HIERA_LS, Repo, build_repo
 
 WAIT_LIMIT_S = 300.0
+
+
+BIG_ANSWER = 64 * 1024  # bytes: an answer this big is read, not parsed (see the docstring)
+_ID = re.compile(rb'"id":\s*(\d+)\s*[,}]')
+
+
+def _answer_id(body: bytes) -> dict[str, Any]:
+    """The id of a big answer, from where a JSON-RPC writer puts it (first or last)."""
+    for part in (body[:200], body[-200:]):
+        found = _ID.search(part)
+        if found is not None and b'"result"' in body[:200] + body[-200:]:
+            return {"jsonrpc": "2.0", "id": int(found.group(1)), "result": None}
+    parsed: dict[str, Any] = json.loads(body)
+    return parsed
 
 
 class RawClient:
@@ -63,7 +82,10 @@ class RawClient:
             name, _, value = line.decode().partition(":")
             if name.lower() == "content-length":
                 length = int(value)
-        message: dict[str, Any] = json.loads(await self.proc.stdout.readexactly(length))
+        body = await self.proc.stdout.readexactly(length)
+        if length > BIG_ANSWER:
+            return _answer_id(body)
+        message: dict[str, Any] = json.loads(body)
         return message
 
     async def request(self, method: str, params: dict[str, Any]) -> Any:
@@ -187,6 +209,35 @@ async def measure(
             started = time.perf_counter()
             await client.request(method, params(i))
             times.append(time.perf_counter() - started)
+    # An edit, then the outline at once (what an editor asks after each keystroke): nothing
+    # of the previous answer can be reused. The edit changes one value near the middle.
+    target = min(
+        (n for n, line in enumerate(lines) if line.startswith("profile::app") and "port" in line),
+        key=lambda n: abs(n - len(lines) // 2),
+    )
+    width = len(lines[target])
+    colon = lines[target].index(": ") + 2
+    after_edit = results.setdefault("symbols@edit", [])
+    for i in range(requests):
+        client.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": uri, "version": i + 2},
+                "contentChanges": [
+                    {
+                        "range": {
+                            "start": {"line": target, "character": colon},
+                            "end": {"line": target, "character": width},
+                        },
+                        "text": str(10_000 + i),
+                    }
+                ],
+            },
+        )
+        width = colon + len(str(10_000 + i))
+        started = time.perf_counter()
+        await client.request("textDocument/documentSymbol", {"textDocument": doc})
+        after_edit.append(time.perf_counter() - started)
     await client.request("shutdown", {})
     client.notify("exit", {})
     await client.proc.wait()
@@ -216,6 +267,11 @@ async def main_async(args: argparse.Namespace) -> None:
             [str(args.hiera_ls), "serve"], repo, text, args.requests, True, args.quiet
         )
         report("hiera-ls", h)
+        if args.before:
+            b = await measure(
+                [str(args.before), "serve"], repo, text, args.requests, True, args.quiet
+            )
+            report("hiera-ls (before)", b)
         yls = Path(args.yls).expanduser()
         if not args.no_yls and yls.exists():
             y = await measure(
@@ -233,6 +289,9 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=40)
     parser.add_argument("--hiera-ls", default=str(HIERA_LS))
     parser.add_argument("--yls", default=str(DEFAULT_YLS))
+    parser.add_argument(
+        "--before", help="another hiera-ls executable, measured the same way (a before/after)"
+    )
     parser.add_argument("--no-yls", action="store_true")
     parser.add_argument("--quiet", type=float, default=3.0, help="seconds without a message")
     asyncio.run(main_async(parser.parse_args()))

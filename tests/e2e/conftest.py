@@ -55,6 +55,11 @@ def _record_lens_refresh(ls: LanguageClient, params: None) -> None:
     ls.lens_refreshes += 1  # type: ignore[attr-defined]
 
 
+def _record_inlay_refresh(ls: LanguageClient, params: None) -> None:
+    """The server may ask clients that said they can (Neovim 0.11) to ask for hints again."""
+    ls.inlay_refreshes.put_nowait(None)  # type: ignore[attr-defined]
+
+
 def make_client() -> LanguageClient:
     client = LanguageClient(converter_factory=default_converter)
     features = dict(DEFAULT_CLIENT_FEATURES)
@@ -63,11 +68,13 @@ def make_client() -> LanguageClient:
     features[types.WINDOW_LOG_MESSAGE] = _record_log
     features["hiera/activeFactsProfile"] = _record_profile
     features[types.WORKSPACE_CODE_LENS_REFRESH] = _record_lens_refresh
+    features[types.WORKSPACE_INLAY_HINT_REFRESH] = _record_inlay_refresh
     register_lsp_features(client, features)
     client.published = []  # type: ignore[attr-defined]
     client.registrations = []  # type: ignore[attr-defined]
     client.active_profiles = []  # type: ignore[attr-defined]
     client.lens_refreshes = 0  # type: ignore[attr-defined]
+    client.inlay_refreshes = asyncio.Queue()  # type: ignore[attr-defined]
     client.published_event = asyncio.Event()  # type: ignore[attr-defined]
     return client
 

@@ -36,6 +36,7 @@ def test_every_handler_runs_under_the_error_guard() -> None:
         types.COMPLETION_ITEM_RESOLVE,
         types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
         types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE,
+        types.TEXT_DOCUMENT_INLAY_HINT,
         protocol.LIST_FACTS_PROFILES,
         protocol.SELECT_FACTS_PROFILE,
         protocol.EXPLAIN,

@@ -47,12 +47,18 @@ def _contains(quad: Quad, pos: Position) -> bool:
 
 
 def outline(snapshot: Snapshot, path: str) -> list[Entry]:
-    """The file's top-level entries, nested; [] for a file that does not parse."""
+    """The file's top-level entries, nested; [] for a file that does not parse.
+
+    Kept for the snapshot: the outline, folding and selection ranges of one text all read
+    it, and an editor asks for them again on every cursor move (read-only to callers)."""
+    memo_key = ("outline", path)
+    cached = snapshot.memo.get(memo_key)
+    if isinstance(cached, list):
+        return cached
     loaded = _loaded(snapshot, path)
-    if loaded is None:
-        return []
-    nodes, value = loaded
-    return _tree(nodes, value)
+    entries = [] if loaded is None else _tree(*loaded)
+    snapshot.memo[memo_key] = entries
+    return entries
 
 
 def folding_ranges(snapshot: Snapshot, path: str) -> list[tuple[int, int, bool]]:
@@ -135,13 +141,16 @@ def _tree(nodes: Nodes, root: object) -> list[Entry]:
             return []
         found.sort(key=itemgetter(0))
         out: list[Entry] = []
+        mapping = value if isinstance(value, dict) else None
         for whole, node_path, selection, value_span in found:
             if within is not None and _outside(whole, within):
                 continue  # an alias's or merge's copy: written at the anchor
             name = node_path[-1]
-            child = _child(value, name)
-            entry = Entry(_name(name), _kind(child), whole, selection, value_span)
-            if isinstance(child, (dict, list)):
+            child = mapping.get(name) if mapping is not None else _child(value, name)
+            kind = _KINDS.get(type(child)) or _kind(child)
+            shown = name if type(name) is str and name else _name(name)
+            entry = Entry(shown, kind, whole, selection, value_span, [])
+            if kind == "hash" or kind == "array":
                 entry.children = build(node_path, whole, child)
             out.append(entry)
         return out
@@ -179,6 +188,17 @@ def _name(key: object) -> str:
     if isinstance(key, bool):
         return "true" if key else "false"
     return str(key)
+
+
+_KINDS: dict[type, str] = {
+    dict: "hash",
+    list: "array",
+    bool: "boolean",
+    int: "number",
+    float: "number",
+    str: "string",
+    type(None): "null",
+}
 
 
 def _kind(value: object) -> str:

@@ -312,6 +312,18 @@ def resolve(snapshot: Snapshot, view: EnvironmentView, key: str, root: str) -> R
     return Resolution(key, outcome, strategy, source, contributions, candidates)
 
 
+def winning_files(outcome: LookupOutcome, key: str) -> tuple[bool, tuple[str, ...]]:
+    """(a merge ran, the files whose values the node gets, highest priority first) of an
+    explained lookup of the root key ``key``: one file unless a merge added others."""
+    trace = outcome.trace
+    node = _root_node(trace, key) if trace is not None else None
+    if node is None:
+        return False, ()
+    strategy = _strategy(node)
+    merged = strategy is not None and strategy.name != "first"
+    return merged, tuple(c.file for c in _contributions(node, key))
+
+
 def _every_level(snapshot: Snapshot, view: EnvironmentView, root: str) -> tuple[Contribution, ...]:
     """Values of ``root`` at every level for this node: a deep merge visits them all."""
     probe = new_session(snapshot, view).lookup(root, {"strategy": "deep"}, explain=True)

@@ -145,6 +145,7 @@ class DiagnosticsScheduler:
         snapshot alive and ran on it however stale: the soak's memory grew without bound.
         """
         self._rebuild = None
+        self.ls.refresh_inlay_hints(edited=True)
         if self._checking:
             self._check_again = True
             return
@@ -306,6 +307,7 @@ class DiagnosticsScheduler:
         re-pull (the full results are computed first, so the pull answers from them)."""
         ls = self.ls
         ls.announce_profile()
+        ls.refresh_inlay_hints()
         if not ls.pull_diagnostics:
             self.publish()
             return

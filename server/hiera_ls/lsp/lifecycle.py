@@ -31,6 +31,9 @@ async def initialize(ls: HieraLanguageServer, params: types.InitializeParams) ->
     ls.lens_refresh_supported = bool(
         caps.workspace and caps.workspace.code_lens and caps.workspace.code_lens.refresh_support
     )
+    ls.inlay_refresh_supported = bool(
+        caps.workspace and caps.workspace.inlay_hint and caps.workspace.inlay_hint.refresh_support
+    )
     options = from_namedtuples(params.initialization_options)
     ls.hidden_codes = hidden_codes(options)
     parsed = parse_settings(options)

@@ -23,6 +23,7 @@ from hiera_ls.lsp import (
     explain,
     eyaml,
     hover,
+    inlay_hints,
     lifecycle,
     navigation,
     outline,
@@ -58,6 +59,7 @@ def create_server() -> HieraLanguageServer:
         change_lens,
         completion,
         semantic_tokens,
+        inlay_hints,
     ):
         module.register(ls)
     return ls

@@ -57,6 +57,7 @@ class HieraLanguageServer(LanguageServer):
         self.configuration_supported = False
         self.refresh_supported = False
         self.lens_refresh_supported = False  # the change lens is re-asked after a save
+        self.inlay_refresh_supported = False  # the client takes workspace/inlayHint/refresh
         self._told: set[str] = set()  # warnings already logged once
         self._converters: dict[
             str, lsp_ranges.Converter
@@ -125,6 +126,21 @@ class HieraLanguageServer(LanguageServer):
         self.protocol.notify(
             protocol.ACTIVE_FACTS_PROFILE, protocol.ActiveFactsProfileParams(name=name)
         )
+
+    def refresh_inlay_hints(self, edited: bool = False) -> None:
+        """Ask the client for new inlay hints: a profile or a setting changed, or (``edited``)
+        an edit may have changed the values other open files show; the edited file's own
+        the client asks for itself."""
+        if not self.inlay_refresh_supported:
+            return
+        if edited:
+            settings = self.project.settings
+            if len(self.uris) < 2 or not settings.inlay_hints or self.snapshot().active is None:
+                return
+        try:
+            self.workspace_inlay_hint_refresh(None)
+        except Exception as e:  # no client to ask (shutdown)
+            log.warning("hiera-ls: could not ask for new inlay hints: %s", e)
 
 
 def guard(name: str, default: Callable[[], Any], foreground: bool = True) -> Callable[[F], F]:

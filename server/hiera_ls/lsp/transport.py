@@ -90,6 +90,14 @@ class StdoutWriter:
             self.closed = True
 
 
+class RawJson(str):
+    """A result already written as JSON text: sent as it is, never walked or encoded again.
+
+    For answers of megabytes (the outline of a 10,000-line file): building lsprotocol
+    objects, unstructuring them and ``json.dumps`` took most of the request's time.
+    """
+
+
 class MessageProtocol(LanguageServerProtocol):
     """pygls' protocol, receiving whole bodies and answering every request it gets."""
 
@@ -106,6 +114,22 @@ class MessageProtocol(LanguageServerProtocol):
         """An error response; ``id`` is null when the request's id could not be read."""
         error = {"code": code, "message": message}
         self._send_data({"jsonrpc": "2.0", "id": msg_id, "error": error})
+
+    def _send_data(self, data: Any) -> None:
+        result = getattr(data, "result", None)
+        if not isinstance(result, RawJson) or getattr(data, "error", None) is not None:
+            super()._send_data(data)
+            return
+        if self.writer is None:
+            return
+        body = f'{{"jsonrpc":"2.0","id":{json.dumps(data.id)},"result":{result}}}'.encode()
+        if self._include_headers:
+            header = (
+                f"Content-Length: {len(body)}\r\n"
+                f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+            )
+            body = header.encode() + body
+        self.writer.write(body)  # StdoutWriter (serve_stdio): a plain, blocking write
 
     def receive(self, body: bytes) -> None:
         """Parse one body and hand it to pygls, or answer it with an error."""

@@ -30,7 +30,9 @@ _FIELDS = {
     "moduleDirs": "module_dirs",
     "backends": "backends",
     "eyaml.decryptInHover": "eyaml_decrypt_in_hover",
+    "inlayHints.enabled": "inlay_hints",
 }
+_NESTED = ("eyaml", "inlayHints")  # groups of dotted names
 _MODULE_DIRS = {m.value: m for m in ModuleDirs}
 
 
@@ -49,6 +51,8 @@ class Settings:
     backends: tuple[tuple[str, str], ...] = ()
     # hover shows eyaml plaintext (only the user can turn this on; never by default)
     eyaml_decrypt_in_hover: bool = False
+    # inlay hints (values for the active profile written into data files)
+    inlay_hints: bool = True
     given: frozenset[str] = field(default_factory=frozenset)  # which fields the user set
 
 
@@ -70,11 +74,14 @@ def _section(raw: object) -> dict[str, object]:
         key = str(k)
         if key.startswith(SECTION + "."):
             out[key[len(SECTION) + 1 :]] = v
-        elif key in _FIELDS or key == "eyaml":
+        elif key in _FIELDS or key in _NESTED:
             out[key] = v
-    eyaml = out.pop("eyaml", None)
-    if isinstance(eyaml, Mapping):  # VS Code nests dotted names: {"eyaml": {...}}
-        out.update({f"eyaml.{k}": v for k, v in eyaml.items() if f"eyaml.{k}" not in out})
+    for group in _NESTED:
+        nested_group = out.pop(group, None)
+        if isinstance(nested_group, Mapping):  # VS Code nests dotted names: {"eyaml": {...}}
+            out.update(
+                {f"{group}.{k}": v for k, v in nested_group.items() if f"{group}.{k}" not in out}
+            )
     return out
 
 
@@ -95,7 +102,7 @@ def parse_settings(raw: object, base: Settings | None = None) -> ParsedSettings:
                 messages.append(f"hiera.{name} must be a list of paths; ignored")
                 continue
             changes[attr] = tuple(v for v in value if v)
-        elif attr in ("strict_variables", "eyaml_decrypt_in_hover"):
+        elif attr in ("strict_variables", "eyaml_decrypt_in_hover", "inlay_hints"):
             if not isinstance(value, bool):
                 messages.append(f"hiera.{name} must be true or false; ignored")
                 continue
