@@ -24,6 +24,7 @@ from hiera_ls.lsp import (
     eyaml,
     hover,
     inlay_hints,
+    key_view,
     lifecycle,
     navigation,
     outline,
@@ -60,6 +61,7 @@ def create_server() -> HieraLanguageServer:
         completion,
         semantic_tokens,
         inlay_hints,
+        key_view,
     ):
         module.register(ls)
     return ls
