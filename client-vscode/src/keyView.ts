@@ -41,7 +41,8 @@ export interface HierarchyLevel {
 export interface KeyViewResult {
     readonly key: string;
     readonly environment: string;
-    readonly profile: string;
+    /** The active profile; null: none (the node 'localhost' without facts). */
+    readonly profile: string | null;
     readonly profiles: readonly ProfileValue[];
     readonly hierarchy: readonly HierarchyLevel[];
     readonly notes: readonly string[];
@@ -124,7 +125,7 @@ export function parseKeyView(raw: unknown): KeyViewResult | null {
     return {
         key,
         environment: str(r.environment) ?? '',
-        profile: str(r.profile) ?? '',
+        profile: str(r.profile),
         profiles,
         hierarchy,
         notes: list(r.notes).filter((n): n is string => typeof n === 'string'),
@@ -257,9 +258,9 @@ export function keyViewRows(view: KeyViewResult): Row[] {
     };
     const hierarchy: Row = {
         id: 'group:hierarchy',
-        label: `Hierarchy (${view.profile})`,
+        label: `Hierarchy (${view.profile ?? 'no facts profile'})`,
         description: view.environment,
-        tooltip: `Where ${view.profile} may read ${view.key}, level by level: ✓ the file exists, ✗ it does not, ● it holds the key.`,
+        tooltip: `Where ${view.profile ?? "the node 'localhost' without facts"} may read ${view.key}, level by level: ✓ the file exists, ✗ it does not, ● it holds the key.`,
         icon: 'layers',
         children: view.hierarchy.map((level, i) => levelRow(level, i)),
         open: null,

@@ -90,6 +90,14 @@ describe('key side view', () => {
         assert.deepEqual(notes.children.map((r) => r.label), ['Not decrypted: no key']);
     });
 
+    it('says when no facts profile is active', () => {
+        const view = parseKeyView({ ...raw, profile: null, profiles: [] });
+        assert.ok(view !== null);
+        const [profiles, hierarchy] = keyViewRows(view);
+        assert.equal(profiles.label, 'Profiles (none found)');
+        assert.equal(hierarchy.label, 'Hierarchy (no facts profile)');
+    });
+
     it('marks files', () => {
         const p = { path: '', shown: '', exists: true, holdsKey: true, value: null, encrypted: false, line: null, error: null };
         assert.equal(pathMarks(p), '✓ ●');

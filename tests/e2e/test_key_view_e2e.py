@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import pytest_lsp
+from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
 
 from hiera_ls.source.eyaml_crypto import encrypt, load_certificate
@@ -180,6 +181,24 @@ async def test_failing_and_missing_profiles_are_each_marked(
         "bare1.example.com": "80",
         "bare2.example.com": "80",
     }
+    # an unsaved edit: the next answer reads the buffer (the cached answers were dropped)
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri(common), version=2),
+            content_changes=[
+                types.TextDocumentContentChangeWholeDocument(
+                    text=common.read_text(encoding="utf-8").replace("port: 80", "port: 81")
+                )
+            ],
+        )
+    )
+    edited = await request(client, KEY_VIEW, {"key": "port", "uri": uri(common)})
+    assert {p["name"]: p["value"] for p in edited["profiles"]}["bare1.example.com"] == "81"
+    assert levels(edited)[-1] == (
+        "Common data",
+        "environment",
+        [("data/common.yaml", True, True, "81")],
+    )
     missing = await request(client, KEY_VIEW, {"key": "no::such::key", "uri": uri(common)})
     assert {(p["found"], p["value"], p["error"]) for p in missing["profiles"]} == {
         (False, None, None)
@@ -229,3 +248,29 @@ async def test_eyaml_values_are_masked_unless_decryption_in_hover_is_on(
             assert "s3cr3t" not in shown
             assert shown.startswith('"ENC[PKCS7,')
     assert answer["notes"] == []
+
+
+@pytest.mark.asyncio
+async def test_without_facts_profiles_the_levels_are_the_node_without_facts(
+    fresh_client: LanguageClient, tmp_path: Path
+) -> None:
+    client = fresh_client
+    root = tmp_path / "repo"
+    (root / "data" / "nodes").mkdir(parents=True)
+    (root / "hiera.yaml").write_text(
+        "version: 5\nhierarchy:\n"
+        '  - name: Node\n    path: "nodes/%{trusted.certname}.yaml"\n'
+        "  - name: Common\n    path: common.yaml\n"
+    )
+    common = root / "data" / "common.yaml"
+    common.write_text("---\nkey: 1\n")
+    await client.initialize_session(init_params(root, client_capabilities("visual_studio_code")))
+    await wait_for_log(client, READY)
+    open_document(client, common)
+    answer = await view_at(client, common, "key:")
+    assert answer["profile"] is None
+    assert answer["profiles"] == []
+    assert levels(answer) == [
+        ("Node", "environment", [("data/nodes/localhost.yaml", False, False, None)]),
+        ("Common", "environment", [("data/common.yaml", True, True, "1")]),
+    ]

@@ -27,7 +27,7 @@ from hiera_ls.features.render import short
 from hiera_ls.features.sessions import shared_session
 from hiera_ls.features.spread import profile_lookup
 from hiera_ls.project.backends import EXPAND_PATH, expand_path_file
-from hiera_ls.project.workspace import NO_PROFILE_CERTNAME, EnvironmentView, Snapshot
+from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.puppet.errors import LookupFailure
 from hiera_ls.puppet.values import Encrypted
 from hiera_ls.source.eyaml_crypto import DecryptError, EyamlKeyError, KeyPair
@@ -75,7 +75,7 @@ class HierarchyLevel:
 class KeyView:
     key: str
     environment: str
-    profile: str  # the active profile, or the node with no facts when none is active
+    profile: str | None  # the active profile; None: none, the node 'localhost' without facts
     profiles: list[ProfileValue]
     hierarchy: list[HierarchyLevel]
     notes: list[str]  # said once for the whole view: layer errors, decryption failures
@@ -103,10 +103,22 @@ def view_of(snapshot: Snapshot, view: EnvironmentView, key: str) -> KeyView:
     notes: list[str] = []
     reveal = _revealer(snapshot, view, notes)
     active = snapshot.active
+    texts = _texts(snapshot)
     profiles: list[ProfileValue] = []
     for entry in snapshot.profiles:
         outcome = profile_lookup(snapshot, view, entry, key)
-        shown, encrypted = reveal(outcome.value) if outcome.found else (None, False)
+        shown: str | None = None
+        encrypted = False
+        if outcome.found:
+            cached = texts.get(id(outcome))
+            if cached is not None and cached[0] is outcome:
+                _, shown, encrypted = cached
+            else:
+                shown, encrypted = reveal(outcome.value)
+                if not encrypted:  # a decryption's failure is noted in every view
+                    if len(texts) >= MAX_CACHED_TEXTS:
+                        texts.clear()
+                    texts[id(outcome)] = (outcome, shown, encrypted)
         profiles.append(
             ProfileValue(
                 entry.name, entry is active, outcome.found, shown, encrypted, outcome.error
@@ -115,7 +127,7 @@ def view_of(snapshot: Snapshot, view: EnvironmentView, key: str) -> KeyView:
     return KeyView(
         key,
         view.env.name,
-        active.name if active is not None else NO_PROFILE_CERTNAME,
+        active.name if active is not None else None,
         profiles,
         _hierarchy(snapshot, view, key, reveal, notes),
         list(dict.fromkeys(notes)),
@@ -123,6 +135,19 @@ def view_of(snapshot: Snapshot, view: EnvironmentView, key: str) -> KeyView:
 
 
 Reveal = Callable[[object], tuple[str, bool]]
+MAX_CACHED_TEXTS = 20_000
+_TEXTS = ("key_view", "texts")
+
+
+def _texts(snapshot: Snapshot) -> dict[int, tuple[object, str, bool]]:
+    """Each cached lookup answer's one-line text, kept beside the answers (the snapshot's
+    ``data_memo``, features/spread.py): a cursor moving within a key renders nothing again.
+    Keyed by the answer's id, with the answer kept so that the id is not reused."""
+    found = snapshot.data_memo.get(_TEXTS)
+    if not isinstance(found, dict):
+        found = {}
+        snapshot.data_memo[_TEXTS] = found
+    return found
 
 
 def _revealer(snapshot: Snapshot, view: EnvironmentView, notes: list[str]) -> Reveal:
@@ -130,10 +155,14 @@ def _revealer(snapshot: Snapshot, view: EnvironmentView, notes: list[str]) -> Re
     ``hiera.eyaml.decryptInHover`` on (keys read once per view, failures noted once)."""
     decrypt = snapshot.settings.eyaml_decrypt_in_hover
     pairs: list[list[KeyPair]] = []
+    seen: dict[int, tuple[object, str]] = {}  # profiles reading one file share its value
 
     def reveal(value: object) -> tuple[str, bool]:
         if not _has_encrypted(value):
-            return short(value), False
+            known = seen.get(id(value))
+            if known is None or known[0] is not value:
+                known = seen[id(value)] = (value, short(value))
+            return known[1], False
         if not decrypt:
             return short(value), True
         if not pairs:
