@@ -27,6 +27,7 @@ from hiera_ls.lsp import (
     eyaml,
     hover,
     inlay_hints,
+    key_view,
     lifecycle,
     navigation,
     outline,
@@ -63,6 +64,7 @@ def create_server() -> HieraLanguageServer:
         completion,
         semantic_tokens,
         inlay_hints,
+        key_view,
     ):
         module.register(ls)
     return ls
