@@ -71,7 +71,7 @@ def read_manifest(path: str, text: str) -> ManifestFacts:
     """What ``path`` (a .pp file whose content is ``text``) defines, looks up and includes."""
     try:
         return _Reader(path, text).read()
-    except (RecursionError, ValueError, IndexError) as e:  # a bug here must not stop the server
+    except Exception as e:  # a bug here must cost one file, never the index or the server
         return ManifestFacts(
             path,
             problems=(
@@ -86,7 +86,7 @@ def read_calls(path: str, text: str) -> ManifestFacts:
     """Only the lookups of Puppet code that defines nothing (an EPP template's code)."""
     try:
         return _Reader(path, text).read(definitions=False)
-    except (RecursionError, ValueError, IndexError) as e:
+    except Exception as e:  # as in read_manifest
         return ManifestFacts(
             path,
             problems=(
