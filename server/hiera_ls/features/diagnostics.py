@@ -34,14 +34,18 @@ from hiera_ls.checks.registry import (
     check_workspace,
 )
 from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
+from hiera_ls.checks.unused_data import CODE as UNUSED_KEY
+from hiera_ls.checks.unused_data import check_unused_keys
 from hiera_ls.engine.lookup import LookupOutcome
+from hiera_ls.features.puppet_code import code_index
 from hiera_ls.features.spread import profile_lookup
+from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.facts import node_scope
 from hiera_ls.project.key_index import LARGE_FILE_CHARS, FileKeys
 from hiera_ls.project.profiles import ProfileEntry
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.source.files import Stamp
-from hiera_ls.source.spans import FileSpan, Problem, Span
+from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
 from hiera_ls.source.yaml_reparse import changed_lines
 
 
@@ -51,6 +55,8 @@ class _Built:
     by_file: dict[str, list[Problem]]  # check_workspace's findings
     changes: int  # the data-change count the index includes
     generation: int = 0  # which build this is (a file's full result names the one it used)
+    # key-unused hints by file, with the code index they were judged against
+    unused: tuple[CodeIndex, dict[str, list[Problem]]] | None = None
 
 
 Pause = Callable[[], None]
@@ -355,7 +361,8 @@ class Diagnostics:
             return ()  # the checks build the index first: the context is known only after
         # the profiles: every profile's lookups are checked, so a facts edit counts
         profiles = snapshot.profiles if self.every_profile else ()
-        return (self.changes, generation, view, snapshot.active, profiles, snapshot.settings)
+        code = code_index(snapshot, view)  # a .pp change can make a key used or unused
+        return (self.changes, generation, view, snapshot.active, profiles, snapshot.settings, code)
 
     def _every(self, snapshot: Snapshot, path: str, pause: Pause | None) -> bool:
         """Whether this run looks every profile up: not on the server's thread (no ``pause``)
@@ -410,13 +417,45 @@ class Diagnostics:
                 index = built.index if built is not None else None
                 profiles = _profiles(snapshot, view, pause, every)
                 found = check_data_file(index, source, profiles, view.env)
+                code = code_index(snapshot, view)
                 if built is not None:
                     found.extend(built.by_file.get(path, ()))
+                    if code is not None:
+                        found = _without_said(found, _unused(built, code).get(path, ()))
                 loaded = source.data.error is None and len(source.text) <= LARGE_FILE_CHARS
                 checked = coverage(index=index is not None, profile=bool(profiles), loaded=loaded)
+                if code is None and checked.complete:
+                    checked = replace(checked, skipped=(*checked.skipped, UNUSED_KEY))
         else:
             checked = PARTIAL  # a file no check reads: its suppressions are not judged
         return _located_in(found, path), source, checked
+
+
+def _unused(built: _Built, code: CodeIndex) -> dict[str, list[Problem]]:
+    """The environment's key-unused hints, judged once per index and code index."""
+    if built.unused is None or built.unused[0] is not code:
+        unread = {
+            path
+            for path, found in built.by_file.items()
+            if any(p.code == "hiera-data-file-unused" for p in found)
+        }
+        built.unused = (code, check_unused_keys(built.index, code, unread))
+    return built.unused[1]
+
+
+def _without_said(found: list[Problem], unused: Sequence[Problem]) -> list[Problem]:
+    """``found`` plus the unused-key hints, but none on a key a warning or an error already
+    marks (an unknown class parameter, a module key Puppet ignores): said once, the stronger
+    way."""
+    if not unused:
+        return found
+    marked = [p.where.span for p in found if p.severity in (Severity.ERROR, Severity.WARNING)]
+    kept = [
+        u
+        for u in unused
+        if not any(s.start <= u.where.span.end and u.where.span.start <= s.end for s in marked)
+    ]
+    return [*found, *kept]
 
 
 def node_profiles(snapshot: Snapshot, view: EnvironmentView) -> list[NodeProfile]:
