@@ -37,11 +37,28 @@ legacy::thing: 1
 ntp_servers: [pool.ntp.org]
 outside::key: 1
 profile::vhost::docroot: /srv
+legacy::bare: 1
+template_key: 1
 """
 SPAN = Span.of(0, 0, 0, 1)
 
 
+def write_code(root: Path) -> None:
+    """Code that reads keys where the code index does not see it: a bare word argument and
+    a template's call_function."""
+    legacy = root / "modules" / "legacy"
+    (legacy / "manifests").mkdir(parents=True)
+    (legacy / "manifests" / "init.pp").write_text(
+        "class legacy (\n  $x = lookup(legacy::bare),\n) {}\n", encoding="utf-8"
+    )
+    (legacy / "templates").mkdir()
+    (legacy / "templates" / "t.erb").write_text(
+        "<%= scope.call_function('lookup', ['template_key']) %>\n", encoding="utf-8"
+    )
+
+
 def diagnostics_of(tmp_path: Path, code: CodeIndex | None) -> list[tuple[int, str, str]]:
+    write_code(tmp_path)
     (tmp_path / "data").mkdir()
     (tmp_path / "hiera.yaml").write_text(HIERA, encoding="utf-8")
     common = tmp_path / "data" / "common.yaml"
@@ -81,6 +98,8 @@ def code_index(root: Path) -> CodeIndex:
 
 
 def test_keys_nothing_reads_are_hints_with_why(tmp_path: Path):
+    # not reported: parameters, lookups (literal, run-time), data references, classes keys,
+    # keys of modules not on the modulepath, keys the code writes out (a bare word, a template)
     found = diagnostics_of(tmp_path, code_index(tmp_path))
     assert [(line, message.split(": no class")[0]) for line, _, message in found] == [
         (6, "Nothing reads 'profile::web::vhost'"),
@@ -105,6 +124,7 @@ def test_the_hint_greys_the_key_out_in_the_editor(tmp_path: Path):
 
 
 def _problems(tmp_path: Path, common: Path) -> list[Problem]:
+    write_code(tmp_path)
     (tmp_path / "data").mkdir()
     (tmp_path / "hiera.yaml").write_text(HIERA, encoding="utf-8")
     common.write_text(COMMON, encoding="utf-8")

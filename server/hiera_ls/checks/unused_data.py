@@ -11,13 +11,14 @@ Only keys hiera-ls can judge are reported: a namespaced key whose module is on t
 environment's modulepath (a module outside it, deployed from a Puppetfile, may read its own
 keys in code hiera-ls cannot see), or a key without a namespace when the environment has
 code at all.  Never reported: ``classes`` and ``*::classes`` (read by an ENC or by
-convention), lookup_options, and keys of a file no hierarchy level reads (that file is
-``hiera-data-file-unused`` already).
+convention), lookup_options, keys of a file no hierarchy level reads (that file is
+``hiera-data-file-unused`` already), and keys whose name the code writes out anywhere (a bare
+word argument, a template's ``call_function('lookup', ...)``: possibly read).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from hiera_ls.checks.cross_file import CrossFileIndex
 from hiera_ls.checks.problems import problem
@@ -78,13 +79,20 @@ def unused_message(key: str, code: CodeIndex) -> str:
 
 
 def check_unused_keys(
-    index: CrossFileIndex, code: CodeIndex, unread: Collection[str] = ()
+    index: CrossFileIndex,
+    code: CodeIndex,
+    unread: Collection[str] = (),
+    mentioned: Callable[[Collection[str]], Collection[str]] | None = None,
 ) -> dict[str, list[Problem]]:
-    """``key-unused`` hints, by the data file they are in; ``unread``: the files no level
-    reads (``hiera-data-file-unused`` says so once, for the whole file)."""
+    """``key-unused`` hints, by the data file they are in.
+
+    ``unread``: the files no level reads (``hiera-data-file-unused`` says so once, for the
+    whole file). ``mentioned``: which of the given keys the code writes out somewhere
+    (:mod:`hiera_ls.project.code_mentions`): those are possibly read, never reported.
+    """
     data_reads = read_by_data(index)
     verdicts: dict[str, bool] = {}
-    out: dict[str, list[Problem]] = {}
+    places: list[tuple[str, str]] = []
     for path, keys in index.files.items():
         if path in unread:
             continue
@@ -95,8 +103,14 @@ def check_unused_keys(
                 unused = judged(key, code) and not is_used(key, code, data_reads)
                 verdicts[key] = unused
             if unused:
-                span = keys.keys[key].key_span
-                out.setdefault(path, []).append(
-                    problem(CODE, unused_message(key, code), path, span)
-                )
+                places.append((path, key))
+    if not places:
+        return {}
+    written = mentioned({key for _, key in places}) if mentioned is not None else ()
+    out: dict[str, list[Problem]] = {}
+    for path, key in places:
+        if key in written:
+            continue
+        span = index.files[path].keys[key].key_span
+        out.setdefault(path, []).append(problem(CODE, unused_message(key, code), path, span))
     return out

@@ -17,7 +17,7 @@ edit (those inside the edited lines are dropped until the full checks run again)
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.policy import COMPLETE, PARTIAL, Coverage, apply_policy, coverage
@@ -40,6 +40,7 @@ from hiera_ls.engine.lookup import LookupOutcome
 from hiera_ls.features.puppet_code import code_index
 from hiera_ls.features.spread import profile_lookup
 from hiera_ls.project.code_index import CodeIndex
+from hiera_ls.project.code_mentions import MentionCache, mentioned
 from hiera_ls.project.facts import node_scope
 from hiera_ls.project.key_index import LARGE_FILE_CHARS, FileKeys
 from hiera_ls.project.profiles import ProfileEntry
@@ -103,6 +104,7 @@ class Diagnostics:
     inline_coverage: bool = True
     _coverage: dict[str, _EveryProfile] = field(default_factory=dict)
     _coverage_memo: dict[str, CoverageMemo] = field(default_factory=dict)
+    _mentions: MentionCache = field(default_factory=MentionCache)  # names code writes out
     # the lookups' findings for every facts profile, each once with the profiles named;
     # False: the active profile's only (``hiera-ls check`` runs a pass per profile)
     every_profile: bool = True
@@ -421,7 +423,8 @@ class Diagnostics:
                 if built is not None:
                     found.extend(built.by_file.get(path, ()))
                     if code is not None:
-                        found = _without_said(found, _unused(built, code).get(path, ()))
+                        unused = _unused(snapshot, built, code, self._mentions)
+                        found = _without_said(found, unused.get(path, ()))
                 loaded = source.data.error is None and len(source.text) <= LARGE_FILE_CHARS
                 checked = coverage(index=index is not None, profile=bool(profiles), loaded=loaded)
                 if code is None and checked.complete:
@@ -431,15 +434,32 @@ class Diagnostics:
         return _located_in(found, path), source, checked
 
 
-def _unused(built: _Built, code: CodeIndex) -> dict[str, list[Problem]]:
-    """The environment's key-unused hints, judged once per index and code index."""
+def _unused(
+    snapshot: Snapshot, built: _Built, code: CodeIndex, mentions: MentionCache
+) -> dict[str, list[Problem]]:
+    """The environment's key-unused hints, judged once per index and code index. Not judged:
+    the files no level reads (``hiera-data-file-unused`` says so), and those only a custom
+    function reads (its file's keys may not be lookup keys: Wikimedia's ``regex.yaml`` holds
+    sections of ``wmflib::regex_data``)."""
+    files = snapshot.files
     if built.unused is None or built.unused[0] is not code:
         unread = {
             path
             for path, found in built.by_file.items()
             if any(p.code == "hiera-data-file-unused" for p in found)
         }
-        built.unused = (code, check_unused_keys(built.index, code, unread))
+        unread.update(
+            path
+            for path, info in snapshot.data_files.items()
+            if info.custom_file
+            or (info.levels and not any(level.reads_files for level in info.levels))
+        )
+        env = built.index.env
+
+        def written(keys: Collection[str]) -> Collection[str]:
+            return mentioned(env, files, mentions, keys)
+
+        built.unused = (code, check_unused_keys(built.index, code, unread, written))
     return built.unused[1]
 
 
