@@ -1,5 +1,5 @@
 """Hover, definition, references, completion and rename of keys over a code index built by
-hand (the manifest parser is tested on its own): what each says of the Puppet code."""
+the manifest parser from the repository's .pp files: what each says of the Puppet code."""
 
 from __future__ import annotations
 
@@ -12,16 +12,7 @@ from hiera_ls.features.definition import definition
 from hiera_ls.features.hover import hover
 from hiera_ls.features.references import references
 from hiera_ls.features.rename import RenameRefused, rename
-from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.workspace import Snapshot, Workspace
-from hiera_ls.source.manifest_model import (
-    Definition,
-    DefinitionKind,
-    LookupCall,
-    LookupFunction,
-    ManifestFacts,
-    Parameter,
-)
 from hiera_ls.source.spans import Position, Span
 
 HIERA = "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n"
@@ -43,51 +34,13 @@ def make(tmp_path: Path, typed: str = "") -> tuple[Snapshot, Path]:
     (tmp_path / "data").mkdir()
     (tmp_path / "hiera.yaml").write_text(HIERA, encoding="utf-8")
     (tmp_path / "data" / "common.yaml").write_text(COMMON + typed, encoding="utf-8")
-    web = tmp_path / "site-modules" / "profile" / "manifests" / "web.pp"
+    web = tmp_path / "modules" / "profile" / "manifests" / "web.pp"
     web.parent.mkdir(parents=True)
     web.write_text(WEB_PP, encoding="utf-8")
     site = tmp_path / "manifests" / "site.pp"
     site.parent.mkdir()
     site.write_text(SITE_PP, encoding="utf-8")
-    params = (
-        Parameter(
-            "port", Span.of(2, 20, 2, 25), "Integer[1, 65535]", "80", "The port it listens on."
-        ),
-        Parameter("enabled", Span.of(3, 10, 3, 18), "Boolean", "true", None),
-        Parameter(
-            "mode", Span.of(4, 40, 4, 45), "Optional[Enum['fast', 'slow', 'yes']]", "undef", None
-        ),
-        Parameter("owner", Span.of(5, 9, 5, 15), "String", None, None),
-    )
-    web_class = Definition(
-        DefinitionKind.CLASS, "profile::web", str(web), Span.of(1, 6, 1, 18), params
-    )
-    index = CodeIndex(
-        {
-            str(web): ManifestFacts(str(web), definitions=(web_class,)),
-            str(site): ManifestFacts(
-                str(site),
-                lookups=(
-                    LookupCall(
-                        LookupFunction.LOOKUP, str(site), Span.of(1, 14, 1, 25), "app::name"
-                    ),
-                    LookupCall(
-                        LookupFunction.LOOKUP,
-                        str(site),
-                        Span.of(2, 7, 2, 29),
-                        None,
-                        pattern=r"[^:]*::thing",
-                    ),
-                ),
-            ),
-        },
-        frozenset({"profile"}),
-    )
-    snap = Workspace([str(tmp_path)]).snapshot()
-    view = snap.environment_for(str(tmp_path / "data" / "common.yaml"))
-    assert view is not None
-    snap.memo[("code-index", view.env.root)] = index
-    return snap, tmp_path
+    return Workspace([str(tmp_path)]).snapshot(), tmp_path
 
 
 def test_hover_on_a_key_names_the_class_parameter_once_with_type_default_doc_and_link(
@@ -101,7 +54,7 @@ def test_hover_on_a_key_names_the_class_parameter_once_with_type_default_doc_and
     assert "- Type: `Integer[1, 65535]`" in text
     assert "- Default: `80`" in text
     assert "The port it listens on." in text
-    web_uri = (root / "site-modules/profile/manifests/web.pp").as_uri()
+    web_uri = (root / "modules/profile/manifests/web.pp").as_uri()
     assert f"]({web_uri}#L3)" in text
 
 
@@ -119,7 +72,7 @@ def test_hover_lists_the_code_that_looks_a_key_up(tmp_path: Path):
 def test_definition_of_a_key_is_the_parameter_first(tmp_path: Path):
     snap, root = make(tmp_path)
     found = definition(snap, str(root / "data" / "common.yaml"), Position(0, 3))
-    assert found[0].path == str(root / "site-modules/profile/manifests/web.pp")
+    assert found[0].path == str(root / "modules/profile/manifests/web.pp")
     assert found[0].span == Span.of(2, 20, 2, 25)
 
 

@@ -8,21 +8,23 @@ in manifests, templates or Ruby functions (the code index), and ``%{lookup('k')}
 (``lookup("${x}::port")``) makes every key it could read "possibly used": never reported.
 
 Only keys hiera-ls can judge are reported: a namespaced key whose module is on the
-environment's modulepath (a module outside it, deployed from a Puppetfile, may read its own
-keys in code hiera-ls cannot see), or a key without a namespace when the environment has
-code at all.  Never reported: ``classes`` and ``*::classes`` (read by an ENC or by
-convention), lookup_options, keys of a file no hierarchy level reads (that file is
-``hiera-data-file-unused`` already), and keys whose name the code writes out anywhere (a bare
-word argument, a template's ``call_function('lookup', ...)``: possibly read).
+environment's modulepath and has code there (a module outside it, deployed from a Puppetfile,
+or a module directory with data only, may be read by code hiera-ls cannot see), or a key
+without a namespace when the environment has code at all.  Never reported: ``classes`` and
+``*::classes`` (read by an ENC or by convention), lookup_options, keys of a file no hierarchy
+level reads (that file is ``hiera-data-file-unused`` already) or only a custom backend reads,
+and keys whose name the code writes out anywhere (a bare word argument, a template's
+``call_function('lookup', ...)``: possibly read).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 
 from hiera_ls.checks.cross_file import CrossFileIndex
 from hiera_ls.checks.problems import problem
 from hiera_ls.project.code_index import CodeIndex
+from hiera_ls.project.key_index import FileKeys
 from hiera_ls.source.manifest_model import DefinitionKind
 from hiera_ls.source.spans import Problem
 
@@ -39,18 +41,24 @@ def read_by_data(index: CrossFileIndex) -> frozenset[str]:
     return frozenset(out)
 
 
-def judged(key: str, code: CodeIndex) -> bool:
-    """Whether hiera-ls can tell that nothing reads ``key`` (see the module's docstring)."""
+def modules_with_code(code: CodeIndex) -> frozenset[str]:
+    """The modules some class, defined type or function of the code index belongs to."""
+    return frozenset(d.name.partition("::")[0] for d in code.definitions())
+
+
+def judged(key: str, code: CodeIndex, coded: Collection[str]) -> bool:
+    """Whether hiera-ls can tell that nothing reads ``key`` (see the module's docstring):
+    ``coded`` names the modules whose code hiera-ls has (:func:`modules_with_code`)."""
     last = key.rpartition("::")[2]
     if last in CONVENTIONAL:
         return False
     module, sep, _ = key.partition("::")
     if not sep:
         return bool(code.files)
-    return module in code.modules
+    return module in code.modules and module in coded
 
 
-def is_used(key: str, code: CodeIndex, data_reads: frozenset[str]) -> bool:
+def is_used(key: str, code: CodeIndex, data_reads: Collection[str]) -> bool:
     return (
         key in data_reads
         or code.parameter_for_key(key) is not None
@@ -78,39 +86,46 @@ def unused_message(key: str, code: CodeIndex) -> str:
     )
 
 
+def unused_in_file(
+    path: str,
+    keys: FileKeys,
+    module: str | None,
+    code: CodeIndex,
+    data_reads: Collection[str],
+    written: Collection[str] = frozenset(),
+    coded: Collection[str] | None = None,
+) -> list[Problem]:
+    """``key-unused`` hints of one data file (``module``: the module whose data it is).
+
+    ``data_reads``: the keys the data looks up (:func:`read_by_data`); ``written``: names the
+    code writes out somewhere (:mod:`hiera_ls.project.code_mentions`): possibly read, never
+    reported.
+    """
+    if coded is None:
+        coded = modules_with_code(code)
+    out: list[Problem] = []
+    for key in keys.kept_keys(module):
+        if not judged(key, code, coded) or is_used(key, code, data_reads) or key in written:
+            continue
+        span = keys.keys[key].key_span
+        out.append(problem(CODE, unused_message(key, code), path, span))
+    return out
+
+
 def check_unused_keys(
     index: CrossFileIndex,
     code: CodeIndex,
     unread: Collection[str] = (),
-    mentioned: Callable[[Collection[str]], Collection[str]] | None = None,
+    written: Collection[str] = frozenset(),
 ) -> dict[str, list[Problem]]:
-    """``key-unused`` hints, by the data file they are in.
-
-    ``unread``: the files no level reads (``hiera-data-file-unused`` says so once, for the
-    whole file). ``mentioned``: which of the given keys the code writes out somewhere
-    (:mod:`hiera_ls.project.code_mentions`): those are possibly read, never reported.
-    """
+    """Every data file's ``key-unused`` hints, by file; ``unread``: files not judged (no
+    level reads them: ``hiera-data-file-unused`` says so once, for the whole file)."""
     data_reads = read_by_data(index)
-    verdicts: dict[str, bool] = {}
-    places: list[tuple[str, str]] = []
+    out: dict[str, list[Problem]] = {}
     for path, keys in index.files.items():
         if path in unread:
             continue
-        role = index.role(path)
-        for key in keys.kept_keys(role.module_name):
-            unused = verdicts.get(key)
-            if unused is None:
-                unused = judged(key, code) and not is_used(key, code, data_reads)
-                verdicts[key] = unused
-            if unused:
-                places.append((path, key))
-    if not places:
-        return {}
-    written = mentioned({key for _, key in places}) if mentioned is not None else ()
-    out: dict[str, list[Problem]] = {}
-    for path, key in places:
-        if key in written:
-            continue
-        span = index.files[path].keys[key].key_span
-        out.setdefault(path, []).append(problem(CODE, unused_message(key, code), path, span))
+        found = unused_in_file(path, keys, index.role(path).module_name, code, data_reads, written)
+        if found:
+            out[path] = found
     return out

@@ -17,7 +17,7 @@ edit (those inside the edited lines are dropped until the full checks run again)
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.policy import COMPLETE, PARTIAL, Coverage, apply_policy, coverage
@@ -35,7 +35,7 @@ from hiera_ls.checks.registry import (
 )
 from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
 from hiera_ls.checks.unused_data import CODE as UNUSED_KEY
-from hiera_ls.checks.unused_data import check_unused_keys
+from hiera_ls.checks.unused_data import modules_with_code, read_by_data, unused_in_file
 from hiera_ls.engine.lookup import LookupOutcome
 from hiera_ls.features.puppet_code import code_index
 from hiera_ls.features.spread import profile_lookup
@@ -57,7 +57,7 @@ class _Built:
     changes: int  # the data-change count the index includes
     generation: int = 0  # which build this is (a file's full result names the one it used)
     # key-unused hints by file, with the code index they were judged against
-    unused: tuple[CodeIndex, dict[str, list[Problem]]] | None = None
+    unused: _UnusedContext | None = None
 
 
 Pause = Callable[[], None]
@@ -423,8 +423,9 @@ class Diagnostics:
                 if built is not None:
                     found.extend(built.by_file.get(path, ()))
                     if code is not None:
-                        unused = _unused(snapshot, built, code, self._mentions)
-                        found = _without_said(found, unused.get(path, ()))
+                        context = _unused_context(snapshot, built, code, self._mentions)
+                        unused = _unused_in(context, built, path, source.file_keys())
+                        found = _without_said(found, unused)
                 loaded = source.data.error is None and len(source.text) <= LARGE_FILE_CHARS
                 checked = coverage(index=index is not None, profile=bool(profiles), loaded=loaded)
                 if code is None and checked.complete:
@@ -434,33 +435,57 @@ class Diagnostics:
         return _located_in(found, path), source, checked
 
 
-def _unused(
+@dataclass(frozen=True, slots=True)
+class _UnusedContext:
+    """What the key-unused hints of an environment's files are judged against: its code, the
+    keys its data looks up, the names its code writes out, and the files not judged."""
+
+    code: CodeIndex
+    data_reads: frozenset[str]
+    written: frozenset[str]
+    skipped: frozenset[str]
+    coded: frozenset[str]  # modules with code (checks/unused_data.py modules_with_code)
+
+
+def _unused_context(
     snapshot: Snapshot, built: _Built, code: CodeIndex, mentions: MentionCache
-) -> dict[str, list[Problem]]:
-    """The environment's key-unused hints, judged once per index and code index. Not judged:
-    the files no level reads (``hiera-data-file-unused`` says so), and those only a custom
-    function reads (its file's keys may not be lookup keys: Wikimedia's ``regex.yaml`` holds
-    sections of ``wmflib::regex_data``)."""
-    files = snapshot.files
-    if built.unused is None or built.unused[0] is not code:
-        unread = {
-            path
-            for path, found in built.by_file.items()
-            if any(p.code == "hiera-data-file-unused" for p in found)
-        }
-        unread.update(
-            path
-            for path, info in snapshot.data_files.items()
-            if info.custom_file
-            or (info.levels and not any(level.reads_files for level in info.levels))
-        )
-        env = built.index.env
+) -> _UnusedContext:
+    """Worked out once per index and code index. Not judged: the files no level reads
+    (``hiera-data-file-unused`` says so), and those only a custom function reads (its file's
+    keys may not be lookup keys: Wikimedia's ``regex.yaml`` holds sections of
+    ``wmflib::regex_data``)."""
+    if built.unused is not None and built.unused.code is code:
+        return built.unused
+    skipped = {
+        path
+        for path, found in built.by_file.items()
+        if any(p.code == "hiera-data-file-unused" for p in found)
+    }
+    skipped.update(
+        path
+        for path, info in snapshot.data_files.items()
+        if info.custom_file or (info.levels and not any(level.reads_files for level in info.levels))
+    )
+    env = built.index.env
+    built.unused = _UnusedContext(
+        code,
+        read_by_data(built.index),
+        mentioned(env, snapshot.files, mentions),
+        frozenset(skipped),
+        modules_with_code(code),
+    )
+    return built.unused
 
-        def written(keys: Collection[str]) -> Collection[str]:
-            return mentioned(env, files, mentions, keys)
 
-        built.unused = (code, check_unused_keys(built.index, code, unread, written))
-    return built.unused[1]
+def _unused_in(context: _UnusedContext, built: _Built, path: str, keys: FileKeys) -> list[Problem]:
+    """The file's hints from its current keys (a key just typed is judged at once), with the
+    references of its current text."""
+    if path in context.skipped:
+        return []
+    module = built.index.role(path).module_name
+    own = {r.target for r in keys.kept_references(module)}
+    reads = context.data_reads | own if own else context.data_reads
+    return unused_in_file(path, keys, module, context.code, reads, context.written, context.coded)
 
 
 def _without_said(found: list[Problem], unused: Sequence[Problem]) -> list[Problem]:

@@ -23,12 +23,7 @@ def code_index(snapshot: Snapshot, view: EnvironmentView | None) -> CodeIndex | 
     """The Puppet code of ``view``'s environment (None: no code index for it)."""
     if view is None:
         return None
-    getter = getattr(snapshot, "code_index", None)  # until the index is wired (pindex)
-    if getter is not None:
-        found = getter(view)
-        return found if isinstance(found, CodeIndex) else None
-    planted = snapshot.memo.get(("code-index", view.env.root))
-    return planted if isinstance(planted, CodeIndex) else None
+    return snapshot.code_index(view)
 
 
 def parameter_of(snapshot: Snapshot, view: EnvironmentView | None, key: str) -> ParameterRef | None:

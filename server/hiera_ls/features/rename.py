@@ -239,12 +239,12 @@ def rename(snapshot: Snapshot, path: str, pos: Position, new: str) -> list[FileE
 
 def rename_key(snapshot: Snapshot, view: EnvironmentView, old: str, new: str) -> list[FileEdit]:
     check_name(old, new)
-    index = code_index(snapshot, view)
-    if index is not None:
-        _check_code(snapshot, index, old, new)
     old_module = module_of(old)
     files = list(scope_files(snapshot, view, {old_module, module_of(new)}))
     _check_conflicts(snapshot, files, old, new)
+    index = code_index(snapshot, view)
+    if index is not None:
+        _check_code(snapshot, index, old, new)
     out: list[FileEdit] = []
     for keys, owner in files:
         if owner is not None and owner != old_module:

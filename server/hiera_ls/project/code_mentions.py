@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from hiera_ls.project.model import Environment
@@ -57,7 +57,7 @@ class MentionCache:
         return names
 
 
-def code_files(env: Environment) -> Iterable[str]:
+def code_files(env: Environment) -> Iterator[str]:
     roots = [os.path.join(layer.root, d) for layer in env.modules.values() for d in MODULE_DIRS]
     roots.append(os.path.join(env.root, "manifests"))
     suffixes = PUPPET_SUFFIXES + OTHER_SUFFIXES
@@ -66,19 +66,9 @@ def code_files(env: Environment) -> Iterable[str]:
             yield from (p for p in walk_files(root) if p.endswith(suffixes))
 
 
-def mentioned(
-    env: Environment, files: FileAccess, cache: MentionCache, wanted: Iterable[str]
-) -> frozenset[str]:
-    """Which of the ``wanted`` names some code file of ``env`` writes out."""
-    left = {w.removeprefix("::") for w in wanted}
+def mentioned(env: Environment, files: FileAccess, cache: MentionCache) -> frozenset[str]:
+    """Every name some code file of ``env`` writes out (read once per file content)."""
     found: set[str] = set()
-    if not left:
-        return frozenset()
     for path in code_files(env):
-        hits = left & cache.names(files, path)
-        if hits:
-            found |= hits
-            left -= hits
-            if not left:
-                break
+        found |= cache.names(files, path)
     return frozenset(found)
