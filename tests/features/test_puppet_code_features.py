@@ -16,7 +16,7 @@ from hiera_ls.project.workspace import Snapshot, Workspace
 from hiera_ls.source.spans import Position, Span
 
 HIERA = "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n"
-COMMON = "profile::web::port: 8080\napp::name: web\nlegacy::thing: 1\n"
+COMMON = "profile::web::port: 8080\napp::name: web\nlegacy::thing: 1\nprofile::web::title: t\n"
 WEB_PP = (
     "# @param port The port it listens on.\n"
     "class profile::web (\n"
@@ -24,6 +24,7 @@ WEB_PP = (
     "  Boolean $enabled = true,\n"
     "  Optional[Enum['fast', 'slow', 'yes']] $mode = undef,\n"
     "  String $owner,\n"
+    "  String $title = lookup('profile::web::title'),\n"
     ") {}\n"
 )
 SITE_PP = "node default {\n  $n = lookup('app::name')\n  $m = lookup(\"${x}::thing\")\n}\n"
@@ -69,6 +70,14 @@ def test_hover_lists_the_code_that_looks_a_key_up(tmp_path: Path):
     assert "**Possibly looked up** by a key built at run time:" in found.markdown
 
 
+def test_a_parameter_default_looking_the_key_up_is_not_listed_again(tmp_path: Path):
+    snap, root = make(tmp_path)
+    found = hover(snap, str(root / "data" / "common.yaml"), Position(3, 3))
+    assert found is not None
+    assert "- Default: `lookup('profile::web::title')`" in found.markdown
+    assert "Looked up in code" not in found.markdown
+
+
 def test_definition_of_a_key_is_the_parameter_first(tmp_path: Path):
     snap, root = make(tmp_path)
     found = definition(snap, str(root / "data" / "common.yaml"), Position(0, 3))
@@ -86,13 +95,13 @@ def test_references_of_a_key_include_lookups_in_code(tmp_path: Path):
 def test_key_completion_offers_parameters_not_yet_set_with_type_and_doc(tmp_path: Path):
     snap, root = make(tmp_path, "profile::web::")
     common = root / "data" / "common.yaml"
-    found = complete(snap, str(common), Position(3, 14))
+    found = complete(snap, str(common), Position(4, 14))
     labels = [i.label for i in found.items]
     assert labels == ["profile::web::enabled", "profile::web::mode", "profile::web::owner"]
     owner = found.items[2]
     assert owner.detail == "String"
     assert owner.insert == "profile::web::owner: "
-    assert owner.span == Span.of(3, 0, 3, 14)
+    assert owner.span == Span.of(4, 0, 4, 14)
     assert owner.documentation is not None and "required" in owner.documentation
 
 
@@ -109,7 +118,7 @@ def test_value_completion_for_boolean_and_enum_parameters(
 ):
     snap, root = make(tmp_path, line)
     common = root / "data" / "common.yaml"
-    found = complete(snap, str(common), Position(3, len(line)))
+    found = complete(snap, str(common), Position(4, len(line)))
     assert [i.label for i in found.items] == values
 
 

@@ -31,6 +31,7 @@ from hiera_ls.features.provenance import resolve
 from hiera_ls.features.puppet_code import code_index
 from hiera_ls.features.render import inline
 from hiera_ls.features.sessions import scope_for
+from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.key_index import LineMap, root_of
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
@@ -316,20 +317,16 @@ def _best_keys(keys: tuple[str, ...], typed: str) -> tuple[list[str], bool]:
 @dataclass(frozen=True, slots=True)
 class _ParameterKey:
     key: str  # class::parameter
-    namespace: str  # the class
-    type_text: str | None
-    documentation: str | None
+    definition: Definition
+    parameter: Parameter
 
 
-def _parameter_keys(snapshot: Snapshot, view: EnvironmentView) -> tuple[_ParameterKey, ...]:
-    """Every class parameter of the environment's code as a key, sorted (kept per index)."""
-    index = code_index(snapshot, view)
-    if index is None:
-        return ()
-    memo_key = ("completion-parameters", view.env.root)
-    known = snapshot.memo.get(memo_key)
-    if isinstance(known, tuple) and len(known) == 2 and known[0] is index:
-        return known[1]  # type: ignore[no-any-return]
+def _parameter_keys(index: CodeIndex) -> tuple[_ParameterKey, ...]:
+    """Every class parameter of the code as a key, sorted (kept with the index: a keystroke
+    in data keeps it)."""
+    known = index.memo.get("completion-parameters")
+    if isinstance(known, tuple):
+        return known
     found: dict[str, _ParameterKey] = {}
     for d in index.definitions():
         if d.kind is not DefinitionKind.CLASS:
@@ -337,9 +334,9 @@ def _parameter_keys(snapshot: Snapshot, view: EnvironmentView) -> tuple[_Paramet
         for p in d.params:
             key = f"{d.name}::{p.name}"
             if key not in found:
-                found[key] = _ParameterKey(key, d.name, p.type_text, _parameter_doc(d, p))
+                found[key] = _ParameterKey(key, d, p)
     result = tuple(found[k] for k in sorted(found))
-    snapshot.memo[memo_key] = (index, result)
+    index.memo["completion-parameters"] = result
     return result
 
 
@@ -370,7 +367,8 @@ def _class_parameters(
         return NOTHING
     typed = before.lstrip("'\"")
     span = Span(Position(pos.line, pos.column - len(typed)), Position(pos.line, pos.column))
-    keys = _parameter_keys(snapshot, view) if view is not None else ()
+    index = code_index(snapshot, view)
+    keys = _parameter_keys(index) if index is not None else ()
     if not keys:
         return NOTHING
     df = snapshot.data_file(path)
@@ -384,7 +382,7 @@ def _class_parameters(
             continue
         if lowered and lowered not in k.key:
             continue
-        (first if namespace and k.namespace == namespace else rest).append(k)
+        (first if namespace and k.definition.name == namespace else rest).append(k)
     rest.sort(key=lambda k: (not k.key.startswith(lowered), k.key))
     chosen = (first + rest)[:MAX_KEYS]
     cut = len(first) + len(rest) > MAX_KEYS
@@ -394,8 +392,8 @@ def _class_parameters(
             "property",
             span,
             f"{k.key}: ",
-            k.type_text or "Any",
-            k.documentation,
+            k.parameter.type_text or "Any",
+            _parameter_doc(k.definition, k.parameter),
             f"{i:03d}",
         )
         for i, k in enumerate(chosen)

@@ -204,7 +204,7 @@ def _code_lines(snapshot: Snapshot, view: EnvironmentView, root: str) -> list[st
     ref = index.parameter_for_key(root)
     if ref is not None:
         lines += [*parameter_hover_lines(ref, view.env.root), ""]
-    looked_up = lookup_hover_lines(index, root, view.env.root)
+    looked_up = lookup_hover_lines(index, root, view.env.root, ref)
     if looked_up:
         lines += [*looked_up, ""]
     return lines

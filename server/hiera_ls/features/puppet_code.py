@@ -65,10 +65,13 @@ def _one_line(text: str) -> str:
     return flat if len(flat) <= 80 else flat[:79] + "…"
 
 
-def lookup_hover_lines(index: CodeIndex, key: str, base: str | None) -> list[str]:
-    """The explicit lookups of ``key`` in code, and the dynamic ones that may read it."""
+def lookup_hover_lines(
+    index: CodeIndex, key: str, base: str | None, ref: ParameterRef | None = None
+) -> list[str]:
+    """The explicit lookups of ``key`` in code, and the dynamic ones that may read it; not
+    the parameter's own default (``$port = lookup('profile::web::port')``, said above)."""
     lines: list[str] = []
-    calls = index.lookups_of(key)
+    calls = tuple(c for c in index.lookups_of(key) if ref is None or not _in_default(c, ref))
     if calls:
         lines.append(f"**Looked up in code** ({len(calls)}):")
         lines += [
@@ -77,7 +80,7 @@ def lookup_hover_lines(index: CodeIndex, key: str, base: str | None) -> list[str
         ]
         if len(calls) > MAX_LOOKUPS:
             lines.append(f"- … and {len(calls) - MAX_LOOKUPS} more")
-    possible = index.possible_lookups_of(key) if not calls else ()
+    possible = index.possible_lookups_of(key) if not calls and ref is None else ()
     if possible:
         lines.append("**Possibly looked up** by a key built at run time:")
         lines += [
@@ -85,6 +88,15 @@ def lookup_hover_lines(index: CodeIndex, key: str, base: str | None) -> list[str
             for c in possible[:MAX_LOOKUPS]
         ]
     return lines
+
+
+def _in_default(call: LookupCall, ref: ParameterRef) -> bool:
+    return (
+        call.path == ref.definition.path
+        and call.span.start.line == ref.parameter.span.start.line
+        and ref.parameter.default_text is not None
+        and "lookup" in ref.parameter.default_text
+    )
 
 
 def key_text_span(snapshot: Snapshot, call: LookupCall) -> Span | None:
