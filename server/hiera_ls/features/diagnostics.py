@@ -56,7 +56,7 @@ class _Built:
     by_file: dict[str, list[Problem]]  # check_workspace's findings
     changes: int  # the data-change count the index includes
     generation: int = 0  # which build this is (a file's full result names the one it used)
-    # key-unused hints by file, with the code index they were judged against
+    # what this index's files' key-unused hints are judged against (with its code index)
     unused: _UnusedContext | None = None
 
 
@@ -129,7 +129,10 @@ class Diagnostics:
         for view in snapshot.environments:
             built = self._built.get(view.env.root)
             if built is None or built.changes < changes or built.index.env is not view.env:
-                self._build(snapshot, view, changes)
+                built = self._build(snapshot, view, changes)
+            # what key-unused reads (the code index, the names the code writes out): costly
+            # the first time (seconds on a big repository), so here rather than on a keystroke
+            _unused_context(snapshot, built, snapshot.code_index(view), self._mentions)
         if coverage:
             self.update_coverage(snapshot, changes, pause)
 

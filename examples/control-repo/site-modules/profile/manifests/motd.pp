@@ -1,9 +1,6 @@
-# @summary The message of the day.
-#
-# @param banner The first line users see.
-# @param location Where the node runs.
+# @summary The message shown at login.
 class profile::motd (
   String $banner,
-  String $location = $facts['os']['name'],
+  String $location,
 ) {
 }

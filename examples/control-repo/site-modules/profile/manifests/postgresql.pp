@@ -1,6 +1,4 @@
-# @summary A PostgreSQL server.
-#
-# @param max_connections The server's max_connections.
+# @summary The database server.
 class profile::postgresql (
   Integer[1] $max_connections = 100,
 ) {

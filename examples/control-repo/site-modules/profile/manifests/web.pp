@@ -1,9 +1,5 @@
-# @summary A web server.
-#
-# @param vhost The virtual host's name.
-# @param enabled Whether the site is served.
+# @summary The web server.
 class profile::web (
   String $vhost,
-  Boolean $enabled = true,
 ) {
 }
