@@ -105,6 +105,24 @@ def test_key_completion_offers_parameters_not_yet_set_with_type_and_doc(tmp_path
     assert owner.documentation is not None and "required" in owner.documentation
 
 
+def test_key_completion_in_a_module_data_offers_that_module_s_parameters_only(tmp_path: Path):
+    snap, root = make(tmp_path)
+    data = root / "modules" / "app" / "data" / "common.yaml"
+    data.parent.mkdir(parents=True)
+    data.write_text("app::x: 1\nprofile::web::\n", encoding="utf-8")
+    (root / "modules" / "app" / "hiera.yaml").write_text(HIERA, encoding="utf-8")
+    (root / "modules" / "app" / "manifests").mkdir()
+    (root / "modules" / "app" / "manifests" / "init.pp").write_text(
+        "class app (String $name = 'x', Integer $size = 1) {}\n", encoding="utf-8"
+    )
+    snap = Workspace([str(root)]).snapshot()
+    assert complete(snap, str(data), Position(1, 14)).items == []
+    data.write_text("app::x: 1\napp::\n", encoding="utf-8")
+    snap = Workspace([str(root)]).snapshot()
+    labels = [i.label for i in complete(snap, str(data), Position(1, 5)).items]
+    assert labels == ["app::name", "app::size"]
+
+
 @pytest.mark.parametrize(
     ("line", "values"),
     [

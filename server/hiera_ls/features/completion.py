@@ -33,6 +33,7 @@ from hiera_ls.features.render import inline
 from hiera_ls.features.sessions import scope_for
 from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.key_index import LineMap, root_of
+from hiera_ls.project.model import LayerKind
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
 from hiera_ls.puppet.types import (
@@ -375,10 +376,11 @@ def _class_parameters(
     present = set(df.data) if df is not None and isinstance(df.data, dict) else set()
     namespace = typed.rpartition("::")[0].lower()
     lowered = typed.lower()
+    own = _data_module(snapshot, path)  # a module's data: Puppet reads its own keys only
     first: list[_ParameterKey] = []
     rest: list[_ParameterKey] = []
     for k in keys:
-        if k.key in present:
+        if k.key in present or (own is not None and not k.key.startswith(own)):
             continue
         if lowered and lowered not in k.key:
             continue
@@ -399,6 +401,15 @@ def _class_parameters(
         for i, k in enumerate(chosen)
     ]
     return Completions(items, cut)
+
+
+def _data_module(snapshot: Snapshot, path: str) -> str | None:
+    """``name::`` when ``path`` is a module's data (its own hierarchy reads it)."""
+    info = snapshot.data_files.get(path)
+    for level in info.levels if info is not None else ():
+        if level.layer.kind is LayerKind.MODULE and level.layer.module_name:
+            return f"{level.layer.module_name}::"
+    return None
 
 
 def _parameter_values(
