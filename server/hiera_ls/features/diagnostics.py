@@ -366,7 +366,9 @@ class Diagnostics:
             return ()  # the checks build the index first: the context is known only after
         # the profiles: every profile's lookups are checked, so a facts edit counts
         profiles = snapshot.profiles if self.every_profile else ()
-        code = code_index(snapshot, view)  # a .pp change can make a key used or unused
+        # a .pp change can make a key used or unused; a big environment's code is indexed by
+        # the background rebuild (with the data's index), never first on the server's thread
+        code = code_index(snapshot, view) if generation else None
         return (self.changes, generation, view, snapshot.active, profiles, snapshot.settings, code)
 
     def _every(self, snapshot: Snapshot, path: str, pause: Pause | None) -> bool:
@@ -422,7 +424,7 @@ class Diagnostics:
                 index = built.index if built is not None else None
                 profiles = _profiles(snapshot, view, pause, every)
                 found = check_data_file(index, source, profiles, view.env)
-                code = code_index(snapshot, view)
+                code = code_index(snapshot, view) if built is not None else None
                 if built is not None:
                     found.extend(built.by_file.get(path, ()))
                     if code is not None:
