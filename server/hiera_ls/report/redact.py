@@ -64,6 +64,7 @@ SAFE = frozenset(
         "hiera-datadir-missing",
         "hiera-path-matches-nothing",
         "hiera-data-file-unused",
+        "key-unused",
     }
 )
 # hiera.yaml, .hiera-ls.yaml and suppression comments are configuration, not data: their
