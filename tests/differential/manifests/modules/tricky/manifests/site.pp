@@ -6,3 +6,8 @@ node default {
   $classes = lookup('classes', Array[String], 'unique', [])
   $classes.include
 }
+node /^ms-fe1\d\d\d\.eqiad\./ {
+  include tricky::after_regex_node
+}
+node /^ms-be1\d\d\d\.eqiad\./ {
+}
