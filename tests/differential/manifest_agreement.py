@@ -25,6 +25,11 @@ the second figure does.  Plans (``plans/*.pp``) are left out: Puppet compiles no
 Command line (prints the figures, the disagreement classes and the first disagreements)::
 
     python -m tests.differential.manifest_agreement [--show N] [--json FILE] PATH...
+
+``--mutants N`` compares N small random edits of each file instead (a deleted bracket, quote or
+comma, a deleted or copied line: what a file looks like while it is being typed), so the
+reader is also judged on files Puppet rejects: it must not raise, should report a problem
+("files Puppet rejects"), and must still agree on every edit Puppet accepts.
 """
 
 from __future__ import annotations
@@ -33,7 +38,9 @@ import argparse
 import importlib
 import json
 import os
+import random
 import sys
+import tempfile
 import time
 import traceback
 from collections import Counter
@@ -42,7 +49,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from hiera_ls.source.files import read_disk
-from hiera_ls.source.manifest_model import Definition, ManifestFacts
+from hiera_ls.source.manifest_model import Definition, ManifestFacts, Parameter
 from hiera_ls.source.spans import Span
 from tests.oracle.manifests import manifest_files, puppet_parse
 
@@ -52,6 +59,7 @@ DEFAULT_READER = "hiera_ls.source.manifest_parser:read_manifest"
 # Categories, in report order; each item of a category agrees or not.
 CATEGORIES = (
     "files",
+    "files Puppet rejects",
     "definitions",
     "definition positions",
     "parents",
@@ -242,7 +250,10 @@ def compare_file(tally: Agreement, answer: dict[str, Any], ours: ManifestFacts |
         tally.puppet_failed += 1
         tally.puppet_counts["files Puppet cannot parse"] += 1
         # Puppet refuses the whole file; ours may still read parts, but should say why.
-        if ours is not None and not ours.problems:
+        tally.item("files Puppet rejects", ours is not None and bool(ours.problems))
+        if ours is None:
+            tally.differ("files", "hiera-ls raised", path, 0, "the reader raised an exception")
+        elif not ours.problems:
             tally.differ(
                 "files",
                 "Puppet cannot parse, hiera-ls reports no problem",
@@ -274,12 +285,12 @@ def _compare_definitions(
     tally: Agreement, path: str, theirs: list[dict[str, Any]], ours: ManifestFacts
 ) -> None:
     plans = {normal_name(d["name"]) for d in theirs if d["kind"] == "plan"}
-    mine = {
-        (d.kind.value, normal_name(d.name)): d
-        for d in ours.definitions
-        if normal_name(d.name) not in plans
-    }
-    seen: set[tuple[str, str]] = set()
+    # A name may be declared twice (Puppet parses it; loading fails later): the n-th of
+    # Puppet's is compared with the n-th of ours.
+    mine: dict[tuple[str, str], list[Definition]] = {}
+    for found in ours.definitions:
+        if normal_name(found.name) not in plans:
+            mine.setdefault((found.kind.value, normal_name(found.name)), []).append(found)
     for d in theirs:
         if d["kind"] == "plan":
             tally.puppet_counts["plans (not compared)"] += 1
@@ -288,14 +299,13 @@ def _compare_definitions(
         tally.puppet_counts["parameters"] += len(d["params"])
         key = (d["kind"], normal_name(d["name"]))
         line = d["span"][0] + 1
-        o = mine.get(key)
+        o = mine[key].pop(0) if mine.get(key) else None
         tally.item("definitions", o is not None)
         if o is None:
             tally.differ(
                 "definitions", f"missing {d['kind']}", path, line, f"{d['kind']} {d['name']}"
             )
             continue
-        seen.add(key)
         ok = _start(d["span"]) == _our_start(o.span)
         tally.item("definition positions", ok)
         if not ok:
@@ -319,16 +329,16 @@ def _compare_definitions(
                 tally, "alias texts", "type alias", path, line, d["alias_text"], o.alias_text
             )
         _compare_params(tally, path, d, o)
-    for key, o in mine.items():
-        if key not in seen:
+    for key, left in mine.items():
+        for extra in left:
             tally.extra["definitions"] += 1
             tally.item("definitions", False)
             tally.differ(
                 "definitions",
                 f"extra {key[0]}",
                 path,
-                o.span.start.line + 1,
-                f"{key[0]} {o.name} (Puppet has none)",
+                extra.span.start.line + 1,
+                f"{key[0]} {extra.name} (Puppet has none)",
             )
 
 
@@ -346,8 +356,12 @@ def _compare_params(tally: Agreement, path: str, d: dict[str, Any], o: Definitio
                 line,
                 f"{d['name']}: Puppet {names}, hiera-ls {mine_names}",
             )
+    # The n-th parameter of a name is compared with our n-th of that name (duplicates parse).
+    by_name: dict[str, list[Parameter]] = {}
+    for ours_p in o.params:
+        by_name.setdefault(ours_p.name, []).append(ours_p)
     for p in d["params"]:
-        q = o.param(p["name"])
+        q = by_name[p["name"]].pop(0) if by_name.get(p["name"]) else None
         pline = p["span"][0] + 1
         tally.item("parameters", q is not None)
         if q is None:
@@ -374,8 +388,8 @@ def _compare_params(tally: Agreement, path: str, d: dict[str, Any], o: Definitio
         if kind == "HeredocExpression" and theirs and mine and mine.startswith(theirs):
             mine = theirs  # Puppet's text of a heredoc is its opener
         _compare_text(tally, "default texts", kind, path, pline, theirs, mine, p["name"])
-    for q in o.params:
-        if q.name not in names:
+    for left in by_name.values():
+        for q in left:
             tally.extra["parameters"] += 1
             tally.item("parameters", False)
             tally.differ(
@@ -509,6 +523,51 @@ def read_ours(reader: Reader, path: str) -> ManifestFacts | None:
         return None
 
 
+MUTABLE = "{}()[],'\"$=|:"
+
+
+def mutate(text: str, rng: random.Random) -> tuple[str, str]:
+    """One small edit of the kind a person makes while typing, and what it was."""
+    lines = text.splitlines(keepends=True)
+    choice = rng.randrange(3)
+    spots = [i for i, ch in enumerate(text) if ch in MUTABLE]
+    if choice == 0 and spots:
+        i = rng.choice(spots)
+        line = text.count("\n", 0, i) + 1
+        return text[:i] + text[i + 1 :], f"deleted {text[i]!r} on line {line}"
+    if not lines:
+        return text + "{", "added '{'"
+    k = rng.randrange(len(lines))
+    if choice == 1:
+        return "".join(lines[:k] + lines[k + 1 :]), f"deleted line {k + 1}"
+    j = rng.randrange(len(lines))
+    return "".join([*lines[:k], lines[j], *lines[k:]]), f"copied line {j + 1} before line {k + 1}"
+
+
+def write_mutants(files: Sequence[str], count: int, seed: int, directory: str) -> list[str]:
+    """``count`` mutants of each file in ``directory`` (named after the original), and a
+    ``MUTANTS.txt`` there saying what each edit was."""
+    rng = random.Random(seed)
+    os.makedirs(directory, exist_ok=True)
+    root = os.path.commonpath(files) if len(files) > 1 else os.path.dirname(files[0])
+    written: list[str] = []
+    told: list[str] = []
+    for path in files:
+        found = read_disk(path)
+        text = found.text if found is not None else ""
+        stem = os.path.relpath(path, root).replace(os.sep, "__").removesuffix(".pp")
+        for k in range(count):
+            mutant, what = mutate(text, rng)
+            target = os.path.join(directory, f"{stem}.m{k}.pp")
+            with open(target, "w", encoding="utf-8", newline="") as out:
+                out.write(mutant)
+            written.append(target)
+            told.append(f"{os.path.basename(target)}: {what}\n")
+    with open(os.path.join(directory, "MUTANTS.txt"), "w", encoding="utf-8") as out:
+        out.writelines(told)
+    return written
+
+
 def agreement(paths: Iterable[str], reader: Reader | None = None) -> Agreement:
     """Parse every file with Puppet and with ``reader`` (ours by default) and compare."""
     files = list(paths)
@@ -538,12 +597,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--reader", default=DEFAULT_READER, help=f"MODULE:FUNCTION to test ({DEFAULT_READER})"
     )
+    parser.add_argument(
+        "--mutants",
+        type=int,
+        default=0,
+        metavar="N",
+        help="compare N small random edits of each file instead (typing mistakes: a deleted "
+        "bracket, quote or comma, a deleted or copied line)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the edits (0)")
+    parser.add_argument(
+        "--mutants-dir", metavar="DIR", help="keep the edited files here (with MUTANTS.txt)"
+    )
     args = parser.parse_args(argv)
     files = list(manifest_files(args.paths))
     if not files:
         print("no .pp files found", file=sys.stderr)
         return 2
-    tally = agreement(files, load_reader(args.reader))
+    with tempfile.TemporaryDirectory(prefix="hiera-ls-mutants-") as scratch:
+        if args.mutants:
+            files = write_mutants(files, args.mutants, args.seed, args.mutants_dir or scratch)
+        tally = agreement(files, load_reader(args.reader))
     root = os.path.commonpath(files) if len(files) > 1 else os.path.dirname(files[0])
     print("\n".join(tally.report(args.show, root)))
     if args.json:

@@ -31,7 +31,7 @@ from hiera_ls.source.manifest_model import (
     Parameter,
 )
 from hiera_ls.source.spans import Span
-from tests.differential.manifest_agreement import Agreement, compare_file, main
+from tests.differential.manifest_agreement import Agreement, compare_file, main, write_mutants
 from tests.oracle.manifests import manifest_files, puppet_parse
 from tests.oracle.puppet import puppet_available
 
@@ -278,3 +278,36 @@ def test_a_file_puppet_cannot_parse_needs_a_problem_from_hiera_ls() -> None:
     problem = ManifestProblem("/m/bad.pp", _span(2, 0, 1), "syntax error")
     compare_file(tally, failed, ManifestFacts(path="/m/bad.pp", problems=(problem,)))
     assert tally.disagreements == [] and tally.puppet_failed == 1
+
+
+def test_a_name_declared_twice_is_compared_occurrence_by_occurrence() -> None:
+    """Puppet parses a class or parameter declared twice (loading fails later): the n-th of
+    Puppet's is compared with the n-th of ours, so neither copy is taken for the other."""
+    twice = dict(ANSWER)
+    definition = ANSWER["definitions"][0]
+    second = dict(definition, span=[9, 6, 9, 11], params=[])
+    twice["definitions"] = [definition, second]
+    facts = _ours("@(END)", "{ 'a' => 1 }")
+    web_again = Definition(DefinitionKind.CLASS, "web", "/m/init.pp", _span(9, 6, 11), ())
+    tally = Agreement()
+    compare_file(
+        tally,
+        twice,
+        ManifestFacts(facts.path, (*facts.definitions, web_again), facts.lookups, facts.inclusions),
+    )
+    assert tally.disagreements == []
+    assert tally.compared["definitions"] == 2
+
+
+def test_mutants_are_small_seeded_edits(tmp_path: Path) -> None:
+    source = tmp_path / "init.pp"
+    source.write_text("class a (\n  $x = [1, 2],\n) {\n  include b\n}\n", encoding="utf-8")
+    first = write_mutants([str(source)], 5, 7, str(tmp_path / "one"))
+    again = write_mutants([str(source)], 5, 7, str(tmp_path / "two"))
+    texts = [Path(p).read_text(encoding="utf-8") for p in first]
+    assert texts == [Path(p).read_text(encoding="utf-8") for p in again]
+    original = source.read_text(encoding="utf-8")
+    for text in texts:
+        assert text != original and abs(len(text) - len(original)) <= 20
+    told = (tmp_path / "one" / "MUTANTS.txt").read_text(encoding="utf-8").splitlines()
+    assert len(told) == 5 and told[0].startswith("init.m0.pp: ")
