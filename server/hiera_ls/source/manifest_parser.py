@@ -32,6 +32,7 @@ from hiera_ls.source.manifest_model import (
 from hiera_ls.source.puppet_lexer import (
     CLASSREF,
     DQ,
+    HEREDOC,
     NAME,
     PUNCT,
     SQ,
@@ -50,7 +51,7 @@ _TAG = re.compile(r"@(\w+)\s*(.*)$")
 _PARAM_TAG = re.compile(r"(?:\[[^\]]*\]\s*)?\$?(\w+)\s*(.*)$")
 
 
-class _Lines:
+class LineTable:
     """Offsets to 0-based (line, column) positions."""
 
     def __init__(self, text: str) -> None:
@@ -80,11 +81,26 @@ def read_manifest(path: str, text: str) -> ManifestFacts:
         )
 
 
+def read_calls(path: str, text: str) -> ManifestFacts:
+    """Only the lookups of Puppet code that defines nothing (an EPP template's code)."""
+    try:
+        return _Reader(path, text).read(definitions=False)
+    except (RecursionError, ValueError, IndexError) as e:
+        return ManifestFacts(
+            path,
+            problems=(
+                ManifestProblem(
+                    path, Span.of(0, 0, 0, 0), f"hiera-ls could not read this file: {e}"
+                ),
+            ),
+        )
+
+
 class _Reader:
     def __init__(self, path: str, text: str) -> None:
         self.path = path
         self.text = text
-        self.lines = _Lines(text)
+        self.lines = LineTable(text)
         self.definitions: list[Definition] = []
         self.lookups: list[LookupCall] = []
         self.inclusions: list[Inclusion] = []
@@ -93,9 +109,10 @@ class _Reader:
     def problem(self, start: int, end: int, message: str) -> None:
         self.problems.append(ManifestProblem(self.path, self.lines.span(start, end), message))
 
-    def read(self) -> ManifestFacts:
+    def read(self, *, definitions: bool = True) -> ManifestFacts:
         lexed = lex(self.text)
-        self.walk_definitions(lexed.tokens)
+        if definitions:
+            self.walk_definitions(lexed.tokens)
         if lexed.errors:  # what follows from them (an unclosed list ...) is not said again
             self.problems = []
         for error in lexed.errors:
@@ -308,7 +325,7 @@ class _Reader:
     def walk_calls(self, toks: list[Token], depth: int = 0) -> None:
         n = len(toks)
         for i, t in enumerate(toks):
-            if t.kind == DQ and t.parts and depth < 20:
+            if t.kind in (DQ, HEREDOC) and t.parts and depth < 20:
                 for part in t.parts:
                     if isinstance(part, list):
                         self.walk_calls(part, depth + 1)
