@@ -263,6 +263,9 @@ def compare_file(tally: Agreement, answer: dict[str, Any], ours: ManifestFacts |
             )
         return
     tally.puppet_counts["files"] += 1
+    if answer.get("validation"):
+        # Parsed, but Puppet's validator refuses it (an illegal name...): still compared.
+        tally.puppet_counts["files Puppet's validator rejects"] += 1
     tally.item("files", ours is not None and not ours.problems)
     if ours is None:
         tally.differ("files", "hiera-ls raised", path, 0, "the reader raised an exception")
