@@ -180,3 +180,28 @@ def test_lookups_inside_interpolating_heredocs_only() -> None:
         ("in_heredoc", "2:15"),
         ("after", "7:14"),
     ]
+
+
+def test_every_form_puppet_reads_a_key_or_a_class_name_in() -> None:
+    """Forms the differential test against Puppet found unread: a bare-word key, an array
+    of keys, the method-call include and ``include Class['x']``."""
+    src = textwrap.dedent(
+        """\
+        class t {
+          $h = lookup(t::bare)
+          $j = lookup(['t::j1', 't::j2'])
+          't::ten'.include
+          include Class['t::fifteen']
+        }
+        """
+    )
+    facts = read_manifest("/m/t.pp", src)
+    assert [(c.key, c.span.start.human()) for c in facts.lookups] == [
+        ("t::bare", "2:15"),
+        ("t::j1", "3:17"),
+        ("t::j2", "3:26"),
+    ]
+    assert [(i.name, i.span.start.human()) for i in facts.inclusions] == [
+        ("t::ten", "4:4"),
+        ("t::fifteen", "5:18"),
+    ]

@@ -345,7 +345,9 @@ class _Reader:
                     end = toks[close].end if close is not None else toks[-1].end
                     self.lookup(function, t, first, end)
                 continue
-            if t.text in INCLUDING and not (before is not None and _is(before, ".")):
+            if t.text in INCLUDING and before is not None and _is(before, ".") and i >= 2:
+                self.included(toks[i - 2 : i - 1])  # 'x'.include
+            elif t.text in INCLUDING and not (before is not None and _is(before, ".")):
                 if after is None or _is(after, "=>") or _is(after, "+>"):
                     continue
                 self.include_args(toks, i + 1)
@@ -357,6 +359,17 @@ class _Reader:
         if len(arg) == 1 and arg[0].kind in (SQ, DQ):
             self.lookups.append(self.keyed(function, arg[0], call))
             return
+        if len(arg) == 1 and arg[0].kind == NAME:  # lookup(a::b): a bare word is a string
+            t = arg[0]
+            span = self.lines.span(t.start, t.end)
+            self.lookups.append(LookupCall(function, self.path, span, t.text))
+            return
+        if arg and _is(arg[0], "[") and _matching(arg, 0) == len(arg) - 1:
+            # lookup(['a', 'b']): each name is a key Puppet reads (the first found wins)
+            keys = [g[0] for g in _split_commas(arg[1:-1]) if len(g) == 1 and g[0].kind in (SQ, DQ)]
+            if keys:
+                self.lookups.extend(self.keyed(function, k, call) for k in keys)
+                return
         if arg and _is(arg[0], "{"):  # lookup({'name' => 'k', ...})
             inner = arg[1:-1]
             for j, t in _depth0(inner):
@@ -390,6 +403,8 @@ class _Reader:
             end = k + 1
             if _is(toks[k], "["):
                 end = (_matching(toks, k) or n - 1) + 1
+            elif toks[k].kind == CLASSREF and k + 1 < n and _is(toks[k + 1], "["):
+                end = (_matching(toks, k + 1) or n - 1) + 1
             self.included(toks[k:end])
             if end < n and _is(toks[end], ","):
                 k = end + 1
@@ -404,6 +419,13 @@ class _Reader:
             elif t.kind in (SQ, DQ) and not any(isinstance(p, list) for p in t.parts or []):
                 start, end = t.inner or (t.start, t.end)
                 self.add_inclusion(t.text, start, end)
+        elif (
+            len(group) == 4
+            and group[0].kind == CLASSREF
+            and group[0].text.lower().removeprefix("::") == "class"
+            and _is(group[1], "[")
+        ):  # include Class['x']
+            self.included(group[2:3])
         elif group and _is(group[0], "["):
             for inner in _split_commas(list(group[1:-1])):
                 self.included(inner)
