@@ -134,7 +134,7 @@ def test_the_agreement_command_prints_the_figure(
     report = tmp_path / "agreement.json"
     main([str(TRICKY / "types"), "--json", str(report)])
     out = capsys.readouterr().out
-    assert "3 .pp files, 3 parsed by Puppet, 0 not" in out
+    assert "6 .pp files, 6 parsed by Puppet, 0 not" in out
     assert "agreement: " in out
     assert '"items"' in report.read_text(encoding="utf-8")
 
