@@ -22,3 +22,7 @@ class tricky::lookups {
   # lookup('tricky::lookups::commented')
   $p = 'lookup("tricky::lookups::in_a_string")'
 }
+class tricky::lookups::receivers {
+  $q = ['tricky::lookups::q1', 'tricky::lookups::q2'].lookup
+  $r = tricky::lookups::r.lookup
+}
