@@ -22,6 +22,9 @@ What only hiera-ls reports counts against it too.  Type and default texts that d
 whitespace are counted apart ("whitespace only"): the exact figure does not include them,
 the second figure does.  Plans (``plans/*.pp``) are left out: Puppet compiles no plans.
 
+With ``--templates``, .epp templates are compared too (their lookups and includes: Puppet's
+EPP parser against hiera-ls's template reader).
+
 Command line (prints the figures, the disagreement classes and the first disagreements)::
 
     python -m tests.differential.manifest_agreement [--show N] [--json FILE] PATH...
@@ -55,6 +58,7 @@ from tests.oracle.manifests import manifest_files, puppet_parse
 
 Reader = Callable[[str, str], ManifestFacts]
 DEFAULT_READER = "hiera_ls.source.manifest_parser:read_manifest"
+TEMPLATE_READER = "hiera_ls.source.template_reader:read_epp_lookups"
 
 # Categories, in report order; each item of a category agrees or not.
 CATEGORIES = (
@@ -175,7 +179,7 @@ class Agreement:
         compared, agreed, loose = self.total()
         lines = [
             f"hiera-ls manifest reader vs Puppet {self.puppet_version} parser: {self.files} "
-            f".pp files, {self.files - self.puppet_failed} parsed by Puppet, "
+            f"files, {self.files - self.puppet_failed} parsed by Puppet, "
             f"{self.puppet_failed} not",
             f"agreement: {_pct(agreed, compared)} exact ({agreed} of {compared} items); "
             f"{_pct(loose, compared)} when type/default texts that differ only in whitespace "
@@ -249,6 +253,8 @@ def compare_file(tally: Agreement, answer: dict[str, Any], ours: ManifestFacts |
     if not answer["ok"]:
         tally.puppet_failed += 1
         tally.puppet_counts["files Puppet cannot parse"] += 1
+        if path.endswith(".epp"):
+            tally.puppet_counts["of them .epp templates"] += 1
         # Puppet refuses the whole file; ours may still read parts, but should say why.
         tally.item("files Puppet rejects", ours is not None and bool(ours.problems))
         if ours is None:
@@ -263,6 +269,8 @@ def compare_file(tally: Agreement, answer: dict[str, Any], ours: ManifestFacts |
             )
         return
     tally.puppet_counts["files"] += 1
+    if path.endswith(".epp"):
+        tally.puppet_counts["of them .epp templates"] += 1
     if answer.get("validation"):
         # Parsed, but Puppet's validator refuses it (an illegal name...): still compared.
         tally.puppet_counts["files Puppet's validator rejects"] += 1
@@ -516,7 +524,10 @@ def _compare_inclusions(
 
 
 def read_ours(reader: Reader, path: str) -> ManifestFacts | None:
-    """Our reader's facts for one file, read as the code index reads it; None if it raised."""
+    """Our reader's facts for one file, read as the code index reads it; None if it raised.
+    An EPP template goes to the template reader instead."""
+    if path.endswith(".epp"):
+        reader = load_reader(TEMPLATE_READER)
     found = read_disk(path)
     text = found.text if found is not None else ""
     try:
@@ -610,10 +621,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the edits (0)")
     parser.add_argument(
+        "--templates",
+        action="store_true",
+        help="also compare the lookups of .epp templates (Puppet's EPP parser, hiera-ls's "
+        "template reader)",
+    )
+    parser.add_argument(
         "--mutants-dir", metavar="DIR", help="keep the edited files here (with MUTANTS.txt)"
     )
     args = parser.parse_args(argv)
-    files = list(manifest_files(args.paths))
+    files = list(manifest_files(args.paths, (".pp", ".epp") if args.templates else (".pp",)))
     if not files:
         print("no .pp files found", file=sys.stderr)
         return 2

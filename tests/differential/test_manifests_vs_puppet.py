@@ -6,8 +6,8 @@ parentheses, comments and braces, regular expressions, every way to include a cl
 defaults and collectors, type aliases with nested Struct/Variant and comments, defaults that
 are hashes, calls, selectors, lambdas and operators, puppet-strings docs and comments inside
 parameter lists, Unicode (columns count code points), CRLF line endings, tabs, nested
-definitions, a Puppet-language function, and files Puppet cannot parse (a syntax error, a byte
-order mark).  Puppet
+definitions, a Puppet-language function, files Puppet cannot parse (a syntax error, a byte
+order mark), and EPP templates (their lookups, read by hiera-ls's template reader).  Puppet
 (``tests/oracle/manifest_oracle.rb``) says what each file declares; ours must say the same.
 ``python -m tests.differential.manifest_agreement PATH...`` runs the same comparison on any
 repository.
@@ -53,6 +53,9 @@ TRICKY = FIXTURES / "modules" / "tricky"
 KNOWN: set[tuple[str, int, str]] = {
     # ['a', 'b'].lookup (an array of names as a method call's receiver) is read as dynamic
     ("manifests/lookups.pp", 26, "lookups"),
+    # "%>" inside a string of an EPP tag does not end the tag (Puppet lexes the string first)
+    ("templates/tricky.epp", 1, "files"),
+    ("templates/tricky.epp", 1, "lookups"),
 }
 
 
@@ -62,7 +65,7 @@ def puppet_answers() -> list[dict[str, Any]]:
         if os.environ.get("CI") == "true":
             pytest.fail("CI=true but `puppet` is not installed", pytrace=False)
         pytest.skip("`puppet` is not installed")
-    _, answers = puppet_parse(list(manifest_files([str(FIXTURES)])))
+    _, answers = puppet_parse(list(manifest_files([str(FIXTURES)], (".pp", ".epp"))))
     return answers
 
 
@@ -169,7 +172,7 @@ def test_the_agreement_command_prints_the_figure(
     report = tmp_path / "agreement.json"
     main([str(TRICKY / "types"), "--json", str(report)])
     out = capsys.readouterr().out
-    assert "6 .pp files, 6 parsed by Puppet, 0 not" in out
+    assert "6 files, 6 parsed by Puppet, 0 not" in out
     assert "agreement: " in out
     assert '"items"' in report.read_text(encoding="utf-8")
 

@@ -2,11 +2,12 @@
 #
 # Puppet 7.23's own parser as the oracle for hiera-ls's manifest reader.
 #
-# Reads .pp file paths (one per line on stdin, or as arguments) and writes one JSON line per
-# file, in order, after a first line {"ready": true, "puppet": VERSION}.  One process parses
+# Reads .pp (and .epp) file paths (one per line on stdin, or as arguments) and writes one JSON
+# line per file, in order, after a first line {"ready": true, "puppet": VERSION}.  One process parses
 # thousands of files (Puppet loads once, about a second).  Nothing is evaluated: each file goes
 # through Puppet::Pops::Parser::Parser (lexer and grammar, exactly as `puppet parser validate`
-# and the compiler read it), then Puppet's validator, then this script walks the model.
+# and the compiler read it; an .epp template through its EppParser), then Puppet's validator,
+# then this script walks the model.
 # The Python side is tests/oracle/manifests.py.
 #
 # Answer for a file Puppet parses:
@@ -313,11 +314,15 @@ end
 # Bolt reads them; everything else as the compiler does.
 def answer(path)
   Puppet[:tasks] = path.include?('/plans/')
-  factory = Puppet::Pops::Parser::Parser.new.parse_file(path)
-  model = factory.model
+  epp = path.end_with?('.epp')
+  parser = epp ? Puppet::Pops::Parser::EppParser.new : Puppet::Pops::Parser::Parser.new
+  model = parser.parse_file(path).model
   pos = Positions.new(model.locator)
-  tokens = Tokens.new(path)
-  definitions = model.definitions.map { |d| definition(pos, tokens, d) }.compact
+  definitions = []
+  unless epp # a template declares nothing: its parameters are the template's own
+    tokens = Tokens.new(path)
+    definitions = model.definitions.map { |d| definition(pos, tokens, d) }.compact
+  end
   lookups, inclusions = walk(pos, model)
   { 'path' => path, 'ok' => true, 'validation' => validation_messages(model),
     'definitions' => definitions, 'lookups' => lookups, 'inclusions' => inclusions }

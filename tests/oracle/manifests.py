@@ -62,9 +62,9 @@ def puppet_parse(
     return str(ready.get("puppet", "")), answers
 
 
-def manifest_files(roots: Sequence[str]) -> Iterator[str]:
-    """Every ``.pp`` file under the given directories (and the given files), sorted, hidden
-    directories skipped, absolute."""
+def manifest_files(roots: Sequence[str], suffixes: tuple[str, ...] = (".pp",)) -> Iterator[str]:
+    """Every ``.pp`` file (or other suffix) under the given directories (and the given files),
+    sorted, hidden directories skipped, absolute."""
     for root in roots:
         path = Path(root).resolve()
         if path.is_file():
@@ -73,5 +73,5 @@ def manifest_files(roots: Sequence[str]) -> Iterator[str]:
         found: list[str] = []
         for directory, dirs, files in os.walk(path):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-            found.extend(os.path.join(directory, f) for f in files if f.endswith(".pp"))
+            found.extend(os.path.join(directory, f) for f in files if f.endswith(suffixes))
         yield from sorted(found)
