@@ -95,6 +95,7 @@ _DQ_ESCAPES = {
     "s": " ",
     "$": "$",
 }
+_MAX_HEREDOC_TAG = 256  # `@(...)` longer than this is not a heredoc (bounds a rescan)
 MAX_DEPTH = 50  # interpolations inside interpolations: deeper is not read
 
 
@@ -135,11 +136,13 @@ class _Lexer:
         tokens, _ = self.scan(0, 0, in_interpolation=False)
         return tokens
 
-    def scan(self, pos: int, depth: int, *, in_interpolation: bool) -> tuple[list[Token], int]:
-        """Tokens from ``pos``; inside an interpolation, up to its closing brace (the
-        returned position is after it)."""
+    def scan(
+        self, pos: int, depth: int, *, in_interpolation: bool, stop: int | None = None
+    ) -> tuple[list[Token], int]:
+        """Tokens from ``pos`` (up to ``stop``); inside an interpolation, up to its closing
+        brace (the returned position is after it)."""
         text = self.text
-        n = len(text)
+        n = len(text) if stop is None else stop
         out: list[Token] = []
         braces = 0
         last: Token | None = None
@@ -305,8 +308,7 @@ class _Lexer:
 
     def heredoc(self, pos: int) -> tuple[Token | None, int]:
         text = self.text
-        close = text.find(")", pos)
-        m = _HEREDOC_TAG.match(text, pos, close + 1 if close >= 0 else len(text))
+        m = _HEREDOC_TAG.match(text, pos, pos + _MAX_HEREDOC_TAG)
         if m is None:
             return Token(PUNCT, pos, pos + 1, "@"), pos + 1
         tag = m.group(1).strip()
@@ -352,7 +354,8 @@ class _Lexer:
             j = self.text.find("${", i, end)
             if j < 0:
                 return parts
-            inner, i = self.scan(j + 2, 1, in_interpolation=True)
+            # bounded by the body: an unclosed one must not lex the rest of the file again
+            inner, i = self.scan(j + 2, 1, in_interpolation=True, stop=end)
             parts.append(inner)
 
 
