@@ -9,7 +9,8 @@ parameter lists, Unicode (columns count code points), CRLF line endings, tabs, n
 definitions, a Puppet-language function, files Puppet cannot parse (a syntax error, a byte
 order mark), and EPP templates (their lookups, read by hiera-ls's template reader).  Puppet
 (``tests/oracle/manifest_oracle.rb``) says what each file declares; ours must say the same.
-``python -m tests.differential.manifest_agreement PATH...`` runs the same comparison on any
+Seeded random manifests (``manifest_generator.py``) are compared the same way.
+``python -m tests.differential.manifest_agreement PATH...`` runs the comparison on any
 repository.
 """
 
@@ -31,12 +32,14 @@ from hiera_ls.source.manifest_model import (
     ManifestProblem,
     Parameter,
 )
+from hiera_ls.source.manifest_parser import read_manifest
 from hiera_ls.source.spans import Span
 from tests.differential.manifest_agreement import (
     Agreement,
     agreement,
     compare_file,
     main,
+    read_ours,
     write_mutants,
 )
 from tests.differential.manifest_generator import generate
@@ -59,12 +62,17 @@ KNOWN: set[tuple[str, int, str]] = {
 }
 
 
-@pytest.fixture(scope="module")
-def puppet_answers() -> list[dict[str, Any]]:
+def _require_puppet() -> None:
+    """Skipped without Puppet, except on CI, which installs it."""
     if not puppet_available():
         if os.environ.get("CI") == "true":
             pytest.fail("CI=true but `puppet` is not installed", pytrace=False)
         pytest.skip("`puppet` is not installed")
+
+
+@pytest.fixture(scope="module")
+def puppet_answers() -> list[dict[str, Any]]:
+    _require_puppet()
     _, answers = puppet_parse(list(manifest_files([str(FIXTURES)], (".pp", ".epp"))))
     return answers
 
@@ -121,12 +129,9 @@ def test_the_oracle_reports_what_the_fixtures_declare(puppet_answers: list[dict[
 def test_the_reader_agrees_with_puppet_on_tricky_manifests(
     puppet_answers: list[dict[str, Any]], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    parser = pytest.importorskip("hiera_ls.source.manifest_parser")
-    from tests.differential.manifest_agreement import read_ours
-
     tally = Agreement()
     for answer in puppet_answers:
-        compare_file(tally, answer, read_ours(parser.read_manifest, answer["path"]))
+        compare_file(tally, answer, read_ours(read_manifest, answer["path"]))
     with capsys.disabled():
         print()
         print("\n".join(tally.report(show=0, root=str(TRICKY))))
@@ -145,9 +150,7 @@ def test_the_reader_agrees_with_puppet_on_generated_manifests(
 ) -> None:
     """Seeded random manifests (``manifest_generator.py``); ``HIERA_LS_MANIFEST_SEEDS=N`` runs
     N files instead of 150 (a longer search for differences)."""
-    parser = pytest.importorskip("hiera_ls.source.manifest_parser")
-    if not puppet_available():
-        pytest.skip("`puppet` is not installed")
+    _require_puppet()
     count = int(os.environ.get("HIERA_LS_MANIFEST_SEEDS", "150"))
     paths = []
     for seed in range(count):
@@ -155,7 +158,7 @@ def test_the_reader_agrees_with_puppet_on_generated_manifests(
         with open(path, "w", encoding="utf-8", newline="") as out:
             out.write(generate(seed))
         paths.append(str(path))
-    tally = agreement(paths, parser.read_manifest)
+    tally = agreement(paths, read_manifest)
     with capsys.disabled():
         print()
         print("\n".join(tally.report(show=0, root=str(tmp_path))))
@@ -168,7 +171,6 @@ def test_the_reader_agrees_with_puppet_on_generated_manifests(
 def test_the_agreement_command_prints_the_figure(
     puppet_answers: list[dict[str, Any]], capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    pytest.importorskip("hiera_ls.source.manifest_parser")
     report = tmp_path / "agreement.json"
     main([str(TRICKY / "types"), "--json", str(report)])
     out = capsys.readouterr().out
