@@ -216,7 +216,7 @@ class _Gen:
             return self.string()
         return [Tok(rng.choice(["1", "0x1F", "1.5e3", "true", "false", "undef", "bare_word"]))]
 
-    def key(self, receiver: bool = False) -> list[Tok]:
+    def key(self) -> list[Tok]:
         """A lookup's first argument: a literal key mostly, else every other form Puppet
         takes (a bare word, an array of names, lookup's options hash, a built key)."""
         rng = self.rng
@@ -225,7 +225,7 @@ class _Gen:
             return [Tok(f"'tricky::{self.name()}'")]
         if r < 0.7:
             return [Tok(f"tricky::{self.name()}")]
-        if r < 0.8 and not receiver:  # ['a', 'b'].lookup: see KNOWN in the fixture test
+        if r < 0.8:
             return [
                 Tok("["),
                 Tok(f"'tricky::{self.name()}'"),
@@ -342,7 +342,7 @@ class _Gen:
                     [
                         Tok("$" + self.name()),
                         Tok("="),
-                        *self.key(True),
+                        *self.key(),
                         Tok(".", True),
                         Tok("lookup", True),
                     ]

@@ -51,15 +51,10 @@ TRICKY = FIXTURES / "modules" / "tricky"
 
 # Disagreements of the reader as it is, each told to its author; the test fails on any other
 # (file under the tricky module, 1-based line, category).  Remove an entry once it is fixed.
-# (The reader learnt lookup(a::b), lookup([...]), 'x'.include, include Class['x'], lookups in
-# heredocs and node regexes, all first found here.)
-KNOWN: set[tuple[str, int, str]] = {
-    # ['a', 'b'].lookup (an array of names as a method call's receiver) is read as dynamic
-    ("manifests/lookups.pp", 26, "lookups"),
-    # "%>" inside a string of an EPP tag does not end the tag (Puppet lexes the string first)
-    ("templates/tricky.epp", 1, "files"),
-    ("templates/tricky.epp", 1, "lookups"),
-}
+# Empty since the reader learnt lookup(a::b), lookup([...]), ['a', 'b'].lookup, 'x'.include,
+# include Class['x'], lookups in heredocs, node regexes and "%>" in EPP strings, all first found
+# by this test or the agreement report.
+KNOWN: set[tuple[str, int, str]] = set()
 
 
 def _require_puppet() -> None:
