@@ -1,0 +1,3 @@
+﻿class tricky::bom (
+  $a = 1,
+) {}

@@ -1,0 +1,8 @@
+class tricky::crlf (
+  String $a = "x",
+  Hash $b = {
+    "k" => "v",
+  },
+) {
+  include tricky::after_crlf
+}

@@ -1,0 +1,1 @@
+type Tricky::Mode=Variant[Enum['on', 'off'], Boolean]   # trailing comment

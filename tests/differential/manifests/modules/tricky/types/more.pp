@@ -1,0 +1,1 @@
+type Tricky::Ref = Tricky::Port

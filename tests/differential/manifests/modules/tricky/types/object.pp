@@ -1,0 +1,1 @@
+type Tricky::Obj = Object[{attributes => { a => Integer, b => { type => String, value => 'x' } }}]

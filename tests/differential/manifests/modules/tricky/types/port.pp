@@ -1,0 +1,1 @@
+type Tricky::Port = Integer[1, 65535]
