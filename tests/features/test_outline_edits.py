@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 from hiera_ls.features.lsp_ranges import Converter
-from hiera_ls.features.outline import Entry, outline
+from hiera_ls.features.outline import Entry, folding_ranges, outline
 from hiera_ls.lsp.outline import symbols_json
 from hiera_ls.project.workspace import Workspace
 
@@ -119,3 +119,40 @@ def test_a_json_data_files_outline_has_its_nested_keys(tmp_path: Path) -> None:
         ("profile::base::users", "hash", [("alice", "hash", [("uid", "number", [])])]),
         ("ntp::servers", "array", [("[0]", "string", []), ("[1]", "string", [])]),
     ]
+
+
+def test_folding_ranges_are_the_same_whatever_the_line_ends(tmp_path: Path) -> None:
+    # Comment blocks are found by visiting only comment lines when every line ends in \n,
+    # and line by line otherwise.
+    lines = [
+        "# two comment",
+        "  # lines",
+        "a:",
+        "  b: 1  # not a comment line",
+        " # one",
+        "c: '#'",
+        "# three",
+        "#",
+        "   #",
+        "d: [1,",
+        "  2]",
+        "# last",
+        "# two",
+    ]
+    common = _repo(tmp_path, lines)
+    ws = Workspace([str(tmp_path)])
+    found = []
+    for end in ("\n", "\r\n"):
+        ws.open_buffer(str(common), end.join(lines) + end)
+        found.append(folding_ranges(ws.snapshot(), str(common)))
+    assert (
+        found[0]
+        == found[1]
+        == [
+            (0, 1, True),
+            (2, 3, False),
+            (6, 8, True),
+            (9, 10, False),
+            (11, 12, True),
+        ]
+    )

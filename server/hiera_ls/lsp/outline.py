@@ -122,18 +122,34 @@ _SYMBOL_TAIL = (
 @guard("foldingRange", empty)
 async def text_document_folding_range(
     ls: HieraLanguageServer, params: types.FoldingRangeParams
-) -> list[types.FoldingRange]:
+) -> list[types.FoldingRange] | RawJson:
     path = lsp_ranges.path_of(params.text_document.uri)
     if path is None:
         return []
-    return [
-        types.FoldingRange(
-            start_line=first,
-            end_line=last,
-            kind=types.FoldingRangeKind.Comment if comment else None,
+    snapshot = ls.snapshot()
+    memo_key = ("foldingRange", path)
+    cached = snapshot.memo.get(memo_key)
+    if isinstance(cached, RawJson):
+        return cached  # asked again after each edit and scroll, as the outline is
+    answer = RawJson(folding_json(folding_ranges(snapshot, path)))
+    snapshot.memo[memo_key] = answer
+    return answer
+
+
+def folding_json(ranges: list[tuple[int, int, bool]]) -> str:
+    """LSP's ``FoldingRange[]`` as JSON text: 10,000 lsprotocol objects took longer to
+    unstructure than the ranges took to find (bench/bench_outline.py)."""
+    return (
+        "["
+        + ",".join(
+            (_COMMENT_FOLD if comment else _FOLD) % (first, last) for first, last, comment in ranges
         )
-        for first, last, comment in folding_ranges(ls.snapshot(), path)
-    ]
+        + "]"
+    )
+
+
+_FOLD = '{"startLine":%d,"endLine":%d}'
+_COMMENT_FOLD = '{"startLine":%d,"endLine":%d,"kind":"comment"}'
 
 
 @guard("selectionRange", empty)
