@@ -145,14 +145,5 @@ def test_folding_ranges_are_the_same_whatever_the_line_ends(tmp_path: Path) -> N
     for end in ("\n", "\r\n"):
         ws.open_buffer(str(common), end.join(lines) + end)
         found.append(folding_ranges(ws.snapshot(), str(common)))
-    assert (
-        found[0]
-        == found[1]
-        == [
-            (0, 1, True),
-            (2, 3, False),
-            (6, 8, True),
-            (9, 10, False),
-            (11, 12, True),
-        ]
-    )
+    assert found[0] == found[1]
+    assert found[0] == [(0, 1, True), (2, 3, False), (6, 8, True), (9, 10, False), (11, 12, True)]
