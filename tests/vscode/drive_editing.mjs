@@ -99,8 +99,20 @@ async function runCommand(title) {
 async function quickOpen(relPath) {
     await quickInput('Control+p', relPath);
     const base = relPath.split('/').pop();
-    // a click on the matching row: Enter may still pick the list shown before the filter
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: base }).first().click();
+    const dir = relPath.includes('/') ? relPath.slice(0, relPath.lastIndexOf('/')) : '';
+    // A click on the row of that file (its folder is the row's description): Enter may
+    // pick the list shown before the filter, and several files share a name.
+    const rows = page.locator('.quick-input-list .monaco-list-row', { hasText: base });
+    await rows.first().waitFor();
+    let target = rows.first();
+    for (const row of await rows.all()) {
+        const description = (await row.locator('.label-description').allTextContents()).join('');
+        if (description.trim() === dir) {
+            target = row;
+            break;
+        }
+    }
+    await target.click();
     await page.locator('.tab.active', { hasText: base }).waitFor();
     await editorLines().waitFor();
 }
@@ -233,6 +245,7 @@ if (opened) {
         // Typing a lookup in a data file: VS Code closes the quotes, brace and parenthesis,
         // the quote typed last is a trigger character, and the server lists the keys.
         await quickOpen(s.completionFile);
+        const original = readFileSync(s.completionPath, 'utf8');
         await editorLines().click();
         await page.keyboard.press('Control+End');
         const widget = page.locator('.editor-widget.suggest-widget');
@@ -255,12 +268,34 @@ if (opened) {
             widget,
             ...(detailsText ? [details] : []),
         ]);
-        // Close the list before anything else: with it open, the keys pressed next (the
-        // command palette's Enter) went to the list, and an accepted key's follow-up
-        // suggestion opened it again over the next steps.
+        // Narrow the list to one key and accept it with Enter: the key replaces what was
+        // typed, inside the quotes and brackets VS Code closed.
+        await page.keyboard.type(s.completionNarrow, { delay: 30 });
+        await widget.locator('.monaco-list-row.focused', { hasText: s.completionAccept }).waitFor();
+        await page.keyboard.press('Enter');
+        const accepted = editorLines().locator('.view-line', { hasText: s.completionAccept });
+        await accepted.first().waitFor();
+        result.acceptedOnScreen = clean(await accepted.first().innerText());  // with hints
+        // Close any list before anything else: with one open, the keys pressed next (the
+        // command palette's Enter) go to the list instead.
         await page.keyboard.press('Escape');
         await widget.waitFor({ state: 'hidden' });
         result.closed = true;
+        // The text itself: the screen's line holds inlay hints too (what each %{...} expands
+        // to, such as '' while the key is still being typed). Save, read the file, then put
+        // the file back as it was and revert the editor to it.
+        await page.keyboard.press('Control+s');
+        const deadline = Date.now() + LIMIT;
+        let saved = readFileSync(s.completionPath, 'utf8');
+        while (!saved.includes(s.completionAccept + "'")) {
+            if (Date.now() > deadline) {
+                throw new Error('the accepted key was not saved');
+            }
+            await page.waitForTimeout(200);
+            saved = readFileSync(s.completionPath, 'utf8');
+        }
+        result.accepted = saved.split('\n').find((l) => l.startsWith('profile::web::motd'));
+        writeFileSync(s.completionPath, original);
         await runCommand('File: Revert File');
         await lineStarting('profile::web::motd').waitFor({ state: 'detached' });
         result.reverted = true;

@@ -3,15 +3,17 @@
 tests/vscode/test_vscode_e2e.py runs it).
 
 The example control repository with the facts profile web01.example.com, and one problem
-planted in the node's file: ``profile::web::manage_firewall: yes`` (a YAML 1.1 boolean,
-which Puppet reads as the string "yes"). The session, in drive_editing.mjs:
+planted in the node's file: ``profile::web::manage_firewall: yes`` (YAML 1.1's boolean,
+which Puppet reads as true). The session, in drive_editing.mjs:
 
 - the quick-fix menu (Ctrl+.) on the planted value offers to quote it; choosing it quotes
   the value and the warning goes away (the file is saved and read back here);
 - the Outline view lists data/common.yaml's keys, nested;
 - typing ``%{lookup('`` in a string opens the suggestions with the repository's keys, the
-  highlighted one with its value for the profile; Escape closes them and the file is
-  reverted (the steps after it show the workbench still answers);
+  highlighted one with its value for the profile; typing more of a key and Enter writes it
+  inside the quotes VS Code closed (read from the saved file: the screen's line holds inlay
+  hints too); Escape closes the list before anything else, and the file is put back (the
+  step after it shows the workbench still answers);
 - data/common.yaml's ``profile::ssh::port: 22`` shows the value the node gets instead.
 
 Cropped screenshots of each (the README's pictures: docs/images/vscode-*.png) and the report
@@ -68,6 +70,8 @@ COMPLETION_FILE = FIX_FILE
 COMPLETION_TYPED = "profile::web::motd: \"%{lookup('"  # VS Code closes the quotes and brackets
 COMPLETION_KEYS = ["classes", "ntp::servers", "profile::base::domain"]  # the first rows
 COMPLETION_VALUE = ("classes", '["role::web"')  # a key's row shows its value for web01
+COMPLETION_NARROW = "profile::base::dom"  # typed next, and the only key left accepted
+COMPLETION_ACCEPT = "profile::base::domain"
 
 INLAY_FILE = "data/common.yaml"
 INLAY_LINE_TEXT = "profile::ssh::port: 22"
@@ -137,8 +141,11 @@ def editing_report(workbench: Workbench, editing_session: dict[str, Any]) -> dic
             "outlineFile": OUTLINE_FILE,
             "outlineNames": sorted({name for name, _ in OUTLINE_ROWS}),
             "completionFile": COMPLETION_FILE,
+            "completionPath": str(workspace / COMPLETION_FILE),
             "completionTyped": COMPLETION_TYPED,
             "completionKeys": COMPLETION_KEYS,
+            "completionNarrow": COMPLETION_NARROW,
+            "completionAccept": COMPLETION_ACCEPT,
             "inlayFile": INLAY_FILE,
             "inlayLine": _line_of(workspace / INLAY_FILE, INLAY_LINE_TEXT),
             "inlayHint": INLAY_HINT,
@@ -192,6 +199,7 @@ def test_completion_in_a_lookup_lists_the_keys_with_the_profiles_value(
         assert any(key in row for row in step["rows"]), step["rows"]
     key, value = COMPLETION_VALUE
     assert any(row.startswith(key) and value in row for row in step["rows"]), step["rows"]
+    assert f"%{{lookup('{COMPLETION_ACCEPT}')}}" in step["accepted"], step["accepted"]
     assert step["closed"] and step["reverted"], step
     saved = (editing_session["workspace"] / COMPLETION_FILE).read_text(encoding="utf-8")
     assert "profile::web::motd" not in saved
