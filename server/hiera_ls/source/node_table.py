@@ -46,9 +46,9 @@ class NodeSpans:
 # start line/col, value end line/col, style.
 Raw = tuple[int, int, int, int, int, int, int, int, "str | None"]
 Path = tuple[object, ...]
-# A top-level entry (see Nodes.pieces): key, table, node in it, lines moved.
+# A top-level entry (see Nodes.top_entries): key, table, node in it, lines moved.
 TopEntry = tuple[object, "NodeTable", int, int]
-# A node met by Nodes.walk: its depth (1 for a top-level entry), its key (a sequence
+# A node met by NodeTable.walk_from: its depth (1 for a top-level entry), its key (a sequence
 # item's index), then its marks as in Raw, without the style.
 Walked = tuple[int, object, int, int, int, int, int, int, int, int]
 
@@ -96,15 +96,6 @@ class Nodes(Mapping[Path, NodeSpans]):
         What is derived from one entry of one table (its outline) stays true while the
         table lives, moved by the lines: after an edit only the re-parsed entries are new.
         """
-
-    def walk(self) -> Iterator[Walked]:
-        """Every node below the root, each before its children: depth, key and marks.
-
-        Siblings come in the order the loader recorded them (file order, but for a
-        duplicate key, which keeps its first place); no path is built (the outline of a
-        10,000-line file spent half its time building paths it did not need)."""
-        for _, table, node, delta in self.top_entries():
-            yield from table.walk_from(node, delta)
 
     def covering(self, line: int) -> Iterator[tuple[Path, Raw]]:
         """Only the nodes whose key or value spans ``line`` (hover and definition per keystroke)."""
@@ -301,8 +292,12 @@ class NodeTable(Nodes):
         return out
 
     def walk_from(self, i: int, delta: int) -> Iterator[Walked]:
-        """:meth:`walk` of node ``i`` (depth 1) and the nodes below it, moved down by
-        ``delta`` lines."""
+        """Node ``i`` (depth 1) and every node below it, each before its children, moved
+        down by ``delta`` lines: depth, key and marks.
+
+        Siblings come in the order the loader recorded them (file order, but for a
+        duplicate key, which keeps its first place); no path is built (the outline of a
+        10,000-line file spent half its time building paths it did not need)."""
         first = self._first
         following = self._next
         keys = self._keys
