@@ -20,6 +20,8 @@ the facts profile of node0042 active). Once the server has been quiet for --quie
   so far first, those the file sets left out;
 - ``param-value``: the choices of an ``Enum`` parameter's value;
 - ``tokens-full`` / ``tokens-range``: semantic tokens of the big file, whole and 100 lines.
+
+Beside p50 and p95, the server's mean CPU time per request (see bench_outline.cpu_seconds).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_lsp import HIERA_LS, build_repo
-from bench_outline import pct, start_raw
+from bench_outline import cpu_seconds, pct, start_raw
 
 CAPABILITIES = {
     "textDocument": {
@@ -79,12 +81,16 @@ async def main_async(args: argparse.Namespace) -> None:
         results: dict[str, list[float]] = {}
         first_item: list[Any] = []
 
+        cpu: dict[str, float] = {}
+
         async def timed(name: str, ask: Callable[[int], Awaitable[Any]]) -> None:
             times = results.setdefault(name, [])
+            before = cpu_seconds(client.proc.pid)
             for i in range(args.requests):
                 started = time.perf_counter()
                 await ask(i)
                 times.append(time.perf_counter() - started)
+            cpu[name] = (cpu_seconds(client.proc.pid) - before) / args.requests
 
         def complete(uri: str, line: int, character: int) -> Awaitable[Any]:
             return client.request(
@@ -188,7 +194,8 @@ async def main_async(args: argparse.Namespace) -> None:
         for name, values in results.items():
             print(
                 f"{name:14} p50 {statistics.median(values) * 1000:7.1f} ms   "
-                f"p95 {pct(values, 95) * 1000:7.1f} ms   (n={len(values)})"
+                f"p95 {pct(values, 95) * 1000:7.1f} ms   (n={len(values)})   "
+                f"server CPU {cpu[name] * 1000:6.1f} ms/request"
             )
     finally:
         shutil.rmtree(work, ignore_errors=True)

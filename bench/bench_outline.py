@@ -12,12 +12,13 @@ Each server is started, the big file opened, and once no message has come for --
 seconds (3; the background checks of the repository may go on silently: 30 waits them out),
 each request is sent --requests times, one after the other; then --requests times an edit
 of one value followed at once by documentSymbol ("symbols@edit": the answer for a new
-text); p50 and p95 are printed. The client here reads raw JSON-RPC, and an answer over
-64 KiB only up to its id: Python's json.loads of a 3 MB outline can take longer than the
-server took to answer (and a pygls client seconds more), which is the client's time, not the
-server's; an editor parses it in its own way. Code actions are asked for
-a yaml11-boolean diagnostic at every (lines / requests)-th line: reading the buffer and
-computing the fixes, which includes scanning the file's tokens.
+text); p50 and p95 are printed, and the server's mean CPU time per request (all its
+threads; on a shared machine the wall times include waiting for a core). The client here
+reads raw JSON-RPC, and an answer over 64 KiB only up to its id: Python's json.loads of a
+3 MB outline can take longer than the server took to answer (and a pygls client seconds
+more), which is the client's time, not the server's; an editor parses it in its own way.
+Code actions are asked for a yaml11-boolean diagnostic at every (lines / requests)-th line:
+reading the buffer and computing the fixes, which includes scanning the file's tokens.
 Note that yaml-language-server stops its outline at 5,000 symbols (its
 ``yaml/resultLimitReached`` notification), so it answers with half of the file.
 """
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import re
 import shutil
 import statistics
@@ -203,12 +205,16 @@ async def measure(
 
         asks["textDocument/codeAction"] = action
     results: dict[str, list[float]] = {}
+    pid = client.proc.pid
     for method, params in asks.items():
-        times = results.setdefault(method.split("/")[1], [])
+        name = method.split("/")[1]
+        times = results.setdefault(name, [])
+        cpu = cpu_seconds(pid)
         for i in range(requests):
             started = time.perf_counter()
             await client.request(method, params(i))
             times.append(time.perf_counter() - started)
+        results[CPU + name] = [(cpu_seconds(pid) - cpu) / requests]
     # An edit, then the outline at once (what an editor asks after each keystroke): nothing
     # of the previous answer can be reused. The edit changes one value near the middle.
     target = min(
@@ -218,6 +224,7 @@ async def measure(
     width = len(lines[target])
     colon = lines[target].index(": ") + 2
     after_edit = results.setdefault("symbols@edit", [])
+    cpu = cpu_seconds(pid)
     for i in range(requests):
         client.notify(
             "textDocument/didChange",
@@ -238,10 +245,27 @@ async def measure(
         started = time.perf_counter()
         await client.request("textDocument/documentSymbol", {"textDocument": doc})
         after_edit.append(time.perf_counter() - started)
+    results[CPU + "symbols@edit"] = [(cpu_seconds(pid) - cpu) / requests]
     await client.request("shutdown", {})
     client.notify("exit", {})
     await client.proc.wait()
     return results
+
+
+CPU = "cpu:"  # a result holding the server's CPU time per request (all its threads)
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time a process has used so far, user and system, from /proc (0 elsewhere).
+
+    The machine may be shared: a request's wall time then includes waiting for a core,
+    while its CPU time does not (in steps of the kernel's clock tick, so read as a mean
+    over a series of requests)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def pct(values: list[float], p: float) -> float:
@@ -251,9 +275,13 @@ def pct(values: list[float], p: float) -> float:
 
 def report(name: str, results: dict[str, list[float]]) -> None:
     for request, values in results.items():
+        if request.startswith(CPU):
+            continue
+        cpu = results.get(CPU + request)
         print(
             f"{name:22} {request:16} p50 {statistics.median(values) * 1000:7.1f} ms   "
             f"p95 {pct(values, 95) * 1000:7.1f} ms   (n={len(values)})"
+            + (f"   server CPU {cpu[0] * 1000:6.1f} ms/request" if cpu else "")
         )
 
 

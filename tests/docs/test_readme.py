@@ -133,3 +133,10 @@ def test_the_diff_example_prints_the_changes_shown(tmp_path: Path) -> None:
     run = _run(["hiera-ls", "diff"], repo)
     assert run.returncode == 1, run.stderr
     assert run.stdout == output.group(1)
+
+
+def test_every_picture_the_readme_shows_is_in_the_repository() -> None:
+    pictures = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", README)
+    assert pictures
+    for picture in pictures:
+        assert (ROOT / picture).is_file(), picture

@@ -63,6 +63,9 @@ class HieraLanguageServer(LanguageServer):
             str, lsp_ranges.Converter
         ] = {}  # path -> positions of its text (see converter)
         self.diagnostics = Diagnostics(inline_coverage=False)  # its worker computes them
+        # (path, encoding) -> each top-level outline entry's DocumentSymbol text, by the
+        # entry's id, for the outline after the next edit (see outline.symbols_json)
+        self.outline_json: dict[tuple[str, str], dict[int, tuple[Any, str]]] = {}
         self.scheduler = DiagnosticsScheduler(self)
         self._announced: tuple[str | None] | None = None
 

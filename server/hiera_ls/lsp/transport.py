@@ -48,6 +48,7 @@ from hiera_ls.lsp.framing import Body, Event, Framer, FramingError
 CHUNK_BYTES = 1024 * 1024  # read at most this much from stdin at a time
 SWEEP_FUTURES = 64  # handler futures kept before the done ones are forgotten
 EXIT_GRACE_S = 2.0  # after exit (or the end of input), time for the loop to get to it
+SMALL_ANSWER = 64 * 1024  # bytes: a RawJson answer this small is written in one piece
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -97,6 +98,14 @@ class RawJson(str):
     objects, unstructuring them and ``json.dumps`` took most of the request's time.
     """
 
+    def utf8(self) -> bytes:
+        """The text as UTF-8, encoded once (an answer kept for a snapshot is sent again
+        each time the editor asks)."""
+        encoded = self.__dict__.get("_utf8")
+        if not isinstance(encoded, bytes):
+            encoded = self.__dict__["_utf8"] = self.encode()
+        return encoded
+
 
 class MessageProtocol(LanguageServerProtocol):
     """pygls' protocol, receiving whole bodies and answering every request it gets."""
@@ -122,14 +131,22 @@ class MessageProtocol(LanguageServerProtocol):
             return
         if self.writer is None:
             return
-        body = f'{{"jsonrpc":"2.0","id":{json.dumps(data.id)},"result":{result}}}'.encode()
+        # the parts as they are, without copying megabytes into one string and again into
+        # one bytes object
+        encoded = result.utf8()
+        head = f'{{"jsonrpc":"2.0","id":{json.dumps(data.id)},"result":'.encode()
+        length = len(head) + len(encoded) + 1
         if self._include_headers:
-            header = (
-                f"Content-Length: {len(body)}\r\n"
+            head = (
+                f"Content-Length: {length}\r\n"
                 f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
-            )
-            body = header.encode() + body
-        self.writer.write(body)  # StdoutWriter (serve_stdio): a plain, blocking write
+            ).encode() + head
+        # StdoutWriter (serve_stdio): plain, blocking writes, all from this thread
+        if length < SMALL_ANSWER:
+            self.writer.write(head + encoded + b"}")
+        else:
+            for part in (head, encoded, b"}"):
+                self.writer.write(part)
 
     def receive(self, body: bytes) -> None:
         """Parse one body and hand it to pygls, or answer it with an error."""

@@ -29,6 +29,8 @@ __all__ = [
     "Path",
     "Raw",
     "SplicedNodes",
+    "TopEntry",
+    "Walked",
     "splice_nodes",
 ]
 
@@ -44,6 +46,11 @@ class NodeSpans:
 # start line/col, value end line/col, style.
 Raw = tuple[int, int, int, int, int, int, int, int, "str | None"]
 Path = tuple[object, ...]
+# A top-level entry (see Nodes.top_entries): key, table, node in it, lines moved.
+TopEntry = tuple[object, "NodeTable", int, int]
+# A node met by NodeTable.walk_from: its depth (1 for a top-level entry), its key (a sequence
+# item's index), then its marks as in Raw, without the style.
+Walked = tuple[int, object, int, int, int, int, int, int, int, int]
 
 
 def _spans(r: Raw) -> NodeSpans:
@@ -80,6 +87,15 @@ class Nodes(Mapping[Path, NodeSpans]):
     @abstractmethod
     def raw_items(self) -> Iterator[tuple[Path, Raw]]:
         """Every (path, marks), in no promised order."""
+
+    @abstractmethod
+    def top_entries(self) -> list[TopEntry]:
+        """Each top-level entry: its key, the table holding its nodes, its node there and
+        how many lines those moved since that table was parsed, in file order.
+
+        What is derived from one entry of one table (its outline) stays true while the
+        table lives, moved by the lines: after an edit only the re-parsed entries are new.
+        """
 
     def covering(self, line: int) -> Iterator[tuple[Path, Raw]]:
         """Only the nodes whose key or value spans ``line`` (hover and definition per keystroke)."""
@@ -120,6 +136,7 @@ class NodeTable(Nodes):
         "_parent",
         "_styles",
         "_top",
+        "memo",
         "suspect",
         "symbol_keys",
     )
@@ -172,6 +189,9 @@ class NodeTable(Nodes):
         self.suspect = suspect
         self._by_line: _LineIndex | None = None  # built by the first covering()
         self._other_at: dict[int, Path] | None = None
+        # what features derive from this table alone (an open file's outline), kept as long
+        # as the table: None until one does (thousands of tables never get any)
+        self.memo: dict[object, object] | None = None
 
     def find(self, path: Path) -> int | None:
         """The node at ``path``, or None."""
@@ -259,6 +279,53 @@ class NodeTable(Nodes):
     def raw_items(self) -> Iterator[tuple[Path, Raw]]:
         for path, i in self.index_items():
             yield path, self._raw(i)
+
+    def top_entries(self) -> list[TopEntry]:
+        root = self._other.get(())
+        out: list[TopEntry] = []
+        if root is None:
+            return out
+        i = self._first[root]
+        while i >= 0:
+            out.append((self._keys[i], self, i, 0))
+            i = self._next[i]
+        return out
+
+    def walk_from(self, i: int, delta: int) -> Iterator[Walked]:
+        """Node ``i`` (depth 1) and every node below it, each before its children, moved
+        down by ``delta`` lines: depth, key and marks.
+
+        Siblings come in the order the loader recorded them (file order, but for a
+        duplicate key, which keeps its first place); no path is built (the outline of a
+        10,000-line file spent half its time building paths it did not need)."""
+        first = self._first
+        following = self._next
+        keys = self._keys
+        m = self._marks
+        stack = [i]
+        while stack:
+            i = stack[-1]
+            if i < 0:
+                stack.pop()
+                continue
+            stack[-1] = following[i] if len(stack) > 1 else -1
+            b = 8 * i
+            key_line = m[b]
+            yield (
+                len(stack),
+                keys[i],
+                key_line + delta if key_line >= 0 else key_line,
+                m[b + 1],
+                m[b + 2] + delta if key_line >= 0 else m[b + 2],
+                m[b + 3],
+                m[b + 4] + delta,
+                m[b + 5],
+                m[b + 6] + delta,
+                m[b + 7],
+            )
+            child = first[i]
+            if child >= 0:
+                stack.append(child)
 
     def covering(self, line: int) -> Iterator[tuple[Path, Raw]]:
         m = self._marks
@@ -359,6 +426,17 @@ class SplicedNodes(Nodes):
             table, delta = piece
             for path, i in self._own_paths(piece):
                 yield path, shifted(table._raw(i), delta)
+
+    def top_entries(self) -> list[TopEntry]:
+        tops: list[tuple[int, int, TopEntry]] = []
+        for key, (table, delta) in self._of.items():
+            i = table._top.get(key)
+            if i is not None:
+                marks = table._marks
+                first_line = marks[8 * i] if marks[8 * i] >= 0 else marks[8 * i + 4]
+                tops.append((first_line + delta, len(tops), (key, table, i, delta)))
+        tops.sort(key=operator.itemgetter(0, 1))
+        return [entry for _, _, entry in tops]
 
     def covering(self, line: int) -> Iterator[tuple[Path, Raw]]:
         if _spans_line(self._root, line):

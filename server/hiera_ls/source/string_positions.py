@@ -23,6 +23,7 @@ from hiera_ls.source.spans import Position, Span
 
 # libyaml ends lines at CR LF, CR, LF, NEL, LS and PS (YAML 1.1 line breaks); marks count so.
 _YAML_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+_ODD_BREAKS = ("\r", "\x85", "\u2028", "\u2029")  # YAML line breaks other than \n
 _BLANKS = " \t"
 _SIMPLE_ESCAPES = {
     "0": "\x00",
@@ -60,7 +61,10 @@ class SourceLines:
     __slots__ = ("lines",)
 
     def __init__(self, text: str, json: bool = False) -> None:
-        lines = text.split("\n") if json else _YAML_BREAKS.split(text)
+        if json or not any(c in text for c in _ODD_BREAKS):
+            lines = text.split("\n")  # a tenth of the regular expression's time
+        else:
+            lines = _YAML_BREAKS.split(text)
         if lines and lines[0].startswith("\ufeff") and not json:
             lines[0] = lines[0][1:]
         self.lines: list[str] = lines
