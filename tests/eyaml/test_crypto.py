@@ -64,3 +64,16 @@ def test_key_errors_never_show_the_key(tmp_path: Path) -> None:
         load_certificate(private.read_bytes())
     pair = _pair(tmp_path / "b")
     assert "BEGIN" not in repr(pair) and "RSA" not in repr(pair)
+
+
+def test_a_block_for_another_key_never_opens_as_garbage(tmp_path: Path) -> None:
+    """When RSA refuses the wrong key, OpenSSL's PKCS7 goes on with a random content key (so
+    that timing tells an attacker nothing), and about one try in 256 then 'opens' the block
+    as random bytes. Such bytes must be refused like any wrong key (the next pair tried), not
+    shown or re-encrypted as the secret."""
+    one, two = _pair(tmp_path / "one"), _pair(tmp_path / "two")
+    block = encrypt("secret", two.certificate)
+    for _ in range(3000):
+        with pytest.raises(DecryptError, match="another key"):
+            decrypt_value(block, [one])
+    assert decrypt_value(block, [one, two]) == "secret"

@@ -85,13 +85,16 @@ def decrypt_body(body: str, keys: KeyPair) -> str:
         raise DecryptError("the ciphertext is not base64")
     try:
         data = pkcs7.pkcs7_decrypt_der(der, keys.certificate, keys.private_key, [])
+        # A wrong key makes OpenSSL go on with a random content key, and one try in 256
+        # passes the padding check with random bytes: eyaml's values are text, so bytes that
+        # are not UTF-8 are that, not the secret.
+        return data.decode("utf-8")
     except Exception:
         # eyaml's certificates all name the same recipient (empty subject, serial 1), so a
         # block made for another pair fails like a damaged one: the message says both.
         raise DecryptError(
             "it cannot be opened with this key pair (made for another key, or damaged)"
         ) from None
-    return data.decode("utf-8", errors="replace")
 
 
 def decrypt_value(value: str, pairs: Sequence[KeyPair]) -> str:
