@@ -34,8 +34,9 @@ from hiera_ls.checks.registry import (
     check_workspace,
 )
 from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
-from hiera_ls.engine.lookup import LookupOutcome
+from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.features.spread import profile_lookup
+from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.facts import node_scope
 from hiera_ls.project.key_index import LARGE_FILE_CHARS, FileKeys
 from hiera_ls.project.profiles import ProfileEntry
@@ -355,7 +356,8 @@ class Diagnostics:
             return ()  # the checks build the index first: the context is known only after
         # the profiles: every profile's lookups are checked, so a facts edit counts
         profiles = snapshot.profiles if self.every_profile else ()
-        return (self.changes, generation, view, snapshot.active, profiles, snapshot.settings)
+        code = code_index(snapshot, view)  # a .pp change gives a new index: checks run again
+        return (self.changes, generation, view, snapshot.active, profiles, snapshot.settings, code)
 
     def _every(self, snapshot: Snapshot, path: str, pause: Pause | None) -> bool:
         """Whether this run looks every profile up: not on the server's thread (no ``pause``)
@@ -409,11 +411,17 @@ class Diagnostics:
                 built = self.built(snapshot, view)
                 index = built.index if built is not None else None
                 profiles = _profiles(snapshot, view, pause, every)
-                found = check_data_file(index, source, profiles, view.env)
+                code = code_index(snapshot, view)
+                found = check_data_file(index, source, profiles, view.env, code)
                 if built is not None:
                     found.extend(built.by_file.get(path, ()))
                 loaded = source.data.error is None and len(source.text) <= LARGE_FILE_CHARS
-                checked = coverage(index=index is not None, profile=bool(profiles), loaded=loaded)
+                checked = coverage(
+                    index=index is not None,
+                    profile=bool(profiles),
+                    loaded=loaded,
+                    code=code is not None,
+                )
         else:
             checked = PARTIAL  # a file no check reads: its suppressions are not judged
         return _located_in(found, path), source, checked
@@ -489,7 +497,27 @@ def _profiles(
 
         return lookup
 
-    return [ProfileLookup(entry.name, lookup_for(entry)) for entry in entries]
+    def explain_for(entry: ProfileEntry) -> Callable[[str], LookupOutcome]:
+        def explain(key: str) -> LookupOutcome:
+            profile = entry.profile
+            strict = snapshot.settings.strict_variables
+            scope = node_scope(profile.facts, profile.name, view.env.name, strict)
+            session = LookupSession(view.env, scope, snapshot.files, snapshot.cache)
+            return session.lookup(key, None, explain=True)
+
+        return explain
+
+    return [ProfileLookup(entry.name, lookup_for(entry), explain_for(entry)) for entry in entries]
+
+
+def code_index(snapshot: Snapshot, view: EnvironmentView) -> CodeIndex | None:
+    """The environment's Puppet code, when the workspace has read it (None: the checks that
+    compare data with code do not run)."""
+    read = getattr(snapshot, "code_index", None)
+    if read is None:
+        return None
+    found = read(view)
+    return found if isinstance(found, CodeIndex) else None
 
 
 def _located_in(found: list[Problem], path: str) -> list[Problem]:
