@@ -14,7 +14,13 @@ from hiera_ls.project.settings import parse_settings
 from hiera_ls.project.workspace import Workspace
 
 # .hiera-ls.yaml is named too: a client's `*` may skip names starting with a dot
-WATCH_GLOBS = ("**/*.{yaml,yml,json}", "**/environment.conf", "**/.hiera-ls.yaml")
+# Puppet code (.pp) feeds the code index; templates and Ruby functions hold lookups too.
+WATCH_GLOBS = (
+    "**/*.{yaml,yml,json}",
+    "**/environment.conf",
+    "**/.hiera-ls.yaml",
+    "**/*.{pp,epp,erb,rb}",
+)
 
 
 @guard("initialize", none)

@@ -10,19 +10,27 @@ unused-data hints all ask the same few questions, answered here from per-file
 
 from __future__ import annotations
 
+import os
 import re
+import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from hiera_ls.project.environments import ENVIRONMENT_CONF
+from hiera_ls.project.model import Environment
+from hiera_ls.source.files import UNREAD_CODES, FileAccess, Stamp, walk_files
 from hiera_ls.source.manifest_model import (
     Definition,
     DefinitionKind,
     Inclusion,
     LookupCall,
     ManifestFacts,
+    ManifestProblem,
     Parameter,
 )
+from hiera_ls.source.manifest_parser import read_manifest
+from hiera_ls.source.spans import Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,3 +123,181 @@ class CodeIndex:
     def inclusions(self) -> Iterator[Inclusion]:
         for path in sorted(self.files):
             yield from self.files[path].inclusions
+
+
+# ------------------------------------------------------------------ building an index
+
+# Where a module keeps Puppet-language code hiera-ls reads (classes, defines, types, functions).
+MODULE_CODE_DIRS = ("manifests", "types", "functions")
+CODE_SUFFIXES = (".pp",)
+# Files whose change may change what code reads: never data, so their change keeps data caches.
+WATCHED_CODE_SUFFIXES = (".pp", ".epp", ".erb", ".rb")
+DEFAULT_MANIFEST = "manifests"
+_MANIFEST_LINE = re.compile(r"^\s*manifest\s*=\s*(.*?)\s*$")
+
+
+def is_code_file(path: str) -> bool:
+    """A file whose change changes some code index (the watched ``**/*.pp``)."""
+    return path.endswith(CODE_SUFFIXES)
+
+
+@dataclass(slots=True)
+class ManifestCache:
+    """path -> (content stamp, facts): a file is read again only when its stamp changes, so
+    rebuilding an index after one file changed costs a listing and a stat per file."""
+
+    _entries: dict[str, tuple[Stamp, ManifestFacts]] = field(default_factory=dict)
+
+    def get(self, files: FileAccess, path: str) -> ManifestFacts | None:
+        stamp = files.stamp(path)
+        if stamp is None:
+            self._entries.pop(path, None)
+            return None
+        cached = self._entries.get(path)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        facts = read_code_file(path, files)
+        if facts is not None:
+            self._entries[path] = (stamp, facts)
+        return facts
+
+
+def read_code_file(path: str, files: FileAccess) -> ManifestFacts | None:
+    found = files.read(path)
+    if found is None:
+        return None
+    if found.problem is not None and found.problem.code in UNREAD_CODES:
+        return ManifestFacts(
+            path, problems=(ManifestProblem(path, Span.of(0, 0, 0, 0), found.problem.message),)
+        )
+    return read_manifest(path, found.text)
+
+
+def environment_manifest(env: Environment, files: FileAccess) -> str | None:
+    """The environment's main manifest (a file or a directory): ``environment.conf``'s
+    ``manifest``, else ``manifests``; None when it lies outside (``$`` settings)."""
+    text = files.read_text(os.path.join(env.root, ENVIRONMENT_CONF))
+    entry = DEFAULT_MANIFEST
+    for line in (text or "").splitlines():
+        m = _MANIFEST_LINE.match(line)
+        if m:
+            entry = m.group(1)
+    if not entry or "$" in entry:
+        return None
+    return os.path.normpath(entry if os.path.isabs(entry) else os.path.join(env.root, entry))
+
+
+def code_roots(env: Environment, files: FileAccess) -> tuple[str, ...]:
+    """Every directory (or file) whose .pp files the index reads: each module's code
+    directories, then the environment's main manifest."""
+    roots = [
+        os.path.join(layer.root, sub) for layer in env.modules.values() for sub in MODULE_CODE_DIRS
+    ]
+    manifest = environment_manifest(env, files)
+    if manifest is not None and manifest not in roots:
+        roots.append(manifest)
+    return tuple(roots)
+
+
+def list_code_files(roots: Iterable[str], files: FileAccess) -> list[str]:
+    """The code files under ``roots`` (disk and open buffers), in path order."""
+    out: set[str] = set()
+    roots = tuple(roots)
+    for root in roots:
+        if os.path.isfile(root):
+            if is_code_file(root):
+                out.add(root)
+            continue
+        out.update(p for p in walk_files(root) if is_code_file(p))
+    out.update(p for p in files.overlay if is_code_file(p) and _under(p, roots))
+    return sorted(out)
+
+
+def _under(path: str, roots: Iterable[str]) -> bool:
+    return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+
+
+def build_code_index(
+    env: Environment, files: FileAccess, cache: ManifestCache | None = None
+) -> CodeIndex:
+    """The index of every code file of ``env`` (unchanged files come from ``cache``)."""
+    cache = cache if cache is not None else ManifestCache()
+    found: dict[str, ManifestFacts] = {}
+    for path in list_code_files(code_roots(env, files), files):
+        facts = cache.get(files, path)
+        if facts is not None:
+            found[path] = facts
+    return CodeIndex(MappingProxyType(found), frozenset(env.modules))
+
+
+def update_code_index(
+    index: CodeIndex,
+    env: Environment,
+    changed: Iterable[str],
+    files: FileAccess,
+    cache: ManifestCache,
+) -> CodeIndex:
+    """``index`` after ``changed`` paths changed: only those files are read again. A
+    directory created or deleted among the code roots lists the files again (still reading
+    only what changed)."""
+    roots = code_roots(env, files)
+    facts: list[ManifestFacts] = []
+    removed: list[str] = []
+    for path in changed:
+        if not _under(path, roots):
+            continue
+        if not is_code_file(path):
+            if os.path.splitext(path)[1] == "":
+                return build_code_index(env, files, cache)
+            continue
+        got = cache.get(files, path) if files.is_file(path) else None
+        if got is None:
+            removed.append(path)
+        else:
+            facts.append(got)
+    if not facts and not removed:
+        return index
+    return index.replace(facts, removed)
+
+
+@dataclass(slots=True)
+class CodeIndexes:
+    """The code indexes of one code generation, one per environment, built on first use and
+    shared by every snapshot until a code file changes (:meth:`after`); data edits leave
+    them alone. The next generation starts from this one's indexes and re-reads only the
+    changed files."""
+
+    manifests: ManifestCache = field(default_factory=ManifestCache)
+    _built: dict[object, CodeIndex] = field(default_factory=dict)
+    _base: CodeIndexes | None = None
+    _changed: frozenset[str] = frozenset()
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def after(self, changed: Iterable[str], *, rebuild: bool = False) -> CodeIndexes:
+        """The next generation, after ``changed`` code files (or directories) changed;
+        ``rebuild``: list every file again (an ``environment.conf`` changed)."""
+        if rebuild:
+            return CodeIndexes(self.manifests)
+        if self._built:
+            return CodeIndexes(self.manifests, _base=self, _changed=frozenset(changed))
+        return CodeIndexes(
+            self.manifests, _base=self._base, _changed=self._changed | frozenset(changed)
+        )
+
+    def index(self, env: Environment, files: FileAccess) -> CodeIndex:
+        key = _env_key(env)
+        with self._lock:
+            found = self._built.get(key)
+            if found is not None:
+                return found
+            base = self._base._built.get(key) if self._base is not None else None
+            if base is not None:
+                index = update_code_index(base, env, self._changed, files, self.manifests)
+            else:
+                index = build_code_index(env, files, self.manifests)
+            self._built[key] = index
+            return index
+
+
+def _env_key(env: Environment) -> object:
+    return (env.root, tuple(sorted((name, layer.root) for name, layer in env.modules.items())))

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
+from hiera_ls.project.code_index import WATCHED_CODE_SUFFIXES, CodeIndex, CodeIndexes
 from hiera_ls.project.discovery import find_environment_roots
 from hiera_ls.project.environments import (
     CONFIG_FILE,
@@ -135,6 +136,9 @@ class Snapshot:
     # file's (data, hiera.yaml, settings) starts a new one, so a lookup cached here for a
     # profile stays right until its data or its facts change (features/spread.py)
     data_memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
+    # the Puppet code indexes, shared by the snapshots of one code generation: a data edit
+    # keeps them, a .pp change re-reads that file only (project/code_index.py)
+    code: CodeIndexes = field(default_factory=CodeIndexes, compare=False, repr=False)
 
     # -------------------------------------------------------------- what a file is
 
@@ -173,6 +177,19 @@ class Snapshot:
         if path in self.data_files:
             return FileKind.DATA
         return FileKind.OTHER
+
+    def code_index(self, where: EnvironmentView | str | None = None) -> CodeIndex:
+        """The Puppet code of an environment (given, or the one holding a path; the first
+        when None): built on first use, then kept current file by file."""
+        view = where if isinstance(where, EnvironmentView) else None
+        if view is None:
+            if isinstance(where, str):
+                view = self.environment_for(where)
+            elif self.environments:
+                view = self.environments[0]
+        if view is None:
+            return CodeIndex({})
+        return self.code.index(view.env, self.files)
 
     def profile_at(self, path: str) -> ProfileEntry | None:
         for entry in self.profiles:
@@ -238,6 +255,7 @@ class Workspace:
         self._snapshot: Snapshot | None = None
         self._data_memo: dict[object, object] = {}
         self._listed_data: Mapping[str, DataFileInfo] = {}  # the last snapshot's data files
+        self._code = CodeIndexes()
 
     # -------------------------------------------------------------- inputs
 
@@ -312,6 +330,13 @@ class Workspace:
     def _changed(self, path: str, structural: bool) -> None:
         self._snapshot = None
         base = os.path.basename(path)
+        if path.endswith(WATCHED_CODE_SUFFIXES):  # code, never data: the data caches stay
+            self._code = self._code.after((path,))
+            return
+        if base == ENVIRONMENT_CONF:
+            self._code = self._code.after((path,), rebuild=True)
+        elif structural and not os.path.splitext(path)[1]:
+            self._code = self._code.after((path,))  # maybe a directory of code
         if base in (CONFIG_FILE, ENVIRONMENT_CONF, "metadata.json") or self._is_global_config(path):
             self._views = None
             self._data_files = None
@@ -436,6 +461,7 @@ class Workspace:
             messages=tuple(messages),
             configs=self._repo_configs,
             data_memo=self._data_memo,
+            code=self._code,
         )
         return self._snapshot
 

@@ -1,0 +1,461 @@
+"""Read a .pp file's definitions, lookups and inclusions from its tokens.
+
+Only headers are parsed (``class x (...) inherits y {``, ``define``, ``function``,
+``type X = ...``); bodies are walked token by token for the calls hiera-ls cares about, so an
+expression this reader does not understand costs nothing but itself. Parameter types and
+defaults are kept as the source text Puppet's parser would give for them (from the first
+token to the last). Nothing is evaluated; what cannot be read is told as a
+:class:`~hiera_ls.source.manifest_model.ManifestProblem` and the rest of the file is kept.
+
+Lookup keys: a plain string gives ``key`` (its span covers the string's content, without the
+quotes, so a rename replaces just that); a double-quoted string with interpolations and some
+literal text gives ``pattern`` (``"${x}::port"`` -> ``^.*::port\\Z``); a key that is wholly
+unknown (``lookup($k)``) gives neither.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator, Sequence
+
+from hiera_ls.source.manifest_model import (
+    Definition,
+    DefinitionKind,
+    Inclusion,
+    LookupCall,
+    LookupFunction,
+    ManifestFacts,
+    ManifestProblem,
+    Parameter,
+)
+from hiera_ls.source.puppet_lexer import (
+    CLASSREF,
+    DQ,
+    NAME,
+    PUNCT,
+    SQ,
+    VARIABLE,
+    WORD,
+    Token,
+    lex,
+)
+from hiera_ls.source.spans import Position, Span
+
+LOOKUP_FUNCTIONS = {f.value: f for f in LookupFunction}
+INCLUDING = frozenset({"include", "contain", "require"})
+_OPEN = {"(": ")", "[": "]", "{": "}"}
+_CLOSE = frozenset(_OPEN.values())
+_TAG = re.compile(r"@(\w+)\s*(.*)$")
+_PARAM_TAG = re.compile(r"(?:\[[^\]]*\]\s*)?\$?(\w+)\s*(.*)$")
+
+
+class _Lines:
+    """Offsets to 0-based (line, column) positions."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0]
+        self.starts.extend(m.end() for m in re.finditer("\n", text))
+
+    def position(self, offset: int) -> Position:
+        line = bisect.bisect_right(self.starts, offset) - 1
+        return Position(line, offset - self.starts[line])
+
+    def span(self, start: int, end: int) -> Span:
+        return Span(self.position(start), self.position(end))
+
+
+def read_manifest(path: str, text: str) -> ManifestFacts:
+    """What ``path`` (a .pp file whose content is ``text``) defines, looks up and includes."""
+    try:
+        return _Reader(path, text).read()
+    except (RecursionError, ValueError, IndexError) as e:  # a bug here must not stop the server
+        return ManifestFacts(
+            path,
+            problems=(
+                ManifestProblem(
+                    path, Span.of(0, 0, 0, 0), f"hiera-ls could not read this file: {e}"
+                ),
+            ),
+        )
+
+
+class _Reader:
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.text = text
+        self.lines = _Lines(text)
+        self.definitions: list[Definition] = []
+        self.lookups: list[LookupCall] = []
+        self.inclusions: list[Inclusion] = []
+        self.problems: list[ManifestProblem] = []
+
+    def problem(self, start: int, end: int, message: str) -> None:
+        self.problems.append(ManifestProblem(self.path, self.lines.span(start, end), message))
+
+    def read(self) -> ManifestFacts:
+        lexed = lex(self.text)
+        self.walk_definitions(lexed.tokens)
+        if lexed.errors:  # what follows from them (an unclosed list ...) is not said again
+            self.problems = []
+        for error in lexed.errors:
+            self.problem(error.start, error.end, error.message)
+        self.walk_calls(lexed.tokens)
+        return ManifestFacts(
+            self.path,
+            tuple(self.definitions),
+            tuple(self.lookups),
+            tuple(self.inclusions),
+            tuple(self.problems),
+        )
+
+    # ---------------------------------------------------------------- definitions
+
+    def walk_definitions(self, toks: list[Token]) -> None:
+        stack: list[str | None] = []  # per open brace: the class whose body it opens
+        i = 0
+        n = len(toks)
+        while i < n:
+            t = toks[i]
+            if t.kind == PUNCT:
+                if t.text == "{":
+                    stack.append(None)
+                elif t.text == "}" and stack:
+                    stack.pop()
+                i += 1
+                continue
+            nxt = toks[i + 1] if i + 1 < n else None
+            if t.kind != NAME or nxt is None or (i > 0 and _is(toks[i - 1], ".")):
+                i += 1
+                continue
+            word = t.text
+            named = nxt.kind in (NAME, CLASSREF, WORD)
+            if word in ("class", "define") and named:
+                namespace = "::".join(s for s in stack if s is not None)
+                i = self.header(toks, i, DefinitionKind(word), namespace, stack)
+            elif word == "function" and named:
+                i = self.header(toks, i, DefinitionKind.FUNCTION, "", stack)
+            elif word == "type" and nxt.kind == CLASSREF and i + 2 < n and _is(toks[i + 2], "="):
+                i = self.type_alias(toks, i)
+            else:
+                i += 1
+
+    def header(
+        self,
+        toks: list[Token],
+        i: int,
+        kind: DefinitionKind,
+        namespace: str,
+        stack: list[str | None],
+    ) -> int:
+        """Read the header at ``toks[i]``; returns the index after its opening brace."""
+        keyword, name_tok = toks[i], toks[i + 1]
+        raw = name_tok.text.lower()
+        name = f"{namespace}::{raw}" if namespace else raw
+        name = name.removeprefix("::")
+        k = i + 2
+        params: list[Parameter] = []
+        if k < len(toks) and _is(toks[k], "("):
+            close = _matching(toks, k)
+            if close is None:
+                self.problem(toks[k].start, toks[-1].end, f"Unclosed parameter list of '{name}'")
+                return len(toks)
+            params = self.parameters(toks[k + 1 : close], self.param_docs(keyword.start))
+            k = close + 1
+        parent = None
+        if kind is DefinitionKind.CLASS and k + 1 < len(toks) and _is_name(toks[k], "inherits"):
+            parent = toks[k + 1].text.lower().removeprefix("::")
+            k += 2
+        if kind is DefinitionKind.FUNCTION:  # an optional return type: `>> Type[...]`
+            while k < len(toks) and not _is(toks[k], "{"):
+                k = (_matching(toks, k) or k) + 1 if toks[k].text in _OPEN else k + 1
+        doc = self.summary(keyword.start)
+        self.definitions.append(
+            Definition(
+                kind,
+                name,
+                self.path,
+                self.lines.span(name_tok.start, name_tok.end),
+                tuple(params),
+                doc=doc,
+                parent=parent,
+            )
+        )
+        if k < len(toks) and _is(toks[k], "{"):
+            stack.append(raw if kind is DefinitionKind.CLASS else None)
+            return k + 1
+        where = toks[k] if k < len(toks) else toks[-1]
+        self.problem(where.start, where.end, f"Expected '{{' to start the body of '{name}'")
+        return k
+
+    def parameters(self, toks: list[Token], docs: dict[str, str]) -> list[Parameter]:
+        out: list[Parameter] = []
+        for group in _split_commas(toks):
+            if not group:
+                continue
+            at = next((j for j, t in _depth0(group) if t.kind == VARIABLE), None)
+            if at is None:
+                self.problem(group[0].start, group[-1].end, "Expected a parameter ($name)")
+                continue
+            var = group[at]
+            type_toks = group[:at]
+            if type_toks and _is(type_toks[-1], "*"):
+                type_toks = type_toks[:-1]
+            type_text = self.text[type_toks[0].start : type_toks[-1].end] if type_toks else None
+            default_text = None
+            rest = group[at + 1 :]
+            if rest:
+                if _is(rest[0], "=") and len(rest) > 1:
+                    default_text = self.text[rest[1].start : rest[-1].end]
+                else:
+                    self.problem(rest[0].start, rest[-1].end, f"Unexpected text after ${var.text}")
+            name = var.text
+            out.append(
+                Parameter(
+                    name,
+                    self.lines.span(var.start, var.end),
+                    type_text,
+                    default_text,
+                    docs.get(name),
+                )
+            )
+        return out
+
+    def type_alias(self, toks: list[Token], i: int) -> int:
+        name_tok = toks[i + 1]
+        k = i + 3
+        if k >= len(toks):
+            self.problem(toks[i].start, name_tok.end, "Expected a type after '='")
+            return k
+        first = toks[k]
+        last = k
+        if first.kind == CLASSREF:
+            if k + 1 < len(toks) and toks[k + 1].text in ("[", "{") and toks[k + 1].kind == PUNCT:
+                last = _matching(toks, k + 1) or len(toks) - 1
+        elif first.kind == PUNCT and first.text in ("[", "{"):
+            last = _matching(toks, k) or len(toks) - 1
+        else:
+            self.problem(first.start, first.end, "Expected a type after '='")
+            return k
+        self.definitions.append(
+            Definition(
+                DefinitionKind.TYPE_ALIAS,
+                name_tok.text.lower().removeprefix("::"),
+                self.path,
+                self.lines.span(name_tok.start, name_tok.end),
+                (),
+                doc=self.summary(toks[i].start),
+                alias_text=self.text[first.start : toks[last].end],
+            )
+        )
+        return last + 1
+
+    # ---------------------------------------------------------------- puppet-strings
+
+    def doc_lines(self, offset: int) -> list[str]:
+        """The ``#`` comment lines right above the line holding ``offset``, without ``#``."""
+        line = self.lines.position(offset).line
+        out: list[str] = []
+        starts = self.lines.starts
+        while line > 0:
+            line -= 1
+            end = starts[line + 1] - 1 if line + 1 < len(starts) else len(self.text)
+            stripped = self.text[starts[line] : end].strip()
+            if not stripped.startswith("#"):
+                break
+            body = stripped[1:]
+            out.append(body[1:] if body.startswith(" ") else body)
+        out.reverse()
+        return out
+
+    def tags(self, offset: int) -> tuple[list[str], list[tuple[str, str]]]:
+        """The free text and the ``@tag text`` entries (continuation lines joined)."""
+        free: list[str] = []
+        tags: list[tuple[str, list[str], int]] = []
+        for line in self.doc_lines(offset):
+            indent = len(line) - len(line.lstrip())
+            m = _TAG.match(line.strip())
+            if m:
+                tags.append((m.group(1), [m.group(2).rstrip()], indent))
+            elif tags and (not line.strip() or indent > tags[-1][2]):
+                tags[-1][1].append(line.strip())
+            elif not tags:
+                free.append(line.rstrip())
+            else:
+                tags.append(("", [], indent))  # text after a tag, not part of it
+        return free, [(tag, "\n".join(body).strip()) for tag, body, _ in tags if tag]
+
+    def summary(self, offset: int) -> str | None:
+        free, tags = self.tags(offset)
+        for tag, body in tags:
+            if tag == "summary" and body:
+                return body
+        text = "\n".join(free).strip()
+        return text or None
+
+    def param_docs(self, offset: int) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for tag, body in self.tags(offset)[1]:
+            if tag != "param":
+                continue
+            m = _PARAM_TAG.match(body)
+            if m and m.group(2).strip():
+                out.setdefault(m.group(1), m.group(2).strip())
+        return out
+
+    # ---------------------------------------------------------------- calls
+
+    def walk_calls(self, toks: list[Token], depth: int = 0) -> None:
+        n = len(toks)
+        for i, t in enumerate(toks):
+            if t.kind == DQ and t.parts and depth < 20:
+                for part in t.parts:
+                    if isinstance(part, list):
+                        self.walk_calls(part, depth + 1)
+                continue
+            if t.kind != NAME:
+                continue
+            after = toks[i + 1] if i + 1 < n else None
+            before = toks[i - 1] if i > 0 else None
+            function = LOOKUP_FUNCTIONS.get(t.text.removeprefix("::"))
+            if function is not None:
+                if before is not None and _is(before, ".") and i >= 2:
+                    self.lookup(function, t, [toks[i - 2]], t.end)
+                elif after is not None and _is(after, "("):
+                    close = _matching(toks, i + 1)
+                    args = toks[i + 2 : close if close is not None else n]
+                    first = next(iter(_split_commas(args)), [])
+                    end = toks[close].end if close is not None else toks[-1].end
+                    self.lookup(function, t, first, end)
+                continue
+            if t.text in INCLUDING and not (before is not None and _is(before, ".")):
+                if after is None or _is(after, "=>") or _is(after, "+>"):
+                    continue
+                self.include_args(toks, i + 1)
+            elif t.text == "class" and after is not None and _is(after, "{"):
+                self.class_resource(toks, i + 2)
+
+    def lookup(self, function: LookupFunction, name: Token, arg: list[Token], end: int) -> None:
+        call = self.lines.span(name.start, end)
+        if len(arg) == 1 and arg[0].kind in (SQ, DQ):
+            self.lookups.append(self.keyed(function, arg[0], call))
+            return
+        if arg and _is(arg[0], "{"):  # lookup({'name' => 'k', ...})
+            inner = arg[1:-1]
+            for j, t in _depth0(inner):
+                if t.kind in (SQ, DQ) and t.text == "name" and j + 2 < len(inner):
+                    value = inner[j + 2]
+                    if _is(inner[j + 1], "=>") and value.kind in (SQ, DQ):
+                        self.lookups.append(self.keyed(function, value, call))
+                        return
+        self.lookups.append(LookupCall(function, self.path, call, None))
+
+    def keyed(self, function: LookupFunction, s: Token, call: Span) -> LookupCall:
+        inner = s.inner or (s.start, s.end)
+        span = self.lines.span(*inner)
+        parts = s.parts or []
+        if not any(isinstance(p, list) for p in parts):
+            return LookupCall(function, self.path, span, s.text)
+        literal = "".join(p[2] for p in parts if isinstance(p, tuple))
+        if not literal:
+            return LookupCall(function, self.path, call, None)
+        body = "".join(re.escape(p[2]) if isinstance(p, tuple) else ".*" for p in parts)
+        return LookupCall(function, self.path, call, None, pattern=f"^{body}\\Z")
+
+    def include_args(self, toks: list[Token], k: int) -> None:
+        n = len(toks)
+        if k < n and _is(toks[k], "("):
+            close = _matching(toks, k)
+            for group in _split_commas(toks[k + 1 : close if close is not None else n]):
+                self.included(group)
+            return
+        while k < n:
+            end = k + 1
+            if _is(toks[k], "["):
+                end = (_matching(toks, k) or n - 1) + 1
+            self.included(toks[k:end])
+            if end < n and _is(toks[end], ","):
+                k = end + 1
+            else:
+                return
+
+    def included(self, group: Sequence[Token]) -> None:
+        if len(group) == 1:
+            t = group[0]
+            if t.kind in (NAME, CLASSREF):
+                self.add_inclusion(t.text, t.start, t.end)
+            elif t.kind in (SQ, DQ) and not any(isinstance(p, list) for p in t.parts or []):
+                start, end = t.inner or (t.start, t.end)
+                self.add_inclusion(t.text, start, end)
+        elif group and _is(group[0], "["):
+            for inner in _split_commas(list(group[1:-1])):
+                self.included(inner)
+
+    def class_resource(self, toks: list[Token], k: int) -> None:
+        """``class { 'x': ... }``: the titles before the colon are classes."""
+        end = k
+        while end < len(toks) and not _is(toks[end], ":"):
+            end += 1
+        self.included(toks[k:end])
+
+    def add_inclusion(self, name: str, start: int, end: int) -> None:
+        name = name.lower().removeprefix("::")
+        if name:
+            self.inclusions.append(Inclusion(name, self.path, self.lines.span(start, end)))
+
+
+def _is(t: Token, punct: str) -> bool:
+    return t.kind == PUNCT and t.text == punct
+
+
+def _is_name(t: Token, word: str) -> bool:
+    return t.kind == NAME and t.text == word
+
+
+def _matching(toks: Sequence[Token], k: int) -> int | None:
+    """The index of the bracket closing the one at ``k``; None when it is not closed."""
+    depth = 0
+    for j in range(k, len(toks)):
+        t = toks[j]
+        if t.kind != PUNCT:
+            continue
+        if t.text in _OPEN:
+            depth += 1
+        elif t.text in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                return j
+    return None
+
+
+def _depth0(toks: Sequence[Token]) -> Iterator[tuple[int, Token]]:
+    depth = 0
+    for j, t in enumerate(toks):
+        if t.kind == PUNCT:
+            if t.text in _OPEN:
+                depth += 1
+                continue
+            if t.text in _CLOSE:
+                depth -= 1
+                continue
+        if depth == 0:
+            yield j, t
+
+
+def _split_commas(toks: Sequence[Token]) -> list[list[Token]]:
+    """Top-level comma-separated groups (a trailing comma gives no empty group)."""
+    groups: list[list[Token]] = [[]]
+    depth = 0
+    for t in toks:
+        if t.kind == PUNCT:
+            if t.text in _OPEN:
+                depth += 1
+            elif t.text in _CLOSE:
+                depth -= 1
+            elif t.text == "," and depth == 0:
+                groups.append([])
+                continue
+        groups[-1].append(t)
+    if not groups[-1]:
+        groups.pop()
+    return groups

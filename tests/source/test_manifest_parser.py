@@ -1,0 +1,156 @@
+"""The manifest reader: definitions, parameters, docs, lookups and inclusions of a .pp file,
+as written, with positions an editor can jump to and rename can replace."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from hiera_ls.source.manifest_model import DefinitionKind, LookupFunction
+from hiera_ls.source.manifest_parser import read_manifest
+
+WEB = textwrap.dedent(
+    """\
+    # @summary The web profile
+    #
+    # Serves pages.
+    #
+    # @param port
+    #   The port to listen on.
+    # @param docroot Where pages live.
+    class profile::web (
+      Integer[1, 65535] $port = 80,
+      Stdlib::Absolutepath $docroot = "/srv/${facts['fqdn']}",
+      Optional[Hash[String, Array[String]]] $opts = { 'a' => [1, 2] },
+      $untyped,
+      *$rest,
+    ) inherits profile::base {
+      include ::apache, 'nginx'
+      contain Foo::Bar
+      file { '/x': require => Class['x'] }
+      class { '::mysql::server': root => lookup('mysql::root_password') }
+      $a = lookup("${module_name}::port", Integer, 'first', 3)
+      $b = hiera('plain')
+      $c = 'dot'.lookup
+      $d = @("END"/L)
+        lookup('not_a_call')
+        | END
+      $e = "pre ${lookup('inner')} post"
+      $f = $x =~ /lookup\\('no'\\)/ and 6 / 2
+      $g = lookup($dynamic)
+      class nested { }
+      define thing ($a) { }
+    }
+    """
+)
+
+
+def test_class_header_parameters_and_docs() -> None:
+    facts = read_manifest("/m/web.pp", WEB)
+    assert facts.problems == ()
+    web = facts.definitions[0]
+    assert (web.kind, web.name, web.parent, web.doc) == (
+        DefinitionKind.CLASS,
+        "profile::web",
+        "profile::base",
+        "The web profile",
+    )
+    assert web.span.start.human() == "8:7"
+    got = [(p.name, p.type_text, p.default_text, p.doc) for p in web.params]
+    assert got == [
+        ("port", "Integer[1, 65535]", "80", "The port to listen on."),
+        ("docroot", "Stdlib::Absolutepath", "\"/srv/${facts['fqdn']}\"", "Where pages live."),
+        ("opts", "Optional[Hash[String, Array[String]]]", "{ 'a' => [1, 2] }", None),
+        ("untyped", None, None, None),
+        ("rest", None, None, None),
+    ]
+    port = web.params[0]
+    assert (port.span.start.human(), port.span.end.human()) == ("9:21", "9:26")
+
+
+def test_nested_definitions_are_qualified_as_puppet_does() -> None:
+    names = [(d.kind, d.name) for d in read_manifest("/m/web.pp", WEB).definitions]
+    assert names[1:] == [
+        (DefinitionKind.CLASS, "profile::web::nested"),
+        (DefinitionKind.DEFINE, "profile::web::thing"),
+    ]
+
+
+def test_lookups_keys_spans_and_patterns() -> None:
+    facts = read_manifest("/m/web.pp", WEB)
+    lines = WEB.splitlines()
+    got = []
+    for call in facts.lookups:
+        s = call.span
+        text = lines[s.start.line][s.start.column : s.end.column]
+        got.append((call.function, call.key, call.pattern, text if call.key else None))
+    assert got == [
+        (LookupFunction.LOOKUP, "mysql::root_password", None, "mysql::root_password"),
+        (LookupFunction.LOOKUP, None, r"^.*::port\Z", None),
+        (LookupFunction.HIERA, "plain", None, "plain"),
+        (LookupFunction.LOOKUP, "dot", None, "dot"),
+        (LookupFunction.LOOKUP, "inner", None, "inner"),
+        (LookupFunction.LOOKUP, None, None, None),
+    ]
+
+
+def test_inclusions_without_prefix_lower_cased() -> None:
+    names = [i.name for i in read_manifest("/m/web.pp", WEB).inclusions]
+    assert names == ["apache", "nginx", "foo::bar", "mysql::server"]
+
+
+def test_type_alias_and_function() -> None:
+    src = textwrap.dedent(
+        """\
+        # @summary A port
+        type Profile::Port = Integer[1, 65535]
+        type Profile::Conf = Struct[{ 'a' => Integer, Optional['b'] => String }]
+        function profile::double(Integer $x, String $fmt = '%d') >> Integer {
+          $x * 2
+        }
+        """
+    )
+    facts = read_manifest("/m/types.pp", src)
+    assert [(d.kind, d.name, d.alias_text, d.doc) for d in facts.definitions[:2]] == [
+        (DefinitionKind.TYPE_ALIAS, "profile::port", "Integer[1, 65535]", "A port"),
+        (
+            DefinitionKind.TYPE_ALIAS,
+            "profile::conf",
+            "Struct[{ 'a' => Integer, Optional['b'] => String }]",
+            None,
+        ),
+    ]
+    f = facts.definitions[2]
+    assert (f.kind, f.name) == (DefinitionKind.FUNCTION, "profile::double")
+    assert [(p.name, p.type_text, p.default_text) for p in f.params] == [
+        ("x", "Integer", None),
+        ("fmt", "String", "'%d'"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "class a ( $x = 'unclosed",
+        'class a { $x = "${ }',
+        "class a ( $x, ",
+        "$x = @(END)\nno end",
+        "/* never closed",
+        "class",
+        "class a (Integer $x = ) {}",
+        "\x00\ufeff€ class ((((",
+        "lookup(",
+        "include",
+    ],
+)
+def test_never_crashes_and_tells_what_it_could_not_read(text: str) -> None:
+    facts = read_manifest("/m/bad.pp", text)
+    assert facts.path == "/m/bad.pp"
+
+
+def test_unclosed_string_is_a_problem_and_earlier_definitions_stay() -> None:
+    facts = read_manifest("/m/bad.pp", "class a ($x = 1) { }\nclass b ( $y = 'oops ) {}\n")
+    assert [d.name for d in facts.definitions] == ["a"]
+    assert [p.message for p in facts.problems] == ['Unclosed quote after "\'"']
+    assert facts.problems[0].span.start.human() == "2:16"
