@@ -278,6 +278,8 @@ def _own_value(
 ) -> list[Problem]:
     if context.optioned(key):
         return []  # lookup_options merge or convert it: the profile check judges the result
+    if data_file.data[key] is None:
+        return []  # `~`: a placeholder a higher level usually fills (a module's OS data)
     found = mismatches(context.code, ParameterRef(definition, parameter), data_file.data[key])
     out: list[Problem] = []
     for m in found:

@@ -510,14 +510,9 @@ def _profiles(
     return [ProfileLookup(entry.name, lookup_for(entry), explain_for(entry)) for entry in entries]
 
 
-def code_index(snapshot: Snapshot, view: EnvironmentView) -> CodeIndex | None:
-    """The environment's Puppet code, when the workspace has read it (None: the checks that
-    compare data with code do not run)."""
-    read = getattr(snapshot, "code_index", None)
-    if read is None:
-        return None
-    found = read(view)
-    return found if isinstance(found, CodeIndex) else None
+def code_index(snapshot: Snapshot, view: EnvironmentView) -> CodeIndex:
+    """The environment's Puppet code (the checks that compare data with code read it)."""
+    return snapshot.code_index(view)
 
 
 def _located_in(found: list[Problem], path: str) -> list[Problem]:

@@ -340,6 +340,11 @@ class _Reader:
         if len(arg) == 1 and arg[0].kind in (SQ, DQ):
             self.lookups.append(self.keyed(function, arg[0], call))
             return
+        if len(arg) == 1 and arg[0].kind == NAME:  # a bare word is a String: lookup(a::b)
+            key = arg[0].text.removeprefix("::")
+            span = self.lines.span(arg[0].start, arg[0].end)
+            self.lookups.append(LookupCall(function, self.path, span, key))
+            return
         if arg and _is(arg[0], "{"):  # lookup({'name' => 'k', ...})
             inner = arg[1:-1]
             for j, t in _depth0(inner):
