@@ -328,9 +328,7 @@ def check_class_values(
             origin = _origin(contributions, m.value_path())
             if origin != path or text in own:
                 continue
-            span = _span_of(data_file, key, m) if len(contributions) == 1 else None
-            spans = data_file.nodes.get((key,))
-            where = span or (spans.key or spans.value if spans is not None else None)
+            where = _own_part(data_file, key, outcome.value, m)
             if where is None:
                 continue
             merged = len(contributions) > 1
@@ -348,6 +346,33 @@ def check_class_values(
                 )
             )
     return out
+
+
+def _own_part(data_file: DataFile, key: str, merged: object, found: Mismatch) -> Span | None:
+    """The range in this file of the merged value's offending part: the same entries, and
+    for a list the element equal to the merged one (a merge moves elements); else the key."""
+    own = data_file.data.get(key)
+    node_path: list[object] = [key]
+    for step in found.value_path():
+        if isinstance(merged, list) and isinstance(own, list) and isinstance(step, int):
+            wanted = merged[step] if 0 <= step < len(merged) else _ABSENT
+            index = next((i for i, item in enumerate(own) if item == wanted), None)
+            if index is None:
+                break
+            merged, own = wanted, own[index]
+            node_path.append(index)
+        elif isinstance(merged, Mapping) and isinstance(own, Mapping) and step in own:
+            merged, own = merged.get(step), own[step]
+            node_path.append(step)
+        else:
+            break
+    else:
+        spans = data_file.nodes.get(tuple(node_path))
+        if spans is not None:
+            key_wanted = found.points_at_key and spans.key is not None and len(node_path) > 1
+            return spans.key if key_wanted and spans.key is not None else spans.value
+    spans = data_file.nodes.get((key,))
+    return (spans.key or spans.value) if spans is not None else None
 
 
 def _contributions(outcome: LookupOutcome, key: str) -> list[tuple[str, object]]:

@@ -1,0 +1,6 @@
+# @summary The message shown at login.
+class profile::motd (
+  String $banner,
+  String $location,
+) {
+}

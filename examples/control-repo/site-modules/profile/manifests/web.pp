@@ -1,0 +1,5 @@
+# @summary The web server.
+class profile::web (
+  String $vhost,
+) {
+}
