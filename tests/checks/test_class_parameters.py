@@ -332,3 +332,12 @@ def test_classes_values_and_transitive_inclusion() -> None:
         "profile::b",
         "profile::c",
     ]
+
+
+def test_a_fact_the_profile_lacks_leaves_the_value_unjudged(tmp_path: Path) -> None:
+    # Puppet gives '' for a missing part of a fact: the facts file is likelier incomplete
+    ws = make_workspace(
+        tmp_path, {"data/common.yaml": 'profile::web::docroot: "%{facts.puppet.ssldir}"\n'}
+    )
+    code = index(define("profile::web", param("docroot", "Pattern[/^\\//]", "'/var/www'")))
+    assert problems(ws, "data/common.yaml", code, profile_of(ws)) == []

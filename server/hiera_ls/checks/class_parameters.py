@@ -322,7 +322,9 @@ def check_class_values(
             else {render([m]) for m in mismatches(code, ref, data_file.data[key])}
         )
         explained = profile.explain(key) if profile.explain is not None else None
-        contributions = _contributions(explained, key) if explained is not None else []
+        if explained is None or _reads_unknown_variables(explained):
+            continue  # '' for a fact the profile lacks: not what a real node would get
+        contributions = _contributions(explained, key)
         for m in found:
             text = render([m])
             origin = _origin(contributions, m.value_path())
@@ -373,6 +375,22 @@ def _own_part(data_file: DataFile, key: str, merged: object, found: Mismatch) ->
             return spans.key if key_wanted and spans.key is not None else spans.value
     spans = data_file.nodes.get((key,))
     return (spans.key or spans.value) if spans is not None else None
+
+
+def _reads_unknown_variables(outcome: LookupOutcome) -> bool:
+    """The value interpolates a variable or fact the profile does not define (Puppet gives
+    '' for it, or for a missing part of a fact): a facts file lacking a fact is likelier than
+    a node lacking it, so such a value is not judged."""
+    trace = outcome.trace
+    if trace is None:
+        return True
+    for node in trace.walk():
+        if node.kind is Kind.SCOPE and node.label == "Global Scope":
+            if not any(c.event is Event.FOUND for c in node.children):
+                return True
+        elif node.kind is Kind.SUB_KEY and any(c.event is Event.NOT_FOUND for c in node.children):
+            return True
+    return False
 
 
 def _contributions(outcome: LookupOutcome, key: str) -> list[tuple[str, object]]:
