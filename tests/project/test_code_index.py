@@ -34,7 +34,10 @@ REPO = {
     "site-modules/profile/types/port.pp": "type Profile::Port = Integer[1, 65535]\n",
     "site-modules/profile/functions/twice.pp": "function profile::twice(Integer $x) { $x * 2 }\n",
     "modules/ntp/manifests/init.pp": "class ntp (Array[String] $servers = []) { }\n",
-    "modules/ntp/lib/facter/x.rb": "# not code the index reads\n",
+    "modules/ntp/lib/facter/x.rb": "hiera('not_a_function_file')\n",
+    "modules/ntp/templates/ntp.conf.erb": "<%= scope.call_function('lookup', ['ntp::erb']) %>\n",
+    "modules/ntp/templates/ntp.conf.epp": "<%= lookup('ntp::epp') %>\n",
+    "modules/ntp/lib/puppet/functions/ntp/f.rb": "call_function('lookup', 'ntp::rb')\n",
     "modules/ntp/examples/init.pp": "class not_indexed { }\n",
 }
 
@@ -60,6 +63,13 @@ def test_index_reads_modulepath_code_and_environment_manifests(tmp_path: Path) -
         str(tmp_path / "site-modules/profile/manifests/web.pp")
     ]
     assert sorted(i.name for i in index.inclusions()) == ["profile::web", "role::web"]
+    for key, file in [
+        ("ntp::erb", "templates/ntp.conf.erb"),
+        ("ntp::epp", "templates/ntp.conf.epp"),
+        ("ntp::rb", "lib/puppet/functions/ntp/f.rb"),
+    ]:
+        assert [c.path for c in index.lookups_of(key)] == [str(tmp_path / "modules/ntp" / file)]
+    assert index.lookups_of("not_a_function_file") == ()
     # one index for every snapshot until code changes; a data edit keeps it
     ws = Workspace([str(tmp_path)])
     first = ws.snapshot().code_index()

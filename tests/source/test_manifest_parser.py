@@ -154,3 +154,54 @@ def test_unclosed_string_is_a_problem_and_earlier_definitions_stay() -> None:
     assert [d.name for d in facts.definitions] == ["a"]
     assert [p.message for p in facts.problems] == ['Unclosed quote after "\'"']
     assert facts.problems[0].span.start.human() == "2:16"
+
+
+def test_a_regex_after_a_keyword_is_a_regex() -> None:
+    """``node /^web\\d+/ {``: after ``node`` Puppet lexes a regular expression, not a division
+    (a division here swallowed the include that followed)."""
+    src = "node /^ms-fe1\\d\\d\\d\\.eqiad\\./ {\n  include lvs::realserver\n}\n"
+    assert [i.name for i in read_manifest("/m/site.pp", src).inclusions] == ["lvs::realserver"]
+
+
+def test_lookups_inside_interpolating_heredocs_only() -> None:
+    src = textwrap.dedent(
+        """\
+        $a = @("END"/L)
+          x ${lookup('in_heredoc')} y
+          | END
+        $b = @(RAW)
+          ${lookup('not_interpolated')}
+          RAW
+        $c = lookup('after')
+        """
+    )
+    facts = read_manifest("/m/h.pp", src)
+    assert [(c.key, c.span.start.human()) for c in facts.lookups] == [
+        ("in_heredoc", "2:15"),
+        ("after", "7:14"),
+    ]
+
+
+def test_every_form_puppet_reads_a_key_or_a_class_name_in() -> None:
+    """Forms the differential test against Puppet found unread: a bare-word key, an array
+    of keys, the method-call include and ``include Class['x']``."""
+    src = textwrap.dedent(
+        """\
+        class t {
+          $h = lookup(t::bare)
+          $j = lookup(['t::j1', 't::j2'])
+          't::ten'.include
+          include Class['t::fifteen']
+        }
+        """
+    )
+    facts = read_manifest("/m/t.pp", src)
+    assert [(c.key, c.span.start.human()) for c in facts.lookups] == [
+        ("t::bare", "2:15"),
+        ("t::j1", "3:17"),
+        ("t::j2", "3:26"),
+    ]
+    assert [(i.name, i.span.start.human()) for i in facts.inclusions] == [
+        ("t::ten", "4:4"),
+        ("t::fifteen", "5:18"),
+    ]

@@ -31,6 +31,7 @@ from hiera_ls.source.manifest_model import (
 )
 from hiera_ls.source.manifest_parser import read_manifest
 from hiera_ls.source.spans import Span
+from hiera_ls.source.template_reader import read_epp_lookups, read_ruby_lookups
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,18 +128,24 @@ class CodeIndex:
 
 # ------------------------------------------------------------------ building an index
 
-# Where a module keeps Puppet-language code hiera-ls reads (classes, defines, types, functions).
-MODULE_CODE_DIRS = ("manifests", "types", "functions")
-CODE_SUFFIXES = (".pp",)
+# Where a module keeps code hiera-ls reads: Puppet code (classes, defines, types, functions)
+# for definitions and lookups, templates and Ruby functions for lookups only.
+PUPPET = (".pp",)
+TEMPLATES = (".epp", ".erb")
+RUBY = (".rb",)
+MODULE_CODE_DIRS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("manifests", PUPPET),
+    ("types", PUPPET),
+    ("functions", PUPPET),
+    ("templates", TEMPLATES),
+    (os.path.join("lib", "puppet", "functions"), RUBY),
+    (os.path.join("lib", "puppet", "parser", "functions"), RUBY),
+)
 # Files whose change may change what code reads: never data, so their change keeps data caches.
-WATCHED_CODE_SUFFIXES = (".pp", ".epp", ".erb", ".rb")
+WATCHED_CODE_SUFFIXES = PUPPET + TEMPLATES + RUBY
 DEFAULT_MANIFEST = "manifests"
 _MANIFEST_LINE = re.compile(r"^\s*manifest\s*=\s*(.*?)\s*$")
-
-
-def is_code_file(path: str) -> bool:
-    """A file whose change changes some code index (the watched ``**/*.pp``)."""
-    return path.endswith(CODE_SUFFIXES)
+CodeRoot = tuple[str, tuple[str, ...]]  # a directory (or file) and the suffixes read there
 
 
 @dataclass(slots=True)
@@ -162,6 +169,15 @@ class ManifestCache:
         return facts
 
 
+def read_code(path: str, text: str) -> ManifestFacts:
+    """What one code file holds, read as its suffix says."""
+    if path.endswith(".epp"):
+        return read_epp_lookups(path, text)
+    if path.endswith((".erb", ".rb")):
+        return read_ruby_lookups(path, text)
+    return read_manifest(path, text)
+
+
 def read_code_file(path: str, files: FileAccess) -> ManifestFacts | None:
     found = files.read(path)
     if found is None:
@@ -170,7 +186,7 @@ def read_code_file(path: str, files: FileAccess) -> ManifestFacts | None:
         return ManifestFacts(
             path, problems=(ManifestProblem(path, Span.of(0, 0, 0, 0), found.problem.message),)
         )
-    return read_manifest(path, found.text)
+    return read_code(path, found.text)
 
 
 def environment_manifest(env: Environment, files: FileAccess) -> str | None:
@@ -187,34 +203,45 @@ def environment_manifest(env: Environment, files: FileAccess) -> str | None:
     return os.path.normpath(entry if os.path.isabs(entry) else os.path.join(env.root, entry))
 
 
-def code_roots(env: Environment, files: FileAccess) -> tuple[str, ...]:
-    """Every directory (or file) whose .pp files the index reads: each module's code
-    directories, then the environment's main manifest."""
-    roots = [
-        os.path.join(layer.root, sub) for layer in env.modules.values() for sub in MODULE_CODE_DIRS
+def code_roots(env: Environment, files: FileAccess) -> tuple[CodeRoot, ...]:
+    """Every directory (or file) whose code the index reads, with the suffixes read there:
+    each module's code directories, then the environment's main manifest."""
+    roots: list[CodeRoot] = [
+        (os.path.join(layer.root, sub), suffixes)
+        for layer in env.modules.values()
+        for sub, suffixes in MODULE_CODE_DIRS
     ]
     manifest = environment_manifest(env, files)
-    if manifest is not None and manifest not in roots:
-        roots.append(manifest)
+    if manifest is not None and all(manifest != r for r, _ in roots):
+        roots.append((manifest, PUPPET))
     return tuple(roots)
 
 
-def list_code_files(roots: Iterable[str], files: FileAccess) -> list[str]:
+def list_code_files(roots: Iterable[CodeRoot], files: FileAccess) -> list[str]:
     """The code files under ``roots`` (disk and open buffers), in path order."""
     out: set[str] = set()
     roots = tuple(roots)
-    for root in roots:
+    for root, suffixes in roots:
         if os.path.isfile(root):
-            if is_code_file(root):
+            if root.endswith(suffixes):
                 out.add(root)
             continue
-        out.update(p for p in walk_files(root) if is_code_file(p))
-    out.update(p for p in files.overlay if is_code_file(p) and _under(p, roots))
+        out.update(p for p in walk_files(root) if p.endswith(suffixes))
+    out.update(p for p in files.overlay if _wanted(p, roots))
     return sorted(out)
 
 
-def _under(path: str, roots: Iterable[str]) -> bool:
-    return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+def _root_of(path: str, roots: Iterable[CodeRoot]) -> CodeRoot | None:
+    for root in roots:
+        r = root[0]
+        if path == r or path.startswith(r.rstrip(os.sep) + os.sep):
+            return root
+    return None
+
+
+def _wanted(path: str, roots: Iterable[CodeRoot]) -> bool:
+    root = _root_of(path, roots)
+    return root is not None and path.endswith(root[1])
 
 
 def build_code_index(
@@ -244,9 +271,10 @@ def update_code_index(
     facts: list[ManifestFacts] = []
     removed: list[str] = []
     for path in changed:
-        if not _under(path, roots):
+        root = _root_of(path, roots)
+        if root is None:
             continue
-        if not is_code_file(path):
+        if not path.endswith(root[1]):
             if os.path.splitext(path)[1] == "":
                 return build_code_index(env, files, cache)
             continue

@@ -32,6 +32,7 @@ from hiera_ls.source.manifest_model import (
 from hiera_ls.source.puppet_lexer import (
     CLASSREF,
     DQ,
+    HEREDOC,
     NAME,
     PUNCT,
     SQ,
@@ -47,10 +48,11 @@ INCLUDING = frozenset({"include", "contain", "require"})
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = frozenset(_OPEN.values())
 _TAG = re.compile(r"@(\w+)\s*(.*)$")
+_MAX_TITLE_TOKENS = 64  # `class { 'x': }`: a title longer than this is not a class name
 _PARAM_TAG = re.compile(r"(?:\[[^\]]*\]\s*)?\$?(\w+)\s*(.*)$")
 
 
-class _Lines:
+class LineTable:
     """Offsets to 0-based (line, column) positions."""
 
     def __init__(self, text: str) -> None:
@@ -80,22 +82,51 @@ def read_manifest(path: str, text: str) -> ManifestFacts:
         )
 
 
+def read_calls(path: str, text: str) -> ManifestFacts:
+    """Only the lookups of Puppet code that defines nothing (an EPP template's code)."""
+    try:
+        return _Reader(path, text).read(definitions=False)
+    except (RecursionError, ValueError, IndexError) as e:
+        return ManifestFacts(
+            path,
+            problems=(
+                ManifestProblem(
+                    path, Span.of(0, 0, 0, 0), f"hiera-ls could not read this file: {e}"
+                ),
+            ),
+        )
+
+
 class _Reader:
     def __init__(self, path: str, text: str) -> None:
         self.path = path
         self.text = text
-        self.lines = _Lines(text)
+        self.lines = LineTable(text)
         self.definitions: list[Definition] = []
         self.lookups: list[LookupCall] = []
         self.inclusions: list[Inclusion] = []
         self.problems: list[ManifestProblem] = []
+        self._closers: dict[int, tuple[Sequence[Token], list[int]]] = {}
+        self._docs: dict[int, tuple[str | None, dict[str, str]]] = {}
+
+    def matching(self, toks: Sequence[Token], k: int) -> int | None:
+        """The index of the bracket closing the one at ``k``; None when it is not closed.
+        Every list's brackets are paired once: an unclosed bracket costs no rescan (a file
+        of ten thousand ``lookup(`` must not take quadratic time)."""
+        found = self._closers.get(id(toks))
+        if found is None:
+            found = (toks, _closers(toks))  # the list is kept, so its id stays its own
+            self._closers[id(toks)] = found
+        j = found[1][k]
+        return j if j >= 0 else None
 
     def problem(self, start: int, end: int, message: str) -> None:
         self.problems.append(ManifestProblem(self.path, self.lines.span(start, end), message))
 
-    def read(self) -> ManifestFacts:
+    def read(self, *, definitions: bool = True) -> ManifestFacts:
         lexed = lex(self.text)
-        self.walk_definitions(lexed.tokens)
+        if definitions:
+            self.walk_definitions(lexed.tokens)
         if lexed.errors:  # what follows from them (an unclosed list ...) is not said again
             self.problems = []
         for error in lexed.errors:
@@ -156,11 +187,11 @@ class _Reader:
         k = i + 2
         params: list[Parameter] = []
         if k < len(toks) and _is(toks[k], "("):
-            close = _matching(toks, k)
+            close = self.matching(toks, k)
             if close is None:
                 self.problem(toks[k].start, toks[-1].end, f"Unclosed parameter list of '{name}'")
                 return len(toks)
-            params = self.parameters(toks[k + 1 : close], self.param_docs(keyword.start))
+            params = self.parameters(toks[k + 1 : close], self.docs(keyword.start)[1])
             k = close + 1
         parent = None
         if kind is DefinitionKind.CLASS and k + 1 < len(toks) and _is_name(toks[k], "inherits"):
@@ -168,8 +199,8 @@ class _Reader:
             k += 2
         if kind is DefinitionKind.FUNCTION:  # an optional return type: `>> Type[...]`
             while k < len(toks) and not _is(toks[k], "{"):
-                k = (_matching(toks, k) or k) + 1 if toks[k].text in _OPEN else k + 1
-        doc = self.summary(keyword.start)
+                k = (self.matching(toks, k) or k) + 1 if toks[k].text in _OPEN else k + 1
+        doc = self.docs(keyword.start)[0]
         self.definitions.append(
             Definition(
                 kind,
@@ -231,9 +262,9 @@ class _Reader:
         last = k
         if first.kind == CLASSREF:
             if k + 1 < len(toks) and toks[k + 1].text in ("[", "{") and toks[k + 1].kind == PUNCT:
-                last = _matching(toks, k + 1) or len(toks) - 1
+                last = self.matching(toks, k + 1) or len(toks) - 1
         elif first.kind == PUNCT and first.text in ("[", "{"):
-            last = _matching(toks, k) or len(toks) - 1
+            last = self.matching(toks, k) or len(toks) - 1
         else:
             self.problem(first.start, first.end, "Expected a type after '='")
             return k
@@ -244,7 +275,7 @@ class _Reader:
                 self.path,
                 self.lines.span(name_tok.start, name_tok.end),
                 (),
-                doc=self.summary(toks[i].start),
+                doc=self.docs(toks[i].start)[0],
                 alias_text=self.text[first.start : toks[last].end],
             )
         )
@@ -268,8 +299,28 @@ class _Reader:
         out.reverse()
         return out
 
-    def tags(self, offset: int) -> tuple[list[str], list[tuple[str, str]]]:
-        """The free text and the ``@tag text`` entries (continuation lines joined)."""
+    def docs(self, offset: int) -> tuple[str | None, dict[str, str]]:
+        """The summary and the ``@param`` texts above the line of ``offset`` (read once per
+        line: definitions sharing a line share the comment above it)."""
+        line = self.lines.position(offset).line
+        cached = self._docs.get(line)
+        if cached is None:
+            cached = self._docs[line] = self._read_docs(offset)
+        return cached
+
+    def _read_docs(self, offset: int) -> tuple[str | None, dict[str, str]]:
+        free, tags = self._read_tags(offset)
+        summary = next((body for tag, body in tags if tag == "summary" and body), None)
+        if summary is None:
+            summary = "\n".join(free).strip() or None
+        params: dict[str, str] = {}
+        for tag, body in tags:
+            m = _PARAM_TAG.match(body) if tag == "param" else None
+            if m and m.group(2).strip():
+                params.setdefault(m.group(1), m.group(2).strip())
+        return summary, params
+
+    def _read_tags(self, offset: int) -> tuple[list[str], list[tuple[str, str]]]:
         free: list[str] = []
         tags: list[tuple[str, list[str], int]] = []
         for line in self.doc_lines(offset):
@@ -285,30 +336,12 @@ class _Reader:
                 tags.append(("", [], indent))  # text after a tag, not part of it
         return free, [(tag, "\n".join(body).strip()) for tag, body, _ in tags if tag]
 
-    def summary(self, offset: int) -> str | None:
-        free, tags = self.tags(offset)
-        for tag, body in tags:
-            if tag == "summary" and body:
-                return body
-        text = "\n".join(free).strip()
-        return text or None
-
-    def param_docs(self, offset: int) -> dict[str, str]:
-        out: dict[str, str] = {}
-        for tag, body in self.tags(offset)[1]:
-            if tag != "param":
-                continue
-            m = _PARAM_TAG.match(body)
-            if m and m.group(2).strip():
-                out.setdefault(m.group(1), m.group(2).strip())
-        return out
-
     # ---------------------------------------------------------------- calls
 
     def walk_calls(self, toks: list[Token], depth: int = 0) -> None:
         n = len(toks)
         for i, t in enumerate(toks):
-            if t.kind == DQ and t.parts and depth < 20:
+            if t.kind in (DQ, HEREDOC) and t.parts and depth < 20:
                 for part in t.parts:
                     if isinstance(part, list):
                         self.walk_calls(part, depth + 1)
@@ -322,13 +355,15 @@ class _Reader:
                 if before is not None and _is(before, ".") and i >= 2:
                     self.lookup(function, t, [toks[i - 2]], t.end)
                 elif after is not None and _is(after, "("):
-                    close = _matching(toks, i + 1)
-                    args = toks[i + 2 : close if close is not None else n]
+                    close = self.matching(toks, i + 1)
+                    args = toks[i + 2 : close if close is not None else i + 3]
                     first = next(iter(_split_commas(args)), [])
                     end = toks[close].end if close is not None else toks[-1].end
                     self.lookup(function, t, first, end)
                 continue
-            if t.text in INCLUDING and not (before is not None and _is(before, ".")):
+            if t.text in INCLUDING and before is not None and _is(before, ".") and i >= 2:
+                self.included(toks[i - 2 : i - 1])  # 'x'.include
+            elif t.text in INCLUDING and not (before is not None and _is(before, ".")):
                 if after is None or _is(after, "=>") or _is(after, "+>"):
                     continue
                 self.include_args(toks, i + 1)
@@ -340,11 +375,17 @@ class _Reader:
         if len(arg) == 1 and arg[0].kind in (SQ, DQ):
             self.lookups.append(self.keyed(function, arg[0], call))
             return
-        if len(arg) == 1 and arg[0].kind == NAME:  # a bare word is a String: lookup(a::b)
-            key = arg[0].text.removeprefix("::")
-            span = self.lines.span(arg[0].start, arg[0].end)
-            self.lookups.append(LookupCall(function, self.path, span, key))
+        if len(arg) == 1 and arg[0].kind == NAME:  # lookup(a::b): a bare word is a string
+            t = arg[0]
+            span = self.lines.span(t.start, t.end)
+            self.lookups.append(LookupCall(function, self.path, span, t.text))
             return
+        if arg and _is(arg[0], "[") and self.matching(arg, 0) == len(arg) - 1:
+            # lookup(['a', 'b']): each name is a key Puppet reads (the first found wins)
+            keys = [g[0] for g in _split_commas(arg[1:-1]) if len(g) == 1 and g[0].kind in (SQ, DQ)]
+            if keys:
+                self.lookups.extend(self.keyed(function, k, call) for k in keys)
+                return
         if arg and _is(arg[0], "{"):  # lookup({'name' => 'k', ...})
             inner = arg[1:-1]
             for j, t in _depth0(inner):
@@ -370,14 +411,16 @@ class _Reader:
     def include_args(self, toks: list[Token], k: int) -> None:
         n = len(toks)
         if k < n and _is(toks[k], "("):
-            close = _matching(toks, k)
-            for group in _split_commas(toks[k + 1 : close if close is not None else n]):
+            close = self.matching(toks, k)
+            for group in _split_commas(toks[k + 1 : close if close is not None else k + 2]):
                 self.included(group)
             return
         while k < n:
             end = k + 1
             if _is(toks[k], "["):
-                end = (_matching(toks, k) or n - 1) + 1
+                end = (self.matching(toks, k) or n - 1) + 1
+            elif toks[k].kind == CLASSREF and k + 1 < n and _is(toks[k + 1], "["):
+                end = (self.matching(toks, k + 1) or n - 1) + 1
             self.included(toks[k:end])
             if end < n and _is(toks[end], ","):
                 k = end + 1
@@ -392,6 +435,13 @@ class _Reader:
             elif t.kind in (SQ, DQ) and not any(isinstance(p, list) for p in t.parts or []):
                 start, end = t.inner or (t.start, t.end)
                 self.add_inclusion(t.text, start, end)
+        elif (
+            len(group) == 4
+            and group[0].kind == CLASSREF
+            and group[0].text.lower().removeprefix("::") == "class"
+            and _is(group[1], "[")
+        ):  # include Class['x']
+            self.included(group[2:3])
         elif group and _is(group[0], "["):
             for inner in _split_commas(list(group[1:-1])):
                 self.included(inner)
@@ -399,9 +449,10 @@ class _Reader:
     def class_resource(self, toks: list[Token], k: int) -> None:
         """``class { 'x': ... }``: the titles before the colon are classes."""
         end = k
-        while end < len(toks) and not _is(toks[end], ":"):
+        while end < min(len(toks), k + _MAX_TITLE_TOKENS) and not _is(toks[end], ":"):
             end += 1
-        self.included(toks[k:end])
+        if end < len(toks) and _is(toks[end], ":"):
+            self.included(toks[k:end])
 
     def add_inclusion(self, name: str, start: int, end: int) -> None:
         name = name.lower().removeprefix("::")
@@ -417,20 +468,18 @@ def _is_name(t: Token, word: str) -> bool:
     return t.kind == NAME and t.text == word
 
 
-def _matching(toks: Sequence[Token], k: int) -> int | None:
-    """The index of the bracket closing the one at ``k``; None when it is not closed."""
-    depth = 0
-    for j in range(k, len(toks)):
-        t = toks[j]
+def _closers(toks: Sequence[Token]) -> list[int]:
+    """For each index, the index of the bracket closing the one there (-1: none)."""
+    out = [-1] * len(toks)
+    stack: list[int] = []
+    for j, t in enumerate(toks):
         if t.kind != PUNCT:
             continue
         if t.text in _OPEN:
-            depth += 1
-        elif t.text in _CLOSE:
-            depth -= 1
-            if depth == 0:
-                return j
-    return None
+            stack.append(j)
+        elif t.text in _CLOSE and stack:
+            out[stack.pop()] = j
+    return out
 
 
 def _depth0(toks: Sequence[Token]) -> Iterator[tuple[int, Token]]:

@@ -45,9 +45,41 @@ _SIMPLE = re.compile(
 # ``regexp_acceptable?``).
 _NO_REGEX_AFTER = frozenset({NAME, CLASSREF, NUMBER, SQ, DQ, HEREDOC, REGEX, VARIABLE, WORD})
 _NO_REGEX_AFTER_PUNCT = frozenset({")", "]", "|>", "|>>"})
+# Puppet's keywords are tokens of their own, so a regular expression may follow them
+# (``node /^web\d+/ {``); ``true`` and ``false`` are values.
+_KEYWORDS = frozenset(
+    [
+        "and",
+        "application",
+        "apply",
+        "attr",
+        "case",
+        "class",
+        "consumes",
+        "default",
+        "define",
+        "elsif",
+        "else",
+        "function",
+        "if",
+        "in",
+        "inherits",
+        "node",
+        "or",
+        "plan",
+        "private",
+        "produces",
+        "site",
+        "type",
+        "undef",
+        "unless",
+    ]
+)
 _HEREDOC_TAG = re.compile(
     r"@\(([^:/\r\n)]+)(?::[ \t]*([a-z][a-zA-Z0-9_+]+)[ \t]*)?(?:/((?:\w|[$])*)[ \t]*)?\)"
 )
+_SPACE = re.compile(r"(?:\s+|\#[^\n]*)+")
+_SPACE_START = frozenset(" \t\r\n\f\v#\xa0")
 _SQ_STOP = re.compile(r"['\\]")
 _DQ_STOP = re.compile(r'["\\$]')
 _UNICODE = re.compile(r"u(?:\{([0-9A-Fa-f]{1,6})\}|([0-9A-Fa-f]{4}))")
@@ -63,6 +95,7 @@ _DQ_ESCAPES = {
     "s": " ",
     "$": "$",
 }
+_MAX_HEREDOC_TAG = 256  # `@(...)` longer than this is not a heredoc (bounds a rescan)
 MAX_DEPTH = 50  # interpolations inside interpolations: deeper is not read
 
 
@@ -96,25 +129,32 @@ class _Lexer:
     def __init__(self, text: str) -> None:
         self.text = text
         self.errors: list[LexError] = []
-        self.pending: list[str] = []  # heredoc end tags whose bodies start on the next line
+        # heredocs whose bodies start on the next line: end tag, token, interpolating
+        self.pending: list[tuple[str, Token, bool]] = []
 
     def run(self) -> list[Token]:
         tokens, _ = self.scan(0, 0, in_interpolation=False)
         return tokens
 
-    def scan(self, pos: int, depth: int, *, in_interpolation: bool) -> tuple[list[Token], int]:
-        """Tokens from ``pos``; inside an interpolation, up to its closing brace (the
-        returned position is after it)."""
+    def scan(
+        self, pos: int, depth: int, *, in_interpolation: bool, stop: int | None = None
+    ) -> tuple[list[Token], int]:
+        """Tokens from ``pos`` (up to ``stop``); inside an interpolation, up to its closing
+        brace (the returned position is after it)."""
         text = self.text
-        n = len(text)
+        n = len(text) if stop is None else stop
         out: list[Token] = []
         braces = 0
         last: Token | None = None
         while pos < n:
             c = text[pos]
-            if c == "\n":
-                pos = self.skip_heredoc_bodies(pos + 1) if self.pending else pos + 1
-                continue
+            if c in _SPACE_START:
+                if not self.pending:  # blanks, newlines and comments in one step
+                    pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+                    continue
+                if c == "\n":
+                    pos = self.skip_heredoc_bodies(pos + 1)
+                    continue
             if c == "'":
                 tok, pos = self.single(pos)
             elif c == '"':
@@ -171,6 +211,8 @@ class _Lexer:
     @staticmethod
     def regex_acceptable(last: Token | None) -> bool:
         if last is None:
+            return True
+        if last.kind == NAME and last.text in _KEYWORDS:
             return True
         if last.kind in _NO_REGEX_AFTER:
             return False
@@ -266,24 +308,27 @@ class _Lexer:
 
     def heredoc(self, pos: int) -> tuple[Token | None, int]:
         text = self.text
-        close = text.find(")", pos)
-        m = _HEREDOC_TAG.match(text, pos, close + 1 if close >= 0 else len(text))
+        m = _HEREDOC_TAG.match(text, pos, pos + _MAX_HEREDOC_TAG)
         if m is None:
             return Token(PUNCT, pos, pos + 1, "@"), pos + 1
         tag = m.group(1).strip()
-        if len(tag) >= 2 and tag.startswith('"') and tag.endswith('"'):
+        interpolating = len(tag) >= 2 and tag.startswith('"') and tag.endswith('"')
+        if interpolating:
             tag = tag[1:-1].strip()
         if not tag:
             self.errors.append(LexError(pos, m.end(), "Heredoc without end-tag"))
             return Token(HEREDOC, pos, m.end(), ""), m.end()
-        self.pending.append(tag)
-        return Token(HEREDOC, pos, m.end(), tag), m.end()
+        tok = Token(HEREDOC, pos, m.end(), tag)
+        self.pending.append((tag, tok, interpolating))
+        return tok, m.end()
 
     def skip_heredoc_bodies(self, pos: int) -> int:
-        """Past the bodies of the heredocs opened on the line that just ended."""
+        """Past the bodies of the heredocs opened on the line that just ended; the
+        interpolations of a ``@("TAG")`` body are lexed into its token's parts."""
         text = self.text
         n = len(text)
-        for tag in self.pending:
+        pending, self.pending = self.pending, []
+        for tag, tok, interpolating in pending:
             end_line = re.compile(
                 r"[ \t]*(?:\|[ \t]*)?(?:-[ \t]*)?" + re.escape(tag) + r"[ \t]*\r?$"
             )
@@ -291,16 +336,27 @@ class _Lexer:
             while True:
                 if pos >= n:
                     self.errors.append(LexError(start, n, f"Heredoc without end-tag '{tag}'"))
-                    self.pending = []
                     return n
                 eol = text.find("\n", pos)
                 line_end = n if eol < 0 else eol
                 if end_line.search(text, pos, line_end):
+                    if interpolating:
+                        tok.parts = self.interpolations(start, pos)
                     pos = line_end + 1
                     break
                 pos = line_end + 1
-        self.pending = []
         return pos
+
+    def interpolations(self, start: int, end: int) -> list[tuple[int, int, str] | list[Token]]:
+        parts: list[tuple[int, int, str] | list[Token]] = []
+        i = start
+        while True:
+            j = self.text.find("${", i, end)
+            if j < 0:
+                return parts
+            # bounded by the body: an unclosed one must not lex the rest of the file again
+            inner, i = self.scan(j + 2, 1, in_interpolation=True, stop=end)
+            parts.append(inner)
 
 
 def _escaped(text: str, start: int, slash: int) -> bool:

@@ -1,0 +1,106 @@
+"""Explicit lookups in templates and Ruby functions: keys that code reads by name.
+
+A key read only by a template or a Ruby function is used, so the unused-data hints must see
+these reads too. An EPP template's code is Puppet: its ``<% %>`` tags are read by the
+manifest reader (everything outside them blanked, so positions stay those of the file). ERB
+templates and Ruby functions are Ruby, which hiera-ls does not parse: the forms Puppet's APIs
+offer are found by pattern (``call_function('lookup', 'k')``, ``call_function('lookup',
+['k', ...])``, ``scope.function_hiera(['k'])``, ``hiera('k')``); a key in a Ruby
+double-quoted string with ``#{...}`` becomes a pattern, as ``"${x}"`` does in Puppet.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hiera_ls.source.manifest_model import LookupCall, LookupFunction, ManifestFacts
+from hiera_ls.source.manifest_parser import LineTable, read_calls
+
+_FUNCTIONS = "lookup|hiera_array|hiera_hash|hiera_include|hiera"
+_RUBY_LOOKUP = re.compile(
+    r"""(?:
+        call_function\(\s*(?P<q1>['"])(?P<f1>"""
+    + _FUNCTIONS
+    + r""")(?P=q1)\s*,\s*\[?\s*
+      | \bfunction_(?P<f2>"""
+    + _FUNCTIONS
+    + r""")\(?\s*\[\s*
+      | (?<![\w.:])(?P<f3>hiera_array|hiera_hash|hiera)\(\s*
+    )
+    (?P<q>['"])(?P<key>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)""",
+    re.VERBOSE,
+)
+_RUBY_INTERPOLATION = re.compile(r"#\{[^}]*\}")
+_EPP_TAG = re.compile(r"<%(%|#)?")
+
+
+def read_ruby_lookups(path: str, text: str) -> ManifestFacts:
+    """The lookups of an ERB template or a Ruby function file."""
+    lines = LineTable(text)
+    calls: list[LookupCall] = []
+    for m in _RUBY_LOOKUP.finditer(text):
+        function = LookupFunction(m.group("f1") or m.group("f2") or m.group("f3"))
+        key = m.group("key")
+        if m.group("q") == '"' and "#{" in key:
+            literal = _RUBY_INTERPOLATION.split(key)
+            call = lines.span(m.start(), m.end())
+            if not "".join(literal):
+                calls.append(LookupCall(function, path, call, None))
+                continue
+            body = ".*".join(re.escape(_ruby_unescape(p, '"')) for p in literal)
+            calls.append(LookupCall(function, path, call, None, pattern=f"^{body}\\Z"))
+            continue
+        span = lines.span(m.start("key"), m.end("key"))
+        calls.append(LookupCall(function, path, span, _ruby_unescape(key, m.group("q"))))
+    return ManifestFacts(path, lookups=tuple(calls))
+
+
+def _ruby_unescape(text: str, quote: str) -> str:
+    if "\\" not in text:
+        return text
+    if quote == "'":
+        return re.sub(r"\\([\\'])", r"\1", text)
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), text)
+
+
+def epp_code(text: str) -> str:
+    """The text with everything but the Puppet code of its tags blanked (newlines kept)."""
+    out: list[str] = []
+    i = 0
+    n = len(text)
+    while i < n:
+        m = _EPP_TAG.search(text, i)
+        if m is None:
+            out.append(_blank(text[i:]))
+            break
+        out.append(_blank(text[i : m.start()]))
+        if m.group(1) == "%":  # `<%%` is a literal `<%`
+            out.append("   ")
+            i = m.end()
+            continue
+        close = text.find("%>", m.end())
+        end = n if close < 0 else close
+        if m.group(1) == "#":  # a comment
+            out.append(_blank(text[m.start() : min(n, end + 2)]))
+            i = end + 2
+            continue
+        start = m.end()
+        prefix = "  "
+        if start < n and text[start] in "=-":
+            start += 1
+            prefix = "   "
+        code_end = end - 1 if end > start and text[end - 1] == "-" else end
+        out.append(prefix)
+        out.append(text[start:code_end])
+        out.append(_blank(text[code_end : min(n, end + 2)]))
+        i = end + 2
+    return "".join(out)[:n]
+
+
+def _blank(text: str) -> str:
+    return re.sub(r"[^\n]", " ", text)
+
+
+def read_epp_lookups(path: str, text: str) -> ManifestFacts:
+    """The lookups of an EPP template's Puppet code."""
+    return read_calls(path, epp_code(text))

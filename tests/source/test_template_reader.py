@@ -1,0 +1,45 @@
+"""Lookups in EPP and ERB templates and Ruby functions: keys code reads by name."""
+
+from __future__ import annotations
+
+import textwrap
+
+from hiera_ls.source.template_reader import read_epp_lookups, read_ruby_lookups
+
+
+def test_epp_code_tags_only() -> None:
+    epp = textwrap.dedent(
+        """\
+        <%- | String $x = lookup('epp::param') | -%>
+        text <%= lookup('epp::a') %> <%# lookup('comment') %> <%% lookup('literal') %>
+        <% if $x { -%><%= hiera("epp::${x}::b") %><% } %>
+        """
+    )
+    facts = read_epp_lookups("/t.epp", epp)
+    assert [(c.key, c.pattern, c.span.start.human()) for c in facts.lookups] == [
+        ("epp::param", None, "1:27"),
+        ("epp::a", None, "2:18"),
+        (None, r"^epp::.*::b\Z", "3:19"),
+    ]
+
+
+def test_erb_and_ruby_function_calls() -> None:
+    rb = textwrap.dedent(
+        """\
+        <% scope.call_function('lookup', ['private_tables']).each do |name| -%>
+        x = call_function('lookup', 'wikimedia_clusters').keys
+        y = call_function("hiera", ["a::#{b}::c", {}])
+        z = scope.function_hiera(['old::key'])
+        w = hiera('bare')
+        v = foo.hiera('a method of something else')
+        """
+    )
+    facts = read_ruby_lookups("/t.erb", rb)
+    got = [(c.function.value, c.key, c.pattern, c.span.start.human()) for c in facts.lookups]
+    assert got == [
+        ("lookup", "private_tables", None, "1:36"),
+        ("lookup", "wikimedia_clusters", None, "2:30"),
+        ("hiera", None, r"^a::.*::c\Z", "3:5"),
+        ("hiera", "old::key", None, "4:28"),
+        ("hiera", "bare", None, "5:12"),
+    ]
