@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hiera_ls.checks.class_parameters import classes_named, included_classes
+from hiera_ls.checks.class_parameters import (
+    classes_named,
+    declared_with_parameters,
+    included_classes,
+)
 from hiera_ls.checks.fixes import fixes_for
 from hiera_ls.checks.registry import ProfileLookup, check_data_file
 from hiera_ls.engine.lookup import LookupSession
@@ -341,3 +345,44 @@ def test_a_fact_the_profile_lacks_leaves_the_value_unjudged(tmp_path: Path) -> N
     )
     code = index(define("profile::web", param("docroot", "Pattern[/^\\//]", "'/var/www'")))
     assert problems(ws, "data/common.yaml", code, profile_of(ws)) == []
+
+
+def test_resource_like_declarations_are_found_in_the_code_text() -> None:
+    text = (
+        "class role::db {\n"
+        "  include profile::base\n"
+        "  class { 'profile::db':\n"
+        "    password => 'x',\n"
+        "  }\n"
+        "  class {\n"
+        "    '::profile::cache': size => 1,\n"
+        "  }\n"
+        "}\n"
+    )
+    inclusions = (
+        Inclusion("profile::base", "/code/role/db.pp", Span.of(1, 10, 1, 23)),
+        Inclusion("profile::db", "/code/role/db.pp", Span.of(2, 11, 2, 22)),
+        Inclusion("profile::cache", "/code/role/db.pp", Span.of(6, 5, 6, 20)),
+    )
+    code = CodeIndex({"/code/role/db.pp": ManifestFacts("/code/role/db.pp", inclusions=inclusions)})
+    found = declared_with_parameters(code, {"/code/role/db.pp": text}.get)
+    assert found == {"profile::db", "profile::cache"}
+
+
+def test_a_class_declared_with_parameters_in_code_is_not_judged(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path, {"data/common.yaml": "classes: [role::db]\n"})
+    role = define("role::db")
+    db = define("profile::db", param("password", "String", None))
+    code = index(
+        role,
+        db,
+        inclusions=(Inclusion("profile::db", role.path, AT),),
+        lookups=(LookupCall(LookupFunction.LOOKUP, "/code/site.pp", AT, "classes"),),
+    )
+    source = ws.source("data/common.yaml")
+    judged = check_data_file(ws.index, source, profile_of(ws), ws.env, code)
+    assert [p.code for p in judged] == ["class-parameter-missing"]
+    declared = check_data_file(
+        ws.index, source, profile_of(ws), ws.env, code, lambda: frozenset({"profile::db"})
+    )
+    assert declared == []

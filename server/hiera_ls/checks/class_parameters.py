@@ -491,11 +491,33 @@ def included_classes(code: CodeIndex, start: str) -> list[Definition]:
     return out
 
 
-def declared_with_parameters(code: CodeIndex) -> frozenset[str]:
-    """Classes some manifest declares resource-like (``class { 'x': ... }``), which may give
-    parameters in code: their required parameters are not judged. The reader marks such
-    inclusions; until it does, none is known and every class is judged."""
-    return frozenset(i.name for i in code.inclusions() if getattr(i, "resource_like", False))
+# text before a class's name that makes its inclusion a resource-like declaration
+_RESOURCE_LIKE = re.compile(r"\bclass\s*\{\s*\[?\s*['\"]?\s*\Z")
+
+
+def declared_with_parameters(
+    code: CodeIndex, read_text: Callable[[str], str | None]
+) -> frozenset[str]:
+    """Classes some manifest declares resource-like (``class { 'x': p => v }``), which may
+    give parameters in code: their required parameters are not judged. ``read_text`` gives a
+    code file's text (the index keeps positions, not text)."""
+    out: set[str] = set()
+    for path, facts in code.files.items():
+        if not facts.inclusions:
+            continue
+        text = read_text(path)
+        if text is None:
+            continue
+        lines = text.split("\n")
+        for inclusion in facts.inclusions:
+            start = inclusion.span.start
+            if start.line >= len(lines):
+                continue
+            before = "\n".join(lines[max(0, start.line - 3) : start.line])
+            before += "\n" + lines[start.line][: start.column]
+            if _RESOURCE_LIKE.search(before):
+                out.add(inclusion.name)
+    return frozenset(out)
 
 
 def check_required_parameters(
@@ -503,7 +525,7 @@ def check_required_parameters(
     path: str,
     data_file: DataFile,
     context: CodeContext,
-    declared_with_parameters: Collection[str] = frozenset(),
+    declared_with_parameters: Callable[[], Collection[str]] = frozenset,
     *,
     module_name: str | None = None,
 ) -> list[Problem]:
@@ -535,7 +557,7 @@ def check_required_parameters(
             if spans is None:
                 continue
             for definition in included_classes(code, name):
-                if definition.name in declared_with_parameters:
+                if definition.name in declared_with_parameters():
                     continue  # `class { 'x': p => ... }` may give the value in code
                 for parameter in definition.params:
                     if parameter.default_text is not None:

@@ -15,7 +15,7 @@ then skipped), so a file opened outside any environment still gets its local che
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -24,7 +24,6 @@ from hiera_ls.checks.class_parameters import (
     check_class_keys,
     check_class_values,
     check_required_parameters,
-    declared_with_parameters,
 )
 from hiera_ls.checks.cross_file import (
     CrossFileIndex,
@@ -188,6 +187,7 @@ def check_data_file(
     profile: ProfileLookup | Sequence[ProfileLookup] | None = None,
     env: Environment | None = None,
     code: CodeIndex | None = None,
+    declared: Callable[[], Collection[str]] = frozenset,
 ) -> list[Problem]:
     """All problems of one data file, in file order.
 
@@ -197,6 +197,7 @@ def check_data_file(
     ``env``: the environment when there is no index (tells module data from other data).
     ``code``: the environment's Puppet code (the class parameter checks need it and the
     index: which keys data reads through interpolation, which have lookup_options).
+    ``declared``: the classes the code declares resource-like (asked only when needed).
     """
     data = source.data
     path = source.path
@@ -268,7 +269,7 @@ def check_data_file(
             check_profiles(profiles, path, data, module_name=module_name, references=references)
         )
         if context is not None:
-            out.extend(_class_values(profiles, path, data, context, module_name))
+            out.extend(_class_values(profiles, path, data, context, module_name, declared))
     return in_file_order(unique(out))
 
 
@@ -278,9 +279,9 @@ def _class_values(
     data: DataFile,
     context: CodeContext,
     module_name: str | None,
+    declared: Callable[[], Collection[str]],
 ) -> list[Problem]:
     """The values and required parameters the classes get for each profile's node."""
-    declared = declared_with_parameters(context.code)
     return per_profile(
         profiles,
         lambda profile: [

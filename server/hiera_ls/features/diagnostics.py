@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from hiera_ls.checks.class_parameters import declared_with_parameters
 from hiera_ls.checks.policy import COMPLETE, PARTIAL, Coverage, apply_policy, coverage
 from hiera_ls.checks.registry import (
     CoverageMemo,
@@ -101,6 +102,8 @@ class Diagnostics:
     # the lookups' findings for every facts profile, each once with the profiles named;
     # False: the active profile's only (``hiera-ls check`` runs a pass per profile)
     every_profile: bool = True
+    # the classes the code declares resource-like, for the code index they were read from
+    _declared: tuple[CodeIndex, frozenset[str]] | None = None
 
     def data_changed(self) -> None:
         """Some data file changed: the indexes are out of date (kept until rebuilt)."""
@@ -376,6 +379,14 @@ class Diagnostics:
         keys = len(df.data) if df is not None else 0
         return keys * len(snapshot.profiles) > FOREGROUND_LOOKUPS
 
+    def declared(self, snapshot: Snapshot, code: CodeIndex) -> frozenset[str]:
+        """The classes ``code`` declares resource-like, read once per code index."""
+        known = self._declared
+        if known is None or known[0] is not code:
+            known = (code, declared_with_parameters(code, snapshot.files.read_text))
+            self._declared = known
+        return known[1]
+
     def forget(self, path: str) -> None:
         self._full.pop(path, None)
 
@@ -412,7 +423,9 @@ class Diagnostics:
                 index = built.index if built is not None else None
                 profiles = _profiles(snapshot, view, pause, every)
                 code = code_index(snapshot, view)
-                found = check_data_file(index, source, profiles, view.env, code)
+                found = check_data_file(
+                    index, source, profiles, view.env, code, lambda: self.declared(snapshot, code)
+                )
                 if built is not None:
                     found.extend(built.by_file.get(path, ()))
                 loaded = source.data.error is None and len(source.text) <= LARGE_FILE_CHARS
