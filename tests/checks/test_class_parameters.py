@@ -386,3 +386,13 @@ def test_a_class_declared_with_parameters_in_code_is_not_judged(tmp_path: Path) 
         ws.index, source, profile_of(ws), ws.env, code, lambda: frozenset({"profile::db"})
     )
     assert declared == []
+
+
+def test_a_pattern_only_ruby_can_read_is_not_judged(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path, {"data/common.yaml": "profile::web::docroot: abab\n"})
+    ruby_only = define("profile::web", param("docroot", r"Pattern[/\A(?<x>a)b\k<x>b\z/]", "'x'"))
+    assert problems(ws, "data/common.yaml", index(ruby_only)) == []
+    readable = define("profile::web", param("docroot", r"Pattern[/\A\//]", "'/'"))
+    assert [p.code for p in problems(ws, "data/common.yaml", index(readable))] == [
+        "class-parameter-type-mismatch"
+    ]

@@ -31,9 +31,10 @@ from hiera_ls.checks.profile import ProfileLookup
 from hiera_ls.engine.lookup import LookupOutcome
 from hiera_ls.engine.trace import Event, Kind, TraceNode
 from hiera_ls.project.code_index import CodeIndex, ParameterRef
+from hiera_ls.puppet.type_assignable import ruby_regex
 from hiera_ls.puppet.type_mismatch import Mismatch, describe_mismatch, render
 from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
-from hiera_ls.puppet.types import PType
+from hiera_ls.puppet.types import AliasType, PatternType, PType
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.keys import LOOKUP_OPTIONS
 from hiera_ls.source.manifest_model import Definition, DefinitionKind, Parameter
@@ -212,7 +213,34 @@ def mismatches(code: CodeIndex, ref: ParameterRef, value: object) -> list[Mismat
         return []
     if any(m.kind == "unresolved" for m in found):
         return []
-    return [m for m in found if not _unknowable(value, m.value_path())]
+    unreadable = any(m.kind == "pattern" for m in found) and _unreadable_pattern(expected)
+    return [
+        m
+        for m in found
+        if not _unknowable(value, m.value_path()) and not (unreadable and m.kind == "pattern")
+    ]
+
+
+def _unreadable_pattern(t: PType) -> bool:
+    """Some ``Pattern[/.../]`` in ``t`` uses Ruby regexp syntax hiera-ls cannot compile: its
+    "does not match" would be a guess."""
+    seen: set[int] = set()
+    stack: list[object] = [t]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            stack.extend(item)
+            continue
+        if not isinstance(item, PType) or id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, PatternType) and any(ruby_regex(p) is None for p in item.patterns):
+            return True
+        if isinstance(item, AliasType):
+            stack.append(item.resolved())
+            continue
+        stack.extend(getattr(item, name) for name in getattr(item, "__dataclass_fields__", {}))
+    return False
 
 
 def _unknowable(value: object, path: Sequence[object]) -> bool:
