@@ -126,6 +126,9 @@ class Diagnostics:
             built = self._built.get(view.env.root)
             if built is None or built.changes < changes or built.index.env is not view.env:
                 self._build(snapshot, view, changes)
+            # the class checks read the code: indexed here (seconds on a big repository), in
+            # the background, rather than first on a keystroke
+            snapshot.code_index(view)
         if coverage:
             self.update_coverage(snapshot, changes, pause)
 
@@ -359,7 +362,9 @@ class Diagnostics:
             return ()  # the checks build the index first: the context is known only after
         # the profiles: every profile's lookups are checked, so a facts edit counts
         profiles = snapshot.profiles if self.every_profile else ()
-        code = code_index(snapshot, view)  # a .pp change gives a new index: checks run again
+        # a .pp change gives a new code index: the checks run again (a big environment's code
+        # is indexed by the background rebuild, never first on the server's thread)
+        code = snapshot.code_index(view) if generation else None
         return (self.changes, generation, view, snapshot.active, profiles, snapshot.settings, code)
 
     def _every(self, snapshot: Snapshot, path: str, pause: Pause | None) -> bool:
@@ -422,9 +427,15 @@ class Diagnostics:
                 built = self.built(snapshot, view)
                 index = built.index if built is not None else None
                 profiles = _profiles(snapshot, view, pause, every)
-                code = code_index(snapshot, view)
+                # a big environment's code is indexed with its data's index, in the background
+                code = snapshot.code_index(view) if built is not None else None
                 found = check_data_file(
-                    index, source, profiles, view.env, code, lambda: self.declared(snapshot, code)
+                    index,
+                    source,
+                    profiles,
+                    view.env,
+                    code,
+                    lambda: self.declared(snapshot, code) if code is not None else frozenset(),
                 )
                 if built is not None:
                     found.extend(built.by_file.get(path, ()))
@@ -521,11 +532,6 @@ def _profiles(
         return explain
 
     return [ProfileLookup(entry.name, lookup_for(entry), explain_for(entry)) for entry in entries]
-
-
-def code_index(snapshot: Snapshot, view: EnvironmentView) -> CodeIndex:
-    """The environment's Puppet code (the checks that compare data with code read it)."""
-    return snapshot.code_index(view)
 
 
 def _located_in(found: list[Problem], path: str) -> list[Problem]:
