@@ -396,3 +396,10 @@ def test_a_pattern_only_ruby_can_read_is_not_judged(tmp_path: Path) -> None:
     assert [p.code for p in problems(ws, "data/common.yaml", index(readable))] == [
         "class-parameter-type-mismatch"
     ]
+
+
+def test_a_module_without_classes_is_not_judged(tmp_path: Path) -> None:
+    # an empty directory (a git submodule not checked out) is on the modulepath all the same
+    ws = make_workspace(tmp_path, {"data/common.yaml": "vendored::thing::port: 1\n"})
+    code = index(WEB, modules=frozenset({"profile", "vendored"}))
+    assert problems(ws, "data/common.yaml", code) == []

@@ -84,6 +84,7 @@ def check_class_keys(
     not match their parameter's type."""
     out: list[Problem] = []
     code = context.code
+    coded: dict[str, bool] = {}
     for key in parameter_keys(data_file, module_name):
         spans = data_file.nodes.get((key,))
         if spans is None:
@@ -110,7 +111,7 @@ def check_class_keys(
                     )
                 )
         elif (
-            namespace.split("::", 1)[0] in code.modules
+            _module_has_code(code, namespace.split("::", 1)[0], coded)
             and not _read_explicitly(context, key)
             and not _autoload_file_known(code, namespace)
         ):
@@ -157,6 +158,20 @@ def _header_read(code: CodeIndex, definition: Definition) -> bool:
     start = definition.span.start.line
     end = max([p.span.end.line for p in definition.params] + [start]) + 2
     return not any(start <= p.span.start.line <= end for p in facts.problems)
+
+
+def _module_has_code(code: CodeIndex, module: str, known: dict[str, bool]) -> bool:
+    """The module is on the modulepath and defines some class, defined type or function: an
+    empty directory (a git submodule not checked out) or a module of types only is not
+    judged."""
+    if module not in known:
+        prefix = f"{module}::"
+        known[module] = module in code.modules and any(
+            (d.name == module or d.name.startswith(prefix))
+            and d.kind is not DefinitionKind.TYPE_ALIAS
+            for d in code.definitions()
+        )
+    return known[module]
 
 
 def _autoload_file_known(code: CodeIndex, namespace: str) -> bool:
