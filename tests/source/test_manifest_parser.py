@@ -205,3 +205,9 @@ def test_every_form_puppet_reads_a_key_or_a_class_name_in() -> None:
         ("t::ten", "4:4"),
         ("t::fifteen", "5:18"),
     ]
+
+
+def test_method_lookups_on_an_array_or_a_bare_word() -> None:
+    src = "$q = ['t::q1', 't::q2'].lookup\n$r = t::r.lookup\n$s = f().lookup\n"
+    facts = read_manifest("/m/t.pp", src)
+    assert [c.key for c in facts.lookups] == ["t::q1", "t::q2", "t::r", None]

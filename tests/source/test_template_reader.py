@@ -43,3 +43,13 @@ def test_erb_and_ruby_function_calls() -> None:
         ("hiera", "old::key", None, "4:28"),
         ("hiera", "bare", None, "5:12"),
     ]
+
+
+def test_a_percent_gt_inside_an_epp_string_does_not_close_the_tag() -> None:
+    epp = "<%= \"%>${lookup('t::after_percent')}\" %> <%= '%>' %><%= lookup('t::next') %>\n"
+    facts = read_epp_lookups("/t.epp", epp)
+    assert [(c.key, epp[c.span.start.column : c.span.end.column]) for c in facts.lookups] == [
+        ("t::after_percent", "t::after_percent"),
+        ("t::next", "t::next"),
+    ]
+    assert facts.problems == ()

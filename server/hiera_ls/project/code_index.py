@@ -155,6 +155,9 @@ class ManifestCache:
 
     _entries: dict[str, tuple[Stamp, ManifestFacts]] = field(default_factory=dict)
 
+    def forget(self, path: str) -> None:
+        self._entries.pop(path, None)
+
     def get(self, files: FileAccess, path: str) -> ManifestFacts | None:
         stamp = files.stamp(path)
         if stamp is None:
@@ -280,6 +283,7 @@ def update_code_index(
             continue
         got = cache.get(files, path) if files.is_file(path) else None
         if got is None:
+            cache.forget(path)
             removed.append(path)
         else:
             facts.append(got)
@@ -307,6 +311,8 @@ class CodeIndexes:
         if rebuild:
             return CodeIndexes(self.manifests)
         if self._built:
+            with self._lock:  # the chain stays two long: older indexes are not kept alive
+                self._base = None
             return CodeIndexes(self.manifests, _base=self, _changed=frozenset(changed))
         return CodeIndexes(
             self.manifests, _base=self._base, _changed=self._changed | frozenset(changed)

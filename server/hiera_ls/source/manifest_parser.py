@@ -71,7 +71,7 @@ def read_manifest(path: str, text: str) -> ManifestFacts:
     """What ``path`` (a .pp file whose content is ``text``) defines, looks up and includes."""
     try:
         return _Reader(path, text).read()
-    except (RecursionError, ValueError, IndexError) as e:  # a bug here must not stop the server
+    except Exception as e:  # a bug here must cost one file, never the index or the server
         return ManifestFacts(
             path,
             problems=(
@@ -86,7 +86,7 @@ def read_calls(path: str, text: str) -> ManifestFacts:
     """Only the lookups of Puppet code that defines nothing (an EPP template's code)."""
     try:
         return _Reader(path, text).read(definitions=False)
-    except (RecursionError, ValueError, IndexError) as e:
+    except Exception as e:  # as in read_manifest
         return ManifestFacts(
             path,
             problems=(
@@ -106,19 +106,27 @@ class _Reader:
         self.lookups: list[LookupCall] = []
         self.inclusions: list[Inclusion] = []
         self.problems: list[ManifestProblem] = []
-        self._closers: dict[int, tuple[Sequence[Token], list[int]]] = {}
+        self._closers: dict[int, tuple[Sequence[Token], list[int], list[int]]] = {}
         self._docs: dict[int, tuple[str | None, dict[str, str]]] = {}
 
     def matching(self, toks: Sequence[Token], k: int) -> int | None:
         """The index of the bracket closing the one at ``k``; None when it is not closed.
         Every list's brackets are paired once: an unclosed bracket costs no rescan (a file
         of ten thousand ``lookup(`` must not take quadratic time)."""
+        j = self._pairs(toks)[0][k]
+        return j if j >= 0 else None
+
+    def opening(self, toks: Sequence[Token], k: int) -> int | None:
+        """The index of the bracket the one at ``k`` closes; None when it closes none."""
+        j = self._pairs(toks)[1][k]
+        return j if j >= 0 else None
+
+    def _pairs(self, toks: Sequence[Token]) -> tuple[list[int], list[int]]:
         found = self._closers.get(id(toks))
         if found is None:
-            found = (toks, _closers(toks))  # the list is kept, so its id stays its own
+            found = (toks, *_pairs(toks))  # the list is kept, so its id stays its own
             self._closers[id(toks)] = found
-        j = found[1][k]
-        return j if j >= 0 else None
+        return found[1], found[2]
 
     def problem(self, start: int, end: int, message: str) -> None:
         self.problems.append(ManifestProblem(self.path, self.lines.span(start, end), message))
@@ -353,7 +361,11 @@ class _Reader:
             function = LOOKUP_FUNCTIONS.get(t.text.removeprefix("::"))
             if function is not None:
                 if before is not None and _is(before, ".") and i >= 2:
-                    self.lookup(function, t, [toks[i - 2]], t.end)
+                    receiver = [toks[i - 2]]  # 'k'.lookup, a::b.lookup, ['a', 'b'].lookup
+                    opener = self.opening(toks, i - 2) if _is(toks[i - 2], "]") else None
+                    if opener is not None:
+                        receiver = toks[opener : i - 1]
+                    self.lookup(function, t, receiver, t.end)
                 elif after is not None and _is(after, "("):
                     close = self.matching(toks, i + 1)
                     args = toks[i + 2 : close if close is not None else i + 3]
@@ -468,9 +480,11 @@ def _is_name(t: Token, word: str) -> bool:
     return t.kind == NAME and t.text == word
 
 
-def _closers(toks: Sequence[Token]) -> list[int]:
-    """For each index, the index of the bracket closing the one there (-1: none)."""
-    out = [-1] * len(toks)
+def _pairs(toks: Sequence[Token]) -> tuple[list[int], list[int]]:
+    """For each index, the index of the bracket closing the one there, and of the bracket
+    the one there closes (-1: none)."""
+    closers = [-1] * len(toks)
+    openers = [-1] * len(toks)
     stack: list[int] = []
     for j, t in enumerate(toks):
         if t.kind != PUNCT:
@@ -478,8 +492,10 @@ def _closers(toks: Sequence[Token]) -> list[int]:
         if t.text in _OPEN:
             stack.append(j)
         elif t.text in _CLOSE and stack:
-            out[stack.pop()] = j
-    return out
+            opener = stack.pop()
+            closers[opener] = j
+            openers[j] = opener
+    return closers, openers
 
 
 def _depth0(toks: Sequence[Token]) -> Iterator[tuple[int, Token]]:

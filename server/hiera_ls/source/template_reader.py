@@ -32,6 +32,11 @@ _RUBY_LOOKUP = re.compile(
 )
 _RUBY_INTERPOLATION = re.compile(r"#\{[^}]*\}")
 _EPP_TAG = re.compile(r"<%(%|#)?")
+_CODE_STOP = re.compile(r"%>|['\"]")
+_SQ_END = re.compile(r"\\.|'", re.DOTALL)
+_DQ_END = re.compile(r'\\.|"|\$\{', re.DOTALL)
+_INTERPOLATION_STOP = re.compile(r"[{}'\"]")
+_MAX_STRING_DEPTH = 20
 
 
 def read_ruby_lookups(path: str, text: str) -> ManifestFacts:
@@ -78,7 +83,7 @@ def epp_code(text: str) -> str:
             out.append("   ")
             i = m.end()
             continue
-        close = text.find("%>", m.end())
+        close = text.find("%>", m.end()) if m.group(1) == "#" else _tag_end(text, m.end())
         end = n if close < 0 else close
         if m.group(1) == "#":  # a comment
             out.append(_blank(text[m.start() : min(n, end + 2)]))
@@ -95,6 +100,55 @@ def epp_code(text: str) -> str:
         out.append(_blank(text[code_end : min(n, end + 2)]))
         i = end + 2
     return "".join(out)[:n]
+
+
+def _tag_end(text: str, i: int) -> int:
+    """Where a code tag's ``%>`` is (-1: none): one inside a string does not close it, as
+    Puppet's EPP lexer reads the tag's code as Puppet code."""
+    while True:
+        m = _CODE_STOP.search(text, i)
+        if m is None:
+            return -1
+        if m.group() == "%>":
+            return m.start()
+        i = _string_end(text, m.start(), 0)
+        if i < 0:
+            return -1
+
+
+def _string_end(text: str, i: int, depth: int) -> int:
+    """The index after the string opening at ``i`` (-1: not closed); a double-quoted
+    string's ``${...}`` may hold strings of its own."""
+    quote = text[i]
+    pattern = _SQ_END if quote == "'" else _DQ_END
+    i += 1
+    while True:
+        m = pattern.search(text, i)
+        if m is None:
+            return -1
+        if m.group() == quote:
+            return m.end()
+        i = m.end()
+        if m.group() != "${" or depth >= _MAX_STRING_DEPTH:
+            continue
+        braces = 0
+        while True:
+            inner = _INTERPOLATION_STOP.search(text, i)
+            if inner is None:
+                return -1
+            c = inner.group()
+            if c in "'\"":
+                i = _string_end(text, inner.start(), depth + 1)
+                if i < 0:
+                    return -1
+                continue
+            i = inner.end()
+            if c == "{":
+                braces += 1
+            elif braces == 0:
+                break
+            else:
+                braces -= 1
 
 
 def _blank(text: str) -> str:
