@@ -15,6 +15,10 @@ the facts profile of node0042 active). Once the server has been quiet for --quie
 - ``resolve``: completionItem/resolve of a key (its merged value for the profile);
 - ``facts``: completion after ``%{facts.os.`` in the node file;
 - ``options``: a lookup_options merge strategy in the node file;
+- ``param-typing``: a keystroke then completion of a top-level key in the node file: the
+  class parameters of the code index (gen_repo.py writes ~4,700 of them), the namespace typed
+  so far first, those the file sets left out;
+- ``param-value``: the choices of an ``Enum`` parameter's value;
 - ``tokens-full`` / ``tokens-range``: semantic tokens of the big file, whole and 100 lines.
 """
 
@@ -134,6 +138,32 @@ async def main_async(args: argparse.Namespace) -> None:
             },
         )
         await timed("options", lambda i: complete(node, line + 2, len("    merge: ")))
+
+        async def parameter_typing(i: int) -> None:
+            nonlocal version
+            version += 1
+            typed = "profile::p1" + "2::s"[: i % 5]
+            client.notify(
+                "textDocument/didChange",
+                {
+                    "textDocument": {"uri": node, "version": version},
+                    "contentChanges": [{"text": node_text + typed + "\n"}],
+                },
+            )
+            answer = await complete(node, line, len(typed))
+            assert answer and answer["items"], "no class parameter offered"
+
+        await timed("param-typing", parameter_typing)
+        version += 1
+        enum_line = "profile::p3::setting3: "
+        client.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": node, "version": version},
+                "contentChanges": [{"text": node_text + enum_line + "\n"}],
+            },
+        )
+        await timed("param-value", lambda i: complete(node, line, len(enum_line)))
         lines = big_text.splitlines()
         doc = {"textDocument": {"uri": big}}
         await timed(

@@ -1,7 +1,9 @@
 """A large, realistic control repository for benchmarks (deterministic for a seed).
 
 Layout: environment hiera.yaml with node / role / os / datacenter / common levels,
-``nodes/`` with one file per node, a few modules with data, and facts for one node.
+``nodes/`` with one file per node, a few modules with data, and facts for one node; Puppet
+classes for the data's keys (:func:`manifests`: the profile and module classes the keys set,
+plus many more, as a real modulepath has thousands of parameters).
 """
 
 from __future__ import annotations
@@ -116,6 +118,7 @@ def generate(
         (mdir / "data" / "os" / "Debian.yaml").write_text(
             _yaml({f"{m}::k{i}": i for i in range(5)})
         )
+    manifests(env, seed)
     node = "node0042.example.com"
     facts = {
         "role": "role7",
@@ -134,6 +137,54 @@ def generate(
         *[f"{m}::k{i}" for m in ("ntp", "apache", "mysql") for i in range(20)],
     ]
     return {"env": str(env), "facts": str(root / "facts.json"), "node": node, "keys": keys}
+
+
+PARAM_TYPES = (
+    "String",
+    "Integer[1, 65535]",
+    "Boolean",
+    "Array[String]",
+    "Hash",
+    "Enum['present', 'absent', 'latest']",
+    "Optional[String]",
+    "Stdlib::Absolutepath",
+)
+EXTRA_CLASSES = 600  # classes the data never sets, for completion's candidates
+
+
+def _class_text(rng: random.Random, name: str, params: list[str]) -> str:
+    lines = [f"# @summary The {name} class.", "#"]
+    typed = []
+    for p in params:
+        lines.append(f"# @param {p} What {p} of {name} sets.")
+        ptype = rng.choice(PARAM_TYPES)
+        default = rng.choice(("", " = undef", " = 'x'", " = 1", " = true"))
+        typed.append(f"  {ptype} ${p}{default},")
+    return "\n".join([*lines, f"class {name} (", *typed, ") {", f"  include {name}::config", "}"])
+
+
+def manifests(env: Path, seed: int = 1) -> None:
+    """The classes of the keys the data sets (profile::pN with setting0-9, the modules' init
+    classes with k0-k29) and :data:`EXTRA_CLASSES` more in site-modules, with
+    puppet-strings docs; ``environment.conf`` puts site-modules on the modulepath."""
+    rng = random.Random(seed)
+    (env / "environment.conf").write_text("modulepath = site-modules:modules:$basemodulepath\n")
+    profile = env / "site-modules" / "profile" / "manifests"
+    profile.mkdir(parents=True, exist_ok=True)
+    for i in range(40):
+        text = _class_text(rng, f"profile::p{i}", [f"setting{j}" for j in range(10)])
+        (profile / f"p{i}.pp").write_text(text + "\n")
+    for i in range(EXTRA_CLASSES):
+        params = [f"option{j}" for j in range(rng.randint(3, 12))]
+        (profile / f"extra{i}.pp").write_text(_class_text(rng, f"profile::extra{i}", params) + "\n")
+    for m in ("ntp", "apache", "mysql"):
+        mdir = env / "modules" / m / "manifests"
+        mdir.mkdir(parents=True, exist_ok=True)
+        (mdir / "init.pp").write_text(_class_text(rng, m, [f"k{i}" for i in range(30)]) + "\n")
+    (env / "manifests").mkdir(exist_ok=True)
+    (env / "manifests" / "site.pp").write_text(
+        "node default {\n  lookup('classes', Array[String], 'unique', []).include\n}\n"
+    )
 
 
 def grow(common: Path, lines_wanted: int, seed: int = 7) -> None:

@@ -39,6 +39,7 @@ import {
     parseEditText,
     parseReencrypt,
 } from './eyaml';
+import { KeyViewTree } from './keyViewTree';
 import { nodeProbe } from './probe';
 import {
     ACTIVE_FACTS_PROFILE_NOTIFICATION,
@@ -92,6 +93,8 @@ class HieraExtension implements vscode.Disposable {
     private explainCounter = 0;
     private yamlExtensionPresent: boolean;
     private starting: Promise<void> | undefined;
+    /** Fired when the server starts or stops and when the active profile changes (the side view). */
+    readonly serverChanged = new vscode.EventEmitter<void>();
 
     constructor(
         private readonly context: vscode.ExtensionContext,
@@ -153,6 +156,7 @@ class HieraExtension implements vscode.Disposable {
         client.onNotification(ACTIVE_FACTS_PROFILE_NOTIFICATION, (params: unknown) => {
             this.activeProfile = activeProfileName(params);
             this.render();
+            this.serverChanged.fire();
         });
         try {
             await client.start();
@@ -297,8 +301,14 @@ class HieraExtension implements vscode.Disposable {
         }
     }
 
+    /** The client when the server runs, without the warning runningClient() shows. */
+    liveClient(): LanguageClient | undefined {
+        return this.client !== undefined && this.client.isRunning() ? this.client : undefined;
+    }
+
     dispose(): void {
         this.statusBar.dispose();
+        this.serverChanged.dispose();
         void this.stop();
     }
 
@@ -306,6 +316,7 @@ class HieraExtension implements vscode.Disposable {
 
     private setState(state: ServerState): void {
         this.state = state;
+        this.serverChanged.fire();
         if (state !== 'running') {
             this.activeProfile = state === 'starting' ? this.activeProfile : null;
         }
@@ -602,6 +613,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         vscode.workspace.onDidCloseTextDocument((doc) => ext.forgetExplanation(doc)),
         vscode.workspace.onDidChangeConfiguration((e) => ext.onConfigurationChanged(e)),
         vscode.extensions.onDidChange(() => ext.onExtensionsChanged()),
+        new KeyViewTree(() => ext.liveClient(), ext.serverChanged.event),
     );
     await ext.start();
 }

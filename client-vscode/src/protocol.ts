@@ -20,6 +20,11 @@ export const EYAML_EDIT_TEXT_REQUEST = 'hiera/eyamlEditText';
 export const EYAML_REENCRYPT_REQUEST = 'hiera/eyamlReencrypt';
 /** Request `{uri, key}`: `{key, path, profiles: [{name, before, after, changed}], text}` or null. */
 export const COMPARE_KEY_REQUEST = 'hiera/compareKey';
+/**
+ * Request {@link ExplainParams}: `{key, environment, profile, profiles, hierarchy, notes}` or
+ * null, the side view of the key (every profile's value, the active profile's levels).
+ */
+export const KEY_VIEW_REQUEST = 'hiera/keyView';
 /** Notification `{name}` (name or null) whenever the active profile changes. */
 export const ACTIVE_FACTS_PROFILE_NOTIFICATION = 'hiera/activeFactsProfile';
 

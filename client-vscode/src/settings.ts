@@ -23,6 +23,8 @@ export interface HieraSettings {
     moduleDirs: ModuleDirs;
     /** `hiera.eyaml.decryptInHover`: hovers show eyaml plaintext (off unless the user turns it on). */
     eyaml: { decryptInHover: boolean };
+    /** `hiera.inlayHints.enabled`: inlay hints in data files (on unless the user turns them off). */
+    inlayHints: { enabled: boolean };
     /** Custom backend function -> the reader hiera-ls reads its levels with (`expand_path` ...). */
     backends: Record<string, string>;
 }
@@ -45,11 +47,12 @@ export const SERVER_SETTING_KEYS: readonly (keyof HieraSettings)[] = [
     'strictVariables',
     'moduleDirs',
     'eyaml',
+    'inlayHints',
     'backends',
 ];
 
-/** The settings under `hiera.eyaml` (contributed one by one in package.json). */
-export const EYAML_SETTING_KEYS: readonly string[] = ['eyaml.decryptInHover'];
+/** The settings in groups (`hiera.eyaml`, `hiera.inlayHints`), contributed one by one in package.json. */
+export const NESTED_SETTING_KEYS: readonly string[] = ['eyaml.decryptInHover', 'inlayHints.enabled'];
 
 export interface InitializationOptions extends HieraSettings {
     /**
@@ -92,7 +95,8 @@ export function normalizeSettings(raw: unknown, home: string, folder?: string): 
         environment: text(get('environment')),
         strictVariables: typeof strict === 'boolean' ? strict : true,
         moduleDirs: moduleDirs(get('moduleDirs')),
-        eyaml: { decryptInHover: eyamlSetting(get('eyaml'), 'decryptInHover') },
+        eyaml: { decryptInHover: flag(get('eyaml'), 'decryptInHover', false) },
+        inlayHints: { enabled: flag(get('inlayHints'), 'enabled', true) },
         backends: backends(get('backends')),
     };
 }
@@ -109,8 +113,10 @@ function backends(raw: unknown): Record<string, string> {
     );
 }
 
-function eyamlSetting(raw: unknown, key: string): boolean {
-    return raw !== null && typeof raw === 'object' && (raw as Record<string, unknown>)[key] === true;
+/** A boolean inside a settings group; anything but a boolean is the default. */
+function flag(raw: unknown, key: string, fallback: boolean): boolean {
+    const value = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>)[key] : undefined;
+    return typeof value === 'boolean' ? value : fallback;
 }
 
 export interface ClientFacts {

@@ -16,6 +16,7 @@ describe('settings -> initializationOptions', () => {
             strictVariables: true,
             moduleDirs: 'conventional',
             eyaml: { decryptInHover: false },
+            inlayHints: { enabled: true },
             backends: {},
             yamlSyntaxDiagnostics: true,
             hieraConfigSchemaDiagnostics: true,
@@ -33,6 +34,7 @@ describe('settings -> initializationOptions', () => {
             strictVariables: false,
             moduleDirs: 'modulepath',
             eyaml: { decryptInHover: true },
+            inlayHints: { enabled: false },
             backends: { 'wmflib::expand_path': 'expand_path' },
             server: { path: '/x/hiera-ls' },
             trace: { server: 'verbose' },
@@ -47,6 +49,7 @@ describe('settings -> initializationOptions', () => {
             strictVariables: false,
             moduleDirs: 'modulepath',
             eyaml: { decryptInHover: true },
+            inlayHints: { enabled: false },
             backends: { 'wmflib::expand_path': 'expand_path' },
         });
     });
@@ -67,6 +70,7 @@ describe('settings -> initializationOptions', () => {
         assert.equal(s.hieraConfig, null);
         assert.equal(s.strictVariables, true);
         assert.equal(s.moduleDirs, 'conventional');
+        assert.deepEqual(normalizeSettings({ inlayHints: { enabled: 'no' } }, HOME).inlayHints, { enabled: true });
         assert.deepEqual(normalizeSettings({ backends: { a: 'yaml_data', b: 7 } }, HOME).backends, { a: 'yaml_data' });
         assert.deepEqual(normalizeSettings({ backends: ['x'] }, HOME).backends, {});
         assert.deepEqual(normalizeSettings({ factsPaths: 'one/file.yaml' }, HOME).factsPaths, ['one/file.yaml']);

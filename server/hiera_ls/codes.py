@@ -506,7 +506,18 @@ CODES: dict[str, Code] = _codes(
         E,
         "Looking up this key fails for the active facts profile; the message is Puppet's",
     ),
+    # --- data the Puppet code never reads (checks/unused_data.py)
+    Code(
+        "key-unused",
+        Severity.HINT,
+        "A key no class parameter, no lookup() in the code and no %{lookup()}/alias() in the "
+        "data reads",
+    ),
 )
+
+# Codes about something that does nothing (dead data): editors grey it out (LSP's
+# DiagnosticTag.Unnecessary) rather than underline it.
+UNNECESSARY: frozenset[str] = frozenset({"key-unused"})
 
 
 def code(code_id: str) -> Code:

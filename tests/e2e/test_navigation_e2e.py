@@ -121,8 +121,13 @@ async def test_definition_of_a_hiera_yaml_path_is_the_data_file_for_the_node(
 async def test_definition_of_a_data_key_is_the_same_key_in_other_levels(
     client: LanguageClient,
 ) -> None:
+    # first the class parameter it sets
+    ssh = CONTROL_REPO / "site-modules" / "profile" / "manifests" / "ssh.pp"
     found = await definition(client, WEB01, "profile::ssh::port")
-    assert found == [(COMMON, line_of(COMMON, "profile::ssh::port:"), 0)]
+    assert found == [
+        (ssh, line_of(ssh, "Integer $port"), len("  Integer ")),
+        (COMMON, line_of(COMMON, "profile::ssh::port:"), 0),
+    ]
 
 
 @pytest.mark.asyncio(loop_scope="module")

@@ -45,6 +45,7 @@ def test_every_handler_runs_under_the_error_guard() -> None:
         protocol.EYAML_REENCRYPT,
         types.TEXT_DOCUMENT_CODE_LENS,
         protocol.COMPARE_KEY,
+        protocol.KEY_VIEW,
     }
     assert set(fm.commands) == {
         protocol.CMD_LIST_FACTS_PROFILES,

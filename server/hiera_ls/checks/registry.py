@@ -178,6 +178,7 @@ CHECKS: tuple[CheckInfo, ...] = (
         ),
         "index and profiles",
     ),
+    CheckInfo("unused keys", "workspace", ("key-unused",), "index"),  # and the code index
 )
 
 

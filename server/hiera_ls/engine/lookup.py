@@ -33,6 +33,8 @@ from hiera_ls.engine.providers import (
     FIRST,
     HASH,
     Compilation,
+    LayerHierarchy,
+    layer_hierarchies,
     lookup_default_in_module,
     lookup_global,
     lookup_in_environment,
@@ -122,6 +124,26 @@ class LookupSession:
             for location in entry.locations or ()
             if location.exists and not location.is_uri
         )
+
+    def hierarchy(self, key: str) -> list[LayerHierarchy]:
+        """Every hierarchy level a lookup of ``key`` may read, resolved for this node: the
+        global and environment layers and the key's module (see
+        :func:`~hiera_ls.engine.providers.layer_hierarchies`). Empty when the node's scope
+        itself is in error (the error every lookup reports)."""
+        if self.scope.error is not None:
+            return []
+        comp = self._compilation
+        inv = Invocation(
+            self.scope,
+            NullBuilder(),
+            lambda sub, name: search_and_merge(comp, sub, name, None),
+            memo=comp.lookups,
+        )
+        try:
+            module = LookupKey.parse(key).module_name
+        except LookupFailure:
+            module = None
+        return layer_hierarchies(comp, inv, module)
 
     def explain_options(self, key: str | None) -> LookupOutcome:
         """``puppet lookup --explain-options`` without ``--explain``: how the lookup_options

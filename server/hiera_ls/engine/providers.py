@@ -22,7 +22,7 @@ from hiera_ls.engine.options import CompiledOptions, compile_options, validate_o
 from hiera_ls.engine.trace import NO_VALUE, Event, Kind, TraceNode
 from hiera_ls.project.backends import EXPAND_PATH, expand_path_file
 from hiera_ls.project.model import Environment, Layer, LayerKind
-from hiera_ls.puppet.errors import LookupFailure, PuppetError
+from hiera_ls.puppet.errors import LookupFailure, PuppetError, UndefinedVariable
 from hiera_ls.puppet.values import ENCRYPTED_RE, Encrypted
 from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.files import FileAccess
@@ -168,6 +168,46 @@ def _resolved_entries(
     resolved = resolve_entries(inv.untraced(), comp.files, layer, entries)
     comp.entries[cache_key] = resolved
     return resolved
+
+
+@dataclass(frozen=True, slots=True)
+class LayerHierarchy:
+    """One layer's hierarchy resolved for a node, or why it cannot be (the error a lookup
+    reading it reports)."""
+
+    layer: Layer
+    entries: tuple[ResolvedEntry, ...]
+    error: str | None = None
+    default_hierarchy: bool = False
+
+
+def layer_hierarchies(
+    comp: Compilation, inv: Invocation, module_name: str | None
+) -> list[LayerHierarchy]:
+    """The hierarchies a lookup of a key of ``module_name`` may read, in lookup order: the
+    global and environment layers, the module's, then the module's default_hierarchy.
+
+    Every level is listed whatever a merge would stop at, for views that show the whole
+    search; layers without a hiera.yaml are left out, as lookups read nothing there.
+    """
+    layers: list[tuple[Layer, bool]] = [(comp.env.global_layer, False)]
+    layers.append((comp.env.environment_layer, False))
+    module = _module_layer(comp, module_name)
+    if module is not None and module.config is not None:
+        layers.append((module, False))
+        if module.config.default_hierarchy:
+            layers.append((module, True))
+    out: list[LayerHierarchy] = []
+    for layer, default in layers:
+        if layer.config is None:
+            continue
+        try:
+            entries = _resolved_entries(comp, inv.untraced(), layer, default)
+        except (LookupFailure, PuppetError, UndefinedVariable) as e:
+            out.append(LayerHierarchy(layer, (), str(e), default))
+            continue
+        out.append(LayerHierarchy(layer, tuple(entries), None, default))
+    return out
 
 
 def _entry_lookup(

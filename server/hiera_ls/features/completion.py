@@ -7,6 +7,10 @@
   level, with their values;
 - right after ``%{``: the interpolation functions Puppet accepts in data (none in hiera.yaml,
   where Puppet refuses method calls) and the variable roots;
+- at a top-level key of a data file: the parameters of the environment's Puppet classes (those
+  of the namespace typed so far first), with their type and ``@param`` documentation, that
+  the file does not set yet; at such a key's value, ``true``/``false`` for a ``Boolean``
+  parameter and the choices of an ``Enum[...]`` one;
 - in ``lookup_options``: the keys an entry may name, then the entry's option names, merge
   strategies and their options;
 - in a hiera.yaml: the keys the JSON schema allows at that place (top level, ``defaults``,
@@ -24,12 +28,26 @@ from dataclasses import dataclass
 from typing import Any
 
 from hiera_ls.features.provenance import resolve
+from hiera_ls.features.puppet_code import code_index
 from hiera_ls.features.render import inline
 from hiera_ls.features.sessions import scope_for
+from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.key_index import LineMap, root_of
+from hiera_ls.project.model import LayerKind
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
+from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
+from hiera_ls.puppet.types import (
+    AliasType,
+    BooleanType,
+    EnumType,
+    NotUndefType,
+    OptionalType,
+    PType,
+    VariantType,
+)
 from hiera_ls.schemas_path import load_schema
 from hiera_ls.source.keys import LOOKUP_OPTIONS
+from hiera_ls.source.manifest_model import Definition, DefinitionKind, Parameter
 from hiera_ls.source.spans import Position, Span
 
 # Puppet's interpolation functions in data (source/interpolation.py METHODS), with what each does.
@@ -130,6 +148,8 @@ def complete(snapshot: Snapshot, path: str, pos: Position) -> Completions:
                 environment_keys(snapshot, snapshot.environment_for(path)), typed_key
             )
             return Completions([Item(k, "key", span, f"{k}:", key=k) for k in chosen], cut)
+        if not parents:
+            return _class_parameters(snapshot, path, pos, before, key, at_value)
         return Completions(_lookup_options(parents, key, at_value, span))
     return Completions(_hiera_config(parents, key, at_value, span))
 
@@ -290,6 +310,158 @@ def _best_keys(keys: tuple[str, ...], typed: str) -> tuple[list[str], bool]:
         return starting[:MAX_KEYS], True
     containing = [k for k in keys if lowered in k.lower() and not k.lower().startswith(lowered)]
     return (starting + containing)[:MAX_KEYS], True
+
+
+# ------------------------------------------------------------------ class parameters
+
+
+@dataclass(frozen=True, slots=True)
+class _ParameterKey:
+    key: str  # class::parameter
+    definition: Definition
+    parameter: Parameter
+
+
+def _parameter_keys(index: CodeIndex) -> tuple[_ParameterKey, ...]:
+    """Every class parameter of the code as a key, sorted (kept with the index: a keystroke
+    in data keeps it)."""
+    known = index.memo.get("completion-parameters")
+    if isinstance(known, tuple):
+        return known
+    found: dict[str, _ParameterKey] = {}
+    for d in index.definitions():
+        if d.kind is not DefinitionKind.CLASS:
+            continue
+        for p in d.params:
+            key = f"{d.name}::{p.name}"
+            if key not in found:
+                found[key] = _ParameterKey(key, d, p)
+    result = tuple(found[k] for k in sorted(found))
+    index.memo["completion-parameters"] = result
+    return result
+
+
+def _parameter_doc(d: Definition, p: Parameter) -> str:
+    default = "required (no default)" if p.default_text is None else f"default: {p.default_text}"
+    text = f"Parameter `${p.name}` of class `{d.name}`, {default}"
+    return text + (f"\n\n{p.doc.strip()}" if p.doc else "")
+
+
+def _class_parameters(
+    snapshot: Snapshot,
+    path: str,
+    pos: Position,
+    before: str,
+    key: str | None,
+    at_value: bool,
+) -> Completions:
+    view = snapshot.environment_for(path)
+    if at_value and re.fullmatch(r"['\"]?[\w:-]*:", before):
+        at_value = False  # ``profile::web::`` is a key being typed, not a key and its value
+    if at_value:
+        if key is None:
+            return NOTHING
+        typed = _typed_word(before)
+        span = Span(Position(pos.line, pos.column - len(typed)), Position(pos.line, pos.column))
+        return Completions(_parameter_values(snapshot, view, key, span))
+    if not re.fullmatch(r"['\"]?[\w:-]*", before):  # a top-level key starts the line
+        return NOTHING
+    typed = before.lstrip("'\"")
+    span = Span(Position(pos.line, pos.column - len(typed)), Position(pos.line, pos.column))
+    index = code_index(snapshot, view)
+    keys = _parameter_keys(index) if index is not None else ()
+    if not keys:
+        return NOTHING
+    df = snapshot.data_file(path)
+    present = set(df.data) if df is not None and isinstance(df.data, dict) else set()
+    namespace = typed.rpartition("::")[0].lower()
+    lowered = typed.lower()
+    own = _data_module(snapshot, path)  # a module's data: Puppet reads its own keys only
+    first: list[_ParameterKey] = []
+    rest: list[_ParameterKey] = []
+    for k in keys:
+        if k.key in present or (own is not None and not k.key.startswith(own)):
+            continue
+        if lowered and lowered not in k.key:
+            continue
+        (first if namespace and k.definition.name == namespace else rest).append(k)
+    rest.sort(key=lambda k: (not k.key.startswith(lowered), k.key))
+    chosen = (first + rest)[:MAX_KEYS]
+    cut = len(first) + len(rest) > MAX_KEYS
+    items = [
+        Item(
+            k.key,
+            "property",
+            span,
+            f"{k.key}: ",
+            k.parameter.type_text or "Any",
+            _parameter_doc(k.definition, k.parameter),
+            f"{i:03d}",
+        )
+        for i, k in enumerate(chosen)
+    ]
+    return Completions(items, cut)
+
+
+def _data_module(snapshot: Snapshot, path: str) -> str | None:
+    """``name::`` when ``path`` is a module's data (its own hierarchy reads it)."""
+    info = snapshot.data_files.get(path)
+    for level in info.levels if info is not None else ():
+        if level.layer.kind is LayerKind.MODULE and level.layer.module_name:
+            return f"{level.layer.module_name}::"
+    return None
+
+
+def _parameter_values(
+    snapshot: Snapshot, view: EnvironmentView | None, key: str, span: Span
+) -> list[Item]:
+    """``true``/``false`` for a Boolean parameter, the choices of an Enum (also inside an
+    Optional, a Variant or a type alias)."""
+    index = code_index(snapshot, view)
+    ref = index.parameter_for_key(key) if index is not None else None
+    if index is None or ref is None or ref.parameter.type_text is None:
+        return []
+
+    def resolver(name: str) -> str | None:
+        alias = index.type_alias(name)
+        return alias.alias_text if alias is not None else None
+
+    try:
+        values = _choices_of(parse_type(ref.parameter.type_text, resolver))
+    except (TypeExpressionError, RecursionError):  # a type hiera-ls cannot read: none
+        return []
+    return [
+        Item(v, "value", span, v, None, None, f"{i:02d}") for i, v in enumerate(values[:MAX_KEYS])
+    ]
+
+
+def _choices_of(ptype: PType | None, depth: int = 0) -> list[str]:
+    if ptype is None or depth > 10:
+        return []
+    if isinstance(ptype, BooleanType):
+        return ["true", "false"]
+    if isinstance(ptype, EnumType):
+        return [_quoted(v) for v in ptype.values]
+    if isinstance(ptype, (OptionalType, NotUndefType)):
+        return _choices_of(ptype.type, depth + 1)
+    if isinstance(ptype, AliasType):
+        return _choices_of(ptype.target(), depth + 1)
+    if isinstance(ptype, VariantType):
+        out: list[str] = []
+        for t in ptype.types:
+            out.extend(v for v in _choices_of(t, depth + 1) if v not in out)
+        return out
+    return []
+
+
+def _quoted(value: str) -> str:
+    """An Enum choice as YAML must write it to stay a string."""
+    if re.fullmatch(r"[A-Za-z_][\w.-]*", value) and value.lower() not in YAML11_WORDS:
+        return value
+    return "'" + value.replace("'", "''") + "'"
+
+
+YAML11_WORDS = frozenset(("y", "n", "yes", "no", "true", "false", "on", "off", "null", "nil"))
 
 
 # ------------------------------------------------------------------ YAML structure

@@ -4,7 +4,8 @@
   value that wins for the active profile first, then the others in search order;
 - ``%{facts.x}``: the fact in the active profile's file (every profile's without one);
 - a hiera.yaml location: the data files it reads for the node (or may read for any node);
-- a data key: the same key in the other levels;
+- a data key: the class parameter it sets (automatic parameter lookup), then the same key in
+  the other levels;
 - a lookup_options key: the keys it applies to.
 """
 
@@ -19,6 +20,7 @@ from hiera_ls.features.provenance import (
     resolve,
     resolved_locations,
 )
+from hiera_ls.features.puppet_code import parameter_of, parameter_place
 from hiera_ls.features.targets import DataKey, KeyCall, LocationAt, OptionsKey, TokenAt, target_at
 from hiera_ls.project.key_index import KEY_METHODS, root_of
 from hiera_ls.project.level_files import LevelRef
@@ -37,7 +39,9 @@ def definition(snapshot: Snapshot, path: str, pos: Position) -> list[FileSpan]:
         return []
     if isinstance(target, DataKey):
         found = key_definitions(snapshot, view, target.key_text, target.node_path)
-        return [d for d in found if d.path != path]
+        ref = parameter_of(snapshot, view, target.root)
+        code = [parameter_place(ref)] if ref is not None else []
+        return code + [d for d in found if d.path != path]
     if isinstance(target, KeyCall):
         return _key_use(snapshot, view, target.key)
     if isinstance(target, OptionsKey):

@@ -35,15 +35,19 @@ from hiera_ls.checks.registry import (
     check_workspace,
 )
 from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
+from hiera_ls.checks.unused_data import CODE as UNUSED_KEY
+from hiera_ls.checks.unused_data import modules_with_code, read_by_data, unused_in_file
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
+from hiera_ls.features.puppet_code import code_index
 from hiera_ls.features.spread import profile_lookup
 from hiera_ls.project.code_index import CodeIndex
+from hiera_ls.project.code_mentions import MentionCache, mentioned
 from hiera_ls.project.facts import node_scope
 from hiera_ls.project.key_index import LARGE_FILE_CHARS, FileKeys
 from hiera_ls.project.profiles import ProfileEntry
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.source.files import Stamp
-from hiera_ls.source.spans import FileSpan, Problem, Span
+from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
 from hiera_ls.source.yaml_reparse import changed_lines
 
 
@@ -53,6 +57,8 @@ class _Built:
     by_file: dict[str, list[Problem]]  # check_workspace's findings
     changes: int  # the data-change count the index includes
     generation: int = 0  # which build this is (a file's full result names the one it used)
+    # what this index's files' key-unused hints are judged against (with its code index)
+    unused: _UnusedContext | None = None
 
 
 Pause = Callable[[], None]
@@ -99,6 +105,7 @@ class Diagnostics:
     inline_coverage: bool = True
     _coverage: dict[str, _EveryProfile] = field(default_factory=dict)
     _coverage_memo: dict[str, CoverageMemo] = field(default_factory=dict)
+    _mentions: MentionCache = field(default_factory=MentionCache)  # names code writes out
     # the lookups' findings for every facts profile, each once with the profiles named;
     # False: the active profile's only (``hiera-ls check`` runs a pass per profile)
     every_profile: bool = True
@@ -125,10 +132,11 @@ class Diagnostics:
         for view in snapshot.environments:
             built = self._built.get(view.env.root)
             if built is None or built.changes < changes or built.index.env is not view.env:
-                self._build(snapshot, view, changes)
-            # the class checks read the code: indexed here (seconds on a big repository), in
-            # the background, rather than first on a keystroke
-            snapshot.code_index(view)
+                built = self._build(snapshot, view, changes)
+            # what key-unused and the class checks read (the code index, the names the code
+            # writes out): costly the first time (seconds on a big repository), so here rather
+            # than on a keystroke
+            _unused_context(snapshot, built, snapshot.code_index(view), self._mentions)
         if coverage:
             self.update_coverage(snapshot, changes, pause)
 
@@ -362,9 +370,10 @@ class Diagnostics:
             return ()  # the checks build the index first: the context is known only after
         # the profiles: every profile's lookups are checked, so a facts edit counts
         profiles = snapshot.profiles if self.every_profile else ()
-        # a .pp change gives a new code index: the checks run again (a big environment's code
-        # is indexed by the background rebuild, never first on the server's thread)
-        code = snapshot.code_index(view) if generation else None
+        # a .pp change can make a key used or unused, a class parameter known or not; a big
+        # environment's code is indexed by the background rebuild (with the data's index),
+        # never first on the server's thread
+        code = code_index(snapshot, view) if generation else None
         return (self.changes, generation, view, snapshot.active, profiles, snapshot.settings, code)
 
     def _every(self, snapshot: Snapshot, path: str, pause: Pause | None) -> bool:
@@ -427,8 +436,7 @@ class Diagnostics:
                 built = self.built(snapshot, view)
                 index = built.index if built is not None else None
                 profiles = _profiles(snapshot, view, pause, every)
-                # a big environment's code is indexed with its data's index, in the background
-                code = snapshot.code_index(view) if built is not None else None
+                code = code_index(snapshot, view) if built is not None else None
                 found = check_data_file(
                     index,
                     source,
@@ -439,6 +447,10 @@ class Diagnostics:
                 )
                 if built is not None:
                     found.extend(built.by_file.get(path, ()))
+                    if code is not None:
+                        context = _unused_context(snapshot, built, code, self._mentions)
+                        unused = _unused_in(context, built, path, source.file_keys())
+                        found = _without_said(found, unused)
                 loaded = source.data.error is None and len(source.text) <= LARGE_FILE_CHARS
                 checked = coverage(
                     index=index is not None,
@@ -446,9 +458,79 @@ class Diagnostics:
                     loaded=loaded,
                     code=code is not None,
                 )
+                if code is None and checked.complete:
+                    checked = replace(checked, skipped=(*checked.skipped, UNUSED_KEY))
         else:
             checked = PARTIAL  # a file no check reads: its suppressions are not judged
         return _located_in(found, path), source, checked
+
+
+@dataclass(frozen=True, slots=True)
+class _UnusedContext:
+    """What the key-unused hints of an environment's files are judged against: its code, the
+    keys its data looks up, the names its code writes out, and the files not judged."""
+
+    code: CodeIndex
+    data_reads: frozenset[str]
+    written: frozenset[str]
+    skipped: frozenset[str]
+    coded: frozenset[str]  # modules with code (checks/unused_data.py modules_with_code)
+
+
+def _unused_context(
+    snapshot: Snapshot, built: _Built, code: CodeIndex, mentions: MentionCache
+) -> _UnusedContext:
+    """Worked out once per index and code index. Not judged: the files no level reads
+    (``hiera-data-file-unused`` says so), and those only a custom function reads (its file's
+    keys may not be lookup keys: Wikimedia's ``regex.yaml`` holds sections of
+    ``wmflib::regex_data``)."""
+    if built.unused is not None and built.unused.code is code:
+        return built.unused
+    skipped = {
+        path
+        for path, found in built.by_file.items()
+        if any(p.code == "hiera-data-file-unused" for p in found)
+    }
+    skipped.update(
+        path
+        for path, info in snapshot.data_files.items()
+        if info.custom_file or (info.levels and not any(level.reads_files for level in info.levels))
+    )
+    env = built.index.env
+    built.unused = _UnusedContext(
+        code,
+        read_by_data(built.index),
+        mentioned(env, snapshot.files, mentions),
+        frozenset(skipped),
+        modules_with_code(code),
+    )
+    return built.unused
+
+
+def _unused_in(context: _UnusedContext, built: _Built, path: str, keys: FileKeys) -> list[Problem]:
+    """The file's hints from its current keys (a key just typed is judged at once), with the
+    references of its current text."""
+    if path in context.skipped:
+        return []
+    module = built.index.role(path).module_name
+    own = {r.target for r in keys.kept_references(module)}
+    reads = context.data_reads | own if own else context.data_reads
+    return unused_in_file(path, keys, module, context.code, reads, context.written, context.coded)
+
+
+def _without_said(found: list[Problem], unused: Sequence[Problem]) -> list[Problem]:
+    """``found`` plus the unused-key hints, but none on a key a warning or an error already
+    marks (an unknown class parameter, a module key Puppet ignores): said once, the stronger
+    way."""
+    if not unused:
+        return found
+    marked = [p.where.span for p in found if p.severity in (Severity.ERROR, Severity.WARNING)]
+    kept = [
+        u
+        for u in unused
+        if not any(s.start <= u.where.span.end and u.where.span.start <= s.end for s in marked)
+    ]
+    return [*found, *kept]
 
 
 def node_profiles(snapshot: Snapshot, view: EnvironmentView) -> list[NodeProfile]:

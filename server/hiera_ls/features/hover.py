@@ -27,6 +27,11 @@ from hiera_ls.features.provenance import (
     resolved_locations,
     shown_path,
 )
+from hiera_ls.features.puppet_code import (
+    code_index,
+    lookup_hover_lines,
+    parameter_hover_lines,
+)
 from hiera_ls.features.render import (
     code,
     cut_text,
@@ -161,6 +166,7 @@ def key_hover(
     off_path = _off_modulepath_note(view, root)
     if off_path is not None:
         lines += [off_path, ""]
+    lines += _code_lines(snapshot, view, root)
     lines.append(_merge_line(res, snapshot, view))
     lines.append("")
     if outcome.incomplete is not None:  # one line, whatever the number of levels
@@ -186,6 +192,22 @@ def _off_modulepath_note(view: EnvironmentView, root: str) -> str | None:
         "environment's modulepath: Puppet would not read its data. Add it to "
         "environment.conf's modulepath._"
     )
+
+
+def _code_lines(snapshot: Snapshot, view: EnvironmentView, root: str) -> list[str]:
+    """What the Puppet code does with the key, said once: the class parameter it sets, and
+    the code that looks it up explicitly."""
+    index = code_index(snapshot, view)
+    if index is None:
+        return []
+    lines: list[str] = []
+    ref = index.parameter_for_key(root)
+    if ref is not None:
+        lines += [*parameter_hover_lines(ref, view.env.root), ""]
+    looked_up = lookup_hover_lines(index, root, view.env.root, ref)
+    if looked_up:
+        lines += [*looked_up, ""]
+    return lines
 
 
 def _merge_line(res: Resolution, snapshot: Snapshot, view: EnvironmentView) -> str:
@@ -278,6 +300,7 @@ def _unresolved_key_hover(
     off_path = _off_modulepath_note(view, root)
     if off_path is not None:
         lines += [off_path, ""]
+    lines += _code_lines(snapshot, view, root)
     for entry in option_entries(snapshot, view, root):
         lines.append(
             f"**lookup_options** {code(entry.pattern)}: {code(inline(entry.value) or '…')} in "

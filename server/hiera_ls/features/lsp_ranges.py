@@ -13,6 +13,7 @@ from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
 
+from hiera_ls.codes import UNNECESSARY
 from hiera_ls.features.render import file_uri
 from hiera_ls.project.key_index import LineMap
 from hiera_ls.source.spans import FileSpan, Position, Problem, Severity, Span
@@ -97,6 +98,7 @@ def diagnostic(problem: Problem, conv: Converter) -> types.Diagnostic:
         severity=SEVERITY[problem.severity],
         code=problem.code,
         source=SOURCE,
+        tags=[types.DiagnosticTag.Unnecessary] if problem.code in UNNECESSARY else None,
     )
 
 

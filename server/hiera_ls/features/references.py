@@ -1,14 +1,16 @@
 """Find references: every interpolation in the data that uses a key or a variable.
 
 A key is used by ``%{lookup('k')}``, ``%{hiera('k')}`` and ``%{alias('k')}`` (also with
-sub keys, ``%{lookup('k.sub')}``); a variable by ``%{x}`` / ``%{scope('x')}``, where
-``::x`` and ``x`` name the same top-scope variable.
+sub keys, ``%{lookup('k.sub')}``) and by Puppet code's ``lookup('k')`` / ``hiera('k')`` calls
+(manifests, templates, Ruby functions: the code index); a variable by ``%{x}`` /
+``%{scope('x')}``, where ``::x`` and ``x`` name the same top-scope variable.
 """
 
 from __future__ import annotations
 
 from hiera_ls.features.definition import key_definitions, variable_definitions
 from hiera_ls.features.provenance import distinct
+from hiera_ls.features.puppet_code import code_index, lookup_places
 from hiera_ls.features.targets import DataKey, KeyCall, OptionsKey, TokenAt, target_at
 from hiera_ls.project.key_index import KEY_METHODS, TokenUse, root_of
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
@@ -53,6 +55,9 @@ def key_references(
     if include_declaration:
         found.extend(key_definitions(snapshot, view, root, (root,)))
     found.extend(FileSpan(u.path, u.span) for u in key_uses(snapshot, view, root))
+    index = code_index(snapshot, view)
+    if index is not None:
+        found.extend(lookup_places(snapshot, index, root))
     return distinct(found)
 
 

@@ -6,12 +6,16 @@ Where: every data file of the environment the edited file belongs to (the global
 files included: they are read by it too), and the data of the key's own module (a module's
 data holds only its own namespace; Puppet drops its other keys, so they are left alone).
 Other environments are other branches of the code, renamed from their own files.
-Manifest ``lookup('k')`` calls are not renamed (there is no index of Puppet code yet).
+Puppet code's literal ``lookup('k')`` / ``hiera('k')`` calls (manifests, templates, Ruby
+functions: the environment's code index) are renamed too: the key's characters in the string.
 
 Every edit replaces the name's own characters (a quoted key stays quoted with its quote):
 nothing is re-dumped.  Refused with a message: a new name that is no valid key, that an
 environment file or the module already defines, that leaves the module's namespace, or that
-a regex lookup_options pattern matches differently from the old one (its merge would change).
+a regex lookup_options pattern matches differently from the old one (its merge would change);
+a key that sets a class parameter (renaming the data alone would stop Puppet from setting the
+parameter: rename the parameter in the code, then the key); a key that a lookup with a key
+built at run time may read and the new name would not match.
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from hiera_ls.features.provenance import module_of, pattern_matches
+from hiera_ls.features.puppet_code import code_index, key_text_span
 from hiera_ls.features.targets import DataKey, KeyCall, OptionsKey, TokenAt, target_at
+from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.key_index import KEY_METHODS, LARGE_FILE_CHARS, FileKeys, LineMap, root_of
 from hiera_ls.project.model import LayerKind
 from hiera_ls.project.workspace import DataFileInfo, EnvironmentView, Snapshot
@@ -105,9 +111,16 @@ def prepare_rename(snapshot: Snapshot, path: str, pos: Position) -> RenameTarget
             return RenameTarget(root, span)
         raise RenameRefused("Only keys are renamed; this token reads a variable or a fact")
     if isinstance(target, KeyCall):
-        raise RenameRefused(
-            "lookup() calls in Puppet code are not renamed yet: rename the key from its data"
+        root = root_of(target.key)
+        if root is None or target.span.end.column - target.span.start.column < 2:
+            raise RenameRefused("This lookup's key cannot be renamed")
+        inner = Span.of(
+            target.span.start.line,
+            target.span.start.column + 1,
+            target.span.end.line,
+            target.span.start.column + 1 + len(root),
         )
+        return RenameTarget(root, inner)
     raise RenameRefused("Rename works on a data key, a lookup_options entry or a lookup token")
 
 
@@ -229,6 +242,9 @@ def rename_key(snapshot: Snapshot, view: EnvironmentView, old: str, new: str) ->
     old_module = module_of(old)
     files = list(scope_files(snapshot, view, {old_module, module_of(new)}))
     _check_conflicts(snapshot, files, old, new)
+    index = code_index(snapshot, view)
+    if index is not None:
+        _check_code(snapshot, index, old, new)
     out: list[FileEdit] = []
     for keys, owner in files:
         if owner is not None and owner != old_module:
@@ -236,7 +252,46 @@ def rename_key(snapshot: Snapshot, view: EnvironmentView, old: str, new: str) ->
         edits = _file_edits(snapshot, keys, old, new)
         if edits:
             out.append(FileEdit(keys.path, tuple(edits)))
-    return out
+    if index is not None:
+        out.extend(_code_edits(snapshot, index, old, new))
+    return sorted(out, key=lambda e: e.path)
+
+
+def _check_code(snapshot: Snapshot, index: CodeIndex, old: str, new: str) -> None:
+    """Refuse what the Puppet code would make of the rename: a key that sets a class
+    parameter, or one a lookup of a key built at run time may read (and the new name not)."""
+    ref = index.parameter_for_key(old)
+    if ref is not None:
+        line = ref.parameter.span.start.line + 1
+        raise RenameRefused(
+            f"'{old}' sets parameter ${ref.parameter.name} of class {ref.definition.name} "
+            f"({_shown(snapshot, ref.definition.path)} line {line}) by automatic parameter "
+            "lookup: renaming the data key alone would stop Puppet from setting it. Rename the "
+            "parameter in the code first"
+        )
+    for call in index.possible_lookups_of(old):
+        if call.pattern is not None and re.fullmatch(call.pattern, new) is None:
+            raise RenameRefused(
+                f"{call.function.value}() in {_shown(snapshot, call.path)} line "
+                f"{call.span.start.line + 1} builds its key at run time and may read '{old}', "
+                f"not '{new}': rename by hand"
+            )
+
+
+def _code_edits(snapshot: Snapshot, index: CodeIndex, old: str, new: str) -> list[FileEdit]:
+    by_file: dict[str, dict[Span, str]] = {}
+    for call in index.lookups_of(old):
+        span = key_text_span(snapshot, call)
+        if span is None:
+            raise RenameRefused(
+                f"The lookup of '{old}' in {_shown(snapshot, call.path)} line "
+                f"{call.span.start.line + 1} is written with escapes: rename it by hand first"
+            )
+        by_file.setdefault(call.path, {})[span] = new
+    return [
+        FileEdit(path, tuple(sorted(edits.items(), key=lambda e: (e[0].start, e[0].end))))
+        for path, edits in sorted(by_file.items())
+    ]
 
 
 def _line(keys: FileKeys, key: str, options: bool = False) -> int:

@@ -21,7 +21,12 @@ mirrors these names) and the README cannot drift apart:
 - request ``hiera/compareKey`` ``{uri, key}`` -> ``{key, path, profiles: [{name, before,
   after, changed}], text}`` or null: every facts profile's value of the key from the saved
   file and from the unsaved buffer (also the command ``hiera.compareKey``, which the change
-  code lens names; ``text`` is the whole comparison as Markdown).
+  code lens names; ``text`` is the whole comparison as Markdown);
+- request ``hiera/keyView`` ``{uri, position}`` or ``{key[, uri]}`` -> ``{key, environment,
+  profile, profiles: [{name, active, found, value, encrypted, error}], hierarchy: [{name,
+  layer, module, default_hierarchy, paths: [{path, shown, exists, holds_key, value,
+  encrypted, line, error}], skipped}], notes}`` or null: the side view of the key for every
+  facts profile and the active profile's levels (features/key_view.py).
 
 Results are dataclasses that pygls' converter writes as JSON objects with the same field
 names. Parameters are read leniently (``from_json``): pygls hands a custom request's params
@@ -39,6 +44,7 @@ from lsprotocol import types
 from hiera_ls.features.change_lens import KeyComparison
 from hiera_ls.features.explain import ExplainResult
 from hiera_ls.features.eyaml import DecryptResult, EditText
+from hiera_ls.features.key_view import KeyView
 from hiera_ls.features.profiles import ProfileItem
 
 __all__ = [
@@ -53,6 +59,7 @@ __all__ = [
     "EYAML_DECRYPT",
     "EYAML_EDIT_TEXT",
     "EYAML_REENCRYPT",
+    "KEY_VIEW",
     "LIST_FACTS_PROFILES",
     "SELECT_FACTS_PROFILE",
     "ActiveFactsProfileParams",
@@ -65,6 +72,8 @@ __all__ = [
     "EyamlReencryptResult",
     "FactsProfile",
     "KeyComparison",
+    "KeyView",
+    "KeyViewParams",
     "SelectFactsProfileParams",
     "SelectFactsProfileResult",
     "from_namedtuples",
@@ -85,6 +94,7 @@ CMD_EYAML_DECRYPT = "hiera.eyamlDecrypt"
 COMPARE_KEY = "hiera/compareKey"
 # the command the change code lens names (lsp/change_lens.py)
 CMD_COMPARE_KEY = "hiera.compareKey"
+KEY_VIEW = "hiera/keyView"
 
 EyamlDecryptResult = DecryptResult
 EyamlEditText = EditText
@@ -137,6 +147,10 @@ class ExplainParams:
             position=_position(position),
             key=key if isinstance(key, str) and key else None,
         )
+
+
+KeyViewParams = ExplainParams
+"""``hiera/keyView`` names its key as ``hiera/explain`` does: under the cursor, or by name."""
 
 
 @dataclass(frozen=True, slots=True)

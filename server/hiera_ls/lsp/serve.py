@@ -12,6 +12,9 @@ import os
 import sys
 from typing import NoReturn
 
+from lsprotocol.types import LSPErrorCodes
+from pygls.exceptions import JsonRpcException
+
 from hiera_ls.lsp import (
     change_lens,
     code_actions,
@@ -24,6 +27,7 @@ from hiera_ls.lsp import (
     eyaml,
     hover,
     inlay_hints,
+    key_view,
     lifecycle,
     navigation,
     outline,
@@ -60,10 +64,13 @@ def create_server() -> HieraLanguageServer:
         completion,
         semantic_tokens,
         inlay_hints,
+        key_view,
     ):
         module.register(ls)
     return ls
 
+
+REQUEST_FAILED = LSPErrorCodes.RequestFailed.value
 
 # pygls' records that carry whole message bodies (at INFO and DEBUG): an answer the user asked
 # for may hold eyaml plaintext, and it must not reach a log (docs/security.md).
@@ -89,10 +96,34 @@ class _NoMessageBodies(logging.Filter):
         return True
 
 
+class _RefusalsWithoutTraceback(logging.Filter):
+    """A request a handler refuses on purpose (LSP's ``RequestFailed``, such as a rename that
+    would collide) is an answer, not a bug: pygls logs it with a traceback, which the editor's
+    output channel would show as if the server had failed. One line says it instead."""
+
+    def __init__(self, logger: logging.Logger) -> None:
+        super().__init__()
+        self.logger = logger
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, JsonRpcException) and error.code == REQUEST_FAILED:
+            record.msg, record.args = "Refused a request: %s", (error.message,)
+            record.exc_info, record.exc_text, record.levelno = None, None, logging.INFO
+            record.levelname = "INFO"
+            return self.logger.isEnabledFor(logging.INFO)
+        return True
+
+
+def filter_pygls_records(logger: logging.Logger) -> None:
+    logger.addFilter(_NoMessageBodies())
+    logger.addFilter(_RefusalsWithoutTraceback(logger))
+
+
 def serve() -> NoReturn:
     """Run over stdio until the client says exit; what ``hiera-ls serve`` calls."""
     logging.basicConfig(level=os.environ.get("HIERA_LS_LOG", "WARNING"), stream=sys.stderr)
-    logging.getLogger("pygls.protocol.json_rpc").addFilter(_NoMessageBodies())
+    filter_pygls_records(logging.getLogger("pygls.protocol.json_rpc"))
     # Parsing a big file allocates many small objects; default GC thresholds make that
     # pay for full collections of everything loaded before (measured: p95 edit latency).
     gc.freeze()

@@ -56,6 +56,9 @@ class CodeIndex:
     _patterns: tuple[tuple[re.Pattern[str], LookupCall], ...] = field(
         init=False, repr=False, compare=False
     )
+    # what the layers above derive from this index (completion's parameter list ...): kept as
+    # long as the index, across snapshots, since a data edit keeps the index
+    memo: dict[object, object] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_name: dict[str, Definition] = {}

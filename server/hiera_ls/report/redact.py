@@ -68,6 +68,7 @@ SAFE = frozenset(
         "class-not-found",
         "class-parameter-of-define",
         "class-parameter-missing",
+        "key-unused",
     }
 )
 # hiera.yaml, .hiera-ls.yaml and suppression comments are configuration, not data: their

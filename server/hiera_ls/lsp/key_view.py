@@ -1,0 +1,28 @@
+"""``hiera/keyView``: the key under the cursor (or a named key) for every facts profile, and
+the active profile's hierarchy level by level, for a client's side view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hiera_ls.features import lsp_ranges
+from hiera_ls.features.key_view import key_view
+from hiera_ls.lsp import protocol
+from hiera_ls.lsp.protocol import KeyView, KeyViewParams
+from hiera_ls.lsp.server import HieraLanguageServer, guard, none
+
+
+@guard(protocol.KEY_VIEW, none)
+async def hiera_key_view(ls: HieraLanguageServer, params: Any) -> KeyView | None:
+    found = KeyViewParams.from_json(params)
+    if found is None:
+        return None
+    path = lsp_ranges.path_of(found.uri) if found.uri is not None else None
+    pos = None
+    if path is not None and found.position is not None:
+        pos = ls.converter(path).from_lsp(found.position)
+    return key_view(ls.snapshot(), path, pos, found.key)
+
+
+def register(ls: HieraLanguageServer) -> None:
+    ls.feature(protocol.KEY_VIEW)(hiera_key_view)

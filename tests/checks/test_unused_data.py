@@ -1,0 +1,91 @@
+"""key-unused: the keys nothing reads (no class parameter, no lookup in code, no data
+reference), over a code index built by hand; what is never judged stays silent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsprotocol import types
+
+from hiera_ls.features import lsp_ranges
+from hiera_ls.features.diagnostics import Diagnostics
+from hiera_ls.project.workspace import Workspace
+from hiera_ls.source.spans import Problem
+
+HIERA = "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n"
+COMMON = """\
+lookup_options:
+  ntp_servers:
+    merge: unique
+classes: [profile::web]
+role::web::classes: [profile::web]
+profile::web::port: 80
+profile::web::vhost: localhost
+profile::web::domain: example.com
+profile::web::url: "https://%{lookup('profile::web::domain')}"
+app::name: web
+legacy::thing: 1
+ntp_servers: [pool.ntp.org]
+outside::key: 1
+profile::vhost::docroot: /srv
+legacy::bare: 1
+template_key: 1
+"""
+CODE = {
+    "modules/profile/manifests/web.pp": "class profile::web (Integer $port = 80) {}\n",
+    "modules/profile/manifests/vhost.pp": "define profile::vhost () {}\n",
+    "modules/app/manifests/init.pp": "class app {}\n",
+    "manifests/site.pp": (
+        "node default {\n  $n = lookup('app::name')\n  $t = lookup(\"legacy::${x}\")\n}\n"
+    ),
+    # code that reads keys where the code index does not see it: a bare word argument and
+    # a template's call_function
+    "modules/legacy/manifests/init.pp": "class legacy (\n  $x = lookup(legacy::bare),\n) {}\n",
+    "modules/legacy/templates/t.erb": "<%= scope.call_function('lookup', ['template_key']) %>\n",
+}
+
+
+def write_repo(root: Path, code: bool = True) -> Path:
+    (root / "data").mkdir()
+    (root / "hiera.yaml").write_text(HIERA, encoding="utf-8")
+    common = root / "data" / "common.yaml"
+    common.write_text(COMMON, encoding="utf-8")
+    for path, text in CODE.items() if code else ():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, encoding="utf-8")
+    return common
+
+
+def problems(root: Path, code: bool = True) -> list[Problem]:
+    common = write_repo(root, code)
+    snap = Workspace([str(root)]).snapshot()
+    return [p for p in Diagnostics().file_problems(snap, str(common)) if p.code == "key-unused"]
+
+
+def diagnostics_of(root: Path, code: bool = True) -> list[tuple[int, str, str]]:
+    return [(p.where.span.start.line, p.code, p.message) for p in problems(root, code)]
+
+
+def test_keys_nothing_reads_are_hints_with_why(tmp_path: Path):
+    # not reported: parameters, lookups (literal, run-time), data references, classes keys,
+    # keys of modules not on the modulepath, keys the code writes out (a bare word, a template)
+    found = diagnostics_of(tmp_path)
+    assert [(line, message.split(": no class")[0]) for line, _, message in found] == [
+        (6, "Nothing reads 'profile::web::vhost'"),
+        (8, "Nothing reads 'profile::web::url'"),  # it reads another key: still unread itself
+        (11, "Nothing reads 'ntp_servers'"),
+        (13, "Nothing reads 'profile::vhost::docroot'"),
+    ]
+    assert found[0][2].endswith("(class profile::web has no parameter 'vhost')")
+    assert "profile::vhost is a defined type" in found[3][2]
+
+
+def test_without_a_code_index_nothing_is_judged(tmp_path: Path):
+    assert diagnostics_of(tmp_path, code=False) == []
+
+
+def test_the_hint_greys_the_key_out_in_the_editor(tmp_path: Path):
+    found = problems(tmp_path)
+    diagnostic = lsp_ranges.diagnostic(found[0], lsp_ranges.Converter(COMMON))
+    assert diagnostic.tags == [types.DiagnosticTag.Unnecessary]
+    assert diagnostic.severity == types.DiagnosticSeverity.Hint
