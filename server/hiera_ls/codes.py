@@ -473,6 +473,33 @@ CODES: dict[str, Code] = _codes(
         Severity.HINT,
         "A data file some level can read, but for none of the facts profiles' nodes",
     ),
+    # --- keys as class parameters, against the Puppet code (checks/class_parameters.py)
+    Code(
+        "class-parameter-unknown",
+        W,
+        "A key `a::b::c` where class `a::b` has no parameter `c` and no code looks it up",
+    ),
+    Code(
+        "class-not-found",
+        W,
+        "A key whose namespace names no class or defined type of a module in the workspace, "
+        "and that no code looks up",
+    ),
+    Code(
+        "class-parameter-of-define",
+        W,
+        "A key for a defined type's parameter: automatic parameter lookup sets only classes'",
+    ),
+    Code(
+        "class-parameter-type-mismatch",
+        E,
+        "A value that does not match its class parameter's type: the catalog compile fails",
+    ),
+    Code(
+        "class-parameter-missing",
+        W,
+        "A class the node includes has a required parameter no data gives for the profile",
+    ),
     # --- lookups for the active facts profile (checks/profile.py)
     Code(
         "lookup-fails-for-profile",

@@ -140,3 +140,17 @@ def test_every_picture_the_readme_shows_is_in_the_repository() -> None:
     assert pictures
     for picture in pictures:
         assert (ROOT / picture).is_file(), picture
+
+
+def test_the_class_parameter_example_prints_the_lines_shown() -> None:
+    found = re.search(
+        r"^### Data against the Puppet code\n.*?^    (hiera-ls check [^\n]+)\n\n```text\n(.*?)^```",
+        README,
+        re.M | re.S,
+    )
+    assert found is not None, "the README lost its class parameter example"
+    run = _run(shlex.split(found.group(1)), ROOT)
+    assert run.returncode == 1, run.stderr
+    printed = run.stdout.splitlines()
+    for line in found.group(2).splitlines():
+        assert line in printed

@@ -400,7 +400,7 @@ async def test_big_environment_gets_its_cross_file_checks_in_the_background(
     role = repo / "data" / "roles" / "web.yaml"
     role.write_text(
         role.read_text(encoding="utf-8")
-        + "profile::web::alias: \"%{lookup('profile::web::nosuch')}\"\n",
+        + "site::profile_web::alias: \"%{lookup('profile::web::nosuch')}\"\n",
         encoding="utf-8",
     )
     await start(client, repo, "web01.example.com")

@@ -24,7 +24,7 @@ from tests.e2e.conftest import CONTROL_REPO, copy_repo
 EMACS = shutil.which("emacs")
 DRIVER = Path(__file__).with_name("emacs") / "drive.el"
 README = Path(__file__).resolve().parents[2] / "README.md"
-EXTRA = "profile::motd::extra: \"Hé 🚀 %{looKup('profile::base::domain')}\"\n"
+EXTRA = "site::motd_extra: \"Hé 🚀 %{looKup('profile::base::domain')}\"\n"
 # What an interactive start does before init.el: activate the installed packages.
 PROBE = """(progn (require 'package) (package-activate-all)
   (dolist (library '("eglot" "yaml-mode"))
@@ -167,7 +167,7 @@ def test_emacs_eglot_shows_diagnostics_hover_definition_and_profiles(tmp_path: P
     }
     # every profile fails this lookup: said once, for all of them
     assert by_code["lookup-fails-for-profile"]["text"].startswith(
-        "hiera-ls [lookup-fails-for-profile]: [all 3 profiles] Looking up 'profile::motd::extra'"
+        "hiera-ls [lookup-fails-for-profile]: [all 3 profiles] Looking up 'site::motd_extra'"
     )
 
     # ElDoc's hover, in plain text (eglot without markdown-mode asks for it): web01's

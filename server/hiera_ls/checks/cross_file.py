@@ -14,8 +14,15 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+import regex
+
 from hiera_ls.checks.references import unindexed_layers
-from hiera_ls.project.environment_keys import EnvironmentKeys, PlacedFile, environment_keys
+from hiera_ls.project.environment_keys import (
+    EnvironmentKeys,
+    MergedKeys,
+    PlacedFile,
+    environment_keys,
+)
 from hiera_ls.project.key_index import FileKeys, index_file
 from hiera_ls.project.level_files import (
     LevelRef,
@@ -27,6 +34,8 @@ from hiera_ls.project.level_files import (
 )
 from hiera_ls.project.model import Environment, Layer, LayerKind
 from hiera_ls.project.reference_graph import FilePlace, ReferenceGraph
+from hiera_ls.puppet.errors import PuppetError
+from hiera_ls.puppet.regexp import compile_ruby_regex
 from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.files import FileAccess
@@ -79,6 +88,8 @@ class CrossFileIndex:
     _roles: dict[str, FileRole] = field(default_factory=dict)
     _unindexed: frozenset[str | None] | None = None
     _complete: bool | None = None  # keys_complete(), worked out once
+    _referenced: frozenset[str] | None = None
+    _optioned: MergedKeys | None = None
 
     @property
     def files(self) -> Mapping[str, FileKeys]:
@@ -106,6 +117,33 @@ class CrossFileIndex:
                 _missing_datadir(layer) for layer in self.layers()
             )
         return self._complete
+
+    @property
+    def referenced_keys(self) -> frozenset[str]:
+        """Root keys some ``%{lookup()}``, ``%{hiera()}`` or ``%{alias()}`` in data reads."""
+        if self._referenced is None:
+            self._referenced = frozenset(
+                ref.target for keys in self.files.values() for ref in keys.references
+            )
+        return self._referenced
+
+    def has_options(self, key: str) -> bool:
+        """Some lookup_options entry of the environment's data (literal or pattern) names
+        ``key``: a merge or a convert_to may change what a lookup of it gives."""
+        if self._optioned is None:
+            literal: set[str] = set()
+            patterns: list[regex.Pattern[str]] = []
+            for keys in self.files.values():
+                for name in keys.options:
+                    if not name.startswith("^"):
+                        literal.add(name)
+                        continue
+                    try:
+                        patterns.append(compile_ruby_regex(name))
+                    except PuppetError:
+                        continue
+            self._optioned = MergedKeys({None: literal}, {None: patterns})
+        return self._optioned(key)
 
     def role(self, path: str) -> FileRole:
         if path not in self._roles:

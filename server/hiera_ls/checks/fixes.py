@@ -726,6 +726,29 @@ def _unqualified_key(problem: Problem, src: _Text) -> list[Fix]:
     return [Fix(f"Qualify the key: {m.group(1)}::{word}", _edit(span, new), preferred=True)]
 
 
+_PARAMETER_GUESS = re.compile(r"has no parameter '([^']+)'.*Did you mean (.*)\?$")
+
+
+def _unknown_parameter(problem: Problem, src: _Text) -> list[Fix]:
+    """The key with each parameter name the message suggests in place of the unknown one."""
+    m = _PARAMETER_GUESS.search(problem.message)
+    if m is None:
+        return []
+    wrong, guesses = m.group(1), re.findall(r"'([^']+)'", m.group(2))
+    span, word, quote = _word_in_span(problem, src)
+    namespace, sep, last = word.rpartition("::")
+    if not sep or last != wrong:
+        return []
+    return [
+        Fix(
+            f"Write {namespace}::{guess}",
+            _edit(span, f"{quote}{namespace}::{guess}{quote}"),
+            preferred=i == 0,
+        )
+        for i, guess in enumerate(guesses)
+    ]
+
+
 # --------------------------------------------------------------------------- hiera.yaml
 
 HIERA_KEYS = (
@@ -900,6 +923,7 @@ _BY_CODE: dict[str, Callable[[Problem, _Text], list[Fix]]] = {
     "lookup-options-unknown-merge": _unknown_merge,
     "lookup-options-literal-pattern": _literal_pattern,
     "module-data-unqualified-key": _unqualified_key,
+    "class-parameter-unknown": _unknown_parameter,
     "hiera-config-wrong-type": _unrecognized_key,
     "hiera-config-hiera3-backend-replaced": _hiera3_backend,
     "hiera-config-options-refused": _options_refused,

@@ -44,13 +44,19 @@ COMPLETE = Coverage()
 PARTIAL = Coverage(complete=False)
 
 
-def coverage(*, index: bool, profile: bool, loaded: bool = True) -> Coverage:
-    """The codes checked for a file: the registry says what each family of rules needs."""
+def coverage(*, index: bool, profile: bool, loaded: bool = True, code: bool = False) -> Coverage:
+    """The codes checked for a file: the registry says what each family of rules needs
+    (``code``: the environment's Puppet code was read, with the index)."""
     if not loaded:  # a file the loader refused gets the loader's findings only
         return PARTIAL
     skipped: list[str] = []
     for check in CHECKS:
-        if (check.needs == "profile" and not profile) or (check.needs == "index" and not index):
+        if (
+            (check.needs == "profile" and not profile)
+            or (check.needs == "index" and not index)
+            or (check.needs == "index and code" and not (index and code))
+            or (check.needs == "index, code and profile" and not (index and code and profile))
+        ):
             skipped.extend(check.codes)
     return Coverage(True, tuple(skipped))
 

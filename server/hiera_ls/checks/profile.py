@@ -31,6 +31,9 @@ class ProfileLookup:
 
     name: str
     lookup: Callable[[str], LookupOutcome]
+    # the same lookup with its trace (where each part of the value came from), for the few
+    # keys a finding must place; None: not available
+    explain: Callable[[str], LookupOutcome] | None = None
 
 
 def key_text(root: str) -> str | None:
@@ -107,16 +110,25 @@ def check_profiles(
     """:func:`check_profile` for every profile, each finding reported once with the
     profiles that give it named (``[web01, db01 and 4 more profiles] ...``), as
     ``hiera-ls check`` labels its per-profile passes."""
+    return per_profile(
+        profiles,
+        lambda profile: check_profile(
+            profile, path, data_file, module_name=module_name, references=references
+        ),
+    )
+
+
+def per_profile(
+    profiles: Sequence[ProfileLookup], run: Callable[[ProfileLookup], list[Problem]]
+) -> list[Problem]:
+    """``run`` for every profile (its findings start with ``[name] ``), each finding reported
+    once with the profiles that give it named."""
     if len(profiles) == 1:
-        return check_profile(
-            profiles[0], path, data_file, module_name=module_name, references=references
-        )
+        return run(profiles[0])
     merged: dict[tuple[object, ...], tuple[Problem, str, list[str]]] = {}
     for profile in profiles:
         prefix = f"[{profile.name}] "
-        for found in check_profile(
-            profile, path, data_file, module_name=module_name, references=references
-        ):
+        for found in run(profile):
             rest = (
                 found.message[len(prefix) :] if found.message.startswith(prefix) else found.message
             )

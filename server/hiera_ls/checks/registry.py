@@ -15,10 +15,16 @@ then skipped), so a file opened outside any environment still gets its local che
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from hiera_ls.checks.class_parameters import (
+    CodeContext,
+    check_class_keys,
+    check_class_values,
+    check_required_parameters,
+)
 from hiera_ls.checks.cross_file import (
     CrossFileIndex,
     DataSource,
@@ -38,12 +44,14 @@ from hiera_ls.checks.interpolation import check_data_tokens, unquoted_token_prob
 from hiera_ls.checks.lookup_options import check_lookup_options
 from hiera_ls.checks.module_data import check_module_keys
 from hiera_ls.checks.problems import in_file_order, problem, unique
-from hiera_ls.checks.profile import ProfileLookup, check_profiles
+from hiera_ls.checks.profile import ProfileLookup, check_profiles, per_profile
 from hiera_ls.checks.profile_coverage import CoverageMemo, NodeProfile, check_profile_coverage
 from hiera_ls.checks.references import check_references
+from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.key_index import LARGE_FILE_CHARS
 from hiera_ls.project.level_files import candidate_files, layer_levels
 from hiera_ls.project.model import Environment, Layer
+from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.scalars import Locator
 from hiera_ls.source.spans import Problem, Span
@@ -116,6 +124,23 @@ CHECKS: tuple[CheckInfo, ...] = (
     CheckInfo("module data keys", "data file", ("module-data-unqualified-key",), "index or env"),
     CheckInfo("references", "data file", ("reference-undefined-key", "reference-cycle"), "index"),
     CheckInfo(
+        "class parameter keys",
+        "data file",
+        (
+            "class-parameter-unknown",
+            "class-not-found",
+            "class-parameter-of-define",
+            "class-parameter-type-mismatch",
+        ),
+        "index and code",
+    ),
+    CheckInfo(
+        "class parameter values for a profile",
+        "profile",
+        ("class-parameter-type-mismatch", "class-parameter-missing"),
+        "index, code and profile",
+    ),
+    CheckInfo(
         "profile lookups",
         "profile",
         ("lookup-fails-for-profile", "interpolation-collection-in-string"),
@@ -162,6 +187,8 @@ def check_data_file(
     source: DataSource,
     profile: ProfileLookup | Sequence[ProfileLookup] | None = None,
     env: Environment | None = None,
+    code: CodeIndex | None = None,
+    declared: Callable[[], Collection[str]] = frozenset,
 ) -> list[Problem]:
     """All problems of one data file, in file order.
 
@@ -169,6 +196,9 @@ def check_data_file(
     ``profile``: the facts profiles to look the keys up for (None or none: no lookups are
     run); a finding several give is reported once, naming them.
     ``env``: the environment when there is no index (tells module data from other data).
+    ``code``: the environment's Puppet code (the class parameter checks need it and the
+    index: which keys data reads through interpolation, which have lookup_options).
+    ``declared``: the classes the code declares resource-like (asked only when needed).
     """
     data = source.data
     path = source.path
@@ -227,12 +257,41 @@ def check_data_file(
                 unindexed=index.unindexed,
             )
         )
+    context = (
+        CodeContext(code, index.referenced_keys, index.has_options)
+        if code is not None and index is not None and not _read_by_no_level(role)
+        else None
+    )
+    if context is not None:
+        out.extend(check_class_keys(path, data, context, module_name=module_name))
     profiles = [profile] if isinstance(profile, ProfileLookup) else list(profile or ())
     if profiles and not large and not refused and not _read_by_no_level(role):
         out.extend(
             check_profiles(profiles, path, data, module_name=module_name, references=references)
         )
+        if context is not None:
+            out.extend(_class_values(profiles, path, data, context, module_name, declared))
     return in_file_order(unique(out))
+
+
+def _class_values(
+    profiles: Sequence[ProfileLookup],
+    path: str,
+    data: DataFile,
+    context: CodeContext,
+    module_name: str | None,
+    declared: Callable[[], Collection[str]],
+) -> list[Problem]:
+    """The values and required parameters the classes get for each profile's node."""
+    return per_profile(
+        profiles,
+        lambda profile: [
+            *check_class_values(profile, path, data, context, module_name=module_name),
+            *check_required_parameters(
+                profile, path, data, context, declared, module_name=module_name
+            ),
+        ],
+    )
 
 
 def _reads_eyaml(role: FileRole, path: str) -> bool:

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from hiera_ls.checks.class_parameters import declared_with_parameters
 from hiera_ls.checks.policy import COMPLETE, PARTIAL, Coverage, apply_policy, coverage
 from hiera_ls.checks.registry import (
     CoverageMemo,
@@ -36,7 +37,7 @@ from hiera_ls.checks.registry import (
 from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
 from hiera_ls.checks.unused_data import CODE as UNUSED_KEY
 from hiera_ls.checks.unused_data import modules_with_code, read_by_data, unused_in_file
-from hiera_ls.engine.lookup import LookupOutcome
+from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.features.puppet_code import code_index
 from hiera_ls.features.spread import profile_lookup
 from hiera_ls.project.code_index import CodeIndex
@@ -108,6 +109,8 @@ class Diagnostics:
     # the lookups' findings for every facts profile, each once with the profiles named;
     # False: the active profile's only (``hiera-ls check`` runs a pass per profile)
     every_profile: bool = True
+    # the classes the code declares resource-like, for the code index they were read from
+    _declared: tuple[CodeIndex, frozenset[str]] | None = None
 
     def data_changed(self) -> None:
         """Some data file changed: the indexes are out of date (kept until rebuilt)."""
@@ -130,8 +133,9 @@ class Diagnostics:
             built = self._built.get(view.env.root)
             if built is None or built.changes < changes or built.index.env is not view.env:
                 built = self._build(snapshot, view, changes)
-            # what key-unused reads (the code index, the names the code writes out): costly
-            # the first time (seconds on a big repository), so here rather than on a keystroke
+            # what key-unused and the class checks read (the code index, the names the code
+            # writes out): costly the first time (seconds on a big repository), so here rather
+            # than on a keystroke
             _unused_context(snapshot, built, snapshot.code_index(view), self._mentions)
         if coverage:
             self.update_coverage(snapshot, changes, pause)
@@ -366,8 +370,9 @@ class Diagnostics:
             return ()  # the checks build the index first: the context is known only after
         # the profiles: every profile's lookups are checked, so a facts edit counts
         profiles = snapshot.profiles if self.every_profile else ()
-        # a .pp change can make a key used or unused; a big environment's code is indexed by
-        # the background rebuild (with the data's index), never first on the server's thread
+        # a .pp change can make a key used or unused, a class parameter known or not; a big
+        # environment's code is indexed by the background rebuild (with the data's index),
+        # never first on the server's thread
         code = code_index(snapshot, view) if generation else None
         return (self.changes, generation, view, snapshot.active, profiles, snapshot.settings, code)
 
@@ -387,6 +392,14 @@ class Diagnostics:
         df = snapshot.data_file(path)
         keys = len(df.data) if df is not None else 0
         return keys * len(snapshot.profiles) > FOREGROUND_LOOKUPS
+
+    def declared(self, snapshot: Snapshot, code: CodeIndex) -> frozenset[str]:
+        """The classes ``code`` declares resource-like, read once per code index."""
+        known = self._declared
+        if known is None or known[0] is not code:
+            known = (code, declared_with_parameters(code, snapshot.files.read_text))
+            self._declared = known
+        return known[1]
 
     def forget(self, path: str) -> None:
         self._full.pop(path, None)
@@ -423,8 +436,15 @@ class Diagnostics:
                 built = self.built(snapshot, view)
                 index = built.index if built is not None else None
                 profiles = _profiles(snapshot, view, pause, every)
-                found = check_data_file(index, source, profiles, view.env)
                 code = code_index(snapshot, view) if built is not None else None
+                found = check_data_file(
+                    index,
+                    source,
+                    profiles,
+                    view.env,
+                    code,
+                    lambda: self.declared(snapshot, code) if code is not None else frozenset(),
+                )
                 if built is not None:
                     found.extend(built.by_file.get(path, ()))
                     if code is not None:
@@ -432,7 +452,12 @@ class Diagnostics:
                         unused = _unused_in(context, built, path, source.file_keys())
                         found = _without_said(found, unused)
                 loaded = source.data.error is None and len(source.text) <= LARGE_FILE_CHARS
-                checked = coverage(index=index is not None, profile=bool(profiles), loaded=loaded)
+                checked = coverage(
+                    index=index is not None,
+                    profile=bool(profiles),
+                    loaded=loaded,
+                    code=code is not None,
+                )
                 if code is None and checked.complete:
                     checked = replace(checked, skipped=(*checked.skipped, UNUSED_KEY))
         else:
@@ -578,7 +603,17 @@ def _profiles(
 
         return lookup
 
-    return [ProfileLookup(entry.name, lookup_for(entry)) for entry in entries]
+    def explain_for(entry: ProfileEntry) -> Callable[[str], LookupOutcome]:
+        def explain(key: str) -> LookupOutcome:
+            profile = entry.profile
+            strict = snapshot.settings.strict_variables
+            scope = node_scope(profile.facts, profile.name, view.env.name, strict)
+            session = LookupSession(view.env, scope, snapshot.files, snapshot.cache)
+            return session.lookup(key, None, explain=True)
+
+        return explain
+
+    return [ProfileLookup(entry.name, lookup_for(entry), explain_for(entry)) for entry in entries]
 
 
 def _located_in(found: list[Problem], path: str) -> list[Problem]:

@@ -64,6 +64,10 @@ SAFE = frozenset(
         "hiera-datadir-missing",
         "hiera-path-matches-nothing",
         "hiera-data-file-unused",
+        "class-parameter-unknown",
+        "class-not-found",
+        "class-parameter-of-define",
+        "class-parameter-missing",
         "key-unused",
     }
 )
@@ -97,6 +101,9 @@ _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`")
 _JSON_TOKEN = re.compile(r"(unexpected token at )'.*'", re.DOTALL)
 _RUBY_TEXT = re.compile(r"(Ruby's text of it) \(.*\)( into this string)", re.DOTALL)
 _LOOKING_UP = re.compile(r"\A(Looking up '[^']*' fails: )")
+# Puppet's type mismatch names the type it got, which may hold the value (``got 'x'``,
+# ``got Integer[70000, 70000]``): keep the type's name only.
+_GOT_VALUE = re.compile(r"(\bgot )(?:'[^']*'|\"[^\"]*\"|(Integer|Float|String)\[[^\]]*\])")
 
 
 def classified(code: str) -> bool:
@@ -105,7 +112,8 @@ def classified(code: str) -> bool:
         or code.startswith(SAFE_PREFIXES)
         or code in SUMMARY_ONLY
         or code in MASK_QUOTED
-        or code in ("json-syntax", "interpolation-collection-in-string")
+        or code
+        in ("json-syntax", "interpolation-collection-in-string", "class-parameter-type-mismatch")
     )
 
 
@@ -124,6 +132,8 @@ def report_message(
         shown = _JSON_TOKEN.sub(rf"\g<1>'{MASK}'", message)
     elif code == "interpolation-collection-in-string":
         shown = _RUBY_TEXT.sub(r"\1\2", message)
+    elif code == "class-parameter-type-mismatch":
+        shown = _GOT_VALUE.sub(lambda m: m.group(1) + (m.group(2) or f"'{MASK}'"), message)
     elif code in MASK_QUOTED:
         head = _LOOKING_UP.match(message)
         start = head.end() if head is not None else 0

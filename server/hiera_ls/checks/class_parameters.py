@@ -1,0 +1,629 @@
+"""Keys as class parameters: what the Puppet code says of a data file's keys and values.
+
+Automatic parameter lookup reads ``a::b::c`` for parameter ``$c`` of ``class a::b``, and only
+that key: a misspelt key, a parameter renamed in code or a key written for a defined type is
+silently never read, and a value of the wrong type fails the catalog compile with
+``Class[A::B]: parameter 'c' expects an Integer value, got String``.  These checks read the
+environment's :class:`~hiera_ls.project.code_index.CodeIndex` (every class, defined type and
+type alias of the modulepath, every explicit lookup in code).
+
+They stay quiet wherever the code cannot answer, the way an operator reading the code would:
+a key some code or data looks up explicitly (``lookup('k')``, ``lookup("${x}::k")``,
+``%{lookup('k')}``, ``%{alias('k')}``) is used whatever its name; a namespace whose module is
+not on the workspace's modulepath (an r10k module not installed here) is not judged; a key
+with a dot, a leading ``::`` or capitals is never one automatic lookup reads, but neither is it
+a parameter key written by mistake; a class whose parameter list the reader could not read is
+not judged; a value holding ``%{...}``, an ``ENC[...]`` block or rich data (``__ptype``) is
+judged only by the profile check, where its value for a node is known; a key with
+lookup_options (a merge, a ``convert_to``) likewise, since its own value is not what the class
+gets.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from hiera_ls.checks.problems import problem
+from hiera_ls.checks.profile import ProfileLookup
+from hiera_ls.engine.lookup import LookupOutcome
+from hiera_ls.engine.trace import Event, Kind, TraceNode
+from hiera_ls.project.code_index import CodeIndex, ParameterRef
+from hiera_ls.puppet.type_assignable import ruby_regex
+from hiera_ls.puppet.type_mismatch import Mismatch, describe_mismatch, render
+from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
+from hiera_ls.puppet.types import AliasType, PatternType, PType
+from hiera_ls.source.data_file import DataFile
+from hiera_ls.source.keys import LOOKUP_OPTIONS
+from hiera_ls.source.manifest_model import Definition, DefinitionKind, Parameter
+from hiera_ls.source.spans import Problem, Span
+
+# A key automatic parameter lookup could read: lower-case name segments, the last a parameter.
+PARAMETER_KEY = re.compile(r"[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*::[a-z_][a-z0-9_]*")
+NEAREST = 3  # parameter names offered as "did you mean"
+CLASSES_KEY = re.compile(r"(?:.*::)?classes")
+
+
+@dataclass(frozen=True, slots=True)
+class CodeContext:
+    """What the class checks read besides the data file: the code, and which keys the data
+    reads through interpolation (``referenced``) or gives lookup_options (``optioned``)."""
+
+    code: CodeIndex
+    referenced: Collection[str] = frozenset()
+    optioned: Callable[[str], bool] = lambda key: False
+
+
+def parameter_keys(data_file: DataFile, module_name: str | None) -> Iterator[str]:
+    """The file's root keys shaped like a class parameter key, that Puppet keeps."""
+    prefix = f"{module_name}::" if module_name is not None else None
+    for key in data_file.data:
+        if not isinstance(key, str) or key == LOOKUP_OPTIONS:
+            continue
+        if prefix is not None and not key.startswith(prefix):
+            continue  # dropped from module data (module-data-unqualified-key)
+        if PARAMETER_KEY.fullmatch(key):
+            yield key
+
+
+def _read_explicitly(context: CodeContext, key: str) -> bool:
+    code = context.code
+    return (
+        key in context.referenced
+        or bool(code.lookups_of(key))
+        or bool(code.possible_lookups_of(key))
+    )
+
+
+def check_class_keys(
+    path: str, data_file: DataFile, context: CodeContext, *, module_name: str | None = None
+) -> list[Problem]:
+    """Keys no class parameter takes and no code reads, and the file's own values that do
+    not match their parameter's type."""
+    out: list[Problem] = []
+    code = context.code
+    coded: dict[str, bool] = {}
+    for key in parameter_keys(data_file, module_name):
+        spans = data_file.nodes.get((key,))
+        if spans is None:
+            continue
+        where = spans.key or spans.value
+        namespace, _, name = key.rpartition("::")
+        definition = code.definition(namespace)
+        if definition is not None and definition.kind is DefinitionKind.CLASS:
+            parameter = definition.param(name)
+            if parameter is not None:
+                out.extend(_own_value(path, data_file, context, key, definition, parameter))
+            elif not _read_explicitly(context, key) and _header_read(code, definition):
+                out.append(_unknown_parameter(path, where, key, definition, name))
+        elif definition is not None and definition.kind is DefinitionKind.DEFINE:
+            if not _read_explicitly(context, key):
+                out.append(
+                    problem(
+                        "class-parameter-of-define",
+                        f"'{definition.name}' is a defined type, not a class: automatic "
+                        f"parameter lookup sets only class parameters, and no code looks "
+                        f"'{key}' up, so Puppet never reads it",
+                        path,
+                        where,
+                    )
+                )
+        elif (
+            _module_has_code(code, namespace.split("::", 1)[0], coded)
+            and not _read_explicitly(context, key)
+            and not _autoload_file_known(code, namespace)
+        ):
+            module = namespace.split("::", 1)[0]
+            out.append(
+                problem(
+                    "class-not-found",
+                    f"No class or defined type '{namespace}' in module '{module}', and no code "
+                    f"looks '{key}' up: Puppet never reads this key",
+                    path,
+                    where,
+                )
+            )
+    return out
+
+
+def _unknown_parameter(
+    path: str, where: Span, key: str, definition: Definition, name: str
+) -> Problem:
+    names = [p.name for p in definition.params]
+    near = difflib.get_close_matches(name, names, n=NEAREST, cutoff=0.6)
+    if near:
+        quoted = " or ".join(f"'{n}'" for n in near)
+        hint = f" Did you mean {quoted}?"
+    elif not names:
+        hint = " It has no parameters."
+    else:
+        hint = ""
+    return problem(
+        "class-parameter-unknown",
+        f"Class '{definition.name}' has no parameter '{name}', and no code looks '{key}' up: "
+        f"Puppet never reads this key.{hint}",
+        path,
+        where,
+    )
+
+
+def _header_read(code: CodeIndex, definition: Definition) -> bool:
+    """The reader understood the definition's parameter list: no problem it reported lies
+    between the name and the last parameter (a class it half read may have more)."""
+    facts = code.files.get(definition.path)
+    if facts is None or not facts.problems:
+        return True
+    start = definition.span.start.line
+    end = max([p.span.end.line for p in definition.params] + [start]) + 2
+    return not any(start <= p.span.start.line <= end for p in facts.problems)
+
+
+def _module_has_code(code: CodeIndex, module: str, known: dict[str, bool]) -> bool:
+    """The module is on the modulepath and defines some class, defined type or function: an
+    empty directory (a git submodule not checked out) or a module of types only is not
+    judged."""
+    if module not in known:
+        prefix = f"{module}::"
+        known[module] = module in code.modules and any(
+            (d.name == module or d.name.startswith(prefix))
+            and d.kind is not DefinitionKind.TYPE_ALIAS
+            for d in code.definitions()
+        )
+    return known[module]
+
+
+def _autoload_file_known(code: CodeIndex, namespace: str) -> bool:
+    """A .pp file where Puppet's autoloader looks for ``namespace`` exists (the reader may have
+    failed to read the class in it: not judged)."""
+    module, _, rest = namespace.partition("::")
+    tail = f"/{module}/manifests/{rest.replace('::', '/') if rest else 'init'}.pp"
+    return any(p.endswith(tail) for p in code.files)
+
+
+# ------------------------------------------------------------------ values against the type
+
+
+def class_title(class_name: str) -> str:
+    """Puppet's name of a class resource: ``Class[Profile::Web]``."""
+    return "Class[" + "::".join(s[:1].upper() + s[1:] for s in class_name.split("::")) + "]"
+
+
+def class_subject(class_name: str, parameter: str) -> str:
+    """Puppet's subject for a class parameter: ``Class[Profile::Web]: parameter 'port'``."""
+    return f"{class_title(class_name)}: parameter '{parameter}'"
+
+
+def parameter_type(code: CodeIndex, parameter: Parameter) -> PType | None:
+    """The parameter's type with the environment's type aliases resolved; None when it has
+    none or hiera-ls cannot read it."""
+    if parameter.type_text is None:
+        return None
+
+    def resolver(name: str) -> str | None:
+        alias = code.type_alias(name)
+        return alias.alias_text if alias is not None else None
+
+    try:
+        return parse_type(parameter.type_text, resolver)
+    except (TypeExpressionError, ValueError, RecursionError):
+        return None
+
+
+def mismatches(code: CodeIndex, ref: ParameterRef, value: object) -> list[Mismatch]:
+    """What Puppet reports for ``value`` given to the parameter, leaving out mismatches about
+    values hiera-ls cannot know (interpolated, encrypted, rich data) and types it cannot
+    resolve (an alias from a module not in the workspace)."""
+    parameter = ref.parameter
+    if value is None and parameter.default_text is not None:
+        return []  # Puppet uses the default for an undef from the data
+    expected = parameter_type(code, parameter)
+    if expected is None:
+        return []
+    try:
+        subject = class_subject(ref.definition.name, parameter.name)
+        found = describe_mismatch(subject, expected, value)
+    except (ValueError, RecursionError):
+        return []
+    if any(m.kind == "unresolved" for m in found):
+        return []
+    unreadable = any(m.kind == "pattern" for m in found) and _unreadable_pattern(expected)
+    return [
+        m
+        for m in found
+        if not _unknowable(value, m.value_path()) and not (unreadable and m.kind == "pattern")
+    ]
+
+
+def _unreadable_pattern(t: PType) -> bool:
+    """Some ``Pattern[/.../]`` in ``t`` uses Ruby regexp syntax hiera-ls cannot compile: its
+    "does not match" would be a guess."""
+    seen: set[int] = set()
+    stack: list[object] = [t]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            stack.extend(item)
+            continue
+        if not isinstance(item, PType) or id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, PatternType) and any(ruby_regex(p) is None for p in item.patterns):
+            return True
+        if isinstance(item, AliasType):
+            stack.append(item.resolved())
+            continue
+        stack.extend(getattr(item, name) for name in getattr(item, "__dataclass_fields__", {}))
+    return False
+
+
+def _unknowable(value: object, path: Sequence[object]) -> bool:
+    """The value at ``path`` (or on the way to it) is not what the node gets as written."""
+    node = value
+    for step in path:
+        if isinstance(node, Mapping) and "__ptype" in node:
+            return True
+        node = _child(node, step)
+        if node is _ABSENT:
+            return False
+    return _holds_unknown(node)
+
+
+_ABSENT = object()
+
+
+def _child(node: object, step: object) -> object:
+    if isinstance(node, Mapping):
+        return node.get(step, _ABSENT)
+    if isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+        return node[step]
+    return _ABSENT
+
+
+def _holds_unknown(value: object) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "%{" in item or "ENC[" in item:
+                return True
+        elif isinstance(item, Mapping):
+            if "__ptype" in item:
+                return True
+            stack.extend(item.values())
+            stack.extend(k for k in item if isinstance(k, str))
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def _span_of(data_file: DataFile, key: str, found: Mismatch) -> Span | None:
+    """The most precise range of the offending part: the value (or key) at its path."""
+    path: tuple[object, ...] = (key, *found.value_path())
+    while path:
+        spans = data_file.nodes.get(path)
+        if spans is not None:
+            if found.points_at_key and spans.key is not None and len(path) > 1:
+                return spans.key
+            return spans.value
+        path = path[:-1]
+    return None
+
+
+def _own_value(
+    path: str,
+    data_file: DataFile,
+    context: CodeContext,
+    key: str,
+    definition: Definition,
+    parameter: Parameter,
+) -> list[Problem]:
+    if context.optioned(key):
+        return []  # lookup_options merge or convert it: the profile check judges the result
+    if data_file.data[key] is None:
+        return []  # `~`: a placeholder a higher level usually fills (a module's OS data)
+    found = mismatches(context.code, ParameterRef(definition, parameter), data_file.data[key])
+    out: list[Problem] = []
+    for m in found:
+        span = _span_of(data_file, key, m)
+        if span is not None:
+            out.append(problem("class-parameter-type-mismatch", render([m]), path, span))
+    return out
+
+
+# ------------------------------------------------------------------ for a facts profile
+
+
+def check_class_values(
+    profile: ProfileLookup,
+    path: str,
+    data_file: DataFile,
+    context: CodeContext,
+    *,
+    module_name: str | None = None,
+) -> list[Problem]:
+    """The value each parameter key of the file gets for the profile's node (merged,
+    interpolated, converted), against the parameter's type; reported in this file only when
+    the offending part comes from it (so once), and not again when the file's own value
+    already says it."""
+    out: list[Problem] = []
+    code = context.code
+    for key in parameter_keys(data_file, module_name):
+        ref = code.parameter_for_key(key)
+        if ref is None or ref.parameter.type_text is None:
+            continue
+        outcome = profile.lookup(key)
+        if not outcome.found or outcome.error is not None or outcome.incomplete is not None:
+            continue
+        found = mismatches(code, ref, outcome.value)
+        if not found:
+            continue
+        own = (
+            set()
+            if context.optioned(key)
+            else {render([m]) for m in mismatches(code, ref, data_file.data[key])}
+        )
+        explained = profile.explain(key) if profile.explain is not None else None
+        if explained is None or _reads_unknown_variables(explained):
+            continue  # '' for a fact the profile lacks: not what a real node would get
+        contributions = _contributions(explained, key)
+        for m in found:
+            text = render([m])
+            origin = _origin(contributions, m.value_path())
+            if origin != path or text in own:
+                continue
+            where = _own_part(data_file, key, outcome.value, m)
+            if where is None:
+                continue
+            merged = len(contributions) > 1
+            note = (
+                "the value merged for this node; this part comes from this file"
+                if merged
+                else "the value this node gets from this file"
+            )
+            out.append(
+                problem(
+                    "class-parameter-type-mismatch",
+                    f"[{profile.name}] {text} ({note})",
+                    path,
+                    where,
+                )
+            )
+    return out
+
+
+def _own_part(data_file: DataFile, key: str, merged: object, found: Mismatch) -> Span | None:
+    """The range in this file of the merged value's offending part: the same entries, and
+    for a list the element equal to the merged one (a merge moves elements); else the key."""
+    own = data_file.data.get(key)
+    node_path: list[object] = [key]
+    for step in found.value_path():
+        if isinstance(merged, list) and isinstance(own, list) and isinstance(step, int):
+            wanted = merged[step] if 0 <= step < len(merged) else _ABSENT
+            index = next((i for i, item in enumerate(own) if item == wanted), None)
+            if index is None:
+                break
+            merged, own = wanted, own[index]
+            node_path.append(index)
+        elif isinstance(merged, Mapping) and isinstance(own, Mapping) and step in own:
+            merged, own = merged.get(step), own[step]
+            node_path.append(step)
+        else:
+            break
+    else:
+        spans = data_file.nodes.get(tuple(node_path))
+        if spans is not None:
+            key_wanted = found.points_at_key and spans.key is not None and len(node_path) > 1
+            return spans.key if key_wanted and spans.key is not None else spans.value
+    spans = data_file.nodes.get((key,))
+    return (spans.key or spans.value) if spans is not None else None
+
+
+def _reads_unknown_variables(outcome: LookupOutcome) -> bool:
+    """The value interpolates a variable or fact the profile does not define (Puppet gives
+    '' for it, or for a missing part of a fact): a facts file lacking a fact is likelier than
+    a node lacking it, so such a value is not judged."""
+    trace = outcome.trace
+    if trace is None:
+        return True
+    for node in trace.walk():
+        if node.kind is Kind.SCOPE and node.label == "Global Scope":
+            if not any(c.event is Event.FOUND for c in node.children):
+                return True
+        elif node.kind is Kind.SUB_KEY and any(c.event is Event.NOT_FOUND for c in node.children):
+            return True
+    return False
+
+
+def _contributions(outcome: LookupOutcome, key: str) -> list[tuple[str, object]]:
+    """(file, value) the explained lookup of root key ``key`` read, highest priority first."""
+    trace = outcome.trace
+    if trace is None:
+        return []
+    root = next((c for c in trace.children if c.kind is Kind.ROOT and c.label == key), None)
+    if root is None:
+        return []
+    out: list[tuple[str, object]] = []
+
+    def walk(node: TraceNode) -> None:
+        for child in node.children:
+            if child.kind in (Kind.INTERPOLATE, Kind.META, Kind.SUB_KEY):
+                continue
+            if child.kind is Kind.PATH:
+                if child.event is Event.FOUND and child.key == key:
+                    out.append((child.label, child.value))
+            else:
+                walk(child)
+
+    walk(root)
+    return out
+
+
+def _origin(contributions: Sequence[tuple[str, object]], path: Sequence[object]) -> str | None:
+    """The file the part of the merged value at ``path`` comes from: the highest-priority
+    contribution that holds it (a hash merge keeps the higher level's entry; a unique merge
+    the first element met)."""
+    if not contributions:
+        return None
+    if len(contributions) == 1 or not path:
+        return contributions[0][0]
+    for file, value in contributions:
+        if _holds_path(value, path):
+            return file
+    return None
+
+
+def _holds_path(value: object, path: Sequence[object]) -> bool:
+    node = value
+    for step in path:
+        if isinstance(node, Mapping) and step in node:
+            node = node[step]
+        elif isinstance(node, list) and isinstance(step, int):
+            return 0 <= step < len(node)  # an element's position may move in a merge
+        else:
+            return False
+    return True
+
+
+# ------------------------------------------------------------------ required parameters
+
+
+def classes_named(value: object) -> list[str]:
+    """Class names a ``classes`` key's value lists: an Array of names, or a Hash whose values
+    are names (an empty name switches an entry off, as psick's ``*_classes`` hashes do)."""
+    items: list[object] = []
+    if isinstance(value, list):
+        items = list(value)
+    elif isinstance(value, Mapping):
+        items = list(value.values())
+    return [
+        item.lower().removeprefix("::")
+        for item in items
+        if isinstance(item, str) and item.strip() and "%{" not in item
+    ]
+
+
+def _entries(value: object) -> list[tuple[object, object]]:
+    """(node path step, entry) of a ``classes`` value: list indexes, or hash keys."""
+    if isinstance(value, list):
+        return list(enumerate(value))
+    if isinstance(value, Mapping):
+        return list(value.items())
+    return []
+
+
+def included_classes(code: CodeIndex, start: str) -> list[Definition]:
+    """``start`` and every class its manifests include, transitively (each once)."""
+    by_file: dict[str, list[str]] = {}
+    for inclusion in code.inclusions():
+        by_file.setdefault(inclusion.path, []).append(inclusion.name)
+    out: list[Definition] = []
+    seen: set[str] = set()
+    pending = [start]
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        definition = code.definition(name)
+        if definition is None or definition.kind is not DefinitionKind.CLASS:
+            continue
+        out.append(definition)
+        pending.extend(reversed(by_file.get(definition.path, [])))
+    return out
+
+
+# text before a class's name that makes its inclusion a resource-like declaration
+_RESOURCE_LIKE = re.compile(r"\bclass\s*\{\s*\[?\s*['\"]?\s*\Z")
+
+
+def declared_with_parameters(
+    code: CodeIndex, read_text: Callable[[str], str | None]
+) -> frozenset[str]:
+    """Classes some manifest declares resource-like (``class { 'x': p => v }``), which may
+    give parameters in code: their required parameters are not judged. ``read_text`` gives a
+    code file's text (the index keeps positions, not text)."""
+    out: set[str] = set()
+    for path, facts in code.files.items():
+        if not facts.inclusions:
+            continue
+        text = read_text(path)
+        if text is None:
+            continue
+        lines = text.split("\n")
+        for inclusion in facts.inclusions:
+            start = inclusion.span.start
+            if start.line >= len(lines):
+                continue
+            before = "\n".join(lines[max(0, start.line - 3) : start.line])
+            before += "\n" + lines[start.line][: start.column]
+            if _RESOURCE_LIKE.search(before):
+                out.add(inclusion.name)
+    return frozenset(out)
+
+
+def check_required_parameters(
+    profile: ProfileLookup,
+    path: str,
+    data_file: DataFile,
+    context: CodeContext,
+    declared_with_parameters: Callable[[], Collection[str]] = frozenset,
+    *,
+    module_name: str | None = None,
+) -> list[Problem]:
+    """Each class the node includes through this file's ``classes`` entries (and what those
+    include in turn) whose required parameter gets no value for the profile: said once, on
+    the first entry that includes the class."""
+    code = context.code
+    out: list[Problem] = []
+    said: set[tuple[str, str]] = set()
+    prefix = f"{module_name}::" if module_name is not None else None
+    for key, value in data_file.data.items():
+        if not isinstance(key, str) or not CLASSES_KEY.fullmatch(key):
+            continue
+        if prefix is not None and not key.startswith(prefix):
+            continue
+        if not (code.lookups_of(key) or code.parameter_for_key(key)):
+            continue  # no code includes what this key names
+        outcome = profile.lookup(key)
+        if not outcome.found or outcome.error is not None:
+            continue
+        included = set(classes_named(outcome.value))
+        for node_key, entry in _entries(value):
+            if not isinstance(entry, str):
+                continue
+            name = entry.lower().removeprefix("::")
+            if name not in included:
+                continue  # a higher level replaced this file's list for this node
+            spans = data_file.nodes.get((key, node_key))
+            if spans is None:
+                continue
+            for definition in included_classes(code, name):
+                if definition.name in declared_with_parameters():
+                    continue  # `class { 'x': p => ... }` may give the value in code
+                for parameter in definition.params:
+                    if parameter.default_text is not None:
+                        continue
+                    slot = (definition.name, parameter.name)
+                    if slot in said:
+                        continue
+                    wanted = f"{definition.name}::{parameter.name}"
+                    got = profile.lookup(wanted)
+                    if got.found or got.error is not None or got.incomplete is not None:
+                        continue
+                    said.add(slot)
+                    through = "" if definition.name == name else f" (included by '{name}')"
+                    out.append(
+                        problem(
+                            "class-parameter-missing",
+                            f"[{profile.name}] Class '{definition.name}'{through} has no "
+                            f"default for parameter '{parameter.name}' and no data gives "
+                            f"'{wanted}' for this node: Puppet fails with "
+                            f'"{class_title(definition.name)}: expects a value for '
+                            f"parameter '{parameter.name}'\"",
+                            path,
+                            spans.value,
+                        )
+                    )
+    return out
