@@ -97,24 +97,29 @@ async function runCommand(title) {
 }
 
 async function quickOpen(relPath) {
-    await quickInput('Control+p', relPath);
     const base = relPath.split('/').pop();
     const dir = relPath.includes('/') ? relPath.slice(0, relPath.lastIndexOf('/')) : '';
-    // A click on the row of that file (its folder is the row's description): Enter may
-    // pick the list shown before the filter, and several files share a name.
-    const rows = page.locator('.quick-input-list .monaco-list-row', { hasText: base });
-    await rows.first().waitFor();
-    let target = rows.first();
-    for (const row of await rows.all()) {
-        const description = (await row.locator('.label-description').allTextContents()).join('');
-        if (description.trim() === dir) {
-            target = row;
-            break;
+    const escaped = dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // The row of that file by its folder (the row's description), found when clicked: the
+    // list re-sorts as results come in (recent files first), so a row's index is no name,
+    // Enter may pick the list shown before the filter, and several files share a name.
+    const row = page
+        .locator('.quick-input-list .monaco-list-row', { hasText: base })
+        .filter({ has: page.locator('.label-description', { hasText: new RegExp(`^\\s*${escaped}\\s*$`) }) })
+        .first();
+    const crumbs = page.locator('.breadcrumbs-control').first();
+    for (let attempt = 1; ; attempt++) {
+        await quickInput('Control+p', relPath);
+        await row.waitFor();
+        await page.waitForTimeout(300); // the list settles
+        await row.click();
+        await page.locator('.tab.active', { hasText: base }).waitFor();
+        await editorLines().waitFor();
+        const shown = clean(await crumbs.innerText()).replace(/\s*›\s*|\s+/g, '/');
+        if (shown.startsWith(`${relPath}`) || attempt === 3) {
+            return;
         }
     }
-    await target.click();
-    await page.locator('.tab.active', { hasText: base }).waitFor();
-    await editorLines().waitFor();
 }
 
 async function gotoLine(line, column) {
@@ -254,17 +259,19 @@ if (opened) {
         for (const key of s.completionKeys) {
             await rows.filter({ hasText: key }).first().waitFor();
         }
+        // the value beside the highlighted key comes with the item's resolve, a moment later
+        await rows.filter({ hasText: s.completionValue }).first().waitFor();
         // the highlighted key's value, when the details beside the list are unfolded
         const details = page.locator('.suggest-details').first();
         const detailsText = (await details.isVisible()) ? clean(await details.innerText()) : '';
         const result = {
             rows: (await rows.allInnerTexts()).map(clean),
             details: detailsText,
-            line: clean(await lineStarting('profile::web::motd').innerText()),
+            line: clean(await lineStarting('profile::base::admin_email').innerText()),
             shot: await shot('editing-03-completion'),
         };
         result.cropShot = await crop('vscode-completion', [
-            lineStarting('profile::web::motd'),
+            lineStarting('profile::base::admin_email'),
             widget,
             ...(detailsText ? [details] : []),
         ]);
@@ -294,10 +301,10 @@ if (opened) {
             await page.waitForTimeout(200);
             saved = readFileSync(s.completionPath, 'utf8');
         }
-        result.accepted = saved.split('\n').find((l) => l.startsWith('profile::web::motd'));
+        result.accepted = saved.split('\n').find((l) => l.startsWith('profile::base::admin_email'));
         writeFileSync(s.completionPath, original);
         await runCommand('File: Revert File');
-        await lineStarting('profile::web::motd').waitFor({ state: 'detached' });
+        await lineStarting('profile::base::admin_email').waitFor({ state: 'detached' });
         result.reverted = true;
         return result;
     });

@@ -3,11 +3,12 @@
 tests/vscode/test_vscode_e2e.py runs it).
 
 The example control repository with the facts profile web01.example.com, and one problem
-planted in the node's file: ``profile::web::manage_firewall: yes`` (YAML 1.1's boolean,
-which Puppet reads as true). The session, in drive_editing.mjs:
+planted in the node's file: ``profile::web::vhost: yes`` (YAML 1.1's boolean, which Puppet
+reads as true, and so not the String the class parameter takes). The session, in drive_editing.mjs:
 
 - the quick-fix menu (Ctrl+.) on the planted value offers to quote it; choosing it quotes
-  the value and the warning goes away (the file is saved and read back here);
+  the value, and the warning and the type error go away (the file is saved and read back
+  here);
 - the Outline view lists data/common.yaml's keys, nested;
 - typing ``%{lookup('`` in a string opens the suggestions with the repository's keys, the
   highlighted one with its value for the profile; typing more of a key and Enter writes it
@@ -47,10 +48,10 @@ DRIVER = Path(__file__).with_name("drive_editing.mjs")
 PROFILE = "web01.example.com"
 
 FIX_FILE = "data/nodes/web01.example.com.yaml"
-FIX_LINE_TEXT = "profile::web::manage_firewall: yes"
+FIX_LINE_TEXT = "profile::web::vhost: yes"
 FIX_CODE = "yaml11-boolean"
 FIX_TITLE = 'Quote "yes"'
-FIXED_LINE = 'profile::web::manage_firewall: "yes"'
+FIXED_LINE = 'profile::web::vhost: "yes"'
 
 OUTLINE_FILE = "data/common.yaml"
 # (name, depth) rows the Outline view must show, in this order (not necessarily adjacent)
@@ -67,7 +68,7 @@ OUTLINE_ROWS = [
 ]
 
 COMPLETION_FILE = FIX_FILE
-COMPLETION_TYPED = "profile::web::motd: \"%{lookup('"  # VS Code closes the quotes and brackets
+COMPLETION_TYPED = "profile::base::admin_email: \"%{lookup('"  # VS Code closes the quotes and brackets
 COMPLETION_KEYS = ["classes", "ntp::servers", "profile::base::domain"]  # the first rows
 COMPLETION_VALUE = ("classes", '["role::web"')  # a key's row shows its value for web01
 COMPLETION_NARROW = "profile::base::dom"  # typed next, and the only key left accepted
@@ -144,6 +145,7 @@ def editing_report(workbench: Workbench, editing_session: dict[str, Any]) -> dic
             "completionPath": str(workspace / COMPLETION_FILE),
             "completionTyped": COMPLETION_TYPED,
             "completionKeys": COMPLETION_KEYS,
+            "completionValue": COMPLETION_VALUE[1],
             "completionNarrow": COMPLETION_NARROW,
             "completionAccept": COMPLETION_ACCEPT,
             "inlayFile": INLAY_FILE,
@@ -177,7 +179,8 @@ def test_the_quick_fix_menu_quotes_a_yaml11_boolean_and_the_warning_goes(
     assert any(FIX_CODE in problem for problem in step["problemsBefore"]), step
     assert any(item.startswith(FIX_TITLE) for item in step["items"]), step["items"]
     assert FIXED_LINE in step["lineAfter"], step["lineAfter"]
-    assert not any(FIX_CODE in problem for problem in step["problemsAfter"]), step
+    assert any("class-parameter-type-mismatch" in problem for problem in step["problemsBefore"])
+    assert not any("hiera-ls" in problem for problem in step["problemsAfter"]), step
     saved = (editing_session["workspace"] / FIX_FILE).read_text(encoding="utf-8")
     before = (FIXTURE / FIX_FILE).read_text(encoding="utf-8")
     assert saved == before + FIXED_LINE + "\n"  # that value quoted, nothing else changed
@@ -202,7 +205,7 @@ def test_completion_in_a_lookup_lists_the_keys_with_the_profiles_value(
     assert f"%{{lookup('{COMPLETION_ACCEPT}')}}" in step["accepted"], step["accepted"]
     assert step["closed"] and step["reverted"], step
     saved = (editing_session["workspace"] / COMPLETION_FILE).read_text(encoding="utf-8")
-    assert "profile::web::motd" not in saved
+    assert "profile::base::admin_email" not in saved
 
 
 def test_an_overridden_key_shows_the_value_the_node_gets(

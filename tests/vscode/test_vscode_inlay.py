@@ -13,11 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,14 +22,12 @@ import pytest
 
 from tests.vscode.test_vscode_e2e import (  # the same toolchain, .vsix and server
     FIXTURE,
-    START_LIMIT_S,
-    _free_port,
     _line_of,
     server_path,
     vsix,
     workbench,
 )
-from tests.vscode.toolchain import Workbench
+from tests.vscode.toolchain import Workbench, code_server
 
 __all__ = ["server_path", "vsix", "workbench"]  # fixtures used by name
 
@@ -59,9 +53,6 @@ def inlay_session(
     tmp = tmp_path_factory.mktemp("vscode-inlay")
     workspace = tmp / "control-repo"
     shutil.copytree(FIXTURE, workspace)
-    user_data = tmp / "user-data"
-    (user_data / "User").mkdir(parents=True)
-    (user_data / "Machine").mkdir(parents=True)
     settings = {
         "security.workspace.trust.enabled": False,
         "hiera.factsProfile": "web01.example.com",
@@ -75,50 +66,9 @@ def inlay_session(
         "editor.minimap.enabled": False,
         "workbench.reduceMotion": "on",
     }
-    (user_data / "User" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
-    (user_data / "Machine" / "settings.json").write_text(
-        json.dumps({"hiera.server.path": str(server_path)}), encoding="utf-8"
-    )
-    extensions = tmp / "extensions"
-    xdg = tmp / "xdg"
-    env = workbench.env(XDG_CONFIG_HOME=str(xdg / "config"), XDG_DATA_HOME=str(xdg / "data"))
-    install = subprocess.run(
-        [str(workbench.node), str(workbench.code_server), "--user-data-dir", str(user_data),
-         "--extensions-dir", str(extensions), "--install-extension", str(vsix)],
-        env=env, capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
-    assert install.returncode == 0, install.stdout + install.stderr
-    port = _free_port()
-    log = (tmp / "code-server.log").open("w", encoding="utf-8")
-    proc = subprocess.Popen(
-        [str(workbench.node), str(workbench.code_server), "--auth", "none",
-         "--bind-addr", f"127.0.0.1:{port}", "--disable-telemetry", "--disable-update-check",
-         "--disable-workspace-trust", "--user-data-dir", str(user_data),
-         "--extensions-dir", str(extensions), str(workspace)],
-        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
-    try:
-        deadline = time.monotonic() + START_LIMIT_S
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as a:
-                    if a.status == 200:
-                        break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            assert proc.poll() is None, (tmp / "code-server.log").read_text()
-            assert time.monotonic() < deadline, "code-server did not answer on loopback"
-            time.sleep(0.5)
-        yield {"url": f"http://127.0.0.1:{port}/?folder={workspace}", "workspace": workspace}
-    finally:
-        if proc.poll() is None:  # the process group started here, and only it
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=30)
-        log.close()
+    machine = {"hiera.server.path": str(server_path)}
+    with code_server(workbench, vsix, tmp, workspace, settings, machine) as url:
+        yield {"url": url, "workspace": workspace}
 
 
 @pytest.fixture(scope="module")
