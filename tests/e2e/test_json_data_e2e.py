@@ -2,9 +2,9 @@
 arrays: hover, definition, references, rename, completion, workspace symbols, diagnostics,
 outline, folding, selection ranges, inlay hints and semantic tokens.
 
-The JSON reader records a node's place after its children's (it knows where a value ends
-only once it has read it), the YAML reader before: these tests pin what users see on the
-nested nodes of a JSON file, whatever order a reader records them in."""
+The JSON reader knows where a hash or an array ends only once it has read its children, and
+once recorded them before their parent (the node table lists parents first, as the YAML
+reader does): these tests pin what users see on the nested nodes of a JSON file."""
 
 from __future__ import annotations
 
