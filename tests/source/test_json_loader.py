@@ -11,7 +11,7 @@ import pytest
 
 from hiera_ls.source.json_loader import load_json
 from hiera_ls.source.spans import Span
-from hiera_ls.source.yaml_loader import NodeSpans
+from hiera_ls.source.yaml_loader import NodeSpans, load_yaml
 
 
 def test_values_and_ranges() -> None:
@@ -35,6 +35,20 @@ def test_duplicate_keys_keep_last_and_warn() -> None:
     assert doc.value == {"a": {"y": 2}}
     assert [p.code for p in doc.problems] == ["json-duplicate-key"]
     assert ("a", "x") not in doc.nodes and ("a", "y") in doc.nodes
+
+
+def test_every_nested_node_is_listed_parents_first_like_yaml() -> None:
+    # Iterating a table builds each path from its parent's: a reader that recorded children
+    # before their parent (as this one did) left every node below the top level out.
+    text = '{\n  "a::b": {"x": 1, "y": [1, {"z": [2, {}]}]},\n  "c": [[3], {"d": null}]\n}\n'
+    nodes = load_json("x.json", text).nodes
+    listed = list(nodes)
+    assert listed == list(load_yaml("x.yaml", text).nodes)
+    assert len(listed) == len(nodes) == 14
+    assert ("a::b", "y", 1, "z", 1) in listed and ("c", 1, "d") in listed
+    assert dict(nodes.raw_items()) == {path: nodes.raw(path) for path in listed}
+    again = load_json("x.json", '{"a": {"x": 1}, "b": 2, "a": {"y": [3]}}').nodes
+    assert list(again) == [(), ("b",), ("a",), ("a", "y"), ("a", "y", 0)]
 
 
 @pytest.mark.parametrize("seed", range(3))

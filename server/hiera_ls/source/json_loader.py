@@ -36,6 +36,11 @@ _FLOAT = re.compile(
 )
 _INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)(?![0-9])")
 _SIMPLE_ESCAPES = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+# A hash's or array's place in the node table, taken before its children are read: the
+# table, like the YAML reader's, lists each node before its children (NodeTable.index_items
+# builds a child's path from its parent's), and the marks are known only at the value's end.
+# A failed value fails the whole file, so no placeholder outlives a parse.
+_PENDING = (-1, -1, -1, -1, -1, -1, -1, -1, None)
 
 
 class _Error(Exception):
@@ -108,11 +113,15 @@ class _Scanner:
             result: tuple[object, int] = parsed
             style: str | None = '"'
         elif c == "{":
+            if path is not None:
+                self.entries[path] = _PENDING
             obj = self.parse_object(i, path, depth + 1)
             if obj is None:
                 return None
             result, style = obj, None
         elif c == "[":
+            if path is not None:
+                self.entries[path] = _PENDING
             result, style = self.parse_array(i, path, depth + 1), None
         elif c == "t" and text.startswith("true", i):
             result, style = (True, i + 4), None
