@@ -68,7 +68,8 @@ OUTLINE_ROWS = [
 ]
 
 COMPLETION_FILE = FIX_FILE
-COMPLETION_TYPED = "profile::base::admin_email: \"%{lookup('"  # VS Code closes the quotes and brackets
+# VS Code closes the quotes and brackets
+COMPLETION_TYPED = "profile::base::admin_email: \"%{lookup('"
 COMPLETION_KEYS = ["classes", "ntp::servers", "profile::base::domain"]  # the first rows
 COMPLETION_VALUE = ("classes", '["role::web"')  # a key's row shows its value for web01
 COMPLETION_NARROW = "profile::base::dom"  # typed next, and the only key left accepted
