@@ -127,12 +127,21 @@ class FixSource:
     line before the edit are this text's too, and libyaml, started afresh at such a line,
     reads what follows exactly as a scan from the top would (no flow collection or scalar
     is open there, and the key is at column 0): so only the lines from there are scanned.
+    Below the edit, once the scan meets such a key line in the text the edit left alone,
+    and the old text had one there too, the rest is the old scan's, lines shifted.
     """
 
-    def __init__(self, text: str, json: bool, previous: FixSource | None = None) -> None:
+    def __init__(
+        self,
+        text: str,
+        json: bool,
+        previous: FixSource | None = None,
+        lines: LineMap | None = None,
+    ) -> None:
         self.text = text
         self.json = json
-        self.lines = LineMap(text)
+        self.lines = lines if lines is not None and lines.text == text else LineMap(text)
+        self._readable: bool | None = None  # see readable
         self._tokens: Iterator[yaml.Token] | None = None
         self._done = False
         self._scalars: list[_Scalar] = []
@@ -146,6 +155,7 @@ class FixSource:
         self._flow = 0  # open flow collections
         self._reach = (0, 0)  # the furthest token end so far
         self._after_key = False
+        self._tail: tuple[FixSource, int, int] | None = None  # see _take_tail
         if previous is not None and previous is not self:
             self._resume(previous)
 
@@ -166,15 +176,25 @@ class FixSource:
     def offsets(self, span: Span) -> tuple[int, int]:
         return self.lines.offset(span.start), self.lines.offset(span.end)
 
+    @property
+    def readable(self) -> bool:
+        """Does libyaml read the text to its end with our line numbers (see _resume)?"""
+        if self._readable is None:
+            self._readable = _UNSAFE.search(self.text) is None
+        return self._readable
+
     def _resume(self, previous: FixSource) -> None:
         """Take ``previous``'s tokens above the last restart line before the first change.
 
         Only for texts libyaml reads as our line table does and reads to the end: a line
         break of its own (NEL, LS, PS) or a character it refuses (found where its reader's
         buffer reaches, not where the scanner is) would make a fresh start differ."""
-        if not previous._restarts or _UNSAFE.search(self.text) or _UNSAFE.search(previous.text):
+        if not previous._restarts or not self.readable or not previous.readable:
             return
         first_change = _common_prefix(previous.text, self.text)
+        same_end = len(self.text) - _common_suffix(previous.text, self.text)
+        delta = self.line_count - previous.line_count
+        self._tail = (previous, delta, self.lines.position(same_end).line + 1)
         changed_line = self.lines.position(first_change).line
         at = bisect.bisect_left(previous._restarts, (changed_line, -1)) - 1
         if at < 0:
@@ -216,6 +236,9 @@ class FixSource:
                     and self._reach <= (start.line, 0)
                     and start.line > base
                 ):
+                    if self._take_tail(start.line):
+                        base = self._base
+                        continue
                     self._restarts.append((start.line, len(self._scalars)))
                 self._scalars.append(_Scalar(start, end, tok.style or ""))
                 self._starts.append(start)
@@ -229,6 +252,48 @@ class FixSource:
                 self._reach = max(self._reach, (end.line, end.column))
             self._last = max(self._last, start.line, end.line)
         return self._scalars, self._line_end, self._last
+
+    def _take_tail(self, line: int) -> bool:
+        """At a restart ``line`` of the text the edit left alone (it and the line break
+        before it): when the old text had a restart at the same line of that text, its
+        scan from there is this one's, so its data, shifted by the lines the edit added,
+        is taken, and its token stream goes on for this text (the old source starts over
+        if it is ever asked again)."""
+        if self._tail is None or line < self._tail[2]:
+            return False
+        previous, delta, _ = self._tail
+        at = bisect.bisect_left(previous._restarts, (line - delta, -1))
+        if at == len(previous._restarts) or previous._restarts[at][0] != line - delta:
+            return False
+        if previous._tokens is None:  # its data ends there: the scan goes on by itself
+            return False
+        self._tail = None
+        kept = len(self._scalars)
+        first = previous._restarts[at][1]
+        if delta == 0:  # an edit within its lines: the same values
+            self._scalars.extend(previous._scalars[first:])
+            self._starts.extend(previous._starts[first:])
+        for s in previous._scalars[first:] if delta else ():
+            moved = _Scalar(
+                Position(s.start.line + delta, s.start.column),
+                Position(s.end.line + delta, s.end.column),
+                s.style,
+            )
+            self._scalars.append(moved)
+            self._starts.append(moved.start)
+        for n, column in previous._line_end.items():
+            if n >= line - delta:
+                self._line_end[n + delta] = max(self._line_end.get(n + delta, 0), column)
+        self._restarts.extend((n + delta, k - first + kept) for n, k in previous._restarts[at:])
+        self._last = max(self._last, previous._last + delta)
+        self._done = previous._done
+        self._tokens = previous._tokens
+        self._base = previous._base + delta
+        self._flow = previous._flow
+        self._reach = (previous._reach[0] + delta, previous._reach[1])
+        self._after_key = previous._after_key
+        previous.__init__(previous.text, previous.json, lines=previous.lines)  # type: ignore[misc]
+        return True
 
     def scalar_at(self, span: Span) -> _Scalar | None:
         if self.json:
@@ -276,6 +341,21 @@ def _common_prefix(a: str, b: str) -> int:
     while i < end and a[i] == b[i]:
         i += 1
     return min(i, size)
+
+
+def _common_suffix(a: str, b: str) -> int:
+    """How many trailing code points ``a`` and ``b`` share."""
+    size = min(len(a), len(b))
+    block = 4096
+    i = 0
+    while (
+        i + block <= size
+        and a[len(a) - i - block : len(a) - i] == b[len(b) - i - block : len(b) - i]
+    ):
+        i += block
+    while i < size and a[len(a) - i - 1] == b[len(b) - i - 1]:
+        i += 1
+    return i
 
 
 # What libyaml counts as a line break where LineMap does not, or refuses to read (the

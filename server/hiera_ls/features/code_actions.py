@@ -30,13 +30,15 @@ class FixSources:
     def __init__(self) -> None:
         self._by_path: dict[str, FixSource] = {}
 
-    def of(self, path: str, text: str) -> FixSource:
+    def of(self, path: str, text: str, conv: Converter | None = None) -> FixSource:
+        """``text``'s source (``conv``: the text's converter, whose line table it shares)."""
         kept = self._by_path.get(path)
         if kept is not None and (kept.text is text or kept.text == text):
             return kept
         if kept is None and len(self._by_path) >= MAX_SOURCES:
             self._by_path.clear()
-        made = self._by_path[path] = FixSource(text, path.endswith(".json"), kept)
+        lines = conv.lines if conv is not None else None
+        made = self._by_path[path] = FixSource(text, path.endswith(".json"), kept, lines)
         return made
 
 

@@ -32,7 +32,7 @@ async def text_document_code_action(
     actions: list[types.CodeAction] = []
     if wanted(QUICK_FIX, only):
         diagnostics = params.context.diagnostics
-        source = ls.fix_sources.of(path, text) if diagnostics else None
+        source = ls.fix_sources.of(path, text, conv) if diagnostics else None
         actions.extend(code_actions(uri, path, text, diagnostics, conv, source))
     if wanted(FIX_ALL, only):
         # every diagnostic of the file, as published (hidden codes stay untouched)
