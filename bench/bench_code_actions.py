@@ -13,8 +13,11 @@ over the file (as an editor asks on every cursor move):
 - cursor: the context holds a diagnostic on that line (a yaml11-boolean at its value), so
   the quick fixes ("Disable CODE on this line" among them) are computed;
 - bare: no diagnostic on the line (most cursor moves);
+- cursor again: the same lines again (the text has not changed);
 - after edit: a value near the middle is changed, then at once a cursor request (the text
-  is new: nothing computed for the previous one applies).
+  is new: only what the edit left alone is kept);
+- edit, bare: the same without a diagnostic, which is what the edit costs by itself (the
+  server checks the new text meanwhile).
 
 p50 and p95 are printed, and the server's mean CPU time per request (all its threads; on a
 shared machine the wall times include waiting for a core).
@@ -34,7 +37,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_lsp import HIERA_LS, Repo, build_repo
-from bench_outline import CPU, cpu_seconds, report, start_raw
+from bench_outline import CPU, RawClient, cpu_seconds, report, start_raw
 
 
 def _action(doc: dict[str, Any], lines: list[str], line: int, diagnostic: bool) -> dict[str, Any]:
@@ -59,7 +62,7 @@ async def measure(
     step = max(1, len(lines) // max(1, requests))
     results: dict[str, list[float]] = {}
     pid = client.proc.pid
-    for name, diagnostic in (("cursor", True), ("bare", False)):
+    for name, diagnostic in (("cursor", True), ("cursor again", True), ("bare", False)):
         times = results.setdefault(name, [])
         cpu = cpu_seconds(pid)
         for i in range(requests):
@@ -72,16 +75,40 @@ async def measure(
         (n for n, line in enumerate(lines) if line.startswith("profile::app") and "port" in line),
         key=lambda n: abs(n - len(lines) // 2),
     )
-    width = len(lines[target])
     colon = lines[target].index(": ") + 2
-    after_edit = results.setdefault("after edit", [])
+    for name, diagnostic in (("after edit", True), ("edit, bare", False)):
+        await _edits(client, doc, lines, target, colon, requests, name, diagnostic, results)
+    await client.request("shutdown", {})
+    client.notify("exit", {})
+    await client.proc.wait()
+    return results
+
+
+async def _edits(
+    client: RawClient,
+    doc: dict[str, Any],
+    lines: list[str],
+    target: int,
+    colon: int,
+    requests: int,
+    name: str,
+    diagnostic: bool,
+    results: dict[str, list[float]],
+) -> None:
+    """Edit the value of line ``target``, then ask at once for a line spread over the file."""
+    uri = doc["uri"]
+    pid = client.proc.pid
+    step = max(1, len(lines) // max(1, requests))
+    width = len(lines[target])
+    first_version = 2 + len(results.get("after edit", []))
+    after_edit = results.setdefault(name, [])
     cpu = cpu_seconds(pid)
     for i in range(requests):
         new = str(10_000 + i)
         client.notify(
             "textDocument/didChange",
             {
-                "textDocument": {"uri": uri, "version": i + 2},
+                "textDocument": {"uri": uri, "version": first_version + i},
                 "contentChanges": [
                     {
                         "range": {
@@ -95,15 +122,11 @@ async def measure(
         )
         width = colon + len(new)
         lines[target] = lines[target][:colon] + new
-        params = _action(doc, lines, (i * step + 11) % len(lines), True)
+        params = _action(doc, lines, (i * step + 11) % len(lines), diagnostic)
         started = time.perf_counter()
         await client.request("textDocument/codeAction", params)
         after_edit.append(time.perf_counter() - started)
-    results[CPU + "after edit"] = [(cpu_seconds(pid) - cpu) / requests]
-    await client.request("shutdown", {})
-    client.notify("exit", {})
-    await client.proc.wait()
-    return results
+    results[CPU + name] = [(cpu_seconds(pid) - cpu) / requests]
 
 
 async def main_async(args: argparse.Namespace) -> None:
