@@ -11,13 +11,35 @@ from collections.abc import Sequence
 
 from lsprotocol import types
 
-from hiera_ls.checks.fixes import Fix, fixes_for, safe_fixes
+from hiera_ls.checks.fixes import Fix, FixSource, fixes_for, safe_fixes
 from hiera_ls.codes import CODES
 from hiera_ls.features.lsp_ranges import SOURCE, Converter
 from hiera_ls.source.spans import FileSpan, Problem, Span
 
 QUICK_FIX = types.CodeActionKind.QuickFix
 FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.hiera-ls"
+MAX_SOURCES = 64  # files whose fix source is kept (the open ones)
+
+
+class FixSources:
+    """Each file's :class:`FixSource` for its latest text, kept by the server: an editor asks
+    for code actions on every cursor move, and scanning a 10,000-line file's tokens for the
+    "Disable CODE on this line" fix takes a tenth of a second. After an edit the new text's
+    source starts from the old one's (only the lines from the edit on are scanned again)."""
+
+    def __init__(self) -> None:
+        self._by_path: dict[str, FixSource] = {}
+
+    def of(self, path: str, text: str, conv: Converter | None = None) -> FixSource:
+        """``text``'s source (``conv``: the text's converter, whose line table it shares)."""
+        kept = self._by_path.get(path)
+        if kept is not None and (kept.text is text or kept.text == text):
+            return kept
+        if kept is None and len(self._by_path) >= MAX_SOURCES:
+            self._by_path.clear()
+        lines = conv.lines if conv is not None else None
+        made = self._by_path[path] = FixSource(text, path.endswith(".json"), kept, lines)
+        return made
 
 
 def wanted(kind: str, only: Sequence[str] | None) -> bool:
@@ -45,14 +67,16 @@ def code_actions(
     text: str,
     diagnostics: Sequence[types.Diagnostic],
     conv: Converter,
+    source: FixSource | None = None,
 ) -> list[types.CodeAction]:
-    """Each diagnostic's fixes in the order ``fixes_for`` gives them (best first)."""
+    """Each diagnostic's fixes in the order ``fixes_for`` gives them (best first); ``source``:
+    ``text``'s, when the caller keeps one (see :class:`FixSources`)."""
     actions: list[types.CodeAction] = []
     for diagnostic in diagnostics:
         found = problem_of(diagnostic, path, conv)
         if found is None:
             continue
-        for fix in fixes_for(found, text):
+        for fix in fixes_for(found, text if source is None else source):
             actions.append(_action(uri, fix, diagnostic, conv))
     return actions
 

@@ -31,7 +31,9 @@ async def text_document_code_action(
     conv = ls.converter(path, text)
     actions: list[types.CodeAction] = []
     if wanted(QUICK_FIX, only):
-        actions.extend(code_actions(uri, path, text, params.context.diagnostics, conv))
+        diagnostics = params.context.diagnostics
+        source = ls.fix_sources.of(path, text, conv) if diagnostics else None
+        actions.extend(code_actions(uri, path, text, diagnostics, conv, source))
     if wanted(FIX_ALL, only):
         # every diagnostic of the file, as published (hidden codes stay untouched)
         shown = ls.scheduler.diagnostics_for(ls.snapshot(), path, quick=True)

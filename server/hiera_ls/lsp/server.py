@@ -23,6 +23,7 @@ from pygls.lsp.server import LanguageServer
 
 from hiera_ls import __version__
 from hiera_ls.features import lsp_ranges
+from hiera_ls.features.code_actions import FixSources
 from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.lsp import protocol
 from hiera_ls.lsp.diagnostics_scheduler import DiagnosticsScheduler
@@ -63,6 +64,7 @@ class HieraLanguageServer(LanguageServer):
             str, lsp_ranges.Converter
         ] = {}  # path -> positions of its text (see converter)
         self.diagnostics = Diagnostics(inline_coverage=False)  # its worker computes them
+        self.fix_sources = FixSources()  # each file's tokens for its quick fixes
         # (path, encoding) -> each top-level outline entry's DocumentSymbol text, by the
         # entry's id, for the outline after the next edit (see outline.symbols_json)
         self.outline_json: dict[tuple[str, str], dict[int, tuple[Any, str]]] = {}
