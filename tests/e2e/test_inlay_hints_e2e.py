@@ -193,6 +193,9 @@ broken: "%{nosuch('x')}"
 unset: "%{nosuch_variable}"
 kept: "%{literal('%')}"
 port: 80
+empty: ""
+found_empty: "x%{lookup('empty')}"
+half_typed: "x%{lookup('no::such::ke}"
 """
 FIXTURE_NODE = """\
 port: 8080
@@ -225,7 +228,11 @@ async def test_failures_are_a_short_marker_with_the_error_in_the_tooltip(
     shown = {(h.position.line, h.position.character): (str(h.label), h.tooltip) for h in found}
     assert shown == {
         (0, 31): ("app01", None),
-        (1, 37): ("''", "'no::such::key' is not found for this node: it expands to ''"),
+        (1, 37): (
+            "'' (not found)",
+            "'no::such::key' is not found for this node: Puppet writes '' here (a lookup "
+            "inside interpolation defaults to '' instead of failing)",
+        ),
         (2, 23): ("⚠ fails", "Puppet fails: Unknown interpolation method 'nosuch'"),
         (3, 26): (
             "⚠ undefined",
@@ -236,6 +243,10 @@ async def test_failures_are_a_short_marker_with_the_error_in_the_tooltip(
             "= 8080 from data/nodes/app01.example.com.yaml",
             "From data/nodes/app01.example.com.yaml: 8080",
         ),
+        # a key found with an empty value is said apart from one not found
+        (7, 33): ("''", None),
+        # a key being typed whose token is not closed yet: Puppet fails on the whole string
+        (8, 37): ("⚠ fails", "Puppet fails: Syntax error in string: %{lookup('no::such::ke}"),
     }
 
 

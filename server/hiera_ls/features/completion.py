@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hiera_ls.features.provenance import resolve
-from hiera_ls.features.puppet_code import code_index
+from hiera_ls.features.puppet_code import ready_code_index
 from hiera_ls.features.render import inline
 from hiera_ls.features.sessions import scope_for
 from hiera_ls.project.code_index import CodeIndex
@@ -118,6 +118,9 @@ class Completions:
 
 
 NOTHING = Completions([])
+# while the server's first read of the Puppet code is under way: nothing yet, and the client
+# asks again as typing goes on (LSP's isIncomplete)
+READING = Completions([], incomplete=True)
 
 
 def complete(snapshot: Snapshot, path: str, pos: Position) -> Completions:
@@ -363,12 +366,16 @@ def _class_parameters(
             return NOTHING
         typed = _typed_word(before)
         span = Span(Position(pos.line, pos.column - len(typed)), Position(pos.line, pos.column))
+        if view is not None and ready_code_index(snapshot, view) is None:
+            return READING  # the server is still reading the code
         return Completions(_parameter_values(snapshot, view, key, span))
     if not re.fullmatch(r"['\"]?[\w:-]*", before):  # a top-level key starts the line
         return NOTHING
     typed = before.lstrip("'\"")
     span = Span(Position(pos.line, pos.column - len(typed)), Position(pos.line, pos.column))
-    index = code_index(snapshot, view)
+    index = ready_code_index(snapshot, view)
+    if index is None and view is not None:
+        return READING
     keys = _parameter_keys(index) if index is not None else ()
     if not keys:
         return NOTHING
@@ -417,7 +424,7 @@ def _parameter_values(
 ) -> list[Item]:
     """``true``/``false`` for a Boolean parameter, the choices of an Enum (also inside an
     Optional, a Variant or a type alias)."""
-    index = code_index(snapshot, view)
+    index = ready_code_index(snapshot, view)
     ref = index.parameter_for_key(key) if index is not None else None
     if index is None or ref is None or ref.parameter.type_text is None:
         return []

@@ -348,10 +348,10 @@ class Diagnostics:
         the one place every caller (server, ``hiera-ls check``) goes through."""
         config = snapshot.config_for(path)
         if not config.has_rules and not may_hold_suppressions(path, text or MARK):
-            return list(found)
+            return _without_said(found, list(found))
         if text is None:
             text = snapshot.text(path)
-        return apply_policy(config, path, text, found, checked)
+        return _without_said(found, apply_policy(config, path, text, found, checked))
 
     def _context(self, snapshot: Snapshot, path: str) -> tuple[object, ...]:
         """Everything a data file's full checks read besides its own text: the data of the
@@ -449,8 +449,9 @@ class Diagnostics:
                     found.extend(built.by_file.get(path, ()))
                     if code is not None:
                         context = _unused_context(snapshot, built, code, self._mentions)
-                        unused = _unused_in(context, built, path, source.file_keys())
-                        found = _without_said(found, unused)
+                        # (those on a key a stronger finding marks go once the policy has
+                        # said which findings are reported: see _without_said)
+                        found.extend(_unused_in(context, built, path, source.file_keys()))
                 loaded = source.data.error is None and len(source.text) <= LARGE_FILE_CHARS
                 checked = coverage(
                     index=index is not None,
@@ -518,19 +519,27 @@ def _unused_in(context: _UnusedContext, built: _Built, path: str, keys: FileKeys
     return unused_in_file(path, keys, module, context.code, reads, context.written, context.coded)
 
 
-def _without_said(found: list[Problem], unused: Sequence[Problem]) -> list[Problem]:
-    """``found`` plus the unused-key hints, but none on a key a warning or an error already
-    marks (an unknown class parameter, a module key Puppet ignores): said once, the stronger
-    way."""
-    if not unused:
-        return found
-    marked = [p.where.span for p in found if p.severity in (Severity.ERROR, Severity.WARNING)]
-    kept = [
-        u
-        for u in unused
-        if not any(s.start <= u.where.span.end and u.where.span.start <= s.end for s in marked)
+def _without_said(found: Sequence[Problem], reported: list[Problem]) -> list[Problem]:
+    """``reported`` (``found`` after the repository's policy), but no unused-key hint on a key
+    that a warning or an error of the checks marks (an unknown class parameter, a module key
+    Puppet ignores) and that is reported too: said once, the stronger way. A finding the
+    repository ignores or a comment suppresses leaves the hint, the only word on that key."""
+    if not any(p.code == UNUSED_KEY for p in reported):
+        return reported
+    strong = {
+        (p.code, p.where.span)
+        for p in found
+        if p.code != UNUSED_KEY and p.severity in (Severity.ERROR, Severity.WARNING)
+    }
+    marked = [p.where.span for p in reported if (p.code, p.where.span) in strong]
+    if not marked:
+        return reported
+    return [
+        p
+        for p in reported
+        if p.code != UNUSED_KEY
+        or not any(s.start <= p.where.span.end and p.where.span.start <= s.end for s in marked)
     ]
-    return [*found, *kept]
 
 
 def node_profiles(snapshot: Snapshot, view: EnvironmentView) -> list[NodeProfile]:

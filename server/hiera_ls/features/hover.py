@@ -28,9 +28,9 @@ from hiera_ls.features.provenance import (
     shown_path,
 )
 from hiera_ls.features.puppet_code import (
-    code_index,
     lookup_hover_lines,
     parameter_hover_lines,
+    ready_code_index,
 )
 from hiera_ls.features.render import (
     code,
@@ -69,6 +69,9 @@ BACKENDS_HINT = (
     "Name a reader for a function in the setting `hiera.backends` or in `.hiera-ls.yaml`'s "
     "`backends:`."
 )
+# while the server's first read of the Puppet code is under way (a big repository takes
+# seconds): said instead of the class parameter, so its absence does not read as "none"
+READING_CODE = "_Still reading the Puppet code: what it does with this key shows shortly._"
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,9 +200,9 @@ def _off_modulepath_note(view: EnvironmentView, root: str) -> str | None:
 def _code_lines(snapshot: Snapshot, view: EnvironmentView, root: str) -> list[str]:
     """What the Puppet code does with the key, said once: the class parameter it sets, and
     the code that looks it up explicitly."""
-    index = code_index(snapshot, view)
-    if index is None:
-        return []
+    index = ready_code_index(snapshot, view)
+    if index is None:  # the server is reading the code (start-up, a new modulepath)
+        return [READING_CODE, ""]
     lines: list[str] = []
     ref = index.parameter_for_key(root)
     if ref is not None:

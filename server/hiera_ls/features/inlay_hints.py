@@ -40,6 +40,9 @@ MAX_LABEL = 40  # characters of a value shown in a hint; the rest is cut with "�
 MAX_KEY_VALUE = 20
 FAILS = "⚠ fails"
 UNDEFINED = "⚠ undefined"
+# a key no level holds: Puppet's interpolation looks it up with the default '' (it never fails
+# on a missing key), so the text gets '' -- said apart from a key found with an empty value
+NOT_FOUND = "'' (not found)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +228,10 @@ def _lookup_label(
     if outcome.error is not None:
         return FAILS, f"Puppet fails: {outcome.error}"
     if not outcome.found:
-        return "''", f"'{key}' is not found for this node: it expands to ''"
+        return NOT_FOUND, (
+            f"'{key}' is not found for this node: Puppet writes '' here (a lookup inside "
+            "interpolation defaults to '' instead of failing)"
+        )
     if keeps_type:
         return short(outcome.value), None
     return _text_label(outcome.value), None

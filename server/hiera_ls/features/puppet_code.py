@@ -26,6 +26,14 @@ def code_index(snapshot: Snapshot, view: EnvironmentView | None) -> CodeIndex | 
     return snapshot.code_index(view)
 
 
+def ready_code_index(snapshot: Snapshot, view: EnvironmentView | None) -> CodeIndex | None:
+    """For hover and completion, which answer at once: ``view``'s code index if it is built
+    or nearly; None without an environment or while the server still reads the code."""
+    if view is None:
+        return None
+    return snapshot.ready_code_index(view)
+
+
 def parameter_of(snapshot: Snapshot, view: EnvironmentView | None, key: str) -> ParameterRef | None:
     index = code_index(snapshot, view)
     return index.parameter_for_key(key) if index is not None else None

@@ -67,8 +67,8 @@ async def text_document_completion(
         return None
     path, pos = at
     found = complete(ls.snapshot(), path, pos)
-    if not found.items:
-        return None
+    if not found.items:  # an empty incomplete list: nothing yet, the client asks again
+        return {"isIncomplete": True, "items": []} if found.incomplete else None
     conv = ls.converter(path)
     ranges: dict[Span, dict[str, Any]] = {}
     items = []

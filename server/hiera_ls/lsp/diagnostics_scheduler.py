@@ -170,6 +170,12 @@ class DiagnosticsScheduler:
         diagnostics = self.ls.diagnostics
         try:
             pause()  # a run superseded while it waited gives up before rebuilding
+            # the checks read the Puppet code: waiting here for the server's background read
+            # of it (HieraLanguageServer.warm_code) lets that read finish first, for hover
+            # and completion, rather than share the processor with the checks
+            for view in snapshot.environments:
+                snapshot.code_index(view)
+            pause()
             diagnostics.rebuild_stale(snapshot, changes, pause, coverage=False)
             # Warm the key index, so the first references request need not parse the project;
             # open files change as the user types, and a big one takes a long stretch without

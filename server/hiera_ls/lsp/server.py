@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import threading
 import traceback
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, cast
@@ -70,6 +71,7 @@ class HieraLanguageServer(LanguageServer):
         self.outline_json: dict[tuple[str, str], dict[int, tuple[Any, str]]] = {}
         self.scheduler = DiagnosticsScheduler(self)
         self._announced: tuple[str | None] | None = None
+        self._last_snapshot: Snapshot | None = None  # the code is read for each new one
 
     def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         try:
@@ -87,11 +89,32 @@ class HieraLanguageServer(LanguageServer):
 
     def snapshot(self) -> Snapshot:
         snap = self.project.snapshot()
+        if snap is not self._last_snapshot:
+            self._last_snapshot = snap
+            self.warm_code(snap)
         for message in snap.messages:
             if message not in self._told:
                 self._told.add(message)
                 self.log(message, types.MessageType.Warning)
         return snap
+
+    def warm_code(self, snap: Snapshot) -> None:
+        """Read the Puppet code in the background (after start-up, a modulepath or
+        environment.conf change): Wikimedia's 5,000 code files take seconds, which the first
+        hover or completion would otherwise wait for on the server's thread. Claimed here,
+        on that thread, so a request that comes first answers without the code at once."""
+        views = snap.claim_code_indexes()
+        if not views:
+            return
+
+        def build() -> None:
+            for view in views:
+                try:
+                    snap.code_index(view)
+                except Exception:  # asked again (and logged) by the request that needs it
+                    log.warning("hiera-ls: reading the Puppet code failed", exc_info=True)
+
+        threading.Thread(target=build, name="hiera-ls-code-index", daemon=True).start()
 
     def text_of(self, path: str) -> str | None:
         text = self.project.buffers.get(path)

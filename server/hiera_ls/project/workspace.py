@@ -191,6 +191,17 @@ class Snapshot:
             return CodeIndex({})
         return self.code.index(view.env, self.files)
 
+    def ready_code_index(self, view: EnvironmentView) -> CodeIndex | None:
+        """The Puppet code of ``view``'s environment if it is built or nearly; None while
+        the server's background build of it has far to go (CodeIndexes.ready): a request
+        answers without the code rather than wait seconds."""
+        return self.code.ready(view.env, self.files)
+
+    def claim_code_indexes(self) -> tuple[EnvironmentView, ...]:
+        """The environments whose code index a background build is now to make (each
+        claimed: see CodeIndexes.claim); the caller builds them with :meth:`code_index`."""
+        return tuple(view for view in self.environments if self.code.claim(view.env))
+
     def profile_at(self, path: str) -> ProfileEntry | None:
         for entry in self.profiles:
             if entry.profile.path == path:
