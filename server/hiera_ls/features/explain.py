@@ -52,9 +52,12 @@ def explain_key(snapshot: Snapshot, view: EnvironmentView, key: str) -> ExplainR
     return ExplainResult(key, profile, view.env.name, outcome.found, outcome.error, text)
 
 
-def explain(
+def key_request(
     snapshot: Snapshot, path: str | None, pos: Position | None, key: str | None
-) -> ExplainResult | None:
+) -> tuple[EnvironmentView, str] | None:
+    """The environment and key a request names: ``key`` as given (in the environment of
+    ``path``, else the first), or the key under ``pos`` in ``path``. Explain Lookup and the
+    side view are asked either way (a command with a typed key, or the cursor)."""
     view = (
         snapshot.environment_for(path)
         if path
@@ -64,6 +67,11 @@ def explain(
         return None
     if key is None and path is not None and pos is not None:
         key = key_at(snapshot, path, pos)
-    if not key:
-        return None
-    return explain_key(snapshot, view, key)
+    return (view, key) if key else None
+
+
+def explain(
+    snapshot: Snapshot, path: str | None, pos: Position | None, key: str | None
+) -> ExplainResult | None:
+    asked = key_request(snapshot, path, pos, key)
+    return None if asked is None else explain_key(snapshot, *asked)

@@ -341,7 +341,7 @@ def hover_lines(snapshot: Snapshot, value: object, files: list[tuple[str, str]])
 
     ``files``: (level name, file) of each contribution to the value.
     """
-    if not _has_encrypted(value):
+    if not has_encrypted(value):
         return []
     levels: list[EyamlLevel] = []
     for name, file in files:
@@ -378,13 +378,13 @@ def _strings(value: object) -> Iterator[str]:
             yield from _strings(v)
 
 
-def _has_encrypted(value: object) -> bool:
+def has_encrypted(value: object) -> bool:
     if isinstance(value, Encrypted):
         return True
     if isinstance(value, dict):
-        return any(_has_encrypted(v) for v in value.values())
+        return any(has_encrypted(v) for v in value.values())
     if isinstance(value, list):
-        return any(_has_encrypted(v) for v in value)
+        return any(has_encrypted(v) for v in value)
     return False
 
 

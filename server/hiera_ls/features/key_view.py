@@ -21,15 +21,14 @@ from dataclasses import dataclass
 
 from hiera_ls.engine.locations import ResolvedLocation
 from hiera_ls.engine.providers import EYAML, mark_encrypted
-from hiera_ls.features.explain import key_at
-from hiera_ls.features.eyaml import decrypt_tree, environment_pairs
+from hiera_ls.features.explain import key_request
+from hiera_ls.features.eyaml import decrypt_tree, environment_pairs, has_encrypted
 from hiera_ls.features.render import short
 from hiera_ls.features.sessions import shared_session
 from hiera_ls.features.spread import profile_lookup
 from hiera_ls.project.backends import EXPAND_PATH, expand_path_file
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.puppet.errors import LookupFailure
-from hiera_ls.puppet.values import Encrypted
 from hiera_ls.source.eyaml_crypto import DecryptError, EyamlKeyError, KeyPair
 from hiera_ls.source.keys import LookupKey, NotFound, dig
 from hiera_ls.source.spans import Position
@@ -85,18 +84,8 @@ def key_view(
     snapshot: Snapshot, path: str | None, pos: Position | None, key: str | None
 ) -> KeyView | None:
     """The view of ``key``, or of the key under ``pos`` in ``path``; None when there is none."""
-    view = (
-        snapshot.environment_for(path)
-        if path
-        else (snapshot.environments[0] if snapshot.environments else None)
-    )
-    if view is None:
-        return None
-    if key is None and path is not None and pos is not None:
-        key = key_at(snapshot, path, pos)
-    if not key:
-        return None
-    return view_of(snapshot, view, key)
+    asked = key_request(snapshot, path, pos, key)
+    return None if asked is None else view_of(snapshot, *asked)
 
 
 def view_of(snapshot: Snapshot, view: EnvironmentView, key: str) -> KeyView:
@@ -158,7 +147,7 @@ def _revealer(snapshot: Snapshot, view: EnvironmentView, notes: list[str]) -> Re
     seen: dict[int, tuple[object, str]] = {}  # profiles reading one file share its value
 
     def reveal(value: object) -> tuple[str, bool]:
-        if not _has_encrypted(value):
+        if not has_encrypted(value):
             known = seen.get(id(value))
             if known is None or known[0] is not value:
                 known = seen[id(value)] = (value, short(value))
@@ -176,16 +165,6 @@ def _revealer(snapshot: Snapshot, view: EnvironmentView, notes: list[str]) -> Re
             return short(value), True
 
     return reveal
-
-
-def _has_encrypted(value: object) -> bool:
-    if isinstance(value, Encrypted):
-        return True
-    if isinstance(value, dict):
-        return any(_has_encrypted(v) for v in value.values())
-    if isinstance(value, list):
-        return any(_has_encrypted(v) for v in value)
-    return False
 
 
 def _hierarchy(
