@@ -23,10 +23,7 @@ are kept in tests/vscode/results-editing/ (or $HIERA_LS_VSCODE_RESULTS/editing).
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -40,7 +37,13 @@ from tests.vscode.test_vscode_e2e import (  # the same toolchain, .vsix and serv
     vsix,
     workbench,
 )
-from tests.vscode.toolchain import Workbench, code_server
+from tests.vscode.toolchain import (
+    QUIET_SETTINGS,
+    Workbench,
+    code_server,
+    results_dir,
+    run_driver,
+)
 
 __all__ = ["server_path", "vsix", "workbench"]  # fixtures used by name
 
@@ -80,17 +83,6 @@ INLAY_LINE_TEXT = "profile::ssh::port: 22"
 INLAY_HINT = "= 2222 from data/nodes/web01"  # VS Code cuts hints after 43 characters
 
 
-def _results() -> Path:
-    override = os.environ.get("HIERA_LS_VSCODE_RESULTS")
-    results = (
-        Path(override) / "editing" if override else Path(__file__).with_name("results-editing")
-    )
-    if results.exists():
-        shutil.rmtree(results)
-    results.mkdir(parents=True)
-    return results
-
-
 @pytest.fixture(scope="module")
 def editing_session(
     workbench: Workbench, vsix: Path, server_path: Path, tmp_path_factory: pytest.TempPathFactory
@@ -101,18 +93,9 @@ def editing_session(
     with (workspace / FIX_FILE).open("a", encoding="utf-8") as fh:
         fh.write(FIX_LINE_TEXT + "\n")
     settings = {
-        "security.workspace.trust.enabled": False,
+        **QUIET_SETTINGS,
         "hiera.factsProfile": PROFILE,
-        "workbench.startupEditor": "none",
-        "workbench.tips.enabled": False,
         "workbench.secondarySideBar.defaultVisibility": "hidden",
-        "chat.disableAIFeatures": True,
-        "extensions.autoCheckUpdates": False,
-        "extensions.autoUpdate": False,
-        "update.mode": "none",
-        "telemetry.telemetryLevel": "off",
-        "editor.minimap.enabled": False,
-        "workbench.reduceMotion": "on",  # screenshots without half-faded widgets
         "outline.collapseItems": "alwaysExpand",  # nested keys visible at once
         "files.autoSave": "off",
     }
@@ -123,7 +106,7 @@ def editing_session(
 
 @pytest.fixture(scope="module")
 def editing_report(workbench: Workbench, editing_session: dict[str, Any]) -> dict[str, Any]:
-    results = _results()
+    results = results_dir("editing")
     workspace: Path = editing_session["workspace"]
     fix_line = _line_of(workspace / FIX_FILE, FIX_LINE_TEXT)
     config = {
@@ -154,16 +137,7 @@ def editing_report(workbench: Workbench, editing_session: dict[str, Any]) -> dic
             "inlayHint": INLAY_HINT,
         },
     }
-    path = results / "config.json"
-    path.write_text(json.dumps(config, indent=2), encoding="utf-8")
-    run = subprocess.run(
-        [str(workbench.node), str(DRIVER), str(path)],
-        env=workbench.env(), capture_output=True, text=True, timeout=900, check=False,
-    )  # fmt: skip
-    (results / "driver.log").write_text(run.stdout + run.stderr, encoding="utf-8")
-    assert run.returncode == 0, run.stdout + run.stderr
-    data: dict[str, Any] = json.loads((results / "report.json").read_text(encoding="utf-8"))
-    return data
+    return run_driver(workbench, DRIVER, config, results, timeout=900)
 
 
 def _step(report: dict[str, Any], name: str) -> dict[str, Any]:

@@ -9,10 +9,6 @@ report are kept in tests/vscode/results-eyaml/ (or $HIERA_LS_VSCODE_RESULTS/eyam
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +23,13 @@ from tests.vscode.test_vscode_e2e import (  # the same toolchain, .vsix and serv
     vsix,
     workbench,
 )
-from tests.vscode.toolchain import Workbench, code_server
+from tests.vscode.toolchain import (
+    QUIET_SETTINGS,
+    Workbench,
+    code_server,
+    results_dir,
+    run_driver,
+)
 
 __all__ = ["server_path", "vsix", "workbench"]  # fixtures used by name
 
@@ -35,15 +37,6 @@ DRIVER = Path(__file__).with_name("drive_eyaml.mjs")
 FILE = "data/secrets.eyaml"
 PLAIN = "to be encrypted in VS Code"
 TITLE = "Encrypt value with eyaml (public key of level 'Secrets')"
-
-
-def _results() -> Path:
-    override = os.environ.get("HIERA_LS_VSCODE_RESULTS")
-    results = Path(override) / "eyaml" if override else Path(__file__).with_name("results-eyaml")
-    if results.exists():
-        shutil.rmtree(results)
-    results.mkdir(parents=True)
-    return results
 
 
 @pytest.fixture(scope="module")
@@ -56,16 +49,7 @@ def eyaml_session(
         {FILE: f"---\nplain_value: {PLAIN}\n", "data/common.yaml": "---\ncommon: 1\n"},
     )
     settings = {
-        "security.workspace.trust.enabled": False,
-        "workbench.startupEditor": "none",
-        "workbench.tips.enabled": False,
-        "chat.disableAIFeatures": True,
-        "extensions.autoCheckUpdates": False,
-        "extensions.autoUpdate": False,
-        "update.mode": "none",
-        "telemetry.telemetryLevel": "off",
-        "editor.minimap.enabled": False,
-        "workbench.reduceMotion": "on",
+        **QUIET_SETTINGS,
     }
     machine = {"hiera.server.path": str(server_path)}
     with code_server(workbench, vsix, tmp, workspace, settings, machine) as url:
@@ -74,7 +58,7 @@ def eyaml_session(
 
 @pytest.fixture(scope="module")
 def eyaml_report(workbench: Workbench, eyaml_session: dict[str, Any]) -> dict[str, Any]:
-    results = _results()
+    results = results_dir("eyaml")
     config = {
         "url": eyaml_session["url"],
         "results": str(results),
@@ -88,16 +72,7 @@ def eyaml_report(workbench: Workbench, eyaml_session: dict[str, Any]) -> dict[st
             "title": TITLE,
         },
     }
-    path = results / "config.json"
-    path.write_text(json.dumps(config, indent=2), encoding="utf-8")
-    run = subprocess.run(
-        [str(workbench.node), str(DRIVER), str(path)],
-        env=workbench.env(), capture_output=True, text=True, timeout=600, check=False,
-    )  # fmt: skip
-    (results / "driver.log").write_text(run.stdout + run.stderr, encoding="utf-8")
-    assert run.returncode == 0, run.stdout + run.stderr
-    data: dict[str, Any] = json.loads((results / "report.json").read_text(encoding="utf-8"))
-    return data
+    return run_driver(workbench, DRIVER, config, results)
 
 
 def _step(report: dict[str, Any], name: str) -> dict[str, Any]:

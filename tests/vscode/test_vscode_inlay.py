@@ -10,10 +10,7 @@ and the report are kept in tests/vscode/results-inlay/ (or $HIERA_LS_VSCODE_RESU
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +24,13 @@ from tests.vscode.test_vscode_e2e import (  # the same toolchain, .vsix and serv
     vsix,
     workbench,
 )
-from tests.vscode.toolchain import Workbench, code_server
+from tests.vscode.toolchain import (
+    QUIET_SETTINGS,
+    Workbench,
+    code_server,
+    results_dir,
+    run_driver,
+)
 
 __all__ = ["server_path", "vsix", "workbench"]  # fixtures used by name
 
@@ -35,15 +38,6 @@ DRIVER = Path(__file__).with_name("drive_inlay.mjs")
 FILE = "data/common.yaml"
 LINE_TEXT = "profile::ssh::port: 22"
 HINT = "= 2222 from data/nodes/web01"  # VS Code cuts hints after 43 characters
-
-
-def _results() -> Path:
-    override = os.environ.get("HIERA_LS_VSCODE_RESULTS")
-    results = Path(override) / "inlay" if override else Path(__file__).with_name("results-inlay")
-    if results.exists():
-        shutil.rmtree(results)
-    results.mkdir(parents=True)
-    return results
 
 
 @pytest.fixture(scope="module")
@@ -54,17 +48,8 @@ def inlay_session(
     workspace = tmp / "control-repo"
     shutil.copytree(FIXTURE, workspace)
     settings = {
-        "security.workspace.trust.enabled": False,
+        **QUIET_SETTINGS,
         "hiera.factsProfile": "web01.example.com",
-        "workbench.startupEditor": "none",
-        "workbench.tips.enabled": False,
-        "chat.disableAIFeatures": True,
-        "extensions.autoCheckUpdates": False,
-        "extensions.autoUpdate": False,
-        "update.mode": "none",
-        "telemetry.telemetryLevel": "off",
-        "editor.minimap.enabled": False,
-        "workbench.reduceMotion": "on",
     }
     machine = {"hiera.server.path": str(server_path)}
     with code_server(workbench, vsix, tmp, workspace, settings, machine) as url:
@@ -73,7 +58,7 @@ def inlay_session(
 
 @pytest.fixture(scope="module")
 def inlay_report(workbench: Workbench, inlay_session: dict[str, Any]) -> dict[str, Any]:
-    results = _results()
+    results = results_dir("inlay")
     config = {
         "url": inlay_session["url"],
         "results": str(results),
@@ -86,16 +71,7 @@ def inlay_report(workbench: Workbench, inlay_session: dict[str, Any]) -> dict[st
             "hint": HINT,
         },
     }
-    path = results / "config.json"
-    path.write_text(json.dumps(config, indent=2), encoding="utf-8")
-    run = subprocess.run(
-        [str(workbench.node), str(DRIVER), str(path)],
-        env=workbench.env(), capture_output=True, text=True, timeout=600, check=False,
-    )  # fmt: skip
-    (results / "driver.log").write_text(run.stdout + run.stderr, encoding="utf-8")
-    assert run.returncode == 0, run.stdout + run.stderr
-    data: dict[str, Any] = json.loads((results / "report.json").read_text(encoding="utf-8"))
-    return data
+    return run_driver(workbench, DRIVER, config, results)
 
 
 def test_an_overridden_key_shows_the_value_the_node_gets_and_its_file(

@@ -12,10 +12,7 @@ the report are kept in tests/vscode/results-sideview/ (or $HIERA_LS_VSCODE_RESUL
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,7 +26,13 @@ from tests.vscode.test_vscode_e2e import (  # the same toolchain, .vsix and serv
     vsix,
     workbench,
 )
-from tests.vscode.toolchain import Workbench, code_server
+from tests.vscode.toolchain import (
+    QUIET_SETTINGS,
+    Workbench,
+    code_server,
+    results_dir,
+    run_driver,
+)
 
 __all__ = ["server_path", "vsix", "workbench"]  # fixtures used by name
 
@@ -41,17 +44,6 @@ BEFORE = "web01.example.com"
 AFTER = "db01.example.com"
 
 
-def _results() -> Path:
-    override = os.environ.get("HIERA_LS_VSCODE_RESULTS")
-    results = (
-        Path(override) / "sideview" if override else Path(__file__).with_name("results-sideview")
-    )
-    if results.exists():
-        shutil.rmtree(results)
-    results.mkdir(parents=True)
-    return results
-
-
 @pytest.fixture(scope="module")
 def sideview_session(
     workbench: Workbench, vsix: Path, server_path: Path, tmp_path_factory: pytest.TempPathFactory
@@ -60,18 +52,9 @@ def sideview_session(
     workspace = tmp / "control-repo"
     shutil.copytree(FIXTURE, workspace)
     settings = {
-        "security.workspace.trust.enabled": False,
+        **QUIET_SETTINGS,
         "hiera.factsProfile": BEFORE,
-        "workbench.startupEditor": "none",
-        "workbench.tips.enabled": False,
-        "chat.disableAIFeatures": True,
-        "extensions.autoCheckUpdates": False,
-        "extensions.autoUpdate": False,
-        "update.mode": "none",
-        "telemetry.telemetryLevel": "off",
-        "editor.minimap.enabled": False,
         "editor.inlayHints.enabled": "off",
-        "workbench.reduceMotion": "on",
     }
     machine = {"hiera.server.path": str(server_path)}
     with code_server(workbench, vsix, tmp, workspace, settings, machine) as url:
@@ -80,7 +63,7 @@ def sideview_session(
 
 @pytest.fixture(scope="module")
 def sideview_report(workbench: Workbench, sideview_session: dict[str, Any]) -> dict[str, Any]:
-    results = _results()
+    results = results_dir("sideview")
     config = {
         "url": sideview_session["url"],
         "results": str(results),
@@ -98,16 +81,7 @@ def sideview_report(workbench: Workbench, sideview_session: dict[str, Any]) -> d
             "editedValue": "220",
         },
     }
-    path = results / "config.json"
-    path.write_text(json.dumps(config, indent=2), encoding="utf-8")
-    run = subprocess.run(
-        [str(workbench.node), str(DRIVER), str(path)],
-        env=workbench.env(), capture_output=True, text=True, timeout=600, check=False,
-    )  # fmt: skip
-    (results / "driver.log").write_text(run.stdout + run.stderr, encoding="utf-8")
-    assert run.returncode == 0, run.stdout + run.stderr
-    data: dict[str, Any] = json.loads((results / "report.json").read_text(encoding="utf-8"))
-    return data
+    return run_driver(workbench, DRIVER, config, results)
 
 
 def _step(report: dict[str, Any], name: str) -> dict[str, Any]:

@@ -164,3 +164,51 @@ def code_server(
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait(timeout=30)
         log.close()
+
+
+# What every workbench session starts with: no trust prompt, tips, updates, telemetry, AI
+# panel or minimap, and no animations (screenshots without half-faded widgets).
+QUIET_SETTINGS: dict[str, Any] = {
+    "security.workspace.trust.enabled": False,
+    "workbench.startupEditor": "none",
+    "workbench.tips.enabled": False,
+    "chat.disableAIFeatures": True,
+    "extensions.autoCheckUpdates": False,
+    "extensions.autoUpdate": False,
+    "update.mode": "none",
+    "telemetry.telemetryLevel": "off",
+    "editor.minimap.enabled": False,
+    "workbench.reduceMotion": "on",
+}
+
+
+def results_dir(name: str) -> Path:
+    """An emptied folder for one test file's screenshots and report: tests/vscode/results-NAME,
+    or NAME under $HIERA_LS_VSCODE_RESULTS (where CI keeps them as artifacts)."""
+    override = os.environ.get("HIERA_LS_VSCODE_RESULTS")
+    results = Path(override) / name if override else Path(__file__).with_name(f"results-{name}")
+    if results.exists():
+        shutil.rmtree(results)
+    results.mkdir(parents=True)
+    return results
+
+
+def run_driver(
+    workbench: Workbench,
+    driver: Path,
+    config: dict[str, Any],
+    results: Path,
+    timeout: float = 600,
+) -> dict[str, Any]:
+    """Run a Playwright driver on ``config`` (kept as results/config.json, its output as
+    results/driver.log): the report.json it wrote."""
+    path = results / "config.json"
+    path.write_text(json.dumps(config, indent=2), encoding="utf-8")
+    run = subprocess.run(
+        [str(workbench.node), str(driver), str(path)],
+        env=workbench.env(), capture_output=True, text=True, timeout=timeout, check=False,
+    )  # fmt: skip
+    (results / "driver.log").write_text(run.stdout + run.stderr, encoding="utf-8")
+    assert run.returncode == 0, run.stdout + run.stderr
+    data: dict[str, Any] = json.loads((results / "report.json").read_text(encoding="utf-8"))
+    return data
