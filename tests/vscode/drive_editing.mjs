@@ -9,31 +9,13 @@
 //   CONFIG: { url, results, playwright, chromium, steps: {...} }  (see test_vscode_editing.py)
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const require = createRequire(join(config.playwright, 'package.json'));
-const { chromium } = require('playwright-core');
+import { clean, LIMIT, openWorkbench } from './workbench_session.mjs';
 
-const LIMIT = 90_000;
-const report = { steps: {} };
-const save = () => writeFileSync(join(config.results, 'report.json'), JSON.stringify(report, null, 2));
-
-const browser = await chromium.launch({
-    executablePath: config.chromium,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--no-first-run'],
-});
-const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-page.setDefaultTimeout(LIMIT);
+const { config, browser, page, save, shot, step, editorLines, quickInput, quickOpen, gotoLine } = await openWorkbench(process.argv[2]);
 
 // ------------------------------------------------------------------ helpers
-
-const shot = async (name) => {
-    const path = join(config.results, `${name}.png`);
-    await page.screenshot({ path });
-    return path;
-};
 
 /** A screenshot of the smallest rectangle around these elements, with a margin. */
 async function crop(name, locators, margin = 12) {
@@ -54,78 +36,15 @@ async function crop(name, locators, margin = 12) {
     return path;
 }
 
-async function step(name, body) {
-    const started = Date.now();
-    const result = { ok: false };
-    report.steps[name] = result;
-    try {
-        Object.assign(result, await body());
-        result.ok = true;
-    } catch (error) {
-        result.error = String(error && error.stack ? error.stack : error).slice(0, 2000);
-        try {
-            result.failureShot = await shot(`${name}-failure`);
-        } catch {
-            // the page is gone
-        }
-    }
-    result.seconds = (Date.now() - started) / 1000;
-    save();
-    return result.ok;
-}
-
-const clean = (t) => t.replace(/\u00a0/g, ' ').replace(/\s+/g, ' ').trim();
 const editor = () => page.locator('.editor-group-container.active .monaco-editor').first();
-const editorLines = () => page.locator('.editor-group-container.active .view-lines').first();
 const lineStarting = (text) =>
     editorLines().locator('.view-line').filter({ hasText: text }).first();
-
-async function quickInput(key, text) {
-    await page.keyboard.press('Escape');
-    await page.keyboard.press(key);
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(text);
-    return input;
-}
 
 async function runCommand(title) {
     await quickInput('F1', `>${title}`);
     await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
     await page.keyboard.press('Enter');
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-}
-
-async function quickOpen(relPath) {
-    const base = relPath.split('/').pop();
-    const dir = relPath.includes('/') ? relPath.slice(0, relPath.lastIndexOf('/')) : '';
-    const escaped = dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    // The row of that file by its folder (the row's description), found when clicked: the
-    // list re-sorts as results come in (recent files first), so a row's index is no name,
-    // Enter may pick the list shown before the filter, and several files share a name.
-    const row = page
-        .locator('.quick-input-list .monaco-list-row', { hasText: base })
-        .filter({ has: page.locator('.label-description', { hasText: new RegExp(`^\\s*${escaped}\\s*$`) }) })
-        .first();
-    const crumbs = page.locator('.breadcrumbs-control').first();
-    for (let attempt = 1; ; attempt++) {
-        await quickInput('Control+p', relPath);
-        await row.waitFor();
-        await page.waitForTimeout(300); // the list settles
-        await row.click();
-        await page.locator('.tab.active', { hasText: base }).waitFor();
-        await editorLines().waitFor();
-        const shown = clean(await crumbs.innerText()).replace(/\s*›\s*|\s+/g, '/');
-        if (shown.startsWith(`${relPath}`) || attempt === 3) {
-            return;
-        }
-    }
-}
-
-async function gotoLine(line, column) {
-    await quickInput('Control+g', `:${line}:${column}`);
-    await page.keyboard.press('Enter');
-    await page.locator('.statusbar', { hasText: `Ln ${line}, Col ${column}` }).waitFor();
 }
 
 async function problems() {

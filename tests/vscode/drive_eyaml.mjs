@@ -6,74 +6,20 @@
 // Usage: node drive_eyaml.mjs CONFIG.json
 //   CONFIG: { url, results, playwright, chromium, steps: { file, path, line, column, title } }
 
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 
-const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const require = createRequire(join(config.playwright, 'package.json'));
-const { chromium } = require('playwright-core');
+import { LIMIT, openWorkbench } from './workbench_session.mjs';
 
-const LIMIT = 90_000; // a safety net against a hang, never a speed assertion
-const report = { steps: {} };
-const save = () => writeFileSync(join(config.results, 'report.json'), JSON.stringify(report, null, 2));
-
-const browser = await chromium.launch({
-    executablePath: config.chromium,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--no-first-run'],
-});
-const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-page.setDefaultTimeout(LIMIT);
-
-const shot = async (name) => {
-    const path = join(config.results, `${name}.png`);
-    await page.screenshot({ path });
-    return path;
-};
-
-async function step(name, body) {
-    const result = { ok: false };
-    report.steps[name] = result;
-    try {
-        Object.assign(result, await body());
-        result.ok = true;
-    } catch (error) {
-        result.error = String(error && error.stack ? error.stack : error).slice(0, 2000);
-        try {
-            result.failureShot = await shot(`${name}-failure`);
-        } catch {
-            // the page is gone
-        }
-    }
-    save();
-    return result.ok;
-}
-
-async function palette(prefix, text) {
-    await page.keyboard.press('Escape');
-    await page.keyboard.press(prefix === '>' ? 'F1' : 'Control+p');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(prefix + text);
-    return input;
-}
+const { config, browser, page, save, shot, step, editorLines, palette, quickOpen, gotoLine } = await openWorkbench(process.argv[2]);
 
 const s = config.steps;
-const editorLines = () => page.locator('.editor-group-container.active .view-lines').first();
 
 const opened = await step('open', async () => {
     await page.goto(config.url);
     await page.locator('.monaco-workbench').waitFor();
     await page.locator('.statusbar-item', { hasText: 'Hiera:' }).first().waitFor();
-    await palette('', s.file);
-    const base = s.file.split('/').pop();
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: base }).first().waitFor();
-    await page.keyboard.press('Enter');
-    await page.locator('.tab.active', { hasText: base }).waitFor();
-    await editorLines().waitFor();
-    await palette('', `:${s.line}:${s.column}`);
-    await page.keyboard.press('Enter');
-    await page.locator('.statusbar', { hasText: `Ln ${s.line}, Col ${s.column}` }).waitFor();
+    await quickOpen(s.file);
+    await gotoLine(s.line, s.column);
     return { text: await editorLines().innerText(), shot: await shot('eyaml-00-open') };
 });
 

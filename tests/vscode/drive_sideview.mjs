@@ -9,57 +9,9 @@
 //             steps: { file, line, nextLine, nextKey, emptyLine, profileBefore, profileAfter,
 //                      typed, editedValue } }
 
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { openWorkbench } from './workbench_session.mjs';
 
-const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const require = createRequire(join(config.playwright, 'package.json'));
-const { chromium } = require('playwright-core');
-
-const LIMIT = 90_000; // a safety net against a hang, never a speed assertion
-const report = { steps: {} };
-const save = () => writeFileSync(join(config.results, 'report.json'), JSON.stringify(report, null, 2));
-
-const browser = await chromium.launch({
-    executablePath: config.chromium,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--no-first-run'],
-});
-const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-page.setDefaultTimeout(LIMIT);
-
-const shot = async (name, clip) => {
-    const path = join(config.results, `${name}.png`);
-    await page.screenshot(clip ? { path, clip } : { path });
-    return path;
-};
-
-async function step(name, body) {
-    const result = { ok: false };
-    report.steps[name] = result;
-    try {
-        Object.assign(result, await body());
-        result.ok = true;
-    } catch (error) {
-        result.error = String(error && error.stack ? error.stack : error).slice(0, 2000);
-        try {
-            result.failureShot = await shot(`${name}-failure`);
-        } catch {
-            // the page is gone
-        }
-    }
-    save();
-    return result.ok;
-}
-
-async function palette(prefix, text) {
-    await page.keyboard.press('Escape');
-    await page.keyboard.press(prefix === '>' ? 'F1' : 'Control+p');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(prefix + text);
-    return input;
-}
+const { config, browser, page, save, shot, step, palette, quickOpen, gotoLine } = await openWorkbench(process.argv[2]);
 
 async function runCommand(title) {
     await palette('>', title);
@@ -85,17 +37,9 @@ async function widenSideBar(x) {
 }
 
 const s = config.steps;
-const editorLines = () => page.locator('.editor-group-container.active .view-lines').first();
 // The view's pane in the Explorer: its header carries the view's name.
 const pane = () => page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Hiera: Key' }) }).first();
 const paneRows = () => pane().locator('.monaco-list-row');
-
-async function goToLine(line) {
-    // Go to Line in the active editor (the view may have the focus).
-    await palette('', `:${line}:1`);
-    await page.keyboard.press('Enter');
-    await page.locator('.statusbar', { hasText: `Ln ${line}, Col 1` }).waitFor();
-}
 
 /** Each rendered row of the view: its label and description, and its depth in the tree. */
 async function rows() {
@@ -119,13 +63,8 @@ const opened = await step('open', async () => {
     await page.goto(config.url);
     await page.locator('.monaco-workbench').waitFor();
     await page.locator('.statusbar-item', { hasText: `Hiera: ${s.profileBefore}` }).first().waitFor();
-    await palette('', s.file);
-    const base = s.file.split('/').pop();
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: base }).first().waitFor();
-    await page.keyboard.press('Enter');
-    await page.locator('.tab.active', { hasText: base }).waitFor();
-    await editorLines().waitFor();
-    await goToLine(s.line);
+    await quickOpen(s.file);
+    await gotoLine(s.line, 1);
     return { shot: await shot('sideview-00-open') };
 });
 
@@ -149,7 +88,7 @@ if (opened) {
 
 if (shown) {
     await step('follow', async () => {
-        await goToLine(s.nextLine);
+        await gotoLine(s.nextLine, 1);
         await pane().locator('.pane-header', { hasText: s.nextKey }).waitFor();
         // the rows are drawn after the header: wait for the key's module's levels
         await paneRows().filter({ hasText: `(module ${s.nextKey.split('::')[0]})` }).first().waitFor();
@@ -169,7 +108,7 @@ if (shown) {
 
     await step('edit', async () => {
         // An unsaved edit of the value: the view answers from the buffer.
-        await goToLine(s.line);
+        await gotoLine(s.line, 1);
         await page.keyboard.press('End');
         await page.keyboard.type(s.typed);
         await paneRows().filter({ hasText: `= ${s.editedValue}` }).first().waitFor();
@@ -181,7 +120,7 @@ if (shown) {
     });
 
     await step('empty', async () => {
-        await goToLine(s.emptyLine);
+        await gotoLine(s.emptyLine, 1);
         const message = pane().locator('.message, .tree-explorer-viewlet-tree-view-message, [class*="message"]', { hasText: 'Place the cursor on a key' }).first();
         await message.waitFor();
         await paneRows().first().waitFor({ state: 'detached' });
