@@ -34,7 +34,7 @@ from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import NO_PROFILE_CERTNAME, Snapshot, Workspace
 from hiera_ls.puppet.values import Encrypted
 from hiera_ls.report.git_tree import Repository, commit_of, repository_at, write_tree
-from hiera_ls.report.redact import report_message
+from hiera_ls.report.redact import report_message, strings_in
 from hiera_ls.report.run import CheckError, _profile_names
 from hiera_ls.source.keys import LOOKUP_OPTIONS
 from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
@@ -257,7 +257,7 @@ class _Side:
         for path, _ in self._data_files(env, EYAML):
             df = self.snapshot.data_file(path)
             if df is not None:
-                out.update(_strings(df.data))
+                out.update(strings_in(df.data))
         return out
 
     def answers(self, env: str, keys: Sequence[str], counter: _Counter) -> dict[str, list[Answer]]:
@@ -341,18 +341,6 @@ class Masker:
         ):
             return MASKED
         return shown
-
-
-def _strings(data: object) -> Iterator[str]:
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            yield item
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
 
 
 def canonical(value: object) -> object:

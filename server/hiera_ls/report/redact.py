@@ -165,11 +165,12 @@ def _guard(message: str, values: Collection[str]) -> str:
 def string_values(data: object, keys: Collection[str] = ()) -> set[str]:
     """The file's string values long enough to guard, except those that are also keys."""
     return {
-        v for v in _strings(data) if len(v) >= MIN_GUARDED_VALUE and v not in keys and v.strip()
+        v for v in strings_in(data) if len(v) >= MIN_GUARDED_VALUE and v not in keys and v.strip()
     }
 
 
-def _strings(data: object) -> Iterator[str]:
+def strings_in(data: object) -> Iterator[str]:
+    """Every string value inside ``data`` (hash values, array and tuple items), keys aside."""
     stack = [data]
     while stack:
         item = stack.pop()
