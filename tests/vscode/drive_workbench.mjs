@@ -9,32 +9,13 @@
 // Waits are for something on screen to appear; their limits are safety nets against a
 // hang, never speed assertions.
 
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const require = createRequire(join(config.playwright, 'package.json'));
-const { chromium } = require('playwright-core');
+import { openWorkbench } from './workbench_session.mjs';
 
-const LIMIT = 90_000;
-const report = { steps: {}, console: [] };
-const save = () => writeFileSync(join(config.results, 'report.json'), JSON.stringify(report, null, 2));
-
-const browser = await chromium.launch({
-    executablePath: config.chromium,
-    args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-    ],
-});
-const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-page.setDefaultTimeout(LIMIT);
+const { config, browser, page, report, save, shot, step, quickInput, quickOpen, gotoLine } = await openWorkbench(process.argv[2]);
+report.console = [];
 page.on('console', (m) => {
     if (m.type() === 'error' && /hiera/i.test(m.text())) {
         report.console.push(m.text().slice(0, 500));
@@ -43,48 +24,14 @@ page.on('console', (m) => {
 
 // ------------------------------------------------------------------ helpers
 
-const shot = async (name) => {
-    const path = join(config.results, `${name}.png`);
-    await page.screenshot({ path });
-    return path;
-};
-
 const statusText = async () => (await page.locator('.statusbar').innerText()).replace(/\s+/g, ' ').trim();
 
 const hieraStatus = () => page.locator('.statusbar-item', { hasText: /Hiera/ }).first();
 
-async function quickOpen(relPath) {
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Control+p');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(relPath);
-    // The first row is the best match once the file search has answered.
-    const base = relPath.split('/').pop();
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: base }).first().waitFor();
-    await page.keyboard.press('Enter');
-    await page.locator('.tab.active', { hasText: base }).waitFor();
-    await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().waitFor();
-}
-
 async function runCommand(title) {
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(`>${title}`);
+    await quickInput('F1', `>${title}`);
     await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
     await page.keyboard.press('Enter');
-}
-
-async function gotoLine(line, column) {
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Control+g');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(`:${line}:${column}`);
-    await page.keyboard.press('Enter');
-    await page.locator('.statusbar', { hasText: `Ln ${line}, Col ${column}` }).waitFor();
 }
 
 /** The line (in the active editor) whose text starts with `prefix`: the key's token on it. */
@@ -116,26 +63,6 @@ async function hoverKey(prefix, mustContain) {
         }
     }
     return last;
-}
-
-async function step(name, body) {
-    const started = Date.now();
-    const result = { ok: false };
-    report.steps[name] = result;
-    try {
-        Object.assign(result, await body());
-        result.ok = true;
-    } catch (error) {
-        result.error = String(error && error.stack ? error.stack : error).slice(0, 2000);
-        try {
-            result.failureShot = await shot(`${name}-failure`);
-        } catch {
-            // the page is gone
-        }
-    }
-    result.seconds = (Date.now() - started) / 1000;
-    save();
-    return result.ok;
 }
 
 // ------------------------------------------------------------------ the session
