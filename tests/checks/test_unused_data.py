@@ -3,6 +3,7 @@ reference), over a code index built by hand; what is never judged stays silent."
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from lsprotocol import types
@@ -12,6 +13,7 @@ from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.project.workspace import Workspace
 from hiera_ls.source.spans import Problem
 
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "control-repo"
 HIERA = "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n"
 COMMON = """\
 lookup_options:
@@ -100,3 +102,20 @@ def test_the_hint_greys_the_key_out_in_the_editor(tmp_path: Path):
     diagnostic = lsp_ranges.diagnostic(found[0], lsp_ranges.Converter(COMMON))
     assert diagnostic.tags == [types.DiagnosticTag.Unnecessary]
     assert diagnostic.severity == types.DiagnosticSeverity.Hint
+
+
+def test_keys_of_a_class_file_the_reader_could_not_read_are_not_judged(tmp_path: Path):
+    # the example's ssh class with an unclosed string: what it does with its keys is unknown,
+    # so they are not "read by nothing" (before: four hints saying there is no such class)
+    root = tmp_path / "control-repo"
+    shutil.copytree(EXAMPLE, root)
+    ssh = root / "site-modules" / "profile" / "manifests" / "ssh.pp"
+    ssh.write_text('class profile::ssh (\n  Integer $port = 22,\n  String $x = "open\n')
+    snap = Workspace([str(root)]).snapshot()
+    found = [
+        (path, p.message)
+        for path in ("data/common.yaml", "data/roles/web.yaml")
+        for p in Diagnostics().file_problems(snap, str(root / path))
+        if p.code in ("key-unused", "class-not-found", "class-parameter-unknown")
+    ]
+    assert found == []

@@ -96,7 +96,7 @@ def check_class_keys(
             parameter = definition.param(name)
             if parameter is not None:
                 out.extend(_own_value(path, data_file, context, key, definition, parameter))
-            elif not _read_explicitly(context, key) and _header_read(code, definition):
+            elif not _read_explicitly(context, key) and code.header_read(definition):
                 out.append(_unknown_parameter(path, where, key, definition, name))
         elif definition is not None and definition.kind is DefinitionKind.DEFINE:
             if not _read_explicitly(context, key):
@@ -113,7 +113,7 @@ def check_class_keys(
         elif (
             _module_has_code(code, namespace.split("::", 1)[0], coded)
             and not _read_explicitly(context, key)
-            and not _autoload_file_known(code, namespace)
+            and not code.autoload_file_known(namespace)
         ):
             module = namespace.split("::", 1)[0]
             out.append(
@@ -149,17 +149,6 @@ def _unknown_parameter(
     )
 
 
-def _header_read(code: CodeIndex, definition: Definition) -> bool:
-    """The reader understood the definition's parameter list: no problem it reported lies
-    between the name and the last parameter (a class it half read may have more)."""
-    facts = code.files.get(definition.path)
-    if facts is None or not facts.problems:
-        return True
-    start = definition.span.start.line
-    end = max([p.span.end.line for p in definition.params] + [start]) + 2
-    return not any(start <= p.span.start.line <= end for p in facts.problems)
-
-
 def _module_has_code(code: CodeIndex, module: str, known: dict[str, bool]) -> bool:
     """The module is on the modulepath and defines some class, defined type or function: an
     empty directory (a git submodule not checked out) or a module of types only is not
@@ -172,14 +161,6 @@ def _module_has_code(code: CodeIndex, module: str, known: dict[str, bool]) -> bo
             for d in code.definitions()
         )
     return known[module]
-
-
-def _autoload_file_known(code: CodeIndex, namespace: str) -> bool:
-    """A .pp file where Puppet's autoloader looks for ``namespace`` exists (the reader may have
-    failed to read the class in it: not judged)."""
-    module, _, rest = namespace.partition("::")
-    tail = f"/{module}/manifests/{rest.replace('::', '/') if rest else 'init'}.pp"
-    return any(p.endswith(tail) for p in code.files)
 
 
 # ------------------------------------------------------------------ values against the type

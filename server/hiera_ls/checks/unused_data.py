@@ -55,7 +55,15 @@ def judged(key: str, code: CodeIndex, coded: Collection[str]) -> bool:
     module, sep, _ = key.partition("::")
     if not sep:
         return bool(code.files)
-    return module in code.modules and module in coded
+    if module not in code.modules or module not in coded:
+        return False
+    # the reader could not read the class's parameter list, or the file that should declare
+    # it: what the code does with the key is unknown (the class checks keep quiet too)
+    namespace = key.rpartition("::")[0]
+    definition = code.definition(namespace)
+    if definition is not None:
+        return code.header_read(definition)
+    return not code.autoload_file_known(namespace)
 
 
 def is_used(key: str, code: CodeIndex, data_reads: Collection[str]) -> bool:

@@ -116,6 +116,23 @@ class CodeIndex:
         p = d.param(name)
         return None if p is None else ParameterRef(d, p)
 
+    def header_read(self, definition: Definition) -> bool:
+        """The reader understood the definition's parameter list: no problem it reported lies
+        between the name and the last parameter (a class it half read may have more)."""
+        facts = self.files.get(definition.path)
+        if facts is None or not facts.problems:
+            return True
+        start = definition.span.start.line
+        end = max([p.span.end.line for p in definition.params] + [start]) + 2
+        return not any(start <= p.span.start.line <= end for p in facts.problems)
+
+    def autoload_file_known(self, namespace: str) -> bool:
+        """A .pp file where Puppet's autoloader looks for ``namespace`` exists (the reader may
+        have failed to read the class in it)."""
+        module, _, rest = namespace.partition("::")
+        tail = f"/{module}/manifests/{rest.replace('::', '/') if rest else 'init'}.pp"
+        return any(p.endswith(tail) for p in self.files)
+
     def lookups_of(self, key: str) -> tuple[LookupCall, ...]:
         """Explicit literal lookups of ``key`` in code."""
         return self._lookups.get(key.removeprefix("::"), ())
