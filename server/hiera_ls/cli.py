@@ -191,6 +191,12 @@ def _check_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="first apply the safe quick fixes (docs/diagnostics.md lists them) to the files, "
         "then report what is left",
     )
+    p.add_argument(
+        "--show-values",
+        action="store_true",
+        help="quote the data's values in messages, for a person at a terminal (text format "
+        "only: a report that leaves the machine never carries them)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from hiera_ls.codes import CODES
+from hiera_ls.checks.rules import RULES as CODES
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "diagnostics.md"
 HEADING = re.compile(r"^### `([a-z0-9-]+)` \((error|warning|information|hint)\)$", re.MULTILINE)

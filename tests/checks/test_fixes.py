@@ -7,16 +7,10 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from hiera_ls.checks.fixes import (
-    FIXABLE,
-    SAFE_CODES,
-    apply_edits,
-    apply_safe_fixes,
-    fixes_for,
-    safe_fixes,
-)
-from hiera_ls.checks.problems import problem
+from hiera_ls.checks.fixes import apply_safe_fixes, fixes_for, safe_codes, safe_fixes
+from hiera_ls.checks.rules import RULES
 from hiera_ls.source.spans import Problem, Span
+from hiera_ls.source.text_edits import apply_edits
 from tests.checks.support import Workspace, make_workspace
 from tests.checks.test_codes_documented import entries
 
@@ -194,9 +188,9 @@ def test_json_duplicates_keep_the_last_member_and_the_comments(tmp_path: Path) -
 
 def test_docs_name_every_quick_fix_and_which_are_safe() -> None:
     documented = {code: body for code, (_, body) in entries().items() if "\nQuick fix" in body}
-    assert sorted(documented) == sorted(FIXABLE)
+    assert sorted(documented) == sorted(c for c, r in RULES.items() if r.fix is not None)
     safe = {code for code, body in documented.items() if "\nQuick fix (safe:" in body}
-    assert sorted(safe) == sorted(SAFE_CODES)
+    assert sorted(safe) == sorted(safe_codes())
 
 
 def test_disable_line_above_a_plain_value_that_goes_on_over_lines(tmp_path: Path) -> None:
@@ -222,5 +216,5 @@ def test_disable_line_inside_a_flow_mapping_over_lines(tmp_path: Path) -> None:
 def test_no_disable_action_where_the_code_is_already_listed() -> None:
     """Built by hand: once suppressions work, the checks no longer report this problem."""
     text = "a: no  # hiera-ls: disable-line=yaml11-octal,yaml11-boolean\n"
-    found = problem("yaml11-boolean", "", "/x/data/common.yaml", Span.of(0, 3, 0, 5))
+    found = RULES["yaml11-boolean"].at("", "/x/data/common.yaml", Span.of(0, 3, 0, 5))
     assert [f.title for f in fixes_for(found, text)] == ['Quote "no" (the String, not a Boolean)']

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from hiera_ls.codes import CODES
+from hiera_ls.checks.rules import RULES as CODES
 from hiera_ls.project.hiera_config import (
     HieraConfig,
     LocationSpec,

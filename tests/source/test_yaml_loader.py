@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from hiera_ls.codes import CODES
+from hiera_ls.checks.rules import RULES as CODES
 from hiera_ls.puppet.values import RubySymbol
 from hiera_ls.source.spans import Position, Severity, Span
 from hiera_ls.source.yaml_loader import (

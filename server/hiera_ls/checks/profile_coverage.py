@@ -33,7 +33,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.cross_file import CrossFileIndex
-from hiera_ls.checks.problems import problem
 from hiera_ls.checks.profile import bottom_up
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.engine.trace import Event, Kind, TraceNode
@@ -46,7 +45,30 @@ from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.files import FileAccess, Stamp
 from hiera_ls.source.keys import LOOKUP_OPTIONS, LookupKey, split_key
-from hiera_ls.source.spans import Problem, Span
+from hiera_ls.source.rules import Needs, Rule
+from hiera_ls.source.spans import Details, Problem, Severity, Span
+
+# every facts profile's lookups over the whole environment
+_EVERY_PROFILE = Needs.INDEX | Needs.PROFILE
+REDUNDANT_OVERRIDE = Rule(
+    "profile-redundant-override",
+    Severity.INFORMATION,
+    "A definition that changes nothing: without it every facts profile gets the same value",
+    needs=_EVERY_PROFILE,
+)
+SHADOWED_DEFINITION = Rule(
+    "profile-shadowed-definition",
+    Severity.INFORMATION,
+    "A definition no facts profile uses: a higher level wins for every profile reading it",
+    needs=_EVERY_PROFILE,
+)
+UNREAD_DATA_FILE = Rule(
+    "profile-unread-data-file",
+    Severity.HINT,
+    "A data file some level can read, but for none of the facts profiles' nodes",
+    needs=_EVERY_PROFILE,
+)
+RULES = (REDUNDANT_OVERRIDE, SHADOWED_DEFINITION, UNREAD_DATA_FILE)
 
 PROBE_KEY = "__hiera_ls_probe__"  # a key no file defines: its trace lists every file read
 SHOWN_NAMES = 3  # profile names in a message before "and N more"
@@ -428,24 +450,24 @@ def _by_source(env: Environment, pairs: Sequence[tuple[str, str | None]]) -> str
 def _shadowed(
     env: Environment, path: str, span: Span, key: str, winners: Sequence[tuple[str, str]]
 ) -> Problem:
-    return problem(
-        "profile-shadowed-definition",
+    return SHADOWED_DEFINITION.at(
         f"'{key}' here is never used: for every facts profile that reads this file a higher "
         f"level wins ({_by_source(env, winners)})",
         path,
         span,
+        Details(key=key),
     )
 
 
 def _redundant(
     env: Environment, path: str, span: Span, key: str, sources: Sequence[tuple[str, str | None]]
 ) -> Problem:
-    return problem(
-        "profile-redundant-override",
+    return REDUNDANT_OVERRIDE.at(
         f"'{key}' here changes nothing: without it every facts profile that takes it gets the "
         f"same value ({_by_source(env, sources)})",
         path,
         span,
+        Details(key=key),
     )
 
 
@@ -455,8 +477,7 @@ def _unread(
     level_names = list(dict.fromkeys(f'"{lv.entry.name}" ({lv.template})' for lv in levels))
     which = "level" if len(level_names) == 1 else "levels"
     verb = "reads" if len(level_names) == 1 else "read"
-    return problem(
-        "profile-unread-data-file",
+    return UNREAD_DATA_FILE.at(
         f"No facts profile reads this file ({len(names)}: {_listed(list(names))}); "
         f"{which} {_listed(level_names)} {verb} it only for other nodes",
         path,

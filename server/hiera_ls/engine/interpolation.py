@@ -20,6 +20,7 @@ from hiera_ls.engine.invocation import (
 )
 from hiera_ls.engine.trace import Event, Kind
 from hiera_ls.puppet.errors import LookupFailure, UndefinedVariable
+from hiera_ls.puppet.message import Text, as_value
 from hiera_ls.puppet.ruby_text import to_s
 from hiera_ls.puppet.value_size import check_text_size
 from hiera_ls.puppet.values import Encrypted
@@ -211,7 +212,7 @@ def scope_lookup(inv: Invocation, key: str, subject: str) -> object:
     """
     segments = split_key(key)
     if segments is None:
-        raise LookupFailure(f"Syntax error in string: {subject}")
+        raise LookupFailure(Text.of("Syntax error in string: ", as_value(subject)))
     root = str(segments[0])
     scope = inv.scope
     with inv.trace.branch(Kind.SCOPE, "Global Scope"):

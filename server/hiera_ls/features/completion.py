@@ -32,7 +32,7 @@ from hiera_ls.features.puppet_code import ready_code_index
 from hiera_ls.features.render import inline
 from hiera_ls.features.sessions import scope_for
 from hiera_ls.project.code_index import CodeIndex
-from hiera_ls.project.key_index import LineMap, root_of
+from hiera_ls.project.key_index import root_of
 from hiera_ls.project.model import LayerKind
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
@@ -47,6 +47,7 @@ from hiera_ls.puppet.types import (
 )
 from hiera_ls.schemas_path import load_schema
 from hiera_ls.source.keys import LOOKUP_OPTIONS
+from hiera_ls.source.line_map import LineMap
 from hiera_ls.source.manifest_model import Definition, DefinitionKind, Parameter
 from hiera_ls.source.spans import Position, Span
 

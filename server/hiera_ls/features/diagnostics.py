@@ -21,7 +21,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.class_parameters import declared_with_parameters
-from hiera_ls.checks.policy import COMPLETE, PARTIAL, Coverage, apply_policy, coverage
+from hiera_ls.checks.policy import (
+    COMPLETE,
+    PARTIAL,
+    Coverage,
+    apply_policy,
+    config_code_problems,
+    coverage,
+)
 from hiera_ls.checks.registry import (
     CoverageMemo,
     CrossFileIndex,
@@ -35,8 +42,7 @@ from hiera_ls.checks.registry import (
     check_workspace,
 )
 from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
-from hiera_ls.checks.unused_data import CODE as UNUSED_KEY
-from hiera_ls.checks.unused_data import modules_with_code, read_by_data, unused_in_file
+from hiera_ls.checks.unused_data import KEY_UNUSED, modules_with_code, read_by_data, unused_in_file
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.features.puppet_code import code_index
 from hiera_ls.features.spread import profile_lookup
@@ -415,7 +421,8 @@ class Diagnostics:
         source: DataSource | None = None
         checked = COMPLETE
         if kind is FileKind.REPO_CONFIG:
-            found = list(snapshot.config_for(path).problems)
+            config = snapshot.config_for(path)
+            found = sorted([*config.problems, *config_code_problems(config)], key=_order)
         elif kind is FileKind.FACTS:
             entry = snapshot.profile_at(path)
             found = list(entry.profile.problems) if entry is not None else []
@@ -459,8 +466,6 @@ class Diagnostics:
                     loaded=loaded,
                     code=code is not None,
                 )
-                if code is None and checked.complete:
-                    checked = replace(checked, skipped=(*checked.skipped, UNUSED_KEY))
         else:
             checked = PARTIAL  # a file no check reads: its suppressions are not judged
         return _located_in(found, path), source, checked
@@ -524,12 +529,12 @@ def _without_said(found: Sequence[Problem], reported: list[Problem]) -> list[Pro
     that a warning or an error of the checks marks (an unknown class parameter, a module key
     Puppet ignores) and that is reported too: said once, the stronger way. A finding the
     repository ignores or a comment suppresses leaves the hint, the only word on that key."""
-    if not any(p.code == UNUSED_KEY for p in reported):
+    if not any(p.code == KEY_UNUSED.code for p in reported):
         return reported
     strong = {
         (p.code, p.where.span)
         for p in found
-        if p.code != UNUSED_KEY and p.severity in (Severity.ERROR, Severity.WARNING)
+        if p.code != KEY_UNUSED.code and p.severity in (Severity.ERROR, Severity.WARNING)
     }
     marked = [p.where.span for p in reported if (p.code, p.where.span) in strong]
     if not marked:
@@ -537,7 +542,7 @@ def _without_said(found: Sequence[Problem], reported: list[Problem]) -> list[Pro
     return [
         p
         for p in reported
-        if p.code != UNUSED_KEY
+        if p.code != KEY_UNUSED.code
         or not any(s.start <= p.where.span.end and p.where.span.start <= s.end for s in marked)
     ]
 

@@ -13,9 +13,9 @@ from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
 
-from hiera_ls.codes import UNNECESSARY
+from hiera_ls.checks.rules import RULES
 from hiera_ls.features.render import file_uri
-from hiera_ls.project.key_index import LineMap
+from hiera_ls.source.line_map import LineMap
 from hiera_ls.source.spans import FileSpan, Position, Problem, Severity, Span
 
 UTF8 = types.PositionEncodingKind.Utf8.value
@@ -92,13 +92,18 @@ def uri_of(path: str) -> str:
 
 
 def diagnostic(problem: Problem, conv: Converter) -> types.Diagnostic:
+    """The problem for the editor; its details travel as the diagnostic's ``data``, which the
+    client hands back with a code action request (the fixes read them, not the message)."""
+    rule = RULES.get(problem.code)
+    details = problem.details.as_data()
     return types.Diagnostic(
         range=conv.to_lsp_range(problem.where.span),
         message=problem.message,
         severity=SEVERITY[problem.severity],
         code=problem.code,
         source=SOURCE,
-        tags=[types.DiagnosticTag.Unnecessary] if problem.code in UNNECESSARY else None,
+        tags=[types.DiagnosticTag.Unnecessary] if rule is not None and rule.unnecessary else None,
+        data=details or None,
     )
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
-from hiera_ls.codes import code
+from hiera_ls.project.hiera_config_rules import BY_CODE, HIERA_KEYS
 from hiera_ls.project.legacy_schemas import V3_DEFAULTS, V4_SCHEMA, v3_schema
 from hiera_ls.project.schema_validation import Finding, SchemaReader
 from hiera_ls.puppet.ruby_text import inspect, ruby_class, symkeys_to_string
@@ -31,7 +31,9 @@ from hiera_ls.puppet.values import RubySymbol
 from hiera_ls.schemas_path import HIERA_V5, load_schema
 from hiera_ls.source.files import ReadProblem
 from hiera_ls.source.interpolation import TokenKind, scan
-from hiera_ls.source.spans import FileSpan, Problem, Span
+from hiera_ls.source.loader_rules import BY_CODE as LOADER_RULES
+from hiera_ls.source.spans import NO_DETAILS, Details, Problem, Span
+from hiera_ls.source.yaml_edits import nearest
 from hiera_ls.source.yaml_loader import YamlDocument, load_yaml, psych_error_text
 
 LayerName = Literal["global", "environment", "module"]
@@ -163,7 +165,7 @@ def unreadable_config(path: str, problem: ReadProblem) -> HieraConfig:
             f"{problem.message} (line {problem.line + 1}, column {problem.column + 1}): "
             f"Puppet refuses the whole file: {error}"
         )
-    found = Problem(problem.code, shown, code(problem.code).severity, FileSpan(path, span))
+    found = LOADER_RULES[problem.code].at(shown, path, span)
     return HieraConfig(path, 5, (), (), (found,), error)
 
 
@@ -347,7 +349,13 @@ class _ConfigReader:
         if not mismatches:
             return
         for m in mismatches:
-            self._problem("hiera-config-wrong-type", m.message().strip(), self._mismatch_span(m))
+            details = NO_DETAILS
+            if m.kind == "unknown-key" and m.key is not None:
+                best = nearest(m.key, HIERA_KEYS)
+                suggested = (best,) if best is not None and best != m.key else ()
+                details = Details(option=m.key, suggestions=suggested)
+            message = m.message().strip()
+            self._problem("hiera-config-wrong-type", message, self._mismatch_span(m), details)
         if self.error is None:
             self.error = self._uncoded(render(mismatches))
 
@@ -356,6 +364,7 @@ class _ConfigReader:
         owner = _get(config, path)
         name = owner.get("name") if isinstance(owner, dict) else None
         line: int | None = None
+        details = Details(level=str(name)) if name is not None else NO_DETAILS
         span = self._span(path)
         if issue == "HIERA_MULTIPLE_DATA_PROVIDER_FUNCTIONS_IN_DEFAULT":
             text = f"Only one of {_FUNCTIONS_TEXT} can be defined in defaults"
@@ -380,6 +389,7 @@ class _ConfigReader:
         elif issue == "HIERA_V3_BACKEND_REPLACED_BY_DATA_HASH":
             backend = owner.get("hiera3_backend") if isinstance(owner, dict) else ""
             text = f'Use "data_hash: {backend}_data" instead of "hiera3_backend: {backend}"'
+            details = Details(option="hiera3_backend", suggestions=(f"data_hash: {backend}_data",))
             span = self._span((*path, "hiera3_backend"))
             found = self._line(
                 r"\s+hiera3_backend:\s*" + _QUOTE + str(backend) + r"(?:[^\w]|$)",
@@ -402,7 +412,8 @@ class _ConfigReader:
             span = self._span(path, key=True)
         else:  # a rule the schema names but this module does not know: still report it
             text = issue
-        self._fail(_ISSUE_CODE.get(issue, "hiera-config-wrong-type"), text, span, line=line)
+        code_id = _ISSUE_CODE.get(issue, "hiera-config-wrong-type")
+        self._fail(code_id, text, span, line=line, details=details)
 
     def _line(self, pattern: str, code_id: str, span: Span, start: int = 1) -> int | bool | None:
         """``find_line``, or False after reporting the RegexpError Ruby would raise (names
@@ -498,7 +509,12 @@ class _ConfigReader:
         elif name != "eyaml_lookup_key" and entry.options:
             own = isinstance(he, dict) and he.get("options") not in (None, False)
             where = (*path, "options") if own else ("defaults", "options")
-            self._problem("hiera-config-options-refused", text, self._span(where, key=True))
+            self._problem(
+                "hiera-config-options-refused",
+                text,
+                self._span(where, key=True),
+                Details(option="options", level=entry.name),
+            )
 
     # ------------------------------------------------------------------ versions 3 and 4
 
@@ -763,19 +779,27 @@ class _ConfigReader:
 
     # ------------------------------------------------------------------ reporting
 
-    def _problem(self, code_id: str, message: str, span: Span) -> Problem:
-        problem = Problem(code_id, message, code(code_id).severity, FileSpan(self.path, span))
+    def _problem(
+        self, code_id: str, message: str, span: Span, details: Details = NO_DETAILS
+    ) -> Problem:
+        problem = BY_CODE[code_id].at(message, self.path, span, details)
         self.problems.append(problem)
         return problem
 
     def _fail(
-        self, code_id: str, text: str, span: Span, line: int | None = None, suffix: bool = True
+        self,
+        code_id: str,
+        text: str,
+        span: Span,
+        line: int | None = None,
+        suffix: bool = True,
+        details: Details = NO_DETAILS,
     ) -> None:
         """A finding that makes Puppet raise; the first one becomes the layer's error."""
         if suffix:
             where = f"file: {self.path}, line: {line}" if line is not None else f"file: {self.path}"
             text = f"{text} ({where})"
-        self._problem(code_id, text, span)
+        self._problem(code_id, text, span, details)
         if self.error is None:
             self.error = text
 

@@ -58,6 +58,11 @@ def write_report(
 
 def run_check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
+        if args.show_values and chosen_format(args.format) != "text":
+            raise CheckError(
+                "--show-values is for the text format only: the other formats are for CI, "
+                "code scanning and dashboards, which never get the data's values"
+            )
         selection = Selection(parse_codes(args.select), parse_codes(args.ignore))
         settings = settings_for(args.hiera_config)
         profiles = split_names(args.profiles)
@@ -73,6 +78,7 @@ def run_check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) 
                 settings=settings,
                 selection=selection,
                 progress=progress,
+                show_values=args.show_values,
             )
         finally:
             progress.close()

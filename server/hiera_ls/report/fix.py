@@ -1,6 +1,7 @@
 """``hiera-ls check --fix``: the editor's safe quick fixes, applied to the files on disk.
 
-The edits are the ones the editor's code actions make (checks/fixes.py, ``SAFE_CODES``): they
+The edits are the ones the editor's code actions make (checks/fixes.py, each rule's record
+says whether its fix is safe): they
 make a file Puppet refuses say what it evidently meant, or change no value. A fix may reveal
 what its problem hid (a file that parses again shows its other problems), so the files are
 re-checked and fixed again until nothing changes, a few rounds at most. Only files whose text
@@ -12,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hiera_ls.checks.fixes import SAFE_CODES, apply_edits, safe_fixes
+from hiera_ls.checks.fixes import safe_codes, safe_fixes
 from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import FileKind, Snapshot, Workspace
+from hiera_ls.source.text_edits import apply_edits
 
 MAX_ROUNDS = 5  # each round fixes what the previous one revealed; two are usual
 
@@ -33,6 +35,7 @@ def fix_files(
     in ``only``); writes the files it fixes."""
     applied = 0
     written: dict[str, None] = {}
+    safe = safe_codes()
     for _ in range(MAX_ROUNDS):
         snapshot = Workspace(list(roots), settings).snapshot()
         diagnostics = Diagnostics(every_profile=False)  # fixes need no other profile
@@ -42,9 +45,7 @@ def fix_files(
             text = snapshot.files.read_text(path)
             if not text:
                 continue
-            problems = [
-                p for p in diagnostics.file_problems(snapshot, path) if p.code in SAFE_CODES
-            ]
+            problems = [p for p in diagnostics.file_problems(snapshot, path) if p.code in safe]
             fixes = safe_fixes(text, problems)
             if not fixes:
                 continue

@@ -12,14 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from hiera_ls.codes import CODES
+from hiera_ls.puppet.message import Text, as_path, as_value
 from hiera_ls.source.node_table import NodeSpans, Path
-from hiera_ls.source.spans import FileSpan, Problem, Span
+from hiera_ls.source.spans import Span
 
 START = Span.of(0, 0, 0, 0)
 
 
-def load_hocon_data(path: str, text: str) -> tuple[object, str | None, Mapping[Path, NodeSpans]]:
+def load_hocon_data(path: str, text: str) -> tuple[object, Text | None, Mapping[Path, NodeSpans]]:
     """(the top-level hash, Puppet's error text or None, each top-level key's place)."""
     from pyhocon import ConfigFactory  # only repositories with hocon levels pay for it
     from pyhocon.exceptions import ConfigException
@@ -28,16 +28,17 @@ def load_hocon_data(path: str, text: str) -> tuple[object, str | None, Mapping[P
         tree = ConfigFactory.parse_string(text, resolve=True)
         data = _plain(tree.as_plain_ordered_dict())
     except (ConfigException, ValueError, TypeError, KeyError, RecursionError) as e:
-        return {}, f"Unable to parse ({path}): {_first_line(e)}", {}
+        return {}, _unparsed(path, e), {}
     except Exception as e:  # pyhocon raises pyparsing's errors for some syntax errors
-        return {}, f"Unable to parse ({path}): {_first_line(e)}", {}
+        return {}, _unparsed(path, e), {}
     if not isinstance(data, dict):
-        return {}, f"{path}: file does not contain a valid hash", {}
+        return {}, Text.of(as_path(path), ": file does not contain a valid hash"), {}
     return data, None, _key_places(text, data)
 
 
-def hocon_problem(path: str, message: str) -> Problem:
-    return Problem("hocon-syntax", message, CODES["hocon-syntax"].severity, FileSpan(path, START))
+def _unparsed(path: str, e: BaseException) -> Text:
+    """The parser's first line quotes the text it met: data, masked in reports."""
+    return Text.of("Unable to parse (", as_path(path), "): ", as_value(_first_line(e)))
 
 
 def _first_line(e: BaseException) -> str:

@@ -25,8 +25,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hiera_ls.puppet.message import Text, as_path, as_value
 from hiera_ls.puppet.value_size import MAX_EXPANDED, expanded_size
 from hiera_ls.puppet.values import CompositeKey, RubySymbol
+from hiera_ls.source.loader_rules import BY_CODE
 from hiera_ls.source.node_table import EMPTY_NODES, Nodes, NodeSpans, NodeTable, Path
 from hiera_ls.source.node_table import Raw as _Raw
 from hiera_ls.source.psych_scalars import (
@@ -38,7 +40,7 @@ from hiera_ls.source.psych_scalars import (
     tagged_scalar,
     tokenize,
 )
-from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
+from hiera_ls.source.spans import Problem, Span
 
 __all__ = [
     "EMPTY_NODES",
@@ -77,7 +79,7 @@ class YamlDocument:
     fatal: Problem | None  # Psych/Puppet refuses the whole file; message as Puppet prints it
     outline: Outline | None = None  # set when an edit may re-parse single entries
     # top-level key -> why no lookup may walk its value (its aliases expand too far)
-    too_large: Mapping[object, str] = field(default_factory=dict)
+    too_large: Mapping[object, Text] = field(default_factory=dict)
 
 
 LOAD_ERROR_PREFIX = "Unable to parse "
@@ -340,12 +342,18 @@ class _Builder:
         except self.backend.errors as exc:
             return _syntax_doc(path, exc, data)
         except Exception as exc:  # a bug of ours must not take the language server down
-            message = f"({path}): hiera-ls could not load this file ({type(exc).__name__}: {exc})"
+            message = Text.of(
+                "(",
+                as_path(path),
+                f"): hiera-ls could not load this file ({type(exc).__name__}: ",
+                as_value(str(exc)),
+                ")",
+            )
             return _fatal_doc(path, "yaml-syntax", message, Span.of(0, 0, 0, 0))
         if self.refusal is not None:
             refusal, (sl, sc, el, ec) = self.refusal
-            prefix = f"({path}): " if refusal.disallowed else ""
-            return _fatal_doc(path, refusal.code, prefix + refusal.message, Span.of(sl, sc, el, ec))
+            prefix = Text.of("(", as_path(path), "): ") if refusal.disallowed else Text()
+            return _fatal_doc(path, refusal.code, prefix + refusal.text, Span.of(sl, sc, el, ec))
         if not found:
             return YamlDocument(path, None, EMPTY_NODES, (), None)
         raw: dict[Path, _Raw] = {}
@@ -364,9 +372,9 @@ class _Builder:
             outline = outline_of(value, nodes)
         return YamlDocument(path, value, nodes, tuple(self.problems), None, outline, too_large)
 
-    def _too_large(self, value: object) -> dict[object, str]:
+    def _too_large(self, value: object) -> dict[object, Text]:
         """The top-level keys whose values expand past MAX_EXPANDED, each with a problem."""
-        out: dict[object, str] = {}
+        out: dict[object, Text] = {}
         for key, (size, key_marks, big) in self.oversized.items():
             if not isinstance(value, dict) or key not in value:
                 continue
@@ -378,9 +386,10 @@ class _Builder:
                     f"{_count(big[0])} of them)"
                 )
             holds = f"holds {_count(size)} values once its YAML aliases are expanded{alias}"
-            out[key] = (
-                f"hiera-ls: the value of {_show_key(key)} in {self.path} {holds}, more than the "
-                f"{MAX_EXPANDED:,} a lookup may walk"
+            out[key] = Text.of(
+                f"hiera-ls: the value of {_show_key(key)} in ",
+                as_path(self.path),
+                f" {holds}, more than the {MAX_EXPANDED:,} a lookup may walk",
             )
             self.problems.append(
                 self._problem(
@@ -614,10 +623,8 @@ class _Builder:
         syntax error anywhere in it is what Psych reports first."""
         if self.lenient and refusal.disallowed and refusal.code in LENIENT_CODES:
             # read on, the scalar as its text: every such scalar is a finding of its own
-            message = f"{LOAD_ERROR_PREFIX}({self.path}): {refusal.message}"
-            self.problems.append(
-                Problem(refusal.code, message, Severity.ERROR, FileSpan(self.path, Span.of(*marks)))
-            )
+            message = Text.of(LOAD_ERROR_PREFIX, "(", as_path(self.path), "): ", refusal.text)
+            self.problems.append(BY_CODE[refusal.code].at(message, self.path, Span.of(*marks)))
             return
         if self.refusal is None:
             self.refusal = (refusal, marks)
@@ -877,9 +884,10 @@ class _Builder:
             self.budget -= 1
             entries.append(((*new_path, *entry[0][cut:]), entry[1]))
 
-    def _problem(self, code_id: str, message: str, marks: tuple[int, int, int, int]) -> Problem:
-        severity = _SEVERITY.get(code_id, Severity.INFORMATION)
-        return Problem(code_id, message, severity, FileSpan(self.path, Span.of(*marks)))
+    def _problem(
+        self, code_id: str, message: str | Text, marks: tuple[int, int, int, int]
+    ) -> Problem:
+        return BY_CODE[code_id].at(message, self.path, Span.of(*marks))
 
 
 # --------------------------------------------------------------------------- helpers
@@ -903,14 +911,6 @@ def outline_of(value: dict[object, object], nodes: Nodes) -> Outline | None:
 
 def _count(size: int) -> str:
     return f"{size:,}" if size < _SIZE_CAP else f"more than {_SIZE_CAP:,}"
-
-
-_SEVERITY = {
-    "yaml-alias-expansion": Severity.ERROR,
-    "yaml-duplicate-key": Severity.WARNING,
-    "yaml-merge-override": Severity.WARNING,
-    "yaml-recursive-alias": Severity.ERROR,
-}
 
 
 def _check_mapping_tag(tag: str) -> None:
@@ -993,43 +993,37 @@ def _show_key(key: object) -> str:
 _BOOLEAN_SPELLINGS = frozenset(("true", "True", "TRUE", "false", "False", "FALSE"))
 
 
-def _surprise(text: str, value: object) -> tuple[str, str] | None:
+def _surprise(text: str, value: object) -> tuple[str, Text] | None:
     """YAML 1.1 readings a YAML 1.2 reader (and most people) would not expect."""
+    written = ("Puppet reads `", as_value(text), "` as the ")
     if isinstance(value, bool):
         if text in _BOOLEAN_SPELLINGS:
             return None
         word = "true" if value else "false"
-        return "yaml11-boolean", f"Puppet reads `{text}` as the Boolean {word}"
+        return "yaml11-boolean", Text.of(*written, f"Boolean {word}")
     if isinstance(value, int):
         body = text.lstrip("+-")
+        number = as_value(str(value))
         if ":" in text:
-            return (
-                "yaml11-sexagesimal",
-                f"Puppet reads `{text}` as the Integer {value} (Psych's base 60)",
-            )
+            return "yaml11-sexagesimal", Text.of(*written, "Integer ", number, " (Psych's base 60)")
         if body.startswith("0b"):
-            return "yaml11-binary", f"Puppet reads `{text}` as the binary Integer {value}"
+            return "yaml11-binary", Text.of(*written, "binary Integer ", number)
         if len(body) > 1 and body[0] == "0" and body[1] != "x":
-            return "yaml11-octal", f"Puppet reads `{text}` as the octal Integer {value}"
+            return "yaml11-octal", Text.of(*written, "octal Integer ", number)
         if "," in text or "_" in text:
-            return "yaml11-number-separator", f"Puppet reads `{text}` as the Integer {value}"
+            return "yaml11-number-separator", Text.of(*written, "Integer ", number)
         return None
     if isinstance(value, float):
+        number = as_value(_float_text(value))
         if ":" in text:
-            return (
-                "yaml11-sexagesimal",
-                f"Puppet reads `{text}` as the Float {_float_text(value)} (Psych's base 60)",
-            )
+            return "yaml11-sexagesimal", Text.of(*written, "Float ", number, " (Psych's base 60)")
         if "," in text or "_" in text:
-            return (
-                "yaml11-number-separator",
-                f"Puppet reads `{text}` as the Float {_float_text(value)}",
-            )
+            return "yaml11-number-separator", Text.of(*written, "Float ", number)
         return None
     if isinstance(value, str) and _looks_exponent(text):
         return (
             "yaml11-exponent-string",
-            f"Puppet reads `{text}` as the String '{text}', not a number",
+            Text.of(*written, "String '", as_value(text), "', not a number"),
         )
     return None
 
@@ -1048,8 +1042,8 @@ def _float_text(value: float) -> str:
     return repr(value)
 
 
-def _fatal_doc(path: str, code_id: str, message: str, span: Span) -> YamlDocument:
-    problem = Problem(code_id, LOAD_ERROR_PREFIX + message, Severity.ERROR, FileSpan(path, span))
+def _fatal_doc(path: str, code_id: str, message: str | Text, span: Span) -> YamlDocument:
+    problem = BY_CODE[code_id].at(Text.of(LOAD_ERROR_PREFIX, message), path, span)
     return YamlDocument(path, None, EMPTY_NODES, (), problem)
 
 
@@ -1069,10 +1063,10 @@ def _syntax_doc(path: str, exc: BaseException, data: bytes) -> YamlDocument:
         problem = str(getattr(exc, "reason", "invalid input"))
         offset = int(getattr(exc, "position", 0) or 0)
         line, col = _position_of_byte(data, offset)
-        message = f"({path}): {problem} at line 1 column 1"
+        message = Text.of("(", as_path(path), f"): {problem} at line 1 column 1")
         return _fatal_doc(path, "yaml-syntax", message, Span.of(line, col, line, col + 1))
     if problem_mark is None:
-        message = f"({path}): {exc} at line 1 column 1"
+        message = Text.of("(", as_path(path), f"): {exc} at line 1 column 1")
         return _fatal_doc(path, "yaml-syntax", message, Span.of(0, 0, 0, 0))
     if context_mark is not None:
         shown = (context_mark.line + 1, context_mark.column + 1)
@@ -1081,7 +1075,7 @@ def _syntax_doc(path: str, exc: BaseException, data: bytes) -> YamlDocument:
     else:
         shown = (1, 1)
     words = " ".join(part for part in (problem, context) if part)
-    message = f"({path}): {words} at line {shown[0]} column {shown[1]}"
+    message = Text.of("(", as_path(path), f"): {words} at line {shown[0]} column {shown[1]}")
     line, col = _inside(data, problem_mark.line, problem_mark.column)
     return _fatal_doc(path, "yaml-syntax", message, Span.of(line, col, line, col))
 
