@@ -29,7 +29,7 @@ from hiera_ls.source.keys import KeySyntaxError, LookupKey, split_key
 from hiera_ls.source.loader_rules import YAML_SYNTAX
 from hiera_ls.source.rules import Needs, Payload, Rule
 from hiera_ls.source.scalars import Locator, StringSite, iter_strings
-from hiera_ls.source.spans import Problem, Severity, Span
+from hiera_ls.source.spans import Details, Problem, Severity, Span
 
 SpanOf = Callable[[int, int], Span]
 
@@ -52,6 +52,7 @@ SYNTAX_ERROR = Rule(
     payload=Payload.VALUES,
     fix=fixes.syntax_error,
     fix_safe=True,
+    cause=True,
 )
 UNKNOWN_METHOD = Rule(
     "interpolation-unknown-method",
@@ -59,12 +60,14 @@ UNKNOWN_METHOD = Rule(
     "%{name('x')} with a method other than lookup, hiera, alias, literal, scope: the lookup fails",
     fix=fixes.unknown_method,
     fix_safe=True,
+    cause=True,
 )
 ALIAS_NOT_WHOLE = Rule(
     "interpolation-alias-not-whole",
     E,
     "%{alias('k')} with other text around it: the lookup fails",
     fix=fixes.alias_not_whole,
+    cause=True,
 )
 UNTERMINATED = Rule(
     "interpolation-unterminated",
@@ -146,15 +149,18 @@ def token_problems(
     *,
     config: bool = False,
     local_variable: str | None = None,
+    key: str | None = None,
 ) -> list[Problem]:
     """Problems of one string's tokens; ``span_of(start, end)`` maps value offsets to source.
 
     ``config`` is for hiera.yaml strings (method calls there are hiera_config's business);
-    ``local_variable`` is the name a mapped_paths entry binds for its own template.
+    ``local_variable`` is the name a mapped_paths entry binds for its own template; ``key``:
+    the data's root key whose value holds the string (lookups of it fail on a bad token).
     """
     out: list[Problem] = []
+    details = Details(key=key) if key is not None else None
     for token in scan(value):
-        found = _token_problem(value, token, path, span_of, config, local_variable)
+        found = _token_problem(value, token, path, span_of, config, local_variable, details)
         if found is not None:
             out.append(found)
     start = unterminated_at(value)
@@ -171,10 +177,16 @@ def token_problems(
 
 
 def _token_problem(
-    value: str, token: Token, path: str, span_of: SpanOf, config: bool, local_variable: str | None
+    value: str,
+    token: Token,
+    path: str,
+    span_of: SpanOf,
+    config: bool,
+    local_variable: str | None,
+    details: Details | None,
 ) -> Problem | None:
     def report(rule: Rule, message: str | Text) -> Problem:
-        return rule.at(message, path, span_of(token.start, token.end))
+        return rule.at(message, path, span_of(token.start, token.end), details)
 
     if token.kind is TokenKind.EMPTY:
         return None
@@ -325,7 +337,9 @@ def check_data_tokens(path: str, data_file: DataFile, locator: Locator) -> list[
     for site in iter_strings(data_file, locator.lines):
         if site.alias:
             continue
-        out.extend(token_problems(site.value, _span_of(locator, site), path))
+        root = site.root_key
+        key = root if isinstance(root, str) and not site.in_key else None
+        out.extend(token_problems(site.value, _span_of(locator, site), path, key=key))
     return out
 
 

@@ -149,7 +149,7 @@ def check_lookup_options(
                 "value of lookup_options must be a hash",
                 path,
                 where,
-                Details(key=LOOKUP_OPTIONS),
+                Details(key=LOOKUP_OPTIONS, place=(LOOKUP_OPTIONS,)),
             )
         ]
     out: list[Problem] = []
@@ -160,7 +160,9 @@ def check_lookup_options(
         key_span = spans.key or spans.value
 
         def report(rule: Rule, message: str, span: Span = key_span, key: object = key) -> None:
-            details = Details(key=key) if isinstance(key, str) else Details()
+            details = (
+                Details(key=key, place=(LOOKUP_OPTIONS, key)) if isinstance(key, str) else Details()
+            )
             out.append(rule.at(message, path, span, details))
 
         if not isinstance(key, str):
@@ -296,7 +298,7 @@ def _check_entry(
                 "convert_to",
                 path,
                 span,
-                Details(key=key, option=str(option)),
+                Details(key=key, option=str(option), place=(LOOKUP_OPTIONS, key, str(option))),
             )
         )
     if "merge" in value:
@@ -350,4 +352,5 @@ def _check_merge(
                     f"options of the deep strategy only, not of {strategy})"
                 )
         message = f"Every lookup of '{key}' fails with: {message}{hint}"
-        out.append(rule.at(message, path, span, Details(key=key, option="merge")))
+        details = Details(key=key, option="merge", place=(LOOKUP_OPTIONS, key, "merge"))
+        out.append(rule.at(message, path, span, details))

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from hiera_ls.checks.interpolation import COLLECTION_IN_STRING
 from hiera_ls.engine.lookup import LookupOutcome
 from hiera_ls.project.key_index import Reference
-from hiera_ls.puppet.errors import Failure
+from hiera_ls.puppet.errors import Cause, Failure
 from hiera_ls.puppet.message import Text, as_key, as_value
 from hiera_ls.puppet.ruby_text import to_s
 from hiera_ls.source.data_file import DataFile
@@ -34,6 +34,9 @@ LOOKUP_FAILS = Rule(
 RULES = (LOOKUP_FAILS,)
 
 MAX_EMBED_LOOKUPS = 50
+# Whether the problem that causes a failure is reported where it is (then the failure is
+# one of its consequences, not a finding of its own: checks/causes.py).
+Folded = Callable[[Cause], bool]
 NAMED_PROFILES = 3  # profiles named in a message before "and N more"
 
 
@@ -67,6 +70,7 @@ def check_profile(
     *,
     module_name: str | None = None,
     references: Sequence[Reference] = (),
+    folded: Folded | None = None,
 ) -> list[Problem]:
     out: list[Problem] = []
     prefix = f"{module_name}::" if module_name is not None else None
@@ -85,10 +89,11 @@ def check_profile(
     outcomes = {key: profile.lookup(key_text(key) or key) for key in bottom_up(keys, references)}
     for key in keys:
         outcome = outcomes[key]
-        if outcome.failure is None:
+        failure = outcome.failure
+        if failure is None or (failure.cause and folded is not None and folded(failure.cause)):
             continue
-        failures.append((key, outcome.failure))
-        shape = _without_key(outcome.failure.text.plain, key)
+        failures.append((key, failure))
+        shape = _without_key(failure.text.plain, key)
         first, count = first_key_of.get(shape, (key, 0))
         first_key_of[shape] = (first, count + 1)
     for key, failure in failures:
@@ -114,6 +119,7 @@ def check_profiles(
     *,
     module_name: str | None = None,
     references: Sequence[Reference] = (),
+    folded: Folded | None = None,
 ) -> list[Problem]:
     """:func:`check_profile` for every profile, each finding reported once with the
     profiles that give it named (``[web01, db01 and 4 more profiles] ...``), as
@@ -121,7 +127,12 @@ def check_profiles(
     return per_profile(
         profiles,
         lambda profile: check_profile(
-            profile, path, data_file, module_name=module_name, references=references
+            profile,
+            path,
+            data_file,
+            module_name=module_name,
+            references=references,
+            folded=folded,
         ),
     )
 

@@ -42,7 +42,7 @@ from hiera_ls.checks.interpolation import check_data_tokens, unquoted_token_prob
 from hiera_ls.checks.lookup_options import check_lookup_options
 from hiera_ls.checks.module_data import check_module_keys
 from hiera_ls.checks.problems import in_file_order, unique
-from hiera_ls.checks.profile import ProfileLookup, check_profiles, per_profile
+from hiera_ls.checks.profile import Folded, ProfileLookup, check_profiles, per_profile
 from hiera_ls.checks.profile_coverage import CoverageMemo, NodeProfile, check_profile_coverage
 from hiera_ls.checks.references import check_references
 from hiera_ls.project.code_index import CodeIndex
@@ -76,6 +76,7 @@ def check_data_file(
     env: Environment | None = None,
     code: CodeIndex | None = None,
     declared: Callable[[], Collection[str]] = frozenset,
+    folded: Folded | None = None,
 ) -> list[Problem]:
     """All problems of one data file, in file order.
 
@@ -86,6 +87,8 @@ def check_data_file(
     ``code``: the environment's Puppet code (the class parameter checks need it and the
     index: which keys data reads through interpolation, which have lookup_options).
     ``declared``: the classes the code declares resource-like (asked only when needed).
+    ``folded``: whether a failure's cause is reported where it is (checks/causes.py): such
+    failures are its consequences, not findings of this file.
     """
     data = source.data
     path = source.path
@@ -145,15 +148,22 @@ def check_data_file(
         )
     context = (
         CodeContext(code, index.referenced_keys, index.has_options)
-        if code is not None and index is not None and not _read_by_no_level(role)
+        if code is not None and index is not None and not role.read_by_no_level
         else None
     )
     if context is not None:
         out.extend(check_class_keys(path, data, context, module_name=module_name))
     profiles = [profile] if isinstance(profile, ProfileLookup) else list(profile or ())
-    if profiles and not large and not refused and not _read_by_no_level(role):
+    if profiles and not large and not refused and not role.read_by_no_level:
         out.extend(
-            check_profiles(profiles, path, data, module_name=module_name, references=references)
+            check_profiles(
+                profiles,
+                path,
+                data,
+                module_name=module_name,
+                references=references,
+                folded=folded,
+            )
         )
         if context is not None:
             out.extend(_class_values(profiles, path, data, context, module_name, declared))
@@ -186,16 +196,6 @@ def _reads_eyaml(role: FileRole, path: str) -> bool:
     if role.templates:
         return any(t.entry.function_name == "eyaml_lookup_key" for t in role.templates)
     return path.endswith(".eyaml")
-
-
-def _read_by_no_level(role: FileRole) -> bool:
-    """No level of the file's layer can read it (``hiera-data-file-unused``): whatever its keys'
-    lookups meet for the profile, this file takes no part, so it gets no profile findings."""
-    layer = role.layer
-    if layer is None or layer.config is None or layer.config.path is None:
-        return False
-    config = layer.config
-    return config.error is None and config.version >= 4 and not role.templates
 
 
 def _role(index: CrossFileIndex | None, env: Environment | None, path: str) -> FileRole:

@@ -22,12 +22,18 @@ from hiera_ls.engine.options import CompiledOptions, compile_options, validate_o
 from hiera_ls.engine.trace import NO_VALUE, Event, Kind, TraceNode
 from hiera_ls.project.backends import EXPAND_PATH, expand_path_file
 from hiera_ls.project.model import Environment, Layer, LayerKind
-from hiera_ls.puppet.errors import Cause, LookupFailure, PuppetError, UndefinedVariable
+from hiera_ls.puppet.errors import (
+    Cause,
+    LookupFailure,
+    PuppetError,
+    TokenFailure,
+    UndefinedVariable,
+)
 from hiera_ls.puppet.message import Text
 from hiera_ls.puppet.values import ENCRYPTED_RE, Encrypted
 from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.files import FileAccess
-from hiera_ls.source.keys import LOOKUP_OPTIONS, LookupKey, NotFound
+from hiera_ls.source.keys import LOOKUP_OPTIONS, KeySyntaxError, LookupKey, NotFound
 from hiera_ls.source.spans import FileSpan
 
 EYAML = "eyaml_lookup_key"  # reads YAML like yaml_data; its ENC[...] strings stay encrypted
@@ -282,7 +288,12 @@ def _location_lookup(
             raw, encrypted = mark_encrypted(raw)
             if encrypted:
                 inv.notes.append(ENCRYPTED_NOTE)
-        value = interpolate(raw, inv, allow_methods=True)
+        try:
+            value = interpolate(raw, inv, allow_methods=True)
+        except (TokenFailure, KeySyntaxError) as e:
+            if e.cause is None:  # a token of this value: the file's problem, at this key
+                e.cause = Cause(path, root if isinstance(root, str) else None)
+            raise
         trace.event(Event.FOUND, root, value, where)
         return value
 

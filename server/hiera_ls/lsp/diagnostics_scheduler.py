@@ -86,7 +86,9 @@ class DiagnosticsScheduler:
             d.quick_problems(snapshot, path) if quick else d.file_problems(snapshot, path, pause)
         )
         hidden = ls.hidden_codes if path.endswith((".yaml", ".yml")) else frozenset()
-        return [lsp_ranges.diagnostic(p, conv) for p in problems if p.code not in hidden]
+        return [
+            lsp_ranges.diagnostic(p, conv, ls.converter) for p in problems if p.code not in hidden
+        ]
 
     @property
     def changes_seen(self) -> int:

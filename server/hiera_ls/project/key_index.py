@@ -114,6 +114,9 @@ class FileKeys:
     references: tuple[Reference, ...]
     merging_options: tuple[str, ...]  # lookup_options entries that set a merge strategy
     first_line: int  # length of the first line: the range of a finding about the whole file
+    # Puppet cannot read the file (a syntax error, a date, bytes that are not UTF-8): the keys
+    # it would define are unknown, so no finding may say a key is defined nowhere
+    unread: bool = False
 
     def kept_keys(self, module_name: str | None) -> list[str]:
         """The root keys a lookup can find in the file (a module's data: only its own keys;
@@ -175,6 +178,9 @@ def index_file(
     ``scans``: tokens of strings already scanned (shared by equal strings, which data
     repeats a lot; a Token's offsets are in its string, so sharing is exact).
     """
+    unread = df.failure is not None and not df.data
+    if df.readable is not None:  # refused for a date or a tag: the rest of it is known
+        df, unread = df.readable, False
     keys: dict[str, KeyDef] = {}
     options: dict[str, KeyDef] = {}
     merging: list[str] = []
@@ -214,6 +220,7 @@ def index_file(
         references,
         tuple(merging) if merging else (),
         len(first_line),
+        unread,
     )
 
 

@@ -61,6 +61,11 @@ class LookupFailure(_Worded):
         self.issue_code = issue_code
 
 
+class TokenFailure(LookupFailure):
+    """A ``%{...}`` token Puppet cannot read (an unknown method, a misplaced alias, a syntax
+    error): the data file's problem, at the key whose value holds it."""
+
+
 class PuppetError(_Worded):
     """Puppet::Error and other non-lookup errors (e.g. the global-layer wrapping)."""
 

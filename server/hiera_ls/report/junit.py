@@ -38,7 +38,14 @@ def junit(report: Report) -> str:
                 failure = ET.SubElement(
                     case, "failure", message=finding.message, type=finding.severity.value
                 )
-                failure.text = f"{name}:{line}:{column}: {finding.code} {finding.message}"
+                failure.text = (
+                    f"{name}:{line}:{column}: {finding.code} {finding.message}"
+                    + "".join(
+                        f"\n  {report.relative(c.where.path)}:{c.where.span.start.human()}: "
+                        f"looking up '{c.key}' fails"
+                        for c in finding.consequences
+                    )
+                )
             else:
                 out = ET.SubElement(case, "system-out")
                 out.text = f"{finding.severity.value}: {finding.message}"

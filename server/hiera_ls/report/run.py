@@ -18,6 +18,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from hiera_ls.checks.causes import with_words
 from hiera_ls.checks.profile import profile_label
 from hiera_ls.features.diagnostics import Diagnostics, project_paths
 from hiera_ls.project.settings import Settings
@@ -25,7 +26,7 @@ from hiera_ls.project.workspace import Snapshot, Workspace
 from hiera_ls.puppet.message import Text
 from hiera_ls.report.redact import shown
 from hiera_ls.report.selection import Selection
-from hiera_ls.source.spans import NO_DETAILS, Details, Problem, Severity, Span
+from hiera_ls.source.spans import NO_DETAILS, Consequence, Details, Problem, Severity, Span
 
 UNUSED_SUPPRESSION = "suppression-unused"
 
@@ -45,6 +46,9 @@ class Finding:
     span: Span  # 0-based, code points
     profiles: tuple[str, ...] = ()  # the profiles that give it; () when it holds for any
     details: Details = NO_DETAILS  # what it is about, as data
+    # the lookups it makes fail elsewhere (a cause's), which are not findings of their own
+    consequences: tuple[Consequence, ...] = ()
+    stem: str = ""  # the message without what it makes fail (stable while those change)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,8 +210,21 @@ def _finding(entry: _Seen, passes: int, show_values: bool) -> Finding:
     if profiles:
         message = f"[{profile_label(profiles, passes)}] {message}"
     where = found.where
+    stem = message
+    items: tuple[Consequence, ...] = ()
+    if found.consequences is not None:
+        items = found.consequences.items
+        message = with_words(message, found.consequences)
     return Finding(
-        where.path, found.code, found.severity, message, where.span, profiles, found.details
+        where.path,
+        found.code,
+        found.severity,
+        message,
+        where.span,
+        profiles,
+        found.details,
+        items,
+        stem,
     )
 
 

@@ -81,6 +81,26 @@ def sarif(report: Report) -> str:
                 }
             ],
         }
+        if finding.consequences:
+            result["relatedLocations"] = [
+                {
+                    "id": i,
+                    "physicalLocation": {
+                        "artifactLocation": {
+                            "uri": report.relative(c.where.path),
+                            "uriBaseId": "%SRCROOT%",
+                        },
+                        "region": {
+                            "startLine": c.where.span.start.line + 1,
+                            "startColumn": c.where.span.start.column + 1,
+                            "endLine": c.where.span.end.line + 1,
+                            "endColumn": c.where.span.end.column + 1,
+                        },
+                    },
+                    "message": {"text": f"Looking up '{c.key}' fails (this finding's cause)"},
+                }
+                for i, c in enumerate(finding.consequences, start=1)
+            ]
         if finding.profiles:
             result["properties"] = {"profiles": list(finding.profiles)}
         results.append(result)

@@ -100,6 +100,28 @@ _DETAIL_FIELDS = tuple(f.name for f in fields(Details))
 
 
 @dataclass(frozen=True, slots=True)
+class Consequence:
+    """A lookup a problem elsewhere makes fail: the key, where a file defines it, and the
+    facts profiles whose lookup fails."""
+
+    key: str
+    where: FileSpan
+    profiles: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Consequences:
+    """What a problem makes fail elsewhere, reported with it instead of beside it."""
+
+    items: tuple[Consequence, ...]
+    profiles: int  # the facts profiles looked up (each item names those it fails for)
+
+    @property
+    def files(self) -> int:
+        return len({c.where.path for c in self.items})
+
+
+@dataclass(frozen=True, slots=True)
 class Problem:
     """Something wrong (or surprising) in a file.
 
@@ -113,6 +135,7 @@ class Problem:
     severity: Severity
     where: FileSpan
     details: Details = NO_DETAILS
+    consequences: Consequences | None = None  # the lookups it makes fail (a cause's)
 
     @property
     def message(self) -> str:
