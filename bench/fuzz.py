@@ -32,7 +32,11 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests package
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 
-from tests.robustness.test_fuzz import HANG_S, TARGETS, TIME_BOUND_S, Target, bounded
+from tests.robustness.test_fix_fuzz import FIX_TARGET
+from tests.robustness.test_fuzz import HANG_S, TIME_BOUND_S, Target, bounded
+from tests.robustness.test_fuzz import TARGETS as PARSER_TARGETS
+
+TARGETS = (*PARSER_TARGETS, FIX_TARGET)
 
 
 @dataclass(slots=True)

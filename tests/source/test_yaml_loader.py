@@ -333,3 +333,17 @@ def test_deep_nesting_and_alias_bombs_stay_bounded() -> None:
     bomb = load("\n".join(lines) + "\n")
     assert bomb.fatal is None
     assert len(bomb.nodes) < 1_000_000
+
+
+def test_a_byte_order_mark_makes_psych_read_the_first_entry_only() -> None:
+    """Psych hands libyaml a string: the mark is a column of the first line, so a block
+    mapping ends with its first entry (Puppet 7.23: `puppet lookup a` finds nothing)."""
+    doc = load_yaml("/x/c.yaml", "\ufeffb: 1\na: 2\nb: 3\n")
+    assert doc.value == {"b": 1}
+    (problem,) = doc.problems
+    assert (
+        problem.code == "yaml-byte-order-mark"
+        and "every entry after it (1 more key)" in problem.message
+    )
+    flow = load_yaml("/x/c.yaml", "\ufeff{b: 1, a: 2}\n")
+    assert flow.value == {"b": 1, "a": 2} and flow.problems == ()

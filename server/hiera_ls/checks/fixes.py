@@ -23,10 +23,20 @@ from dataclasses import replace
 from hiera_ls.checks.rules import RULES
 from hiera_ls.checks.suppression_rules import disable_line
 from hiera_ls.source.fix_source import FixSource
+from hiera_ls.source.json_loader import load_json
 from hiera_ls.source.spans import Problem
 from hiera_ls.source.text_edits import Fix, apply_edits, overlap
+from hiera_ls.source.yaml_loader import load_yaml
 
-__all__ = ["Fix", "FixSource", "apply_safe_fixes", "fixes_for", "safe_codes", "safe_fixes"]
+__all__ = [
+    "Fix",
+    "FixSource",
+    "apply_safe_fixes",
+    "fixed_text",
+    "fixes_for",
+    "safe_codes",
+    "safe_fixes",
+]
 
 
 def fixes_for(problem: Problem, text: str | FixSource) -> tuple[Fix, ...]:
@@ -38,7 +48,7 @@ def fixes_for(problem: Problem, text: str | FixSource) -> tuple[Fix, ...]:
     """
     json = problem.where.path.endswith(".json")
     if isinstance(text, str):
-        return _fixes(problem, FixSource(text, json))
+        text = FixSource(text, json)
     text.json = json
     return _fixes(problem, text)
 
@@ -51,7 +61,10 @@ def safe_codes() -> frozenset[str]:
 def safe_fixes(text: str, problems: Iterable[Problem]) -> tuple[Fix, ...]:
     """The safe fixes ``apply_safe_fixes`` makes: the first safe fix of each problem, in file
     order, leaving out any whose edits touch a range an earlier chosen fix edits."""
-    source = FixSource(text, False)
+    return tuple(_safe_fixes(FixSource(text, False), problems))
+
+
+def _safe_fixes(source: FixSource, problems: Iterable[Problem]) -> list[Fix]:
     chosen: list[Fix] = []
     taken: list[tuple[int, int]] = []
     for problem in sorted(problems, key=lambda p: (p.where.span.start, p.where.span.end, p.code)):
@@ -65,7 +78,7 @@ def safe_fixes(text: str, problems: Iterable[Problem]) -> tuple[Fix, ...]:
         chosen.append(fix)
         for r in ranges:
             bisect.insort(taken, r)
-    return tuple(chosen)
+    return chosen
 
 
 def _touches(taken: list[tuple[int, int]], edit: tuple[int, int]) -> bool:
@@ -83,6 +96,20 @@ def apply_safe_fixes(text: str, problems: Iterable[Problem]) -> str:
     """``text`` with every safe fix of ``problems`` applied once; the caller re-checks it
     (a fix may reveal what the problem hid, as a file that now parses shows its values)."""
     return apply_edits(text, [e for f in safe_fixes(text, problems) for e in f.edits])
+
+
+def fixed_text(path: str, text: str, problems: Iterable[Problem]) -> tuple[str, tuple[Fix, ...]]:
+    """``path``'s text with the safe fixes of ``problems`` applied, and those fixes; the text
+    as it was and none when the result would not load (a fix that leaves the file broken, or
+    breaks it, is no fix: it is neither written nor counted)."""
+    fixes = safe_fixes(text, problems)
+    if not fixes:
+        return text, ()
+    fixed = apply_edits(text, [e for f in fixes for e in f.edits])
+    loaded = load_json(path, fixed) if path.endswith(".json") else load_yaml(path, fixed)
+    if loaded.fatal is not None:
+        return text, ()
+    return fixed, fixes
 
 
 def _fixes(problem: Problem, src: FixSource, disable: bool = True) -> tuple[Fix, ...]:

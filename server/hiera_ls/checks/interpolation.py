@@ -87,8 +87,7 @@ UNQUOTED_ARGUMENT = Rule(
     "interpolation-unquoted-argument",
     W,
     "%{lookup(a)}: an unquoted argument makes Puppet read a variable named 'lookup(a)'",
-    fix=fixes.unquoted_argument,
-    fix_safe=True,
+    fix=fixes.unquoted_argument,  # not safe: under Puppet 7's defaults it changes the value
 )
 NOT_A_VARIABLE = Rule(
     "interpolation-not-a-variable",

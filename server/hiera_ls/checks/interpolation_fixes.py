@@ -136,7 +136,9 @@ def collection_in_string(problem: Problem, src: FixSource) -> list[Fix]:
 
 
 def unquoted_value(problem: Problem, src: FixSource) -> list[Fix]:
-    """``key: %{x} rest`` -> ``key: "%{x} rest"`` (the file does not parse, so by text)."""
+    """``key: %{x} rest`` -> ``key: "%{x} rest"`` (the file does not parse, so by text). In a
+    flow collection (``{a: %{x}}``) the value ends where the collection's next entry or its
+    end starts, so its closing bracket stays outside the quotes."""
     span = one_line(problem)
     line = src.line(span.start.line)
     rest = line[span.start.column :]
@@ -144,9 +146,49 @@ def unquoted_value(problem: Problem, src: FixSource) -> list[Fix]:
     value = (rest[: comment.start()] if comment else rest).rstrip()
     if not value.startswith("%{"):
         return []
-    following = next_content_line(src, span.start.line)
-    indent = len(line) - len(line.lstrip())
-    if following is not None and len(following) - len(following.lstrip()) > indent:
-        return []  # the plain value may go on over the next lines
+    if _flow_depth(src.text[: src.lines.offset(span.start)]):
+        token_end = value.find("}")
+        stop = re.search(r"[,\[\]{}]", value[token_end + 1 :]) if token_end > 0 else None
+        if token_end < 0:
+            return []
+        value = value[: token_end + 1 + (stop.start() if stop else len(value))].rstrip()
+        if stop is None:
+            return []  # the collection goes on past this line: not one evident value
+    else:
+        following = next_content_line(src, span.start.line)
+        indent = len(line) - len(line.lstrip())
+        if following is not None and len(following) - len(following.lstrip()) > indent:
+            return []  # the plain value may go on over the next lines
     whole = Span(span.start, Position(span.start.line, span.start.column + len(value)))
     return [Fix(f"Quote the value: {quoted(value)}", edit(whole, quoted(value)), True, True)]
+
+
+def _flow_depth(text: str) -> int:
+    """How many flow collections (``[``, ``{``) are open at the end of ``text``: quoted
+    scalars and comments skipped."""
+    depth = 0
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "'":
+            close = text.find("'", i + 1)
+            while close >= 0 and text[close + 1 : close + 2] == "'":
+                close = text.find("'", close + 2)
+            i = n if close < 0 else close + 1
+            continue
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            i = j + 1
+            continue
+        if c == "#" and (i == 0 or text[i - 1] in " \t\n\r"):
+            newline = text.find("\n", i)
+            i = n if newline < 0 else newline
+            continue
+        if c in "[{":
+            depth += 1
+        elif c in "]}" and depth:
+            depth -= 1
+        i += 1
+    return depth

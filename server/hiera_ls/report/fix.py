@@ -13,11 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hiera_ls.checks.fixes import safe_codes, safe_fixes
+from hiera_ls.checks.fixes import fixed_text, safe_codes
 from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import FileKind, Snapshot, Workspace
-from hiera_ls.source.text_edits import apply_edits
 
 MAX_ROUNDS = 5  # each round fixes what the previous one revealed; two are usual
 
@@ -46,11 +45,8 @@ def fix_files(
             if not text:
                 continue
             problems = [p for p in diagnostics.file_problems(snapshot, path) if p.code in safe]
-            fixes = safe_fixes(text, problems)
-            if not fixes:
-                continue
-            fixed = apply_edits(text, [edit for fix in fixes for edit in fix.edits])
-            if fixed == text:
+            fixed, fixes = fixed_text(path, text, problems)
+            if not fixes or fixed == text:
                 continue
             with open(path, "w", encoding="utf-8", newline="") as out:
                 out.write(fixed)

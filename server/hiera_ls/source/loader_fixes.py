@@ -8,6 +8,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import yaml
+
 from hiera_ls.source.fix_source import FixSource
 from hiera_ls.source.spans import Position, Problem, Span
 from hiera_ls.source.text_edits import Fix, TextEdit, edit
@@ -75,10 +77,21 @@ def exponent(problem: Problem, src: FixSource) -> list[Fix]:
     return [Fix(f"Write {number} (a Float)", edit(span, number))]
 
 
+def drop_byte_order_mark(problem: Problem, src: FixSource) -> list[Fix]:
+    """Remove the mark, so Psych reads every entry (which changes what Puppet reads: the
+    entries it ignored become data, so ``--fix`` never applies it)."""
+    if not src.text.startswith("\ufeff"):
+        return []
+    title = "Remove the byte order mark (Puppet then reads every entry)"
+    return [Fix(title, edit(Span.of(0, 0, 0, 1), ""), preferred=True)]
+
+
 def duplicate_key(problem: Problem, src: FixSource) -> list[Fix]:
-    """Remove the entry before the reported one with the same key: Psych keeps the last."""
-    at = problem.where.span.start
-    found = mapping_with_key_at(src.composed(), at)
+    """Psych keeps a repeated key where it is first written, with the value written last
+    (``{b: 1, a: 2, b: 3}`` is ``{"b"=>3, "a"=>2}``): the last entry's lines take the first
+    one's place and the other entries of the key go, so the value and the key order Puppet
+    reads stay as they are."""
+    found = mapping_with_key_at(src.composed(), problem.where.span.start)
     if found is None:
         return []
     mapping, index = found
@@ -86,16 +99,49 @@ def duplicate_key(problem: Problem, src: FixSource) -> list[Fix]:
     key = key_identity(pairs[index][0])
     if key is None or mapping.flow_style:
         return []
-    earlier = next((i for i in range(index - 1, -1, -1) if key_identity(pairs[i][0]) == key), None)
-    if earlier is None:
+    same = [i for i, (k, _) in enumerate(pairs) if key_identity(k) == key]
+    if len(same) < 2 or index not in same:
         return []
-    removed = entry_lines(src, mapping, earlier)
-    if removed is None:
+    spans = [entry_lines(src, mapping, i) for i in same]
+    if any(s is None for s in spans):
         return []
-    first = pairs[earlier][0].start_mark
-    title = f"Remove the earlier {key_text(pairs[earlier][0])} (line {first.line + 1}), which "
-    title += "Psych discards"
-    return [Fix(title, edit(removed, ""), safe=True, preferred=True)]
+    first, *rest = (s for s in spans if s is not None)
+    moved = src.at(rest[-1])
+    if not moved.endswith(("\n", "\r")):
+        if _holds_block_scalar(pairs[same[-1]][1]):
+            return []  # at the end of a file without a line break, it would gain one
+        moved += src.newline
+    if _aliases_defined_after(moved, src, src.lines.offset(first.start)):
+        return []  # an alias in the last value would come before its anchor
+    edits = (TextEdit(first, moved), *(TextEdit(s, "") for s in rest))
+    line = first.start.line + 1
+    title = f"Keep {key_text(pairs[same[-1]][0])} once, on line {line} with its last value, as "
+    title += "Psych reads it"
+    return [Fix(title, edits, safe=True, preferred=True)]
+
+
+def _holds_block_scalar(node: object) -> bool:
+    """Whether a value is or holds a literal or folded block scalar (``|``, ``>``)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, yaml.ScalarNode):
+            if current.style in ("|", ">"):
+                return True
+        elif isinstance(current, yaml.MappingNode):
+            stack.extend(v for pair in current.value for v in pair)
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend(current.value)
+    return False
+
+
+_ALIAS = re.compile(r"(?:^|[\s\[{,:])\*([^\s\[\]{},]+)")
+
+
+def _aliases_defined_after(moved: str, src: FixSource, before: int) -> bool:
+    """Whether ``moved`` uses an alias whose anchor is not written before offset ``before``."""
+    head = src.text[:before]
+    return any(f"&{m.group(1)}" not in head for m in _ALIAS.finditer(moved))
 
 
 def merge_override(problem: Problem, src: FixSource) -> list[Fix]:
@@ -127,38 +173,86 @@ _JSON_TOKEN = re.compile(
 
 
 @dataclass(slots=True)
+class _Member:
+    key: str
+    start: int  # the key's opening quote
+    value_start: int = -1
+    value_end: int = -1
+
+
+@dataclass(slots=True)
 class _JsonObject:
-    keys: list[tuple[int, str]]  # (offset of the key's opening quote, the key)
+    members: list[_Member]
     expect_key: bool = True
+    awaiting_value: bool = False
 
 
 def json_duplicate_key(problem: Problem, src: FixSource) -> list[Fix]:
-    """Remove the member before the reported one with the same key (Ruby keeps the last),
-    from its key to the next member's key; comments between stay."""
-    at = src.lines.offset(problem.where.span.start)
+    """Ruby's JSON keeps a repeated key where it is first written, with the value written
+    last: the last value takes the first one's place, and the later members of the key go
+    (each with the comma before it), so the value and the key order Puppet reads stay."""
+    members = _members_around(src.text, src.lines.offset(problem.where.span.start))
+    if members is None:
+        return []
+    reported = next(m for m in members if m.start == src.lines.offset(problem.where.span.start))
+    same = [i for i, m in enumerate(members) if m.key == reported.key]
+    if len(same) < 2 or any(members[i].value_end < 0 for i in same):
+        return []
+    first, last = members[same[0]], members[same[-1]]
+    text = src.text
+
+    def span(start: int, end: int) -> Span:
+        return Span(src.lines.position(start), src.lines.position(end))
+
+    edits = [
+        TextEdit(span(first.value_start, first.value_end), text[last.value_start : last.value_end])
+    ]
+    for i in same[1:]:
+        edits.append(TextEdit(span(members[i - 1].value_end, members[i].value_end), ""))
+    line = src.lines.position(first.start).line + 1
+    title = (
+        f"Keep '{reported.key}' once, on line {line} with its last value, as Ruby's JSON reads it"
+    )
+    return [Fix(title, tuple(edits), safe=True, preferred=True)]
+
+
+def _members_around(text: str, at: int) -> list[_Member] | None:
+    """The members of the object holding the key whose opening quote is at ``at``, each
+    with its value's range; None when the text is not read to that object's end."""
     stack: list[_JsonObject | None] = []  # None for an array
-    for m in _JSON_TOKEN.finditer(src.text):
+    held: _JsonObject | None = None
+    prev_end = 0
+    for m in _JSON_TOKEN.finditer(text):
         kind, token = m.lastgroup, m.group()
+        if kind in ("ws", "comment"):
+            continue
+        if kind is None:
+            return None
         top = stack[-1] if stack else None
+        if top is not None and top.awaiting_value:
+            top.members[-1].value_start = m.start()
+            top.awaiting_value = False
+        closing = kind == "punct" and token in ",}"
+        if closing and top is not None and top.members and top.members[-1].value_end < 0:
+            top.members[-1].value_end = prev_end
         if kind == "punct":
             if token in "{[":
                 stack.append(_JsonObject([]) if token == "{" else None)
             elif token in "}]" and stack:
-                stack.pop()
+                if stack.pop() is held and held is not None:
+                    return held.members
             elif token == "," and top is not None:
                 top.expect_key = True
             elif token == ":" and top is not None:
                 top.expect_key = False
+                top.awaiting_value = True
         elif kind == "string" and top is not None and top.expect_key:
-            key = _json_key(token)
-            if m.start() == at:
-                earlier = [o for o, k in top.keys if k == key]
-                return _remove_json_member(src, earlier[-1], key) if earlier else []
-            top.keys.append((m.start(), key))
+            top.members.append(_Member(_json_key(token), m.start()))
             top.expect_key = False
-        elif kind is None:
-            return []
-    return []
+            if m.start() == at:
+                held = top
+        prev_end = m.end()
+    return None
 
 
 def _json_key(token: str) -> str:
@@ -167,25 +261,3 @@ def _json_key(token: str) -> str:
     except ValueError:
         return token
     return decoded if isinstance(decoded, str) else token
-
-
-def _remove_json_member(src: FixSource, start: int, key: str) -> list[Fix]:
-    depth = 0
-    for m in _JSON_TOKEN.finditer(src.text, start):
-        token = m.group()
-        if m.lastgroup == "punct":
-            if token in "{[":
-                depth += 1
-            elif token in "}]":
-                if depth == 0:
-                    return []
-                depth -= 1
-            elif token == "," and depth == 0:
-                end = m.end()
-                gap = re.match(r"[ \t\r\n]*", src.text[end:])
-                end += gap.end() if gap else 0
-                span = Span(src.lines.position(start), src.lines.position(end))
-                line = span.start.line + 1
-                title = f"Remove the earlier '{key}' (line {line}), which Ruby's JSON discards"
-                return [Fix(title, edit(span, ""), safe=True, preferred=True)]
-    return []

@@ -84,6 +84,13 @@ YAML_SYMBOL_VALUE = Rule(
     fix=fixes.symbol_value,
     cause=True,
 )
+YAML_BYTE_ORDER_MARK = Rule(
+    "yaml-byte-order-mark",
+    W,
+    "A byte order mark starts the file: Psych then reads only its first entry, and Puppet "
+    "ignores the rest",
+    fix=fixes.drop_byte_order_mark,
+)
 YAML_SYMBOL_KEY = Rule(
     "yaml-symbol-key",
     INFO,
@@ -218,6 +225,7 @@ RULES = (
     YAML_DUPLICATE_KEY,
     YAML_MERGE_OVERRIDE,
     YAML_SYMBOL_VALUE,
+    YAML_BYTE_ORDER_MARK,
     YAML_SYMBOL_KEY,
     YAML11_BOOLEAN,
     YAML11_OCTAL,

@@ -143,7 +143,9 @@ def entry_lines(src: FixSource, mapping: yaml.MappingNode, index: int) -> Span |
         last = end[0] if end[1] > 0 else end[0] - 1
     if last < first.line:
         return None
-    removed = Span(Position(first.line, 0), Position(last + 1, 0))
+    # a byte order mark is no part of the first line's entry: it stays
+    column = 1 if first.line == 0 and src.text.startswith("\ufeff") else 0
+    removed = Span(Position(first.line, column), Position(last + 1, 0))
     return None if defines_used_anchor(src.at(removed), src.text) else removed
 
 

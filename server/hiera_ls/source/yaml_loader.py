@@ -22,7 +22,7 @@ import math
 import re
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hiera_ls.puppet.message import Text, as_path, as_value
@@ -187,6 +187,36 @@ def load_yaml_leniently(path: str, text: str) -> YamlDocument:
 
 
 def _load(path: str, text: str, backend: _Backend, lenient: bool = False) -> YamlDocument:
+    bom = text.startswith(BOM)
+    if bom:
+        # Psych hands libyaml a string, not bytes: libyaml skips the mark as a column of the
+        # first line, so the first entry is indented and a block mapping ends after it (and
+        # Psych, reading the first document lazily, never meets what follows)
+        text = " " + text[1:]
+    doc = _run(path, text, backend, lenient)
+    if bom and doc.fatal is None:
+        whole = _run(path, text[1:], backend, lenient)
+        lost = _entries(whole.value) - _entries(doc.value)
+        if whole.fatal is None and lost > 0:
+            problem = BY_CODE["yaml-byte-order-mark"].at(
+                "The file starts with a byte order mark (U+FEFF): Psych then reads the first "
+                f"entry only, and Puppet ignores every entry after it ({lost:,} more "
+                f"key{'s' * (lost != 1)}). Save the file as UTF-8 without a byte order mark",
+                path,
+                Span.of(0, 0, 0, 1),
+            )
+            doc = replace(doc, problems=(*doc.problems, problem))
+    return doc
+
+
+BOM = "\ufeff"
+
+
+def _entries(value: object) -> int:
+    return len(value) if isinstance(value, (dict, list)) else 0
+
+
+def _run(path: str, text: str, backend: _Backend, lenient: bool) -> YamlDocument:
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates: give libyaml the bytes they stand for
