@@ -34,7 +34,8 @@ from hiera_ls.puppet.types import PType
 from hiera_ls.source.eyaml_crypto import DecryptError
 from hiera_ls.source.files import UNREAD_CODES, FileAccess
 from hiera_ls.source.psych_dump import psych_dump
-from hiera_ls.source.yaml_loader import LOAD_ERROR_PREFIX, VALUE_RECURSION_LIMIT
+from hiera_ls.source.yaml_document import LOAD_ERROR_PREFIX
+from hiera_ls.source.yaml_nodes import VALUE_RECURSION_LIMIT
 
 STRATEGIES = ("first", "unique", "hash", "deep")
 BACKEND_HINT = "Name a reader for a function with --backend FUNCTION=READER."

@@ -13,7 +13,8 @@ import random
 
 import pytest
 
-from hiera_ls.source.yaml_loader import DEFAULT_BACKEND, load_yaml
+from hiera_ls.source.libyaml import DEFAULT_BACKEND
+from hiera_ls.source.yaml_loader import load_yaml
 from tests.oracle.puppet import PuppetOracle
 from tests.oracle.values import canonical, encode
 

@@ -9,15 +9,11 @@ import pytest
 
 from hiera_ls.checks.rules import RULES as CODES
 from hiera_ls.puppet.values import RubySymbol
+from hiera_ls.source.libyaml import BACKENDS
+from hiera_ls.source.node_table import NodeSpans
 from hiera_ls.source.spans import Position, Severity, Span
-from hiera_ls.source.yaml_loader import (
-    BACKENDS,
-    NodeSpans,
-    YamlDocument,
-    _load,
-    load_yaml,
-    psych_error_text,
-)
+from hiera_ls.source.yaml_document import YamlDocument, psych_error_text
+from hiera_ls.source.yaml_loader import _load, load_yaml
 
 
 def load(text: str) -> YamlDocument:

@@ -21,9 +21,9 @@ from hiera_ls.puppet.errors import MergeError, PuppetError
 from hiera_ls.puppet.regexp import compile_ruby_regex, regex_search_or
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.keys import LOOKUP_OPTIONS
+from hiera_ls.source.node_table import NodeSpans
 from hiera_ls.source.rules import Needs, Rule
 from hiera_ls.source.spans import Details, Problem, Severity, Span
-from hiera_ls.source.yaml_loader import NodeSpans
 
 E, W = Severity.ERROR, Severity.WARNING
 

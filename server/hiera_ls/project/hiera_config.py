@@ -33,8 +33,9 @@ from hiera_ls.source.files import ReadProblem
 from hiera_ls.source.interpolation import TokenKind, scan
 from hiera_ls.source.loader_rules import BY_CODE as LOADER_RULES
 from hiera_ls.source.spans import NO_DETAILS, Details, Problem, Span
+from hiera_ls.source.yaml_document import YamlDocument, psych_error_text
 from hiera_ls.source.yaml_edits import nearest
-from hiera_ls.source.yaml_loader import YamlDocument, load_yaml, psych_error_text
+from hiera_ls.source.yaml_loader import load_yaml
 
 LayerName = Literal["global", "environment", "module"]
 LocationKind = Literal["path", "paths", "glob", "globs", "uri", "uris", "mapped_paths"]

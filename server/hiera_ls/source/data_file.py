@@ -21,21 +21,12 @@ from hiera_ls.puppet.values import CompositeKey, RubySymbol
 from hiera_ls.source import loader_rules as rules
 from hiera_ls.source.files import ReadProblem
 from hiera_ls.source.json_loader import load_json
+from hiera_ls.source.node_table import EMPTY_NODES, Nodes, NodeSpans, NodeTable, Path
+from hiera_ls.source.psych_scalars import RubyObject
 from hiera_ls.source.rules import Rule
 from hiera_ls.source.spans import Details, Problem, Severity, Span
-from hiera_ls.source.yaml_loader import (
-    EMPTY_NODES,
-    LENIENT_CODES,
-    LOAD_ERROR_PREFIX,
-    Nodes,
-    NodeSpans,
-    NodeTable,
-    Path,
-    RubyObject,
-    YamlDocument,
-    load_yaml,
-    load_yaml_leniently,
-)
+from hiera_ls.source.yaml_document import LOAD_ERROR_PREFIX, YamlDocument
+from hiera_ls.source.yaml_loader import LENIENT_CODES, load_yaml, load_yaml_leniently
 from hiera_ls.source.yaml_reparse import reload_yaml
 
 

@@ -16,15 +16,10 @@ import re
 
 from hiera_ls.puppet.message import Text, as_key, as_path, as_value
 from hiera_ls.source.loader_rules import JSON_DUPLICATE_KEY, JSON_SYNTAX
+from hiera_ls.source.node_table import EMPTY_NODES, NodeTable, Path
 from hiera_ls.source.psych_scalars import _int_of_digits
 from hiera_ls.source.spans import Details, Span
-from hiera_ls.source.yaml_loader import (
-    EMPTY_NODES,
-    LOAD_ERROR_PREFIX,
-    NodeTable,
-    Path,
-    YamlDocument,
-)
+from hiera_ls.source.yaml_document import LOAD_ERROR_PREFIX, YamlDocument
 
 MAX_NESTING = 100
 

@@ -5,11 +5,7 @@ libyaml 0.2.5 underneath plus Psych's own YAML 1.1 scalar typing.  We drive liby
 stream from Python and build values ourselves, because the composed-node APIs lose what we
 must keep: where each alias sits, anchors redefined later in the file (Psych allows it), and
 Psych's order of failure (a syntax error anywhere in the first document beats a refused
-value earlier in it).
-
-Parser backend: PyYAML's C extension when it is importable, because its bundled libyaml is
-0.2.5, byte-for-byte the parser Psych uses; otherwise ruamel.yaml.clib's CParser, whose
-bundled libyaml 0.1.7 differs on a few flow-collection corners (``[a:b]``, ``{a?b: c}``).
+value earlier in it). The parser: ``libyaml.py``; what each node becomes: ``yaml_nodes.py``.
 
 Positions are ruamel/libyaml marks: 0-based line and column, counted in code points.
 Spans are kept as plain int tuples while loading and become :class:`NodeSpans` only when
@@ -18,153 +14,63 @@ asked for, since creating a frozen dataclass per node would cost more than the p
 
 from __future__ import annotations
 
-import math
-import re
 import sys
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from hiera_ls.puppet.message import Text, as_path, as_value
-from hiera_ls.puppet.value_size import MAX_EXPANDED, expanded_size
-from hiera_ls.puppet.values import CompositeKey, RubySymbol
+from hiera_ls.puppet.value_size import MAX_EXPANDED
+from hiera_ls.puppet.values import RubySymbol
+from hiera_ls.source.libyaml import (
+    ALIAS,
+    DEFAULT_BACKEND,
+    DOC_END,
+    DOC_START,
+    MAP_END,
+    MAP_START,
+    SCALAR,
+    SEQ_END,
+    SEQ_START,
+    Backend,
+)
 from hiera_ls.source.loader_rules import BY_CODE
-from hiera_ls.source.node_table import EMPTY_NODES, Nodes, NodeSpans, NodeTable, Path
+from hiera_ls.source.node_table import EMPTY_NODES, NodeTable, Path
 from hiera_ls.source.node_table import Raw as _Raw
 from hiera_ls.source.psych_scalars import (
     Refusal,
     RubyObject,
-    allocate,
-    disallowed,
-    resolve_class,
     tagged_scalar,
     tokenize,
 )
 from hiera_ls.source.spans import Problem, Span
+from hiera_ls.source.yaml_document import (
+    LOAD_ERROR_PREFIX,
+    YamlDocument,
+    fatal_doc,
+    outline_of,
+    syntax_doc,
+)
+from hiera_ls.source.yaml_nodes import (
+    COPY_BUDGET,
+    HARMLESS_SYMBOLS,
+    LETTER,
+    MAX_DEPTH,
+    MERGE_KEY,
+    ONE,
+    SIZE_CAP,
+    STR_TAG,
+    WORD_START,
+    Frame,
+    Oversized,
+    check_collection_tag,
+    hashable,
+    show_key,
+    surprise,
+    tagged_collection,
+    too_large_values,
+)
 
-__all__ = [
-    "EMPTY_NODES",
-    "NodeSpans",
-    "NodeTable",
-    "Nodes",
-    "Outline",
-    "Path",
-    "RubyObject",
-    "YamlDocument",
-    "backend_name",
-    "load_yaml",
-    "psych_error_text",
-]
-
-
-@dataclass(frozen=True, slots=True)
-class Outline:
-    """Where each top-level entry of a block-mapping document starts, in file order.
-
-    Only for documents whose top-level entries stand alone (no anchors, aliases, top-level
-    ``<<`` or duplicate keys, no Symbols or odd keys, each entry on lines of its own): an
-    edit inside one entry can then be re-parsed without the others (``yaml_reparse``).
-    """
-
-    lines: tuple[int, ...]  # the line of each entry's key (column 0), ascending
-    keys: tuple[object, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class YamlDocument:
-    path: str
-    value: object  # what Psych gives; None if empty or fatal
-    nodes: Mapping[Path, NodeSpans]  # key path from root -> spans; () is the root
-    problems: tuple[Problem, ...]
-    fatal: Problem | None  # Psych/Puppet refuses the whole file; message as Puppet prints it
-    outline: Outline | None = None  # set when an edit may re-parse single entries
-    # top-level key -> why no lookup may walk its value (its aliases expand too far)
-    too_large: Mapping[object, Text] = field(default_factory=dict)
-
-
-LOAD_ERROR_PREFIX = "Unable to parse "
-
-
-def psych_error_text(doc: YamlDocument) -> str | None:
-    """The message of Puppet::Util::Yaml's YamlLoadError (what hiera.yaml loading raises).
-
-    ``doc.fatal`` carries the yaml_data text, which is this with ``Unable to parse`` before it.
-    """
-    if doc.fatal is None:
-        return None
-    return doc.fatal.message.removeprefix(LOAD_ERROR_PREFIX)
-
-
-# --------------------------------------------------------------------------- backends
-
-
-@dataclass(frozen=True, slots=True)
-class _Backend:
-    name: str
-    parser: Callable[[Any], Any]
-    kinds: dict[type, int]
-    errors: tuple[type[BaseException], ...]  # what the parser raises for bad YAML
-
-
-_STREAM_START, _STREAM_END, _DOC_START, _DOC_END = 0, 1, 2, 3
-_SCALAR, _ALIAS, _SEQ_START, _SEQ_END, _MAP_START, _MAP_END = 4, 5, 6, 7, 8, 9
-
-
-def _kinds(events: Any) -> dict[type, int]:
-    return {
-        events.StreamStartEvent: _STREAM_START,
-        events.StreamEndEvent: _STREAM_END,
-        events.DocumentStartEvent: _DOC_START,
-        events.DocumentEndEvent: _DOC_END,
-        events.ScalarEvent: _SCALAR,
-        events.AliasEvent: _ALIAS,
-        events.SequenceStartEvent: _SEQ_START,
-        events.SequenceEndEvent: _SEQ_END,
-        events.MappingStartEvent: _MAP_START,
-        events.MappingEndEvent: _MAP_END,
-    }
-
-
-def _pyyaml_backend() -> _Backend | None:
-    try:
-        import yaml.events as pyyaml_events
-        from yaml._yaml import CParser, get_version_string
-        from yaml.error import YAMLError
-    except ImportError:
-        return None
-    version = str(get_version_string())
-    if not version.startswith("0.2."):
-        return None
-    return _Backend(f"libyaml {version} (PyYAML)", CParser, _kinds(pyyaml_events), (YAMLError,))
-
-
-def _ruamel_backend() -> _Backend:
-    from _ruamel_yaml import get_version_string  # type: ignore[import-not-found]
-    from ruamel.yaml import events as ruamel_events
-    from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
-    from ruamel.yaml.error import YAMLError
-
-    version = str(get_version_string())
-    return _Backend(
-        f"libyaml {version} (ruamel.yaml.clib)", CParser, _kinds(ruamel_events), (YAMLError,)
-    )
-
-
-def _backends() -> dict[str, _Backend]:
-    found = {"ruamel": _ruamel_backend()}
-    pyyaml = _pyyaml_backend()
-    if pyyaml is not None:
-        found["pyyaml"] = pyyaml
-    return found
-
-
-BACKENDS: dict[str, _Backend] = _backends()
-DEFAULT_BACKEND: _Backend = BACKENDS.get("pyyaml", BACKENDS["ruamel"])
-
-
-def backend_name() -> str:
-    """Which libyaml the loader parses with (shown by ``hiera-ls --version`` and the bench)."""
-    return DEFAULT_BACKEND.name
+__all__ = ["LENIENT_CODES", "load_yaml", "load_yaml_leniently"]
 
 
 # --------------------------------------------------------------------------- loading
@@ -186,7 +92,7 @@ def load_yaml_leniently(path: str, text: str) -> YamlDocument:
     return _load(path, text, DEFAULT_BACKEND, lenient=True)
 
 
-def _load(path: str, text: str, backend: _Backend, lenient: bool = False) -> YamlDocument:
+def _load(path: str, text: str, backend: Backend, lenient: bool = False) -> YamlDocument:
     bom = text.startswith(BOM)
     if bom:
         # Psych hands libyaml a string, not bytes: libyaml skips the mark as a column of the
@@ -216,7 +122,7 @@ def _entries(value: object) -> int:
     return len(value) if isinstance(value, (dict, list)) else 0
 
 
-def _run(path: str, text: str, backend: _Backend, lenient: bool) -> YamlDocument:
+def _run(path: str, text: str, backend: Backend, lenient: bool) -> YamlDocument:
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates: give libyaml the bytes they stand for
@@ -228,89 +134,9 @@ def _run(path: str, text: str, backend: _Backend, lenient: bool) -> YamlDocument
     try:
         return builder.run(data)
     except RecursionError:
-        return _fatal_doc(
+        return fatal_doc(
             path, "yaml-syntax", f"({path}): stack level too deep", Span.of(0, 0, 0, 0)
         )
-
-
-class _Frame:
-    """An open collection while its events arrive."""
-
-    __slots__ = (
-        "anchor",
-        "big",
-        "block",
-        "end_col",
-        "end_line",
-        "has_key",
-        "is_map",
-        "key",
-        "key_raw",
-        "key_tag",
-        "merged",
-        "obj",
-        "own",
-        "path",
-        "size",
-        "start_col",
-        "start_line",
-        "tag",
-    )
-
-    def __init__(
-        self,
-        is_map: bool,
-        obj: Any,
-        path: Path | None,
-        own: int,
-        tag: str | None,
-        anchor: str | None,
-        block: bool,
-        line: int,
-        col: int,
-    ) -> None:
-        self.is_map = is_map
-        self.obj = obj
-        self.path = path
-        self.own = own  # index of this collection's own entry, -1 when not recorded
-        self.tag = tag
-        self.anchor = anchor
-        self.block = block
-        self.start_line = line
-        self.start_col = col
-        self.end_line = line
-        self.end_col = col
-        self.has_key = False
-        self.key: object = None
-        self.key_raw: tuple[int, int, int, int] = (-1, -1, -1, -1)
-        self.key_tag: str | None = None
-        self.merged: set[object] | None = None  # keys whose value came from a ``<<`` merge
-        self.size = 1  # nodes of this collection once aliases are expanded (capped)
-        self.big: tuple[int, str] | None = None  # the largest alias inside: (its size, name)
-
-
-_HARMLESS_SYMBOLS = frozenset(
-    (RubySymbol("default"), RubySymbol("undef"))
-)  # Default and Undef to Puppet
-_MERGE_KEY = "<<"
-_LETTER = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-_WORD_START = _LETTER - frozenset("ytonfYTONF")  # short words that cannot be yes/true/on/null...
-_STR_TAG = "tag:yaml.org,2002:str"
-# Node positions copied for aliases and merges (so a hover under ``b: *a`` finds a's lines);
-# past this the aliased insides keep only the alias's own range (20,000 copies: 0.06 s).
-_COPY_BUDGET = 20_000
-# Collections nested deeper than this: the file is refused as Puppet refuses it (Ruby's
-# stack runs out in Psych: "stack level too deep"; Puppet 7.23 loads 1,296 levels of flow
-# lists and 1,000 of block mappings, and fails a few levels further).
-MAX_DEPTH = 1_500
-# Python frames the walks of a value MAX_DEPTH levels deep need (interpolation, merges, Ruby
-# text, YAML and JSON output recurse up to about eight a level). Since Python 3.11 a call from
-# Python to Python takes no C stack, so the entry point raises the limit this far safely.
-VALUE_RECURSION_LIMIT = 12 * MAX_DEPTH + 2_000
-
-
-_ONE: tuple[int, tuple[int, str] | None] = (1, None)
-_SIZE_CAP = 10**18
 
 
 class _Builder:
@@ -335,7 +161,7 @@ class _Builder:
         "tangled",
     )
 
-    def __init__(self, path: str, backend: _Backend, lenient: bool = False) -> None:
+    def __init__(self, path: str, backend: Backend, lenient: bool = False) -> None:
         self.path = path
         self.backend = backend
         self.lenient = lenient
@@ -344,9 +170,7 @@ class _Builder:
         self.anchor_sizes: dict[str, int] = {}  # expanded nodes of each anchored value
         self.anchor_lines: dict[str, int] = {}
         # top-level key -> (expanded size, the key's marks, largest alias inside)
-        self.oversized: dict[
-            object, tuple[int, tuple[int, int, int, int], tuple[int, str] | None]
-        ] = {}
+        self.oversized: Oversized = {}
         self.pending: tuple[int, tuple[int, str] | None] = (
             1,
             None,
@@ -358,7 +182,7 @@ class _Builder:
         self.refusal: tuple[Refusal, tuple[int, int, int, int]] | None = None
         self.symbol_keys = False
         self.suspect = False
-        self.budget = _COPY_BUDGET
+        self.budget = COPY_BUDGET
         self.root_plain = False  # the root is a block mapping without a tag
         self.tangled = False  # a top-level ``<<`` or duplicate key ties entries together
 
@@ -370,7 +194,7 @@ class _Builder:
         try:
             value, found = self._document(parser)
         except self.backend.errors as exc:
-            return _syntax_doc(path, exc, data)
+            return syntax_doc(path, exc, data)
         except Exception as exc:  # a bug of ours must not take the language server down
             message = Text.of(
                 "(",
@@ -379,11 +203,11 @@ class _Builder:
                 as_value(str(exc)),
                 ")",
             )
-            return _fatal_doc(path, "yaml-syntax", message, Span.of(0, 0, 0, 0))
+            return fatal_doc(path, "yaml-syntax", message, Span.of(0, 0, 0, 0))
         if self.refusal is not None:
             refusal, (sl, sc, el, ec) = self.refusal
             prefix = Text.of("(", as_path(path), "): ") if refusal.disallowed else Text()
-            return _fatal_doc(path, refusal.code, prefix + refusal.text, Span.of(sl, sc, el, ec))
+            return fatal_doc(path, refusal.code, prefix + refusal.text, Span.of(sl, sc, el, ec))
         if not found:
             return YamlDocument(path, None, EMPTY_NODES, (), None)
         raw: dict[Path, _Raw] = {}
@@ -391,7 +215,11 @@ class _Builder:
             if entry is not None:
                 raw[entry[0]] = entry[1]
         self.entries = []
-        too_large = self._too_large(value) if self.oversized else {}
+        too_large: dict[object, Text] = {}
+        if self.oversized:
+            too_large = too_large_values(
+                self.path, self.oversized, self.anchor_lines, value, self.problems
+            )
         nodes = NodeTable(raw, self.symbol_keys, self.suspect)
         outline = None
         if (
@@ -402,36 +230,6 @@ class _Builder:
             outline = outline_of(value, nodes)
         return YamlDocument(path, value, nodes, tuple(self.problems), None, outline, too_large)
 
-    def _too_large(self, value: object) -> dict[object, Text]:
-        """The top-level keys whose values expand past MAX_EXPANDED, each with a problem."""
-        out: dict[object, Text] = {}
-        for key, (size, key_marks, big) in self.oversized.items():
-            if not isinstance(value, dict) or key not in value:
-                continue
-            alias = ""
-            if big is not None:
-                line = self.anchor_lines.get(big[1], -1) + 1
-                alias = (
-                    f" (the alias *{big[1]} of the value anchored at line {line} stands for "
-                    f"{_count(big[0])} of them)"
-                )
-            holds = f"holds {_count(size)} values once its YAML aliases are expanded{alias}"
-            out[key] = Text.of(
-                f"hiera-ls: the value of {_show_key(key)} in ",
-                as_path(self.path),
-                f" {holds}, more than the {MAX_EXPANDED:,} a lookup may walk",
-            )
-            self.problems.append(
-                self._problem(
-                    "yaml-alias-expansion",
-                    f"{_show_key(key)} {holds}: Psych shares aliases, but Puppet copies them all "
-                    "out when it loads this file and runs out of time and memory. hiera-ls fails "
-                    f"lookups of values above {MAX_EXPANDED:,} nodes",
-                    key_marks,
-                )
-            )
-        return out
-
     def _document(self, parser: Any) -> tuple[object, bool]:
         """Events of the first document -> its value; Psych never reads past that document."""
         kinds = self.backend.kinds
@@ -439,9 +237,9 @@ class _Builder:
         kind = kinds[get().__class__]  # stream start
         ev = get()
         kind = kinds[ev.__class__]
-        if kind != _DOC_START:
+        if kind != DOC_START:
             return None, False
-        stack: list[_Frame] = []
+        stack: list[Frame] = []
         root: list[object] = []
         entries = self.entries
         anchors = self.anchors
@@ -450,7 +248,7 @@ class _Builder:
         while True:
             ev = get()
             kind = kinds[ev.__class__]
-            if kind == _SCALAR:
+            if kind == SCALAR:
                 sm = ev.start_mark
                 em = ev.end_mark
                 raw_marks = (sm.line, sm.column, em.line, em.column)
@@ -464,7 +262,7 @@ class _Builder:
                 elif tag is None:
                     if ev.implicit[1]:
                         value = text
-                    elif text and (text[0] in _WORD_START if len(text) < 6 else text[0] in _LETTER):
+                    elif text and (text[0] in WORD_START if len(text) < 6 else text[0] in LETTER):
                         value = text  # starts like a word and cannot be a YAML 1.1 keyword
                     elif (
                         text.isdigit()
@@ -501,7 +299,7 @@ class _Builder:
                         top.end_col = raw_marks[3]
                         continue
                     key = top.key
-                    if key not in top.obj and key != _MERGE_KEY:
+                    if key not in top.obj and key != MERGE_KEY:
                         top.has_key = False
                         top.obj[key] = value
                         top.size += 1
@@ -526,14 +324,16 @@ class _Builder:
                         top.end_col = raw_marks[3]
                         continue
                 self._attach(stack, root, value, raw_marks, style, -1, tag)
-            elif kind in (_MAP_START, _SEQ_START):
+            elif kind in (MAP_START, SEQ_START):
                 sm = ev.start_mark
-                is_map = kind == _MAP_START
+                is_map = kind == MAP_START
                 tag = ev.tag
                 if tag is not None and self.refusal is None:
-                    self._check_collection_tag(
-                        tag, is_map, (sm.line, sm.column, ev.end_mark.line, ev.end_mark.column)
-                    )
+                    try:  # tags Psych refuses before it visits the collection's children
+                        check_collection_tag(tag, is_map)
+                    except Refusal as refusal:
+                        marks = (sm.line, sm.column, ev.end_mark.line, ev.end_mark.column)
+                        self._refuse(refusal, marks)
                 obj: Any = {} if is_map else []
                 child_path = self._child_path(stack, root)
                 if len(stack) >= MAX_DEPTH:
@@ -556,7 +356,7 @@ class _Builder:
                     self.anchor_lines[ev.anchor] = sm.line
                 self.open_ids.add(id(obj))
                 stack.append(
-                    _Frame(
+                    Frame(
                         is_map,
                         obj,
                         child_path,
@@ -568,7 +368,7 @@ class _Builder:
                         sm.column,
                     )
                 )
-            elif kind in (_MAP_END, _SEQ_END):
+            elif kind in (MAP_END, SEQ_END):
                 frame = stack.pop()
                 self.open_ids.discard(id(frame.obj))
                 if not stack:
@@ -590,7 +390,7 @@ class _Builder:
                     self.anchor_sizes[frame.anchor] = frame.size
                 self.pending = (frame.size, frame.big)
                 self._attach(stack, root, value, raw_marks, None, frame.own, frame.tag)
-            elif kind == _ALIAS:
+            elif kind == ALIAS:
                 sm = ev.start_mark
                 em = ev.end_mark
                 raw_marks = (sm.line, sm.column, em.line, em.column)
@@ -615,7 +415,7 @@ class _Builder:
                         size = self.anchor_sizes.get(name, 1)
                         self.pending = (size, (size, name) if size > 1 else None)
                 self._attach_alias(stack, root, value, raw_marks)
-            elif kind == _DOC_END:
+            elif kind == DOC_END:
                 return (root[0] if root else None), True
             else:  # stream events cannot occur inside a document
                 return (root[0] if root else None), True
@@ -628,10 +428,10 @@ class _Builder:
         except Refusal as refusal:
             self._refuse(refusal, marks)
             return text if self.refusal is None else None
-        if value.__class__ is RubySymbol and value not in _HARMLESS_SYMBOLS:
+        if value.__class__ is RubySymbol and value not in HARMLESS_SYMBOLS:
             self.suspect = True
         if value.__class__ is not str or (text[:1].isdigit() or text[:1] in "+-."):
-            note = _surprise(text, value)
+            note = surprise(text, value)
             if note is not None:
                 self.problems.append(self._problem(note[0], note[1], marks))
         return value
@@ -643,7 +443,7 @@ class _Builder:
             self._refuse(refusal, marks)
             return text if self.refusal is None else None
         if value.__class__ is RubyObject or (
-            value.__class__ is RubySymbol and value not in _HARMLESS_SYMBOLS
+            value.__class__ is RubySymbol and value not in HARMLESS_SYMBOLS
         ):
             self.suspect = True
         return value
@@ -661,46 +461,17 @@ class _Builder:
 
     # ------------------------------------------------------------------ tagged collections
 
-    def _check_collection_tag(
-        self, tag: str, is_map: bool, marks: tuple[int, int, int, int]
-    ) -> None:
-        """Tags Psych refuses before it visits the collection's children."""
+    def _finish_tagged(self, frame: Frame, marks: tuple[int, int, int, int]) -> object:
         try:
-            if is_map:
-                _check_mapping_tag(tag)
-            else:
-                _check_sequence_tag(tag)
+            return tagged_collection(frame)
         except Refusal as refusal:
             self._refuse(refusal, marks)
-
-    def _finish_tagged(self, frame: _Frame, marks: tuple[int, int, int, int]) -> object:
-        tag = frame.tag
-        obj = frame.obj
-        if frame.is_map:
-            if tag == _STR_TAG or (tag is not None and tag.startswith(("!str", "!ruby/string"))):
-                return obj.get("str")
-            if tag is not None and tag.startswith("!ruby/hash-with-ivars"):
-                elements = obj.get("elements")
-                return elements if isinstance(elements, dict) else {}
-            return obj
-        if tag in ("!omap", "tag:yaml.org,2002:omap"):
-            ordered: dict[object, object] = {}
-            for item in obj:
-                if not isinstance(item, dict) or not item:
-                    self._refuse(
-                        Refusal("undefined method `children' for a Psych node", "yaml-bad-tag"),
-                        marks,
-                    )
-                    return None
-                keys = list(item)
-                ordered[keys[0]] = item[keys[-1]]
-            return ordered
-        return obj
+            return None
 
     # ------------------------------------------------------------------ attaching nodes
 
     @staticmethod
-    def _child_path(stack: list[_Frame], root: list[object]) -> Path | None:
+    def _child_path(stack: list[Frame], root: list[object]) -> Path | None:
         if not stack:
             return ()
         top = stack[-1]
@@ -714,7 +485,7 @@ class _Builder:
 
     def _attach(
         self,
-        stack: list[_Frame],
+        stack: list[Frame],
         root: list[object],
         value: object,
         marks: tuple[int, int, int, int],
@@ -725,7 +496,7 @@ class _Builder:
         """Put a finished node into its parent; False when it was a ``<<`` merge source."""
         entries = self.entries
         size, big = self.pending
-        self.pending = _ONE
+        self.pending = ONE
         if not stack:
             root.append(value)
             data: _Raw = (-1, -1, -1, -1, marks[0], marks[1], marks[2], marks[3], style)
@@ -738,7 +509,7 @@ class _Builder:
         top.end_line = marks[2]
         top.end_col = marks[3]
         if top.has_key or not top.is_map:
-            top.size = min(top.size + size, _SIZE_CAP)
+            top.size = min(top.size + size, SIZE_CAP)
             if big is not None and (top.big is None or big[0] > top.big[0]):
                 top.big = big
             if size > MAX_EXPANDED and len(stack) == 1 and top.is_map:
@@ -755,7 +526,7 @@ class _Builder:
             return True
         if not top.has_key:
             top.has_key = True
-            top.key = _hashable(value)
+            top.key = hashable(value)
             top.key_raw = marks
             top.key_tag = tag
             if value.__class__ is RubySymbol:
@@ -774,9 +545,9 @@ class _Builder:
             else:
                 entries.append(((*top.path, key), data))
         if (
-            key == _MERGE_KEY
+            key == MERGE_KEY
             and key.__class__ is str
-            and top.key_tag != _STR_TAG
+            and top.key_tag != STR_TAG
             and self._merge(top, value, first)
         ):
             return False
@@ -785,7 +556,7 @@ class _Builder:
 
     def _attach_alias(
         self,
-        stack: list[_Frame],
+        stack: list[Frame],
         root: list[object],
         value: object,
         marks: tuple[int, int, int, int],
@@ -815,7 +586,7 @@ class _Builder:
                 continue
             entries.append(((*new_path, *entry[0][cut:]), entry[1]))
 
-    def _store(self, top: _Frame, key: object, value: object, first: int) -> None:
+    def _store(self, top: Frame, key: object, value: object, first: int) -> None:
         obj = top.obj
         merged = top.merged is not None and key in top.merged
         if key in obj:
@@ -826,7 +597,7 @@ class _Builder:
                 self.problems.append(
                     self._problem(
                         "yaml-duplicate-key",
-                        f"Duplicate key {_show_key(key)} in this mapping: Psych keeps the value "
+                        f"Duplicate key {show_key(key)} in this mapping: Psych keeps the value "
                         "given last",
                         top.key_raw,
                     )
@@ -835,7 +606,7 @@ class _Builder:
         if merged and top.merged is not None:
             top.merged.discard(key)
 
-    def _drop_key(self, top: _Frame, key: object, before: int) -> None:
+    def _drop_key(self, top: Frame, key: object, before: int) -> None:
         """Forget the ranges of ``key``'s previous value (recorded before index ``before``)."""
         if top.path is None or top.own < 0:
             return
@@ -852,7 +623,7 @@ class _Builder:
         for i in range(span[0], span[1]):
             entries[i] = None
 
-    def _merge(self, top: _Frame, value: object, first: int) -> bool:
+    def _merge(self, top: Frame, value: object, first: int) -> bool:
         """Psych's ``<<``: a hash (anchored or inline) or a list of hashes is merged in order,
         overwriting keys written before it; anything else stays a plain ``<<`` key."""
         sources: list[dict[Any, Any]]
@@ -883,7 +654,7 @@ class _Builder:
                     self.problems.append(
                         self._problem(
                             "yaml-merge-override",
-                            f"The merge key `<<` replaces {_show_key(key)}, written earlier in "
+                            f"The merge key `<<` replaces {show_key(key)}, written earlier in "
                             "this mapping: Psych merges in document order, so keys written after "
                             "`<<` win and keys before it lose",
                             top.key_raw,
@@ -918,207 +689,3 @@ class _Builder:
         self, code_id: str, message: str | Text, marks: tuple[int, int, int, int]
     ) -> Problem:
         return BY_CODE[code_id].at(message, self.path, Span.of(*marks))
-
-
-# --------------------------------------------------------------------------- helpers
-
-
-def outline_of(value: dict[object, object], nodes: Nodes) -> Outline | None:
-    """The outline when every top-level key starts a line of its own at column 0.
-
-    A block scalar ends at column 0 of the line after it, which it does not occupy.
-    """
-    lines: list[int] = []
-    last_end = (-1, 0)
-    for key in value:
-        r = nodes.raw((key,))
-        if r is None or r[1] != 0 or r[0] != r[2] or (r[0], 0) < last_end:
-            return None
-        lines.append(r[0])
-        last_end = (r[6], r[7])
-    return Outline(tuple(lines), tuple(value))
-
-
-def _count(size: int) -> str:
-    return f"{size:,}" if size < _SIZE_CAP else f"more than {_SIZE_CAP:,}"
-
-
-def _check_mapping_tag(tag: str) -> None:
-    if tag.startswith("!ruby/struct"):
-        name = tag[len("!ruby/struct") :].removeprefix(":")
-        resolve_class(name)
-        raise disallowed("Struct") if not name else allocate(name)
-    if tag.startswith("!ruby/object"):
-        name = tag[len("!ruby/object") :].removeprefix(":")
-        if name in ("Complex", "Rational"):
-            raise disallowed(name)
-        if name == "Hash":
-            return
-        if not name:
-            raise disallowed("Object")
-        raise allocate(name)
-    if tag.startswith(("!str:", "!ruby/string:")):
-        resolve_class(tag.split(":", 1)[1])
-        return
-    if tag.startswith("!ruby/array:"):
-        raise allocate(tag.split(":", 1)[1])
-    if tag == "!ruby/range":
-        raise disallowed("Range")
-    if tag.startswith("!ruby/exception"):
-        name = tag[len("!ruby/exception") :].removeprefix(":")
-        raise disallowed(name or "Exception")
-    if tag in ("!set", "tag:yaml.org,2002:set"):
-        raise disallowed("Psych::Set")
-    if tag.startswith("!ruby/hash-with-ivars:"):
-        raise allocate(tag.split(":", 1)[1])
-    if tag.startswith(("!map:", "!ruby/hash:")):
-        raise allocate(tag.split(":", 1)[1])
-    if tag in ("!omap", "tag:yaml.org,2002:omap"):
-        raise disallowed("Psych::Omap")
-    if tag.startswith("!ruby/marshalable:"):
-        raise allocate(tag.split(":", 1)[1])
-
-
-def _check_sequence_tag(tag: str) -> None:
-    if tag.startswith(("!seq:", "!ruby/array:")):
-        raise allocate(tag.split(":", 1)[1])
-
-
-_KEY_TEXT_NODES = 100_000  # a collection used as a key bigger than this is told apart by identity
-
-
-def _hashable(value: object) -> object:
-    if isinstance(value, (dict, list)):
-        size = expanded_size(value)
-        if size > _KEY_TEXT_NODES:  # an alias bomb as a key: never spell it out
-            return CompositeKey(f"<a collection of {size} nodes #{id(value)}>", value)
-        return CompositeKey(_key_text(value), value)
-    return value
-
-
-def _key_text(value: object) -> str:
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_key_text(k)}=>{_key_text(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_key_text(v) for v in value) + "]"
-    if isinstance(value, CompositeKey):
-        return value.text
-    return f"{type(value).__name__}:{value!r}"
-
-
-def _show_key(key: object) -> str:
-    if isinstance(key, str):
-        return f"'{key}'"
-    if isinstance(key, RubySymbol):
-        return f":{key.name}"
-    if isinstance(key, CompositeKey):
-        return "(a collection)"
-    if key is None:
-        return "null"
-    if isinstance(key, bool):
-        return "true" if key else "false"
-    return repr(key)
-
-
-_BOOLEAN_SPELLINGS = frozenset(("true", "True", "TRUE", "false", "False", "FALSE"))
-
-
-def _surprise(text: str, value: object) -> tuple[str, Text] | None:
-    """YAML 1.1 readings a YAML 1.2 reader (and most people) would not expect."""
-    written = ("Puppet reads `", as_value(text), "` as the ")
-    if isinstance(value, bool):
-        if text in _BOOLEAN_SPELLINGS:
-            return None
-        word = "true" if value else "false"
-        return "yaml11-boolean", Text.of(*written, f"Boolean {word}")
-    if isinstance(value, int):
-        body = text.lstrip("+-")
-        number = as_value(str(value))
-        if ":" in text:
-            return "yaml11-sexagesimal", Text.of(*written, "Integer ", number, " (Psych's base 60)")
-        if body.startswith("0b"):
-            return "yaml11-binary", Text.of(*written, "binary Integer ", number)
-        if len(body) > 1 and body[0] == "0" and body[1] != "x":
-            return "yaml11-octal", Text.of(*written, "octal Integer ", number)
-        if "," in text or "_" in text:
-            return "yaml11-number-separator", Text.of(*written, "Integer ", number)
-        return None
-    if isinstance(value, float):
-        number = as_value(_float_text(value))
-        if ":" in text:
-            return "yaml11-sexagesimal", Text.of(*written, "Float ", number, " (Psych's base 60)")
-        if "," in text or "_" in text:
-            return "yaml11-number-separator", Text.of(*written, "Float ", number)
-        return None
-    if isinstance(value, str) and _looks_exponent(text):
-        return (
-            "yaml11-exponent-string",
-            Text.of(*written, "String '", as_value(text), "', not a number"),
-        )
-    return None
-
-
-def _looks_exponent(text: str) -> bool:
-    body = text.lstrip("+-")
-    mantissa, sep, exponent = body.replace("E", "e").partition("e")
-    if not sep or not exponent.lstrip("+-").isdigit():
-        return False
-    return mantissa.replace(".", "", 1).isdigit()
-
-
-def _float_text(value: float) -> str:
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    return repr(value)
-
-
-def _fatal_doc(path: str, code_id: str, message: str | Text, span: Span) -> YamlDocument:
-    problem = BY_CODE[code_id].at(Text.of(LOAD_ERROR_PREFIX, message), path, span)
-    return YamlDocument(path, None, EMPTY_NODES, (), problem)
-
-
-def _syntax_doc(path: str, exc: BaseException, data: bytes) -> YamlDocument:
-    """A libyaml error, worded as Psych::SyntaxError words it.
-
-    Psych prints the *context* mark (``while parsing a block mapping at line 1 column 1``)
-    when libyaml has one; a scanner error without context uses the problem mark; a parser
-    or reader error without context prints line 1 column 1 (libyaml leaves the mark zeroed).
-    The diagnostic range points at the problem itself, which is more useful in an editor.
-    """
-    problem_mark = getattr(exc, "problem_mark", None)
-    context_mark = getattr(exc, "context_mark", None)
-    problem = getattr(exc, "problem", None)
-    context = getattr(exc, "context", None)
-    if problem_mark is None and hasattr(exc, "reason"):  # a ReaderError
-        problem = str(getattr(exc, "reason", "invalid input"))
-        offset = int(getattr(exc, "position", 0) or 0)
-        line, col = _position_of_byte(data, offset)
-        message = Text.of("(", as_path(path), f"): {problem} at line 1 column 1")
-        return _fatal_doc(path, "yaml-syntax", message, Span.of(line, col, line, col + 1))
-    if problem_mark is None:
-        message = Text.of("(", as_path(path), f"): {exc} at line 1 column 1")
-        return _fatal_doc(path, "yaml-syntax", message, Span.of(0, 0, 0, 0))
-    if context_mark is not None:
-        shown = (context_mark.line + 1, context_mark.column + 1)
-    elif type(exc).__name__ == "ScannerError":
-        shown = (problem_mark.line + 1, problem_mark.column + 1)
-    else:
-        shown = (1, 1)
-    words = " ".join(part for part in (problem, context) if part)
-    message = Text.of("(", as_path(path), f"): {words} at line {shown[0]} column {shown[1]}")
-    line, col = _inside(data, problem_mark.line, problem_mark.column)
-    return _fatal_doc(path, "yaml-syntax", message, Span.of(line, col, line, col))
-
-
-def _inside(data: bytes, line: int, col: int) -> tuple[int, int]:
-    """libyaml's mark moved onto the text: at the end of input it may point at a line past
-    the last one, where an editor can show nothing."""
-    lines = re.split("\r\n|\r|\n", data.decode("utf-8", "replace"))
-    if line >= len(lines):
-        return len(lines) - 1, len(lines[-1])
-    return line, min(col, len(lines[line]))
-
-
-def _position_of_byte(data: bytes, offset: int) -> tuple[int, int]:
-    lines = re.split("\r\n|\r|\n", data[:offset].decode("utf-8", "replace"))
-    return len(lines) - 1, len(lines[-1])
