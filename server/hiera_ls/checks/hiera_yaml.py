@@ -14,7 +14,7 @@ from collections.abc import Collection
 
 from hiera_ls.checks.cross_file import CrossFileIndex
 from hiera_ls.checks.interpolation import token_problems
-from hiera_ls.project.hiera_config import HierarchyEntry
+from hiera_ls.project.hiera_config_model import HierarchyEntry
 from hiera_ls.project.level_files import LevelRef, is_data_file, layer_levels, static_datadirs
 from hiera_ls.project.model import Layer, LayerKind
 from hiera_ls.source.files import FileAccess
