@@ -9,7 +9,7 @@ failed lookups; :func:`fold` hands them to the problem that is the cause.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from hiera_ls.checks.profile import profile_label
@@ -71,9 +71,6 @@ def with_words(message: str, consequences: Consequences | None) -> str:
     if consequences is None:
         return message
     return f"{message.rstrip('.')}, {words(consequences)}"
-
-
-Reported = Callable[[Cause], bool]
 
 
 def _order(p: Problem) -> tuple[object, ...]:

@@ -59,7 +59,6 @@ FUNCTIONS = {
     "literal": "the text of its argument as is: %{literal('%')} writes a `%`",
     "scope": "the value of a scope variable, as %{name} does",
 }
-KEY_FUNCTIONS = ("lookup", "hiera", "alias")
 VARIABLE_ROOTS = {
     "facts": "the node's facts (facts.os.family)",
     "trusted": "the node's trusted data (trusted.certname)",
@@ -83,8 +82,6 @@ MERGE_OPTIONS = {
 }
 BOOLEAN_OPTIONS = ("merge_hash_arrays", "sort_merged_arrays")
 CONVERT_TYPES = ("Sensitive", "Array", "Hash", "String", "Integer", "Boolean")
-BACKEND_KEYS = ("data_hash", "lookup_key", "data_dig")
-LEVEL_LISTS = ("hierarchy", "default_hierarchy", "plan_hierarchy")
 MAX_FACTS = 500  # fact paths offered at one level (a structured fact can have thousands)
 MAX_KEYS = 100  # keys offered at once (the list is cut to what matches the typed text)
 

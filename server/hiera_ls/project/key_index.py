@@ -276,19 +276,6 @@ def _start(use: TokenUse) -> Position:
     return use.span.start
 
 
-def scalar_tokens(
-    path: str,
-    text: str,
-    span: Span,
-    style: str | None,
-    string: str,
-    node_path: NodePath,
-    in_key: bool,
-) -> list[TokenUse]:
-    """The tokens of one scalar."""
-    return list(iter_scalar_tokens(path, text, span, style, string, node_path, in_key))
-
-
 def iter_scalar_tokens(
     path: str,
     text: str,

@@ -20,7 +20,6 @@ class Kind(Enum):
     WORDS = "words"  # the message's own words (Puppet's or ours)
     KEY = "key"  # a lookup key, a hash key, a lookup_options key
     PATH = "path"  # a file or directory
-    NAME = "name"  # a hiera.yaml or .hiera-ls.yaml field, a level, a class, a strategy, ...
     TYPE = "type"  # a Puppet type (``Sensitive[String]``)
     VALUE = "value"  # the data's text or a value of it: masked in reports
 
@@ -64,10 +63,6 @@ class Text:
             return self.plain
         return "".join(p.masked if p.kind is Kind.VALUE and p.text else p.text for p in self.parts)
 
-    @property
-    def has_values(self) -> bool:
-        return any(p.kind is Kind.VALUE for p in self.parts)
-
     def __add__(self, other: str | Part | Text) -> Text:
         return Text.of(self, other)
 
@@ -107,20 +102,12 @@ class Text:
         return Text(tuple(replace(p, text=p.text.replace(old, new)) for p in self.parts))
 
 
-def as_words(text: str) -> Part:
-    return Part(Kind.WORDS, text)
-
-
 def as_key(text: str) -> Part:
     return Part(Kind.KEY, text)
 
 
 def as_path(text: str) -> Part:
     return Part(Kind.PATH, text)
-
-
-def as_name(text: str) -> Part:
-    return Part(Kind.NAME, text)
 
 
 def as_type(text: str) -> Part:
@@ -130,10 +117,6 @@ def as_type(text: str) -> Part:
 def as_value(text: str, masked: str = MASK) -> Part:
     """A value of the data; ``masked``: what a report shows in its place."""
     return Part(Kind.VALUE, text, masked)
-
-
-def as_text(message: str | Text) -> Text:
-    return message if isinstance(message, Text) else Text.of(message)
 
 
 def as_inferred_type(text: str) -> Text:

@@ -75,8 +75,3 @@ def _backends() -> dict[str, Backend]:
 
 BACKENDS: dict[str, Backend] = _backends()
 DEFAULT_BACKEND: Backend = BACKENDS.get("pyyaml", BACKENDS["ruamel"])
-
-
-def backend_name() -> str:
-    """Which libyaml the loader parses with (shown by ``hiera-ls --version`` and the bench)."""
-    return DEFAULT_BACKEND.name
