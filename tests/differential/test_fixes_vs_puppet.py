@@ -90,7 +90,7 @@ def _fixed(tmp_path: Path, name: str, text: str, code: str) -> str:
     ws = make_workspace(tmp_path / "check", {f"data/{name}": text})
     problems = [p for p in ws.data_problems(f"data/{name}") if p.code == code]
     assert problems, (code, text)
-    fixed, fixes = fixed_text(ws.path(f"data/{name}"), text, problems)
+    fixed, fixes, _ = fixed_text(ws.path(f"data/{name}"), text, problems)
     assert fixes and fixed != text, (code, text)
     return fixed
 

@@ -110,7 +110,7 @@ def load(path: str, text: str) -> DataFile:
 def fixed_by_check(path: str, text: str) -> tuple[str, list[tuple[int, int, str]]]:
     """``--fix``'s result for the file alone, and its edits as offsets of ``text``."""
     problems = check_data_file(None, DataSource(path, text, load(path, text)))
-    fixed, fixes = fixed_text(path, text, problems)
+    fixed, fixes, _ = fixed_text(path, text, problems)
     lines = LineMap(text)
     edits = [
         (lines.offset(e.span.start), lines.offset(e.span.end), e.new_text)

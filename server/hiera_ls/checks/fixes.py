@@ -61,24 +61,35 @@ def safe_codes() -> frozenset[str]:
 def safe_fixes(text: str, problems: Iterable[Problem]) -> tuple[Fix, ...]:
     """The safe fixes ``apply_safe_fixes`` makes: the first safe fix of each problem, in file
     order, leaving out any whose edits touch a range an earlier chosen fix edits."""
-    return tuple(_safe_fixes(FixSource(text, False), problems))
+    return tuple(_safe_fixes(FixSource(text, False), problems)[0])
 
 
-def _safe_fixes(source: FixSource, problems: Iterable[Problem]) -> list[Fix]:
+def _safe_fixes(source: FixSource, problems: Iterable[Problem]) -> tuple[list[Fix], int]:
+    """The fixes chosen, and how many problems they fix (one fix may serve many: every
+    duplicate of a key)."""
     chosen: list[Fix] = []
+    fixed = 0
+    chosen_ids: set[int] = set()
+    seen: set[int] = set()  # the fixes met (one fix serves every duplicate of a key)
     taken: list[tuple[int, int]] = []
     for problem in sorted(problems, key=lambda p: (p.where.span.start, p.where.span.end, p.code)):
         source.json = problem.where.path.endswith(".json")
         fix = next((f for f in _fixes(problem, source, disable=False) if f.safe), None)
         if fix is None:
             continue
+        if id(fix) in seen or fix in chosen:
+            fixed += id(fix) in chosen_ids
+            continue
+        seen.add(id(fix))
         ranges = [source.offsets(e.span) for e in fix.edits]
-        if any(_touches(taken, r) for r in ranges) or fix in chosen:
+        if any(_touches(taken, r) for r in ranges):
             continue
         chosen.append(fix)
+        chosen_ids.add(id(fix))
+        fixed += 1
         for r in ranges:
             bisect.insort(taken, r)
-    return chosen
+    return chosen, fixed
 
 
 def _touches(taken: list[tuple[int, int]], edit: tuple[int, int]) -> bool:
@@ -98,18 +109,21 @@ def apply_safe_fixes(text: str, problems: Iterable[Problem]) -> str:
     return apply_edits(text, [e for f in safe_fixes(text, problems) for e in f.edits])
 
 
-def fixed_text(path: str, text: str, problems: Iterable[Problem]) -> tuple[str, tuple[Fix, ...]]:
-    """``path``'s text with the safe fixes of ``problems`` applied, and those fixes; the text
-    as it was and none when the result would not load (a fix that leaves the file broken, or
-    breaks it, is no fix: it is neither written nor counted)."""
-    fixes = safe_fixes(text, problems)
+def fixed_text(
+    path: str, text: str, problems: Iterable[Problem]
+) -> tuple[str, tuple[Fix, ...], int]:
+    """``path``'s text with the safe fixes of ``problems`` applied, those fixes, and how many
+    problems they fix; the text as it was and none when the result would not load (a fix
+    that leaves the file broken, or breaks it, is no fix: it is neither written nor
+    counted)."""
+    fixes, fixed_problems = _safe_fixes(FixSource(text, False), problems)
     if not fixes:
-        return text, ()
+        return text, (), 0
     fixed = apply_edits(text, [e for f in fixes for e in f.edits])
     loaded = load_json(path, fixed) if path.endswith(".json") else load_yaml(path, fixed)
     if loaded.fatal is not None:
-        return text, ()
-    return fixed, fixes
+        return text, (), 0
+    return fixed, tuple(fixes), fixed_problems
 
 
 def _fixes(problem: Problem, src: FixSource, disable: bool = True) -> tuple[Fix, ...]:

@@ -47,7 +47,7 @@ def _options_refused(problem: Problem, src: FixSource) -> list[Fix]:
     """Remove the level's own ``options`` entry (one inherited from defaults is not here)."""
     if src.at(one_line(problem)) != "options":
         return []
-    found = mapping_with_key_at(src.composed(), problem.where.span.start)
+    found = mapping_with_key_at(src, problem.where.span.start)
     if found is None:
         return []
     mapping, index = found

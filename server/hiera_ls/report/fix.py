@@ -23,7 +23,7 @@ MAX_ROUNDS = 5  # each round fixes what the previous one revealed; two are usual
 
 @dataclass(frozen=True, slots=True)
 class FixResult:
-    fixes: int  # quick fixes applied, over every round
+    fixes: int  # problems the quick fixes applied fixed, over every round
     files: tuple[str, ...]  # files written (absolute)
 
 
@@ -45,12 +45,12 @@ def fix_files(
             if not text:
                 continue
             problems = [p for p in diagnostics.file_problems(snapshot, path) if p.code in safe]
-            fixed, fixes = fixed_text(path, text, problems)
+            fixed, fixes, count = fixed_text(path, text, problems)
             if not fixes or fixed == text:
                 continue
             with open(path, "w", encoding="utf-8", newline="") as out:
                 out.write(fixed)
-            applied += len(fixes)
+            applied += count
             written[path] = None
             changed = True
         if not changed:

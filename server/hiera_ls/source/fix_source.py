@@ -56,6 +56,9 @@ class FixSource:
         self._line_end: dict[int, int] = {}
         self._last = -1
         self._composed: object = None
+        # what fix builders derive from the whole text, once per text (a file with 20,000
+        # problems of one kind must not walk the text 20,000 times)
+        self.memo: dict[object, object] = {}
         # where a fresh scan may start: (line, scalars before it), in file order
         self._restarts: list[tuple[int, int]] = []
         self._base = 0  # the line the scan started at

@@ -91,7 +91,7 @@ def duplicate_key(problem: Problem, src: FixSource) -> list[Fix]:
     (``{b: 1, a: 2, b: 3}`` is ``{"b"=>3, "a"=>2}``): the last entry's lines take the first
     one's place and the other entries of the key go, so the value and the key order Puppet
     reads stay as they are."""
-    found = mapping_with_key_at(src.composed(), problem.where.span.start)
+    found = mapping_with_key_at(src, problem.where.span.start)
     if found is None:
         return []
     mapping, index = found
@@ -99,8 +99,22 @@ def duplicate_key(problem: Problem, src: FixSource) -> list[Fix]:
     key = key_identity(pairs[index][0])
     if key is None or mapping.flow_style:
         return []
-    same = [i for i, (k, _) in enumerate(pairs) if key_identity(k) == key]
-    if len(same) < 2 or index not in same:
+    made = src.memo.get(("duplicate fix", id(mapping), key))
+    if made is None:  # once per key of a mapping, for all its duplicates' problems
+        made = src.memo[("duplicate fix", id(mapping), key)] = _keep_last(src, mapping, key)
+    return list(made) if isinstance(made, list) else []
+
+
+def _keep_last(src: FixSource, mapping: yaml.MappingNode, key: object) -> list[Fix]:
+    pairs = mapping.value
+    known = src.memo.get(("key groups", id(mapping)))
+    groups: dict[object, list[int]] = known if isinstance(known, dict) else {}
+    if not isinstance(known, dict):
+        for i, (k, _) in enumerate(pairs):
+            groups.setdefault(key_identity(k), []).append(i)
+        src.memo[("key groups", id(mapping))] = groups
+    same = groups.get(key, [])
+    if len(same) < 2:
         return []
     spans = [entry_lines(src, mapping, i) for i in same]
     if any(s is None for s in spans):
@@ -146,7 +160,7 @@ def _aliases_defined_after(moved: str, src: FixSource, before: int) -> bool:
 
 def merge_override(problem: Problem, src: FixSource) -> list[Fix]:
     """Move the ``<<`` line above the mapping's first key, so the keys written win."""
-    found = mapping_with_key_at(src.composed(), problem.where.span.start)
+    found = mapping_with_key_at(src, problem.where.span.start)
     if found is None:
         return []
     mapping, index = found
@@ -191,11 +205,23 @@ def json_duplicate_key(problem: Problem, src: FixSource) -> list[Fix]:
     """Ruby's JSON keeps a repeated key where it is first written, with the value written
     last: the last value takes the first one's place, and the later members of the key go
     (each with the comma before it), so the value and the key order Puppet reads stay."""
-    members = _members_around(src.text, src.lines.offset(problem.where.span.start))
+    objects = src.memo.get("json objects")
+    if not isinstance(objects, dict):
+        objects = src.memo["json objects"] = _objects(src.text)
+    members: list[_Member] | None = objects.get(src.lines.offset(problem.where.span.start))
     if members is None:
         return []
-    reported = next(m for m in members if m.start == src.lines.offset(problem.where.span.start))
-    same = [i for i, m in enumerate(members) if m.key == reported.key]
+    at = src.lines.offset(problem.where.span.start)
+    reported = next(m for m in members if m.start == at)
+    made = src.memo.get(("json duplicate fix", id(members), reported.key))
+    if not isinstance(made, list):
+        made = _keep_last_member(src, members, reported.key)
+        src.memo[("json duplicate fix", id(members), reported.key)] = made
+    return list(made)
+
+
+def _keep_last_member(src: FixSource, members: list[_Member], key: str) -> list[Fix]:
+    same = [i for i, m in enumerate(members) if m.key == key]
     if len(same) < 2 or any(members[i].value_end < 0 for i in same):
         return []
     first, last = members[same[0]], members[same[-1]]
@@ -210,24 +236,23 @@ def json_duplicate_key(problem: Problem, src: FixSource) -> list[Fix]:
     for i in same[1:]:
         edits.append(TextEdit(span(members[i - 1].value_end, members[i].value_end), ""))
     line = src.lines.position(first.start).line + 1
-    title = (
-        f"Keep '{reported.key}' once, on line {line} with its last value, as Ruby's JSON reads it"
-    )
+    title = f"Keep '{key}' once, on line {line} with its last value, as Ruby's JSON reads it"
     return [Fix(title, tuple(edits), safe=True, preferred=True)]
 
 
-def _members_around(text: str, at: int) -> list[_Member] | None:
-    """The members of the object holding the key whose opening quote is at ``at``, each
-    with its value's range; None when the text is not read to that object's end."""
+def _objects(text: str) -> dict[int, list[_Member]]:
+    """Every object's members, each with its value's range, by the offset of each member's
+    key (its opening quote): one pass over the text. An object the text does not close is
+    left out."""
+    out: dict[int, list[_Member]] = {}
     stack: list[_JsonObject | None] = []  # None for an array
-    held: _JsonObject | None = None
     prev_end = 0
     for m in _JSON_TOKEN.finditer(text):
         kind, token = m.lastgroup, m.group()
         if kind in ("ws", "comment"):
             continue
         if kind is None:
-            return None
+            return out
         top = stack[-1] if stack else None
         if top is not None and top.awaiting_value:
             top.members[-1].value_start = m.start()
@@ -239,8 +264,9 @@ def _members_around(text: str, at: int) -> list[_Member] | None:
             if token in "{[":
                 stack.append(_JsonObject([]) if token == "{" else None)
             elif token in "}]" and stack:
-                if stack.pop() is held and held is not None:
-                    return held.members
+                done = stack.pop()
+                if done is not None:
+                    out.update((member.start, done.members) for member in done.members)
             elif token == "," and top is not None:
                 top.expect_key = True
             elif token == ":" and top is not None:
@@ -249,10 +275,8 @@ def _members_around(text: str, at: int) -> list[_Member] | None:
         elif kind == "string" and top is not None and top.expect_key:
             top.members.append(_Member(_json_key(token), m.start()))
             top.expect_key = False
-            if m.start() == at:
-                held = top
         prev_end = m.end()
-    return None
+    return out
 
 
 def _json_key(token: str) -> str:

@@ -90,8 +90,21 @@ def next_content_line(src: FixSource, line: int) -> str | None:
     return None
 
 
-def mapping_with_key_at(node: object, at: Position) -> tuple[yaml.MappingNode, int] | None:
+KeyPlaces = dict[tuple[int, int], tuple[yaml.MappingNode, int]]
+
+
+def mapping_with_key_at(src: FixSource, at: Position) -> tuple[yaml.MappingNode, int] | None:
     """The mapping holding the key that starts at ``at``, and the key's index in it."""
+    places = src.memo.get("key places")
+    if not isinstance(places, dict):
+        places = src.memo["key places"] = _key_places(src.composed())
+    found: tuple[yaml.MappingNode, int] | None = places.get((at.line, at.column))
+    return found
+
+
+def _key_places(node: object) -> KeyPlaces:
+    """Every mapping key's start, with its mapping and index: one walk of the nodes."""
+    out: KeyPlaces = {}
     stack = [node]
     seen: set[int] = set()
     while stack:
@@ -101,12 +114,11 @@ def mapping_with_key_at(node: object, at: Position) -> tuple[yaml.MappingNode, i
         seen.add(id(current))
         if isinstance(current, yaml.MappingNode):
             for i, (k, v) in enumerate(current.value):
-                if (k.start_mark.line, k.start_mark.column) == (at.line, at.column):
-                    return current, i
+                out.setdefault((k.start_mark.line, k.start_mark.column), (current, i))
                 stack.extend((k, v))
         elif isinstance(current, yaml.SequenceNode):
             stack.extend(current.value)
-    return None
+    return out
 
 
 def key_identity(node: object) -> tuple[str, object] | None:

@@ -603,17 +603,22 @@ class _Builder:
                     )
                 )
         obj[key] = value
+        if top.path is not None:  # where this value's ranges are: a later duplicate drops them
+            top.ranges[key] = (first, len(self.entries))
         if merged and top.merged is not None:
             top.merged.discard(key)
 
     def _drop_key(self, top: Frame, key: object, before: int) -> None:
-        """Forget the ranges of ``key``'s previous value (recorded before index ``before``)."""
+        """Forget the ranges of ``key``'s previous value (recorded before index ``before``):
+        those its entry recorded, else (a value a ``<<`` merge gave) a search of the
+        mapping's."""
         if top.path is None or top.own < 0:
             return
         prefix = (*top.path, key)
         cut = len(prefix)
         entries = self.entries
-        for i in range(top.own + 1, before):
+        start, end = top.ranges.pop(key, (top.own + 1, before))
+        for i in range(start, min(end, before)):
             entry = entries[i]
             if entry is not None and entry[0][:cut] == prefix:
                 entries[i] = None

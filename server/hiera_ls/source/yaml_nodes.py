@@ -34,6 +34,7 @@ class Frame:
         "obj",
         "own",
         "path",
+        "ranges",
         "size",
         "start_col",
         "start_line",
@@ -68,6 +69,8 @@ class Frame:
         self.key_raw: tuple[int, int, int, int] = (-1, -1, -1, -1)
         self.key_tag: str | None = None
         self.merged: set[object] | None = None  # keys whose value came from a ``<<`` merge
+        # each key's entries (first, end): a duplicate forgets its earlier value's ranges
+        self.ranges: dict[object, tuple[int, int]] = {}
         self.size = 1  # nodes of this collection once aliases are expanded (capped)
         self.big: tuple[int, str] | None = None  # the largest alias inside: (its size, name)
 
