@@ -217,3 +217,13 @@ def test_the_generator_makes_files_the_fixes_change() -> None:
 
     count()
     assert fixed >= 30
+
+
+def test_comments_of_a_value_go_with_it_not_into_a_block_scalar() -> None:
+    """Found by the long run (bench/fuzz.py --targets fix): an indented comment left behind
+    when an entry moved or went followed a ``|`` block scalar, and became its text."""
+    for text in (
+        "a:\n  c:\n    x: 1\n    # a comment\na: |\n  block text\n  more\nb: 1\n",
+        "yes: 1\r\n'b': |\r\n  block\r\nyes:\r\n  c: {c: x}\r\n  # a comment\r\n",
+    ):
+        assert fix_target(("c.yaml", text)), text

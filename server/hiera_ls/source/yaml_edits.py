@@ -142,9 +142,11 @@ def entry_lines(src: FixSource, mapping: yaml.MappingNode, index: int) -> Span |
     first = key.start_mark
     if mapping.flow_style or src.line(first.line)[: first.column].strip():
         return None
+    # Comments indented deeper than the key belong to its value: they go with it (left
+    # behind after a block scalar, they would become its text)
     if index + 1 < len(mapping.value):
         last = mapping.value[index + 1][0].start_mark.line - 1
-        while last > first.line and blank_or_comment(src.line(last)):
+        while last > first.line and _above_the_next_key(src.line(last), first.column):
             last -= 1
     elif value.start_mark.index < key.end_mark.index:
         last = first.line  # an alias (`<<: *x`): its node is written at the anchor
@@ -153,12 +155,37 @@ def entry_lines(src: FixSource, mapping: yaml.MappingNode, index: int) -> Span |
         if end is None or end < (first.line, first.column):
             return None
         last = end[0] if end[1] > 0 else end[0] - 1
+        last = _deeper_comments_after(src, last, first.column)
     if last < first.line:
         return None
     # a byte order mark is no part of the first line's entry: it stays
     column = 1 if first.line == 0 and src.text.startswith("\ufeff") else 0
     removed = Span(Position(first.line, column), Position(last + 1, 0))
     return None if defines_used_anchor(src.at(removed), src.text) else removed
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _above_the_next_key(line: str, column: int) -> bool:
+    """A blank line, or a comment no deeper than the entry's key: the next key's."""
+    stripped = line.strip()
+    return not stripped or (stripped.startswith("#") and _indent(line) <= column)
+
+
+def _deeper_comments_after(src: FixSource, last: int, column: int) -> int:
+    """``last``, moved past the comment lines (and the blank lines between them) indented
+    deeper than ``column`` that follow it."""
+    n, found = last + 1, last
+    while n < src.line_count:
+        line = src.line(n)
+        if line.strip().startswith("#") and _indent(line) > column:
+            found = n
+        elif line.strip():
+            break
+        n += 1
+    return found
 
 
 def _content_end(node: object, after: int) -> tuple[int, int] | None:
