@@ -195,6 +195,20 @@ QUIET_SETTINGS: dict[str, Any] = {
 }
 
 
+def workspace_dir(tmp: Path) -> Path:
+    """Where a session copies its control repository: ``tmp/control-repo``, or
+    ``$HIERA_LS_VSCODE_WORKSPACE_ROOT/control-repo`` (emptied first). The README's pictures
+    are taken with it set to a neutral folder (``/srv``), so that the paths the server's
+    messages print are not a test run's."""
+    root = os.environ.get("HIERA_LS_VSCODE_WORKSPACE_ROOT")
+    if not root:
+        return tmp / "control-repo"
+    workspace = Path(root) / "control-repo"
+    if workspace.exists():
+        shutil.rmtree(workspace)
+    return workspace
+
+
 def results_dir(name: str) -> Path:
     """An emptied folder for one test file's screenshots and report: tests/vscode/results-NAME,
     or NAME under $HIERA_LS_VSCODE_RESULTS (where CI keeps them as artifacts)."""
