@@ -17,9 +17,10 @@ LIBS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
 
 def main():
     version = ".".join(str(n) for n in sys.version_info[:3])
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 (run by any Python, to say this)
         sys.stderr.write(
-            "hiera-ls needs Python 3.11 or newer; %s is Python %s.\n" % (sys.executable, version)
+            "hiera-ls needs Python 3.11 or newer; %s is Python %s.\n"  # noqa: UP031
+            % (sys.executable, version)
         )
         return 2
     sys.path.insert(0, LIBS)
@@ -27,7 +28,7 @@ def main():
         from hiera_ls.cli import main as hiera_ls
     except ImportError as error:
         sys.stderr.write(
-            "The hiera-ls carried by the extension does not load in %s (Python %s): %s\n"
+            "The hiera-ls carried by the extension does not load in %s (Python %s): %s\n"  # noqa: UP031
             % (sys.executable, version, error)
         )
         return 2

@@ -167,7 +167,9 @@ def pins_for(wheels: Iterable[Path], skip: str) -> str:
     )
 
 
-def make_bundle(target: Target, wheel: Path, out: Path, pythons: Sequence[str] = PYTHONS) -> dict[str, object]:
+def make_bundle(
+    target: Target, wheel: Path, out: Path, pythons: Sequence[str] = PYTHONS
+) -> dict[str, object]:
     """Writes ``out`` (emptied first) for ``target``; returns the manifest written."""
     if out.exists():
         shutil.rmtree(out)
@@ -187,7 +189,9 @@ def make_bundle(target: Target, wheel: Path, out: Path, pythons: Sequence[str] =
             for w in wheels:
                 name, version = wheel_name_version(w)
                 if packages.setdefault(name, version) != version:
-                    raise BundleError(f"{name}: {packages[name]} for one Python, {version} for {python}")
+                    raise BundleError(
+                        f"{name}: {packages[name]} for one Python, {version} for {python}"
+                    )
                 tree.add_wheel(w)
     tool = out / "tool"
     tool.mkdir()

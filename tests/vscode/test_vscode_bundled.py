@@ -29,6 +29,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -288,6 +289,53 @@ def with_python_extension(
     )  # fmt: skip
     report["python"] = python
     return report
+
+
+def _local_cpythons() -> list[Path]:
+    """Every CPython 3.11-3.14 of this machine that the tests can find (pyenv's, Debian's)."""
+    found: dict[str, Path] = {}
+    candidates = [
+        *sorted((Path.home() / ".pyenv" / "versions").glob("3.1[1-4].*/bin/python3")),
+        *(Path("/usr/bin") / f"python3.{minor}" for minor in (11, 12, 13, 14)),
+    ]
+    for python in candidates:
+        if python.is_file():
+            found.setdefault(os.path.realpath(python), python)
+    return list(found.values())
+
+
+def test_the_platform_vsix_carries_compiled_modules_for_each_python(platform_vsix: Path) -> None:
+    with zipfile.ZipFile(platform_vsix) as vsix:
+        names = set(vsix.namelist())
+        manifest = json.loads(vsix.read("extension/bundled/manifest.json"))
+        package = vsix.read("extension.vsixmanifest").decode("utf-8")
+    assert f'TargetPlatform="{HOST_TARGET}"' in package
+    assert manifest["target"] == HOST_TARGET
+    assert manifest["pythons"] == ["3.11", "3.12", "3.13", "3.14"]
+    arch = {"linux-x64": "x86_64", "linux-arm64": "aarch64"}[str(HOST_TARGET)]
+    libs = "extension/bundled/libs/"
+    for version in ("311", "312", "313", "314"):
+        for module in ("regex/_regex", "yaml/_yaml", "_ruamel_yaml", "_cffi_backend"):
+            assert f"{libs}{module}.cpython-{version}-{arch}-linux-gnu.so" in names, module
+    assert f"{libs}cryptography/hazmat/bindings/_rust.abi3.so" in names
+    assert f"{libs}hiera_ls/cli.py" in names and "extension/bundled/tool/launch.py" in names
+    assert {"extension/LICENSE.txt", "extension/images/icon.png"} <= names
+
+
+def test_the_carried_server_checks_the_example_on_each_cpython_here(
+    platform_vsix: Path, tmp_path: Path
+) -> None:
+    with zipfile.ZipFile(platform_vsix) as vsix:
+        vsix.extractall(tmp_path, [n for n in vsix.namelist() if n.startswith("extension/")])
+    launcher = tmp_path / "extension" / "bundled" / "tool" / "launch.py"
+    pythons = _local_cpythons()
+    assert pythons, "no CPython 3.11+ found"
+    for python in pythons:
+        run = subprocess.run(
+            [str(python), "-I", str(launcher), "check", str(FIXTURE)],
+            capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+        assert run.returncode == 0 and "All checks passed" in run.stdout, (python, run)
 
 
 def _step(report: dict[str, Any], name: str) -> dict[str, Any]:
