@@ -31,6 +31,7 @@ import sys
 import tempfile
 import zipfile
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -178,14 +179,18 @@ def make_bundle(
     tree = Tree(libs)
     packages: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="hiera-ls-wheels-") as scratch:
-        pins: Path | None = None
-        for python in pythons:
-            dest = Path(scratch) / python
-            wheels = download(target, python, wheel, dest, pins)
-            if pins is None:
-                # The oldest Python decides the versions; the others must take the same.
-                pins = Path(scratch) / "pins.txt"
-                pins.write_text(pins_for(wheels, skip="hiera-ls"), encoding="utf-8")
+        # The oldest Python decides the versions; the others must take the same (and are
+        # downloaded side by side: it is the package index's time, not this machine's).
+        first = download(target, pythons[0], wheel, Path(scratch) / pythons[0], None)
+        pins = Path(scratch) / "pins.txt"
+        pins.write_text(pins_for(first, skip="hiera-ls"), encoding="utf-8")
+        with ThreadPoolExecutor(max_workers=len(pythons)) as pool:
+            rest = pool.map(
+                lambda python: download(target, python, wheel, Path(scratch) / python, pins),
+                pythons[1:],
+            )
+            per_python = [first, *rest]
+        for python, wheels in zip(pythons, per_python, strict=True):
             for w in wheels:
                 name, version = wheel_name_version(w)
                 if packages.setdefault(name, version) != version:
