@@ -188,11 +188,15 @@ function pythonCandidates(
     if (trusted && ctx.selectedInterpreter !== undefined && ctx.selectedInterpreter !== '') {
         out.push({ path: ctx.selectedInterpreter, origin: "the Python extension's interpreter", chosen: true });
     }
+    // Every one on PATH, not just the first: the first may be a stub (Windows' python.exe
+    // that opens the Store) or too old, and a later one fit.
     for (const name of ctx.pythonNames ?? PYTHON_NAMES) {
-        const found = probe.which(name);
-        if (found !== undefined && !out.some((c) => c.path === found)) {
-            out.push({ path: found, origin: `${name} on PATH`, chosen: false });
-        }
+        probe.which(name, (found) => {
+            if (!out.some((c) => c.path === found)) {
+                out.push({ path: found, origin: `${name} on PATH`, chosen: false });
+            }
+            return false;
+        });
     }
     return { candidates: out, explicit: false };
 }
@@ -252,12 +256,15 @@ function fromBundle(probe: ServerProbe, bundle: Bundle, candidates: readonly Can
 function outsideWorkspace(probe: ServerProbe, folders: readonly string[], notes: string[]): ServerProbe {
     return {
         ...probe,
-        which(name: string): string | undefined {
+        which(name: string, accept: (path: string) => boolean = () => true): string | undefined {
             return probe.which(name, (found) => {
                 if (!isInside(found, folders)) {
-                    return true;
+                    return accept(found);
                 }
-                notes.push(`Restricted Mode: ${found} (${name} on PATH) is inside the workspace, which is not trusted; it is not run.`);
+                const note = `Restricted Mode: ${found} (${name} on PATH) is inside the workspace, which is not trusted; it is not run.`;
+                if (!notes.includes(note)) {
+                    notes.push(note);
+                }
                 return false;
             });
         },

@@ -213,6 +213,17 @@ describe('the hiera-ls a platform build carries', () => {
         assert.match(message, /Hiera: Restart Server/);
     });
 
+    it('tries every python3 on PATH, not only the first', () => {
+        const machine = fakeMachine({
+            executables: ['/usr/bin/python3', '/opt/py/bin/python3'],
+            path: ['/usr/bin', '/opt/py/bin'],
+            pythons: { '/usr/bin/python3': cpython(3, 9, 2), '/opt/py/bin/python3': cpython(3, 12, 4) },
+        });
+        const r = resolveServerCommand('', machine, HOME, '/ws', { bundle: BUNDLE });
+        assert.ok(r.ok);
+        assert.equal(r.server.command, '/opt/py/bin/python3');
+    });
+
     it('says plainly when there is no Python at all', () => {
         const r = resolveServerCommand('', fakeMachine({}), HOME, '/ws', { bundle: BUNDLE });
         assert.ok(!r.ok);
