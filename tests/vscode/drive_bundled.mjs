@@ -4,8 +4,11 @@
 // last step sets hiera.server.path in the machine's settings to that program: the proof
 // that the program would have run, had anything chosen it.
 //
+// With `config.expectToast`, only the notification that says no server can start is read.
+//
 // Usage: node drive_bundled.mjs CONFIG.json
 //   CONFIG: { url, results, playwright, chromium, machineSettings?, controlPath?, markerPath?,
+//             expectToast?,
 //             steps: { brokenFile, brokenCode, hoverFile, hoverKey, hoverMustContain } }
 // It asserts nothing: the report and the screenshots are for the test.
 
@@ -15,6 +18,25 @@ import { LIMIT, openWorkbench } from './workbench_session.mjs';
 
 const { config, browser, page, save, shot, step, quickOpen, statusText, runCommand, hoverKey } = await openWorkbench(process.argv[2]);
 const s = config.steps;
+
+if (config.expectToast) {
+    // No server can start: the one notification the extension shows, and nothing else.
+    await step('cannotStart', async () => {
+        await page.goto(config.url);
+        await page.locator('.monaco-workbench').waitFor();
+        const toast = page.locator('.notification-toast', { hasText: config.expectToast });
+        await toast.first().waitFor();
+        return {
+            text: (await toast.first().innerText()).replace(/\s+/g, ' ').trim(),
+            toasts: await page.locator('.notification-toast', { hasText: 'Hiera' }).count(),
+            status: await statusText(),
+            shot: await shot('00-cannot-start'),
+        };
+    });
+    save();
+    await browser.close();
+    process.exit(0);
+}
 
 const started = await step('workbench', async () => {
     await page.goto(config.url);

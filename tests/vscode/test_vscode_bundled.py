@@ -191,6 +191,7 @@ def _session(
     trust: bool,
     python_extension: tuple[Path, str] | None = None,
     control: bool = False,
+    expect_toast: str | None = None,
 ) -> dict[str, Any]:
     """One code-server session driven by drive_bundled.mjs: its report, with the mark's
     path and the Hiera output channel's text."""
@@ -205,6 +206,9 @@ def _session(
         settings["security.workspace.trust.enabled"] = True
         settings["security.workspace.trust.startupPrompt"] = "never"
     env: dict[str, str | None] = {
+        # VS Code's server would lay the login shell's environment (its PATH) over this one;
+        # VSCODE_CLI=1 is what makes it skip that, so the PATH below is the one it sees.
+        "VSCODE_CLI": "1",
         "PATH": bare_path,
         "PYTHONPATH": None,
         "VIRTUAL_ENV": None,
@@ -236,6 +240,8 @@ def _session(
         }
         if control:
             config["controlPath"] = str(workspace / REPO_PROGRAM)
+        if expect_toast is not None:
+            config["expectToast"] = expect_toast
         report = run_driver(workbench, DRIVER, config, results)
     logs = sorted((tmp / "user-data").glob("logs/**/*Hiera*.log"))
     for log in logs:
@@ -442,3 +448,30 @@ def test_the_python_extensions_interpreter_runs_the_carried_server(
     python = with_python_extension["python"]
     assert f"Starting the server (bundled): {python} -I " in log, log
     assert "(the Python extension's interpreter)" in log, log
+
+
+def test_with_no_python_that_fits_one_message_says_what_was_found_and_what_to_do(
+    workbench: Workbench, platform_vsix: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    old = next(iter(sorted((Path.home() / ".pyenv" / "versions").glob("3.10.*/bin/python3"))), None)
+    if old is None:
+        pytest.skip("no Python 3.10 on this machine to stand for one too old")
+    tmp = tmp_path_factory.mktemp("bundled-no-python")
+    bin_dir = tmp / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python3").symlink_to(old)
+    report = _session(
+        workbench, platform_vsix, tmp, "no-python",
+        os.pathsep.join([str(workbench.node.parent), str(bin_dir)]), trust=False,
+        expect_toast="No Python here can run",
+    )  # fmt: skip
+    step = _step(report, "cannotStart")
+    version = old.parent.parent.name
+    assert (
+        "No Python here can run the hiera-ls this extension carries (it needs CPython "
+        f"3.11\u20133.14 for {HOST_TARGET}). {bin_dir / 'python3'} (python3 on PATH): it is Python "
+        f"{version}, too old. Install Python 3.11 or newer"
+    ) in step["text"], step["text"]
+    assert "hiera.interpreter" in step["text"] and "Hiera: Restart Server" in step["text"]
+    assert step["toasts"] == 1, step
+    assert "Hiera" in step["status"] and "Hiera: " not in step["status"], step["status"]
