@@ -4,6 +4,7 @@ strategy made the hash Puppet wants, a key that looks like a pattern made one.""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from hiera_ls.source.fix_source import FixSource
 from hiera_ls.source.spans import Problem
@@ -14,20 +15,21 @@ MERGE_STRATEGIES = ("first", "unique", "hash", "deep")
 LOOKUP_OPTION_NAMES = ("merge", "convert_to")
 
 
-def unknown_merge(problem: Problem, src: FixSource) -> list[Fix]:
-    span, word, quote = word_in_span(problem, src)
-    best = nearest(word, MERGE_STRATEGIES)
-    if best is None or best == word:
-        return []
-    return [Fix(f"Write {best}", edit(span, f"{quote}{best}{quote}"), preferred=True)]
+def nearest_of(choices: tuple[str, ...]) -> Callable[[Problem, FixSource], list[Fix]]:
+    """A fix that writes the choice the word under the problem most likely misspells."""
+
+    def fix(problem: Problem, src: FixSource) -> list[Fix]:
+        span, word, quote = word_in_span(problem, src)
+        best = nearest(word, choices)
+        if best is None or best == word:
+            return []
+        return [Fix(f"Write {best}", edit(span, f"{quote}{best}{quote}"), preferred=True)]
+
+    return fix
 
 
-def unknown_option(problem: Problem, src: FixSource) -> list[Fix]:
-    span, word, quote = word_in_span(problem, src)
-    best = nearest(word, LOOKUP_OPTION_NAMES)
-    if best is None or best == word:
-        return []
-    return [Fix(f"Write {best}", edit(span, f"{quote}{best}{quote}"), preferred=True)]
+unknown_merge = nearest_of(MERGE_STRATEGIES)
+unknown_option = nearest_of(LOOKUP_OPTION_NAMES)
 
 
 def entry_ignored(problem: Problem, src: FixSource) -> list[Fix]:
