@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from hiera_ls.project.settings import Settings
-from hiera_ls.report.fix import fix_files
+from hiera_ls.report.fix import FixResult, fix_files
 from hiera_ls.report.formats import Report, formatters
 from hiera_ls.report.progress import ProgressBar
 from hiera_ls.report.run import CheckError, check_roots, run_check
@@ -83,11 +83,21 @@ def run_check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) 
     text = formatters()[chosen_format(args.format)](report)
     if not write_report("check", text, args.output, stdout, stderr):
         return USAGE_ERROR
-    if fixed is not None and fixed.fixes:
-        # stderr: stdout may be a report a program reads
+    if fixed is not None:
+        _tell_fixes(fixed, stderr)  # stderr: stdout may be a report a program reads
+        if fixed.failed:
+            return USAGE_ERROR
+    return 1 if report.failing else 0
+
+
+def _tell_fixes(fixed: FixResult, stderr: TextIO) -> None:
+    if fixed.fixes:
         files = len(fixed.files)
         stderr.write(
             f"Fixed {fixed.fixes} problem{'s' * (fixed.fixes != 1)} in {files} "
             f"file{'s' * (files != 1)}.\n"
         )
-    return 1 if report.failing else 0
+    cwd = os.getcwd().rstrip(os.sep) + os.sep
+    for skipped in fixed.not_fixed:
+        path = skipped.path.removeprefix(cwd)
+        stderr.write(f"Not fixed: {path}: {skipped.why}\n")
