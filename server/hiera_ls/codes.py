@@ -133,6 +133,12 @@ CODES: dict[str, Code] = _codes(
         E,
         "The hocon gem cannot parse the file; Puppet refuses every lookup that reads it",
     ),
+    Code(
+        "hocon-include",
+        E,
+        "An include Puppet fails on (url(), classpath(), an http URL) or that hiera-ls does not "
+        "follow (a file outside the workspace, not a regular file); lookups of the file fail",
+    ),
     # --- files as hiera-ls reads them (source/files.py; docs/security.md)
     Code(
         "file-invalid-utf8",

@@ -44,7 +44,8 @@ class _SavedCache(DataCache):
 
 
 def _saved_files(snapshot: Snapshot, path: str) -> FileAccess:
-    return FileAccess({p: t for p, t in snapshot.files.overlay.items() if p != path})
+    overlay = {p: t for p, t in snapshot.files.overlay.items() if p != path}
+    return FileAccess(overlay, roots=snapshot.files.roots)
 
 
 def _saved_data(snapshot: Snapshot, path: str) -> tuple[FileAccess, _SavedCache, DataFile | None]:

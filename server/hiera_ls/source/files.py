@@ -19,8 +19,12 @@ import os
 import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from hiera_ls.source import ruby_glob
+
+if TYPE_CHECKING:
+    from hiera_ls.source.hocon_includes import IncludeReader
 
 # Puppet reads files of any size; a 47.5 MB data file must still get Puppet's answer, so
 # the cap sits far above what a hand-written repository holds.
@@ -234,6 +238,9 @@ class FileAccess:
     """Reads files; ``overlay`` (path -> text) wins over the disk, as editors expect."""
 
     overlay: Mapping[str, str] = field(default_factory=dict)
+    # The directories a data file may include files from (HOCON's ``include file(...)``):
+    # the workspace; a data file's own directory is always allowed.
+    roots: tuple[str, ...] = ()
     # Globs that went past their bounds, with the message: a snapshot (or a CLI run) pays
     # for such a walk once, not once per lookup through the level.
     _glob_failures: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
@@ -243,6 +250,13 @@ class FileAccess:
         if path in self.overlay:
             return FileText(self.overlay[path])
         return read_disk(path)
+
+    def include_reader(self) -> IncludeReader:
+        """How a HOCON data file's includes are read: as data files, inside :attr:`roots`."""
+        from hiera_ls.source.hocon_includes import IncludeReader
+
+        roots = tuple(os.path.realpath(r) for r in self.roots)
+        return IncludeReader(self.read, roots, os.getcwd())
 
     def read_text(self, path: str) -> str | None:
         """The text, ``""`` for a file that cannot be read (see :meth:`read` for why)."""
