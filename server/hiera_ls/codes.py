@@ -168,6 +168,12 @@ CODES: dict[str, Code] = _codes(
         "A hierarchy level reads files outside the directory of its hiera.yaml's environment "
         "or module (an absolute path, '..', or a symlink out)",
     ),
+    Code(
+        "walk-limit",
+        E,
+        "hiera-ls stopped listing the workspace's files at a limit: files beyond it were not "
+        "checked (raise it with check --max-files or the hiera.maxFiles setting)",
+    ),
     # --- hiera.yaml as Puppet reads it (project/hiera_config.py)
     Code(
         "hiera-config-not-a-hash",

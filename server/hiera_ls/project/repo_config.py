@@ -216,10 +216,26 @@ class _Reader:
         return out
 
     def _paths(self, found: dict[str, object]) -> tuple[str, ...]:
+        """Facts paths inside the repository: a repository must not make the user's own
+        files (``~/.ssh``, ``/proc/self/environ``) into facts profiles that hovers show, nor
+        walk the whole disk (``facts: ["/"]``). Those need the user's own setting."""
         out: list[str] = []
-        for entry, _ in self._strings(found, "facts", "file or directory paths"):
-            expanded = os.path.expanduser(entry)
-            full = os.path.normpath(os.path.join(self.root, expanded))
+        real_root = os.path.realpath(self.root)
+        for entry, where in self._strings(found, "facts", "file or directory paths"):
+            full = os.path.normpath(os.path.join(self.root, entry))
+            real = os.path.realpath(full)
+            if entry.startswith("~") or not (
+                real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+            ):
+                self._report(
+                    "config-bad-value",
+                    where,
+                    f"facts: {entry} lies outside the repository ({self.root}); a "
+                    "repository names facts only inside itself. To read facts from there, "
+                    "name the path yourself: the editor's hiera.factsPaths setting, or "
+                    "hiera-ls check --facts-path",
+                )
+                continue
             if full not in out:
                 out.append(full)
         return tuple(out)

@@ -11,7 +11,13 @@ import threading
 from collections.abc import Iterator
 from typing import TextIO
 
-from hiera_ls.report.command import USAGE_ERROR, settings_for, split_names, write_report
+from hiera_ls.report.command import (
+    USAGE_ERROR,
+    add_trust_options,
+    settings_for,
+    split_names,
+    write_report,
+)
 from hiera_ls.report.diff import run_diff
 from hiera_ls.report.diff_formats import DIFF_FORMATS
 from hiera_ls.report.git_tree import GitError
@@ -61,6 +67,7 @@ def add_diff_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="FILE",
         help="the global layer's hiera.yaml",
     )
+    add_trust_options(p)
 
 
 class _Stopped(BaseException):
@@ -108,7 +115,7 @@ def run_diff_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -
 
 def _run_diff_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
-        settings = settings_for(args.hiera_config)
+        settings = settings_for(args.hiera_config, args.facts_paths, args.max_files)
         progress = ProgressBar(stderr)
         try:
             result = run_diff(

@@ -38,12 +38,15 @@ _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr
 _CHUNK = 1 << 20
 
 
-def walk_files(root: str, max_entries: int = MAX_WALK_ENTRIES) -> Iterator[str]:
+def walk_files(
+    root: str, max_entries: int = MAX_WALK_ENTRIES, cut: dict[str, str] | None = None
+) -> Iterator[str]:
     """Every name under ``root`` that is not a directory, in sorted order, as ``os.walk``
     gives them, hidden directories skipped and symlinked directories not followed.
 
     Bounded: at most ``max_entries`` names are looked at and :data:`MAX_WALK_DEPTH`
-    directories deep (``os.walk`` recurses, and a deep tree would exhaust the stack).
+    directories deep (``os.walk`` recurses, and a deep tree would exhaust the stack). A walk
+    cut short says so in ``cut`` (root -> why), for a report to tell.
     """
     budget = max_entries
     stack: list[tuple[str, int]] = [(root, 0)]
@@ -56,6 +59,10 @@ def walk_files(root: str, max_entries: int = MAX_WALK_ENTRIES) -> Iterator[str]:
             continue
         budget -= len(entries)
         if budget < 0:
+            if cut is not None:
+                cut[root] = (
+                    f"{directory} holds more names than the {max_entries:,} one walk looks at"
+                )
             return
         subdirs: list[str] = []
         for entry in entries:
@@ -241,6 +248,11 @@ class FileAccess:
     # The directories a data file may include files from (HOCON's ``include file(...)``):
     # the workspace; a data file's own directory is always allowed.
     roots: tuple[str, ...] = ()
+    # How many files one listing of the workspace's data files holds (a walk looks at ten
+    # times as many names); the user's setting (hiera.maxFiles, check --max-files).
+    max_files: int = 20_000
+    # Walks cut short by a limit: root -> why (hiera-ls check reports each as an error).
+    cut_walks: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
     # Globs that went past their bounds, with the message: a snapshot (or a CLI run) pays
     # for such a walk once, not once per lookup through the level.
     _glob_failures: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
