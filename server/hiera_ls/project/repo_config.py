@@ -20,10 +20,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-import pathspec
-
 from hiera_ls.codes import CODES
 from hiera_ls.project.backends import READERS
+from hiera_ls.project.path_patterns import GitIgnore
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.node_table import Path
 from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
@@ -60,11 +59,11 @@ class PathRule:
 
     patterns: tuple[str, ...]
     codes: tuple[str, ...]
-    spec: pathspec.GitIgnoreSpec = field(compare=False, repr=False)
+    spec: GitIgnore = field(compare=False, repr=False)
 
     @staticmethod
     def of(patterns: tuple[str, ...], codes: tuple[str, ...]) -> PathRule:
-        return PathRule(patterns, codes, pathspec.GitIgnoreSpec.from_lines(patterns))
+        return PathRule(patterns, codes, GitIgnore(patterns))
 
     def matches(self, relative: str) -> bool:
         return bool(self.spec.match_file(relative))
