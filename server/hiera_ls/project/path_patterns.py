@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 _CHAR, _ONE, _CLASS, _STAR, _DIRS, _ANY = range(6)
 Step = tuple[int, object]
@@ -125,7 +126,7 @@ def parse(line: str) -> _Pattern | None:
 
 
 def _in_class(arg: object, c: str) -> bool:
-    negate, members = arg  # type: ignore[misc]
+    negate, members = cast(tuple[bool, tuple[tuple[str, str], ...]], arg)
     inside = any(lo <= c <= hi for lo, hi in members)
     return inside != negate and c != "/"
 
