@@ -256,6 +256,8 @@ class FileAccess:
     # Globs that went past their bounds, with the message: a snapshot (or a CLI run) pays
     # for such a walk once, not once per lookup through the level.
     _glob_failures: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    _listings: dict[str, list[str]] = field(default_factory=dict, compare=False, repr=False)
+    _dirs: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
 
     def read(self, path: str) -> FileText | None:
         """The buffer's text, else the disk's (see :func:`read_disk`); None when absent."""
@@ -311,7 +313,12 @@ class FileAccess:
             raise
 
     def _listdir(self, directory: str) -> list[str]:
-        names = ruby_glob.disk_listdir(directory)
+        """A directory's names, listed once per FileAccess (a snapshot, a CLI run): every
+        glob level walks the same datadir (500 levels listed it 500 times)."""
+        cached = self._listings.get(directory)
+        if cached is None:
+            cached = self._listings[directory] = ruby_glob.disk_listdir(directory)
+        names = list(cached)
         prefix = directory.rstrip("/") + "/"
         for path in self.overlay:
             if path.startswith(prefix):
@@ -327,4 +334,7 @@ class FileAccess:
         return path in self.overlay or os.path.lexists(path) or self._buffer_dir(path)
 
     def _glob_is_dir(self, path: str) -> bool:
-        return os.path.isdir(path) or self._buffer_dir(path)
+        found = self._dirs.get(path)
+        if found is None:
+            found = self._dirs[path] = os.path.isdir(path)
+        return found or self._buffer_dir(path)
