@@ -25,6 +25,7 @@ _BACKTICKS = re.compile("`+")
 # What CommonMark (and GitHub's tables) can read as markup anywhere on a line.
 _MD_PUNCT = re.compile(r"([\\`*_\[\]<|~#!&])")
 # What starts a block at the beginning of a line: a list, a quote, a heading underline.
+_MD_INDENT = re.compile(r"^[ \t]+", re.MULTILINE)
 _MD_LINE_START = re.compile(r"^([ \t]*)([-+=>]|\d+(?=[.)]))", re.MULTILINE)
 
 
@@ -59,7 +60,9 @@ def md_escape(text: str) -> str:
     """``text`` as Markdown that shows it as written: no emphasis, link, image, HTML, table
     cell end or block start can come of it."""
     escaped = _MD_PUNCT.sub(r"\\\1", visible(text))
-    return _MD_LINE_START.sub(_line_start, escaped)
+    escaped = _MD_LINE_START.sub(_line_start, escaped)
+    # indentation would make a code block of the line: written as character references
+    return _MD_INDENT.sub(lambda m: m.group(0).replace(" ", "&#32;").replace("\t", "&#9;"), escaped)
 
 
 def _line_start(m: re.Match[str]) -> str:

@@ -125,7 +125,9 @@ def _prepare(
     out = Prepared(text)
     edits: list[tuple[int, int, str]] = [(s, e, f'"{text[s:e]}"') for s, e in quoted_words]
     for d in directives:
-        where = (d.line, d.column, d.column + (d.end - d.start))
+        line_end = text.find("\n", d.start)
+        end = min(d.end, len(text) if line_end < 0 else line_end)  # the problem's one line
+        where = (d.line, d.column, d.column + max(end - d.start, 0))
         if d.error:
             raise _Refused(IncludeFailure(f"String: {d.line + 1}: {d.error}", *where))
         names = _targets(d, path, reader, top, where)
