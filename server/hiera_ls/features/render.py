@@ -182,8 +182,15 @@ def code(text: str) -> str:
 
 
 _LINK = re.compile(r"\[((?:[^\]\\]|\\.)*)\]\([^)\s]*\)")
-_INLINE_CODE = re.compile(r"(`+) ?(.*?) ?\1(?!`)")
+_INLINE_CODE = re.compile(r"(?<![\\`])(`+) ?(.*?) ?(?<!`)\1(?!`)")
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def _plain_part(text: str) -> str:
+    """Markdown text outside code spans as it reads: links their label, no bold, escapes
+    and the character references display_text writes undone."""
+    text = _LINK.sub(r"\1", text).replace("**", "")
+    return _ESCAPED.sub(r"\1", text.replace("&#32;", " ").replace("&#9;", "\t"))
 
 
 def plain_text(markdown: str) -> str:
@@ -203,12 +210,10 @@ def plain_text(markdown: str) -> str:
             else:
                 out.append("    " + line)
             continue
-        parts = _INLINE_CODE.split(_LINK.sub(r"\1", line))
+        parts = _INLINE_CODE.split(line)
         # split keeps (fence, body) pairs: text, fence, code, text, fence, code, ...
         shown = [
-            _ESCAPED.sub(r"\1", part.replace("**", "")) if i % 3 == 0 else part
-            for i, part in enumerate(parts)
-            if i % 3 != 1
+            _plain_part(part) if i % 3 == 0 else part for i, part in enumerate(parts) if i % 3 != 1
         ]
         out.append("".join(shown))
     return "\n".join(out)
