@@ -193,3 +193,29 @@ def test_diff_masks_data_read_from_outside_the_repository(
         assert f"hierarchy level 'creds' reads {outside}, outside the repository" in out.replace(
             "\\", ""
         )
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_check_shows_no_data_read_from_outside_the_repository(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    """``check`` names the level that reads outside (hiera-reads-outside-workspace) and quotes
+    none of its data, in any format."""
+    outside = tmp_path / "home" / ".docker" / "config.json"
+    outside.parent.mkdir(parents=True)
+    outside.write_text('{"auths": {"registry.example": {"auth": "c2VjcmV0OnRva2Vu"}}}\n')
+    root = tmp_path / "repo"
+    (root / "data").mkdir(parents=True)
+    (root / "hiera.yaml").write_text(
+        "---\nversion: 5\nhierarchy:\n  - name: creds\n    data_hash: json_data\n"
+        f"    path: {outside}\n  - name: common\n    path: common.yaml\n"
+    )
+    (root / "data" / "common.yaml").write_text("y: \"%{lookup('auths')}\"\nz: '%{lookup(\"x\")}'\n")
+    (root / ".hiera-ls" / "facts").mkdir(parents=True)
+    (root / ".hiera-ls" / "facts" / "n1.yaml").write_text("clientcert: n1\n")
+    monkeypatch.chdir(root)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    main(["check", "--format", fmt, "--fail-on", "info"])
+    out = capsys.readouterr().out
+    assert "c2VjcmV0OnRva2Vu" not in out and "registry.example" not in out
+    assert "hiera-reads-outside-workspace" in out
