@@ -22,8 +22,9 @@ import re
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 _CONTROLS_AND_NEWLINES = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff]")
 _BACKTICKS = re.compile("`+")
-# What CommonMark (and GitHub's tables) can read as markup anywhere on a line.
-_MD_PUNCT = re.compile(r"([\\`*_\[\]<|~#!&])")
+# What CommonMark (and GitHub's tables) can read as markup anywhere on a line; ``_`` only
+# next to a non-alphanumeric (between two it never emphasises: ``app_host`` stays as is).
+_MD_PUNCT = re.compile(r"([\\`*\[\]<|~#!&]|(?<![^\W_])_|_(?![^\W_]))")
 # What starts a block at the beginning of a line: a list, a quote, a heading underline.
 _MD_INDENT = re.compile(r"^[ \t]+", re.MULTILINE)
 _MD_LINE_START = re.compile(r"^([ \t]*)([-+=>]|\d+(?=[.)]))", re.MULTILINE)

@@ -120,7 +120,7 @@ def _strategy_text(strategy: MergeStrategy | None) -> str:
     if strategy is None or strategy.name == "first":
         return "`first` (the first value found wins)"
     options = ", ".join(
-        f"{md_escape(str(k))}: {code(inline(v) or '…')}" for k, v in strategy.options.items()
+        f"{md_escape(str(k))}: {md_escape(inline(v) or '…')}" for k, v in strategy.options.items()
     )
     return code(strategy.name) + (f" ({options})" if options else "")
 
