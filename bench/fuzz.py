@@ -34,9 +34,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 
 from tests.robustness.test_fix_fuzz import FIX_TARGET
 from tests.robustness.test_fuzz import HANG_S, TIME_BOUND_S, Target, bounded
-from tests.robustness.test_fuzz import TARGETS as PARSER_TARGETS
+from tests.robustness.test_fuzz import TARGETS as CORE_TARGETS
+from tests.robustness.test_fuzz_untrusted import TARGETS as UNTRUSTED_TARGETS
 
-TARGETS = (*PARSER_TARGETS, FIX_TARGET)
+TARGETS = (*CORE_TARGETS, *UNTRUSTED_TARGETS, FIX_TARGET)
 
 
 @dataclass(slots=True)

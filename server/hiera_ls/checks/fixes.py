@@ -68,6 +68,7 @@ def _safe_fixes(source: FixSource, problems: Iterable[Problem]) -> tuple[list[Fi
     """The fixes chosen, and how many problems they fix (one fix may serve many: every
     duplicate of a key)."""
     chosen: list[Fix] = []
+    chosen_set: set[Fix] = set()
     fixed = 0
     chosen_ids: set[int] = set()
     seen: set[int] = set()  # the fixes met (one fix serves every duplicate of a key)
@@ -77,7 +78,7 @@ def _safe_fixes(source: FixSource, problems: Iterable[Problem]) -> tuple[list[Fi
         fix = next((f for f in _fixes(problem, source, disable=False) if f.safe), None)
         if fix is None:
             continue
-        if id(fix) in seen or fix in chosen:
+        if id(fix) in seen or fix in chosen_set:
             fixed += id(fix) in chosen_ids
             continue
         seen.add(id(fix))
@@ -85,6 +86,7 @@ def _safe_fixes(source: FixSource, problems: Iterable[Problem]) -> tuple[list[Fi
         if any(_touches(taken, r) for r in ranges):
             continue
         chosen.append(fix)
+        chosen_set.add(fix)
         chosen_ids.add(id(fix))
         fixed += 1
         for r in ranges:

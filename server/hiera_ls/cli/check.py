@@ -7,8 +7,14 @@ import argparse
 import os
 from typing import TextIO
 
-from hiera_ls.cli.reports import USAGE_ERROR, settings_for, split_names, write_report
-from hiera_ls.report.fix import fix_files
+from hiera_ls.cli.reports import (
+    USAGE_ERROR,
+    add_trust_options,
+    settings_for,
+    split_names,
+    write_report,
+)
+from hiera_ls.report.fix import FixResult, fix_files
 from hiera_ls.report.formats import FORMATS, Report, formatters
 from hiera_ls.report.progress import ProgressBar
 from hiera_ls.report.run import CheckError, check_roots, run_check
@@ -54,6 +60,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="the global layer's hiera.yaml (the server's hiera.hieraConfig setting)",
     )
+    add_trust_options(p)
     p.add_argument(
         "--fix",
         action="store_true",
@@ -82,7 +89,7 @@ def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO)
                 "code scanning and dashboards, which never get the data's values"
             )
         selection = Selection(parse_codes(args.select), parse_codes(args.ignore))
-        settings = settings_for(args.hiera_config)
+        settings = settings_for(args.hiera_config, args.facts_paths, args.max_files)
         profiles = split_names(args.profiles)
         fixed = None
         if args.fix:
@@ -107,11 +114,21 @@ def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO)
     text = formatters()[chosen_format(args.format)](report)
     if not write_report("check", text, args.output, stdout, stderr):
         return USAGE_ERROR
-    if fixed is not None and fixed.fixes:
-        # stderr: stdout may be a report a program reads
+    if fixed is not None:
+        _tell_fixes(fixed, stderr)  # stderr: stdout may be a report a program reads
+        if fixed.failed:
+            return USAGE_ERROR
+    return 1 if report.failing else 0
+
+
+def _tell_fixes(fixed: FixResult, stderr: TextIO) -> None:
+    if fixed.fixes:
         files = len(fixed.files)
         stderr.write(
             f"Fixed {fixed.fixes} problem{'s' * (fixed.fixes != 1)} in {files} "
             f"file{'s' * (files != 1)}.\n"
         )
-    return 1 if report.failing else 0
+    cwd = os.getcwd().rstrip(os.sep) + os.sep
+    for skipped in fixed.not_fixed:
+        path = skipped.path.removeprefix(cwd)
+        stderr.write(f"Not fixed: {path}: {skipped.why}\n")

@@ -154,7 +154,6 @@ def _merge_from_args(args: argparse.Namespace) -> object:
 
 
 def _session(args: argparse.Namespace) -> LookupSession:
-    files = FileAccess()
     if args.environmentpath:
         env_root = os.path.join(args.environmentpath, args.environment)
         if not os.path.isdir(env_root):
@@ -164,6 +163,7 @@ def _session(args: argparse.Namespace) -> LookupSession:
             )
     else:
         env_root = os.getcwd()
+    files = FileAccess(roots=(env_root,))
     facts: dict[str, object] = {}
     certname = args.node
     if args.facts:

@@ -185,6 +185,14 @@ HOCON_SYNTAX = Rule(
     payload=VALUES,
     cause=True,
 )
+HOCON_INCLUDE = Rule(
+    "hocon-include",
+    E,
+    "An include Puppet fails on (url(), classpath(), an http URL) or that hiera-ls does not "
+    "follow (a file outside the workspace, not a regular file); lookups of the file fail",
+    payload=VALUES,
+    cause=True,
+)
 
 FILE_INVALID_UTF8 = Rule(
     "file-invalid-utf8",
@@ -211,6 +219,12 @@ FILE_UNREADABLE = Rule(
     "The file cannot be read (a symlink loop, a dangling symlink, a directory, no permission); "
     "the message is Ruby's",
     cause=True,
+)
+WALK_LIMIT = Rule(
+    "walk-limit",
+    E,
+    "hiera-ls stopped listing the workspace's files at a limit: files beyond it were not "
+    "checked (raise it with check --max-files or the hiera.maxFiles setting)",
 )
 
 RULES = (
@@ -241,9 +255,11 @@ RULES = (
     JSON_SYNTAX,
     JSON_DUPLICATE_KEY,
     HOCON_SYNTAX,
+    HOCON_INCLUDE,
     FILE_INVALID_UTF8,
     FILE_NOT_REGULAR,
     FILE_TOO_LARGE,
     FILE_UNREADABLE,
+    WALK_LIMIT,
 )
 BY_CODE = table(RULES)  # the loaders name some codes as data (a Refusal's, a ReadProblem's)
