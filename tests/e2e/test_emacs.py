@@ -21,6 +21,8 @@ import pytest
 
 from tests.e2e.conftest import CONTROL_REPO, copy_repo
 
+pytestmark = pytest.mark.editor
+
 EMACS = shutil.which("emacs")
 DRIVER = Path(__file__).with_name("emacs") / "drive.el"
 README = Path(__file__).resolve().parents[2] / "README.md"

@@ -84,6 +84,7 @@ def test_a_libyaml_that_reads_bare_keys_hands_the_file_to_one_that_reads_them_as
     assert [text for text, theirs in cases if answer(text, forced) != theirs] == []
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(
     not hasattr(yaml_extension, "_set_max_nest_level"),
     reason="this PyYAML's libyaml has no nesting bound to keep",
