@@ -34,7 +34,7 @@ TESTS = Path(__file__).resolve().parent
 # Every test of these kinds is slow: the quick loop leaves them out.
 SLOW_KINDS = ("puppet", "editor", "vscode", "lsp_e2e", "install")
 # Every test under tests/<directory> is of this kind.
-DIRECTORY_KINDS = {"e2e": "lsp_e2e", "vscode": "vscode"}
+DIRECTORY_KINDS = {"e2e": "lsp_e2e", "vscode": "vscode", "install": "install"}
 # A test that uses this fixture is of this kind.
 FIXTURE_KINDS = {"puppet_oracle": "puppet", "fresh_client": "lsp_e2e"}
 
