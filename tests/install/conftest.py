@@ -56,13 +56,21 @@ def home(tmp_path: Path) -> Path:
 
 def user_env(home: Path, *tools: str) -> dict[str, str]:
     """A user's environment with ``home`` as HOME: ``~/.local/bin`` first on PATH, then the
-    named tools of this machine (linked into a directory of their own, so this checkout's
-    development ``hiera-ls`` is never on PATH), then the system's directories. Downloads
-    are kept in this machine's caches, as a user's second install would."""
+    named tools (linked into a directory of their own, so this checkout's development
+    ``hiera-ls`` is never on PATH), then the system's directories. A tool is the system's
+    (Debian's pipx, as the README installs it), else this checkout's development one (uv),
+    unless a path is given (``pipx=/some/bin/pipx``). Downloads are kept in this machine's
+    caches, as a user's second install would."""
     tools_dir = home.parent / "tools"
     tools_dir.mkdir(exist_ok=True)
+    system = os.pathsep.join(["/usr/local/bin", "/usr/bin", "/bin"])
     for tool in tools:
-        found = shutil.which(tool) or shutil.which(tool, path=str(Path(sys.executable).parent))
+        tool, _, given = tool.partition("=")
+        found = (
+            given
+            or shutil.which(tool, path=system)
+            or shutil.which(tool, path=str(Path(sys.executable).parent))
+        )
         if found is None:
             if os.environ.get("CI") == "true":
                 pytest.fail(f"CI=true but `{tool}` is not installed", pytrace=False)
@@ -71,7 +79,15 @@ def user_env(home: Path, *tools: str) -> dict[str, str]:
         if not link.exists():
             link.symlink_to(found)
     real_cache = Path(os.path.expanduser("~")) / ".cache"
-    keep = {k: v for k, v in os.environ.items() if k in ("LANG", "LC_ALL", "TERM", "TMPDIR")}
+    # the locale, and how this machine reaches the package registries (its certificates,
+    # pip's settings): the machine's, not the user's
+    keep = {
+        k: v
+        for k, v in os.environ.items()
+        if k in ("LANG", "LC_ALL", "TERM", "TMPDIR")
+        or k.startswith(("PIP_", "SSL_CERT_", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY"))
+        or k.endswith("_CA_BUNDLE")
+    }
     return {
         **keep,
         "HOME": str(home),

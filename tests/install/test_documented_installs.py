@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from hiera_ls import __version__
-from tests.docs.markdown import CONTRIBUTING, README, commands, section, text_of
+from tests.docs.markdown import CONTRIBUTING, README, commands, fenced, section, text_of
 from tests.install.conftest import ROOT, clone_checkout, shell, user_env
 
 PROJECT_URL = "https://github.com/hiera-ls/hiera-ls"
@@ -87,10 +87,18 @@ def test_a_readme_install_from_the_wheel(way: str, home: Path, wheel: Path) -> N
 
 
 def test_the_readme_github_actions_install_step(home: Path) -> None:
-    workflow = yaml.safe_load(re.search(r"```yaml\n(.*?)```", text_of(README), re.S).group(1))  # type: ignore[union-attr]
+    (text,) = fenced(section(README, "### A first check"), "yaml")
+    workflow = yaml.safe_load(text)
     steps = [s["run"] for s in workflow["jobs"]["hiera"]["steps"] if "run" in s]
     assert steps == [f"pipx install git+{PROJECT_URL}", "hiera-ls check"]
-    env = user_env(home, "pipx", "git")
+    # GitHub's runners have PyPI's pipx (Debian 12's 1.1.0 reads no git+file URL)
+    runner = home.parent / "runner"
+    shell(
+        f"python3 -m venv {runner} && {runner}/bin/python -m pip install -q pipx",
+        home,
+        user_env(home),
+    )
+    env = user_env(home, f"pipx={runner}/bin/pipx")
     clone = clone_checkout(home.parent / "hiera-ls")
     shell(steps[0].replace(f"git+{PROJECT_URL}", f"git+file://{clone}"), home, env)
     _works(home, env)
