@@ -265,3 +265,27 @@ def test_the_benchmark_command_runs() -> None:
         cwd=ROOT, capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_every_link_between_the_documents_lands_on_a_file_and_heading() -> None:
+    documents = [README, CONTRIBUTING, *sorted((ROOT / "docs").glob("*.md"))]
+    for document in documents:
+        for target in re.findall(r"\]\(([^)\s]+)\)", text_of(document)):
+            if target.startswith(("http://", "https://")):
+                continue
+            path, _, anchor = target.partition("#")
+            linked = (document.parent / path).resolve() if path else document
+            assert linked.exists(), (document.name, target)
+            if anchor and linked.suffix == ".md":
+                headings = re.findall(r"^#+ (.+)$", _prose(text_of(linked)), re.M)
+                assert anchor in {_anchor(h) for h in headings}, (document.name, target)
+
+
+def _prose(text: str) -> str:
+    """The text without its fenced blocks (a ``#`` comment there is no heading)."""
+    return re.sub(r"^```.*?^```", "", text, flags=re.M | re.S)

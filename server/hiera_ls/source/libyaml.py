@@ -28,7 +28,6 @@ __all__ = [
     "MAX_DEPTH",
     "NESTING_BOUND_ERROR",
     "Backend",
-    "backend_name",
 ]
 
 # Collections nested deeper than this: the file is refused as Puppet refuses it (Ruby's
@@ -134,7 +133,3 @@ def _backends() -> dict[str, Backend]:
 BACKENDS: dict[str, Backend] = _backends()
 DEFAULT_BACKEND: Backend = BACKENDS.get("pyyaml", BACKENDS["ruamel"])
 
-
-def backend_name() -> str:
-    """Which libyaml the loader parses with (shown by ``hiera-ls --version`` and the bench)."""
-    return DEFAULT_BACKEND.name

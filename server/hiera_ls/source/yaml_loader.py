@@ -39,7 +39,6 @@ from hiera_ls.source.libyaml import (
     SEQ_END,
     SEQ_START,
     Backend,
-    backend_name,
 )
 from hiera_ls.source.node_table import EMPTY_NODES, Nodes, NodeSpans, NodeTable, Path
 from hiera_ls.source.node_table import Raw as _Raw
@@ -63,7 +62,6 @@ __all__ = [
     "Path",
     "RubyObject",
     "YamlDocument",
-    "backend_name",
     "load_yaml",
     "psych_error_text",
 ]
