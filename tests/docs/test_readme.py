@@ -35,6 +35,10 @@ from tests.docs.markdown import (
 )
 
 TEXT = text_of(README)
+# The README is also PyPI's page, where a relative link leads nowhere: it links the
+# repository's files by these addresses (its main branch), the other documents relatively.
+BLOB = "https://github.com/hiera-ls/hiera-ls/blob/main/"
+RAW = "https://raw.githubusercontent.com/hiera-ls/hiera-ls/main/"
 # Where each command of the README and CONTRIBUTING is run as written (or, for the tools of
 # the whole suite, by .ci/run itself), so that no command is shown untried.
 INSTALLS = "tests/install/test_documented_installs.py"
@@ -125,8 +129,9 @@ def test_no_document_sends_users_to_a_package_index_that_lacks_hiera_ls() -> Non
 def test_every_picture_is_in_the_repository() -> None:
     for document in (README, EDITORS_DOC, COMMANDS_DOC):
         for picture in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text_of(document)):
-            assert (document.parent / picture).is_file(), (document, picture)
-    assert re.search(r"!\[[^\]]+\]\(docs/images/[^)]+\.png\)", TEXT.split("## Install")[0])
+            local = ROOT / picture.removeprefix(RAW) if picture.startswith(RAW) else picture
+            assert (document.parent / local).is_file(), (document, picture)
+    assert re.search(rf"!\[[^\]]+\]\({RAW}docs/images/[^)]+\.png\)", TEXT.split("## Install")[0])
 
 
 def test_a_puppetdb_export_facts_file_is_a_facts_profile() -> None:
@@ -276,8 +281,12 @@ def test_every_link_between_the_documents_lands_on_a_file_and_heading() -> None:
     documents = [README, CONTRIBUTING, *sorted((ROOT / "docs").glob("*.md"))]
     for document in documents:
         for target in re.findall(r"\]\(([^)\s]+)\)", text_of(document)):
-            if target.startswith(("http://", "https://")):
+            if target.startswith((BLOB, RAW)):
+                target = str(ROOT / target.removeprefix(BLOB).removeprefix(RAW))
+            elif target.startswith(("http://", "https://")):
                 continue
+            else:
+                assert document != README, f"the README links {target} relatively"
             path, _, anchor = target.partition("#")
             linked = (document.parent / path).resolve() if path else document
             assert linked.exists(), (document.name, target)
