@@ -38,8 +38,8 @@ def _way(way: str) -> list[str]:
 
 def _wheel_commands() -> dict[str, str]:
     """The README's one-line installs of a wheel file, by way."""
-    spans = re.findall(r"`((?:pipx|uv|pip) [^`]*\.whl)`", " ".join(INSTALL.split()))
-    return {("venv" if s.startswith("pip ") else s.split()[0]): s for s in spans}
+    spans = re.findall(r"`((?:pipx|uv|~\S+python) [^`]*\.whl)`", " ".join(INSTALL.split()))
+    return {("venv" if s.startswith("~") else s.split()[0]): s for s in spans}
 
 
 def _works(home: Path, env: dict[str, str]) -> None:
@@ -76,11 +76,10 @@ def test_a_readme_install_from_the_wheel(way: str, home: Path, wheel: Path) -> N
     env = user_env(home, *WAYS[way])
     shutil.copy(wheel, home / wheel.name)
     command = _wheel_commands()[way]
-    if way == "venv":  # the README's venv, then its pip with the wheel, then the link
+    if way == "venv":  # the README's venv, its pip with the wheel, then the link
         first, _, link = _way("venv")
-        shell(first, home, env)
-        shell(command.replace("pip ", "~/.local/share/hiera-ls/bin/python -m pip ", 1), home, env)
-        shell(link, home, env)
+        for line in (first, command, link):
+            shell(line, home, env)
     else:
         shell(command, home, env)
     _works(home, env)
