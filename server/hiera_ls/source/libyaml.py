@@ -132,4 +132,3 @@ def _backends() -> dict[str, Backend]:
 
 BACKENDS: dict[str, Backend] = _backends()
 DEFAULT_BACKEND: Backend = BACKENDS.get("pyyaml", BACKENDS["ruamel"])
-
