@@ -31,6 +31,7 @@ _FIELDS = {
     "backends": "backends",
     "eyaml.decryptInHover": "eyaml_decrypt_in_hover",
     "inlayHints.enabled": "inlay_hints",
+    "maxFiles": "max_files",
 }
 _NESTED = ("eyaml", "inlayHints")  # groups of dotted names
 _MODULE_DIRS = {m.value: m for m in ModuleDirs}
@@ -53,6 +54,8 @@ class Settings:
     eyaml_decrypt_in_hover: bool = False
     # inlay hints (values for the active profile written into data files)
     inlay_hints: bool = True
+    # files one listing of the workspace holds (FileAccess.max_files); a cut is reported
+    max_files: int = 20_000
     given: frozenset[str] = field(default_factory=frozenset)  # which fields the user set
 
 
@@ -113,6 +116,11 @@ def parse_settings(raw: object, base: Settings | None = None) -> ParsedSettings:
                 continue
             messages.extend(f"hiera.{name}: {m}; ignored" for m in invalid_backends(value))
             changes[attr] = tuple(sorted(usable_backends(value).items()))
+        elif attr == "max_files":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                messages.append(f"hiera.{name} must be a positive number of files; ignored")
+                continue
+            changes[attr] = value
         elif attr == "module_dirs":
             if not isinstance(value, str) or value not in _MODULE_DIRS:
                 choices = " or ".join(f'"{v}"' for v in _MODULE_DIRS)

@@ -177,6 +177,8 @@ class _Frame:
         "obj",
         "own",
         "path",
+        "runs",
+        "runs_to",
         "size",
         "start_col",
         "start_line",
@@ -213,7 +215,12 @@ class _Frame:
         self.merged: set[object] | None = None  # keys whose value came from a ``<<`` merge
         self.size = 1  # nodes of this collection once aliases are expanded (capped)
         self.big: tuple[int, str] | None = None  # the largest alias inside: (its size, name)
+        # where each key's entries lie (see _Builder._runs); made on the first duplicate key
+        self.runs: dict[object, list[tuple[int, int]]] | None = None
+        self.runs_to = 0  # entries before this index are in ``runs``
 
+
+_NO_KEY = object()  # before the first key of a run
 
 _HARMLESS_SYMBOLS = frozenset(
     (RubySymbol("default"), RubySymbol("undef"))
@@ -765,16 +772,51 @@ class _Builder:
             top.merged.discard(key)
 
     def _drop_key(self, top: _Frame, key: object, before: int) -> None:
-        """Forget the ranges of ``key``'s previous value (recorded before index ``before``)."""
+        """Forget the ranges of ``key``'s previous value (recorded before index ``before``).
+
+        Only the runs of entries under ``key`` are visited (:meth:`_runs`), each once: a
+        mapping of 20,000 repeated keys was a scan of all its entries per repeat (minutes).
+        """
         if top.path is None or top.own < 0:
+            return
+        runs = self._runs(top, before).pop(key, None)
+        if runs is None:
             return
         prefix = (*top.path, key)
         cut = len(prefix)
         entries = self.entries
-        for i in range(top.own + 1, before):
+        for start, end in runs:
+            for i in range(start, end):
+                entry = entries[i]
+                if entry is not None and entry[0][:cut] == prefix:
+                    entries[i] = None
+
+    def _runs(self, top: _Frame, before: int) -> dict[object, list[tuple[int, int]]]:
+        """The mapping's entries up to ``before`` grouped by the key they lie under, as runs
+        of indices; extended from where the last call stopped, so each entry is looked at
+        once over the mapping's life (a merge's copies lie apart from the key's own)."""
+        runs = top.runs
+        if runs is None:
+            runs = top.runs = {}
+            top.runs_to = top.own + 1
+        assert top.path is not None
+        depth = len(top.path)
+        entries = self.entries
+        start = top.runs_to
+        current: object = _NO_KEY
+        for i in range(top.runs_to, before):
             entry = entries[i]
-            if entry is not None and entry[0][:cut] == prefix:
-                entries[i] = None
+            if entry is None or len(entry[0]) <= depth:
+                continue
+            key = entry[0][depth]
+            if current is _NO_KEY or key != current or key.__class__ is not current.__class__:
+                if current is not _NO_KEY:
+                    runs.setdefault(current, []).append((start, i))
+                current, start = key, i
+        if current is not _NO_KEY:
+            runs.setdefault(current, []).append((start, before))
+        top.runs_to = max(top.runs_to, before)
+        return runs
 
     def _drop(self, span: tuple[int, int]) -> None:
         entries = self.entries
