@@ -33,6 +33,7 @@ PATHS = [
 ]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_patterns_mean_what_gitignore_means() -> None:
     """Every combination of up to three patterns against pathspec's GitIgnoreSpec (git's
     meaning, but for a class matching ``/``, which git's wildmatch never does)."""

@@ -135,6 +135,7 @@ def test_only_what_hiera_reads_is_written(tmp_path: Path, monkeypatch: pytest.Mo
     assert not list(dest.glob(".hiera-ls-diff-index"))  # no index is written either
 
 
+@pytest.mark.slow
 def test_sigterm_removes_the_temporary_checkout(tmp_path: Path) -> None:
     """A CI job's timeout sends SIGTERM while a revision is being read: the checkout under
     TMPDIR goes, and the process dies of the signal."""

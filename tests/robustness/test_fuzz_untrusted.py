@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -35,6 +36,8 @@ from hiera_ls.project.repo_config import load_repo_config
 from hiera_ls.source.data_file import load_hocon_data
 from hiera_ls.source.files import FileAccess
 from tests.robustness.test_fuzz import Target, _ci_test, assert_inside
+
+pytestmark = pytest.mark.slow  # thousands of random inputs per test
 
 # --------------------------------------------------------------------------- HOCON
 

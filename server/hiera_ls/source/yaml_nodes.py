@@ -10,6 +10,7 @@ from typing import Any
 from hiera_ls.puppet.message import Text, as_path, as_value
 from hiera_ls.puppet.value_size import MAX_EXPANDED, expanded_size
 from hiera_ls.puppet.values import CompositeKey, RubySymbol
+from hiera_ls.source.libyaml import MAX_DEPTH
 from hiera_ls.source.loader_rules import YAML_ALIAS_EXPANSION
 from hiera_ls.source.node_table import Path
 from hiera_ls.source.psych_scalars import Refusal, allocate, disallowed, resolve_class
@@ -85,10 +86,6 @@ STR_TAG = "tag:yaml.org,2002:str"
 # Node positions copied for aliases and merges (so a hover under ``b: *a`` finds a's lines);
 # past this the aliased insides keep only the alias's own range (20,000 copies: 0.06 s).
 COPY_BUDGET = 20_000
-# Collections nested deeper than this: the file is refused as Puppet refuses it (Ruby's
-# stack runs out in Psych: "stack level too deep"; Puppet 7.23 loads 1,296 levels of flow
-# lists and 1,000 of block mappings, and fails a few levels further).
-MAX_DEPTH = 1_500
 # Python frames the walks of a value MAX_DEPTH levels deep need (interpolation, merges, Ruby
 # text, YAML and JSON output recurse up to about eight a level). Since Python 3.11 a call from
 # Python to Python takes no C stack, so the entry point raises the limit this far safely.
