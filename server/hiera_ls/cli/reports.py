@@ -1,4 +1,5 @@
-"""``hiera-ls check``'s arguments to a report and an exit status (0, 1 findings, 2 usage)."""
+"""What ``check`` and ``diff`` share: settings from the flags, names from repeated options, and
+the report written to stdout or a file."""
 
 from __future__ import annotations
 
@@ -9,19 +10,9 @@ from dataclasses import replace
 from typing import TextIO
 
 from hiera_ls.project.settings import Settings
-from hiera_ls.report.fix import FixResult, fix_files
-from hiera_ls.report.formats import Report, formatters
-from hiera_ls.report.progress import ProgressBar
-from hiera_ls.report.run import CheckError, check_roots, run_check
-from hiera_ls.report.selection import Selection, SelectionError, parse_codes
+from hiera_ls.report.run import CheckError
 
 USAGE_ERROR = 2
-
-
-def chosen_format(given: str | None) -> str:
-    if given is not None:
-        return given
-    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
 
 
 def settings_for(
@@ -85,50 +76,3 @@ def write_report(
         stderr.write(f"hiera-ls {command}: error: cannot write {output}: {e.strerror}\n")
         return False
     return True
-
-
-def run_check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    try:
-        selection = Selection(parse_codes(args.select), parse_codes(args.ignore))
-        settings = settings_for(args.hiera_config, args.facts_paths, args.max_files)
-        profiles = split_names(args.profiles)
-        fixed = None
-        if args.fix:
-            roots, only = check_roots(args.paths)
-            fixed = fix_files(roots, sorted(only), settings)
-        progress = ProgressBar(stderr)
-        try:
-            result = run_check(
-                args.paths,
-                profiles=profiles,
-                settings=settings,
-                selection=selection,
-                progress=progress,
-            )
-        finally:
-            progress.close()
-    except (CheckError, SelectionError) as e:
-        stderr.write(f"hiera-ls check: error: {e}\n")
-        return USAGE_ERROR
-    report = Report(result, args.fail_on, os.getcwd())
-    text = formatters()[chosen_format(args.format)](report)
-    if not write_report("check", text, args.output, stdout, stderr):
-        return USAGE_ERROR
-    if fixed is not None:
-        _tell_fixes(fixed, stderr)  # stderr: stdout may be a report a program reads
-        if fixed.failed:
-            return USAGE_ERROR
-    return 1 if report.failing else 0
-
-
-def _tell_fixes(fixed: FixResult, stderr: TextIO) -> None:
-    if fixed.fixes:
-        files = len(fixed.files)
-        stderr.write(
-            f"Fixed {fixed.fixes} problem{'s' * (fixed.fixes != 1)} in {files} "
-            f"file{'s' * (files != 1)}.\n"
-        )
-    cwd = os.getcwd().rstrip(os.sep) + os.sep
-    for skipped in fixed.not_fixed:
-        path = skipped.path.removeprefix(cwd)
-        stderr.write(f"Not fixed: {path}: {skipped.why}\n")
