@@ -30,6 +30,7 @@ from hiera_ls.checks.cross_file import (
     build_index,
     role_of,
 )
+from hiera_ls.checks.data_shapes import check_dash_items, check_key_colons, check_null_words
 from hiera_ls.checks.eyaml import check_encrypted_blocks, check_eyaml_keys
 from hiera_ls.checks.hiera_yaml import (
     check_config_tokens,
@@ -40,7 +41,7 @@ from hiera_ls.checks.hiera_yaml import (
 )
 from hiera_ls.checks.interpolation import check_data_tokens, unquoted_token_problem
 from hiera_ls.checks.lookup_options import check_lookup_options
-from hiera_ls.checks.module_data import check_module_keys
+from hiera_ls.checks.module_data import check_module_keys, check_unread_module_data
 from hiera_ls.checks.problems import in_file_order, unique
 from hiera_ls.checks.profile import Folded, ProfileLookup, check_profiles, per_profile
 from hiera_ls.checks.profile_coverage import CoverageMemo, NodeProfile, check_profile_coverage
@@ -121,6 +122,11 @@ def check_data_file(
     locator = Locator.of(source.text, source.is_json)
     if not large:
         out.extend(check_data_tokens(path, data, locator))
+        if not source.is_json:
+            out.extend(check_null_words(path, data, source.text, code))
+            out.extend(check_dash_items(path, data, source.text))
+    referenced = index.referenced_keys if index is not None else frozenset()
+    out.extend(check_key_colons(path, data, code, referenced))
     out.extend(
         check_lookup_options(
             path,
@@ -131,7 +137,7 @@ def check_data_file(
     )
     if _reads_eyaml(role, path):
         out.extend(check_encrypted_blocks(path, data, source.text))
-    if module_name is not None:
+    if module_name is not None and not _unread_module(role):
         function = role.function_name or ("json_data" if source.is_json else "yaml_data")
         out.extend(check_module_keys(path, data, module_name, function))
     references = [] if large else source.file_keys().kept_references(module_name)
@@ -198,6 +204,12 @@ def _reads_eyaml(role: FileRole, path: str) -> bool:
     return path.endswith(".eyaml")
 
 
+def _unread_module(role: FileRole) -> bool:
+    """The file lies in a module's data directory that nothing reads (no hiera.yaml):
+    ``module-data-not-read`` says so, and Puppet never warns about its keys."""
+    return role.layer is not None and role.layer.unread_datadir is not None
+
+
 def _role(index: CrossFileIndex | None, env: Environment | None, path: str) -> FileRole:
     if index is not None:
         return index.role(path)
@@ -237,6 +249,6 @@ def check_hiera_config(
 def check_workspace(index: CrossFileIndex) -> dict[str, list[Problem]]:
     """Problems about files as members of the environment, by the path they are about."""
     grouped: dict[str, list[Problem]] = {}
-    for found in check_unused_data_files(index):
+    for found in (*check_unused_data_files(index), *check_unread_module_data(index)):
         grouped.setdefault(found.where.path, []).append(found)
     return grouped

@@ -14,6 +14,7 @@ from functools import cache
 
 from hiera_ls.checks import (
     class_parameters,
+    data_shapes,
     eyaml,
     hiera_yaml,
     interpolation,
@@ -35,6 +36,7 @@ RULES: dict[str, Rule] = table(
     interpolation.RULES,
     lookup_options.RULES,
     module_data.RULES,
+    data_shapes.RULES,
     references.RULES,
     hiera_yaml.RULES,
     repo_config.RULES,

@@ -36,7 +36,7 @@ from hiera_ls.project.level_files import (
     environment_levels,
     function_for,
     level_files,
-    static_datadirs,
+    listed_datadirs,
 )
 from hiera_ls.project.model import Environment, Layer
 from hiera_ls.project.profiles import (
@@ -80,7 +80,7 @@ class EnvironmentView:
     def datadirs(self) -> list[str]:
         out: list[str] = []
         for layer in self.env.layers:
-            out.extend(d for d in static_datadirs(layer) if d not in out)
+            out.extend(d for d in listed_datadirs(layer) if d not in out)
         return out
 
 
