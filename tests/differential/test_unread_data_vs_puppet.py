@@ -131,3 +131,102 @@ def test_module_data_without_hiera_yaml_is_never_read(
     assert findings(env, "yaml-syntax") == ["modules/nohiera/data/broken.yaml"]
     # and no finding claims Puppet reads those keys
     assert findings(env, "module-data-unqualified-key") == []
+
+
+# ---------------------------------------------------------------- hiera-function-unknown
+
+RUBY_FUNCTION = """\
+Puppet::Functions.create_function(:'mymod::ruby_data') do
+  dispatch :ruby_data do
+    param 'Hash', :options
+    param 'Puppet::LookupContext', :context
+  end
+
+  def ruby_data(options, context)
+    { 'k' => 'from ruby' }
+  end
+end
+"""
+PUPPET_FUNCTION = """\
+function mymod::pp_data(Hash $options, Puppet::LookupContext $context) {
+  { 'k' => 'from puppet' }
+}
+"""
+GLOBAL_FUNCTION = (
+    RUBY_FUNCTION.replace("mymod::ruby_data", "global_data")
+    .replace(":ruby_data", ":global_data")
+    .replace("def ruby_data", "def global_data")
+)
+MYMOD = {
+    "modules/mymod/lib/puppet/functions/mymod/ruby_data.rb": RUBY_FUNCTION,
+    "modules/mymod/lib/puppet/functions/global_data.rb": GLOBAL_FUNCTION,
+    "modules/mymod/functions/pp_data.pp": PUPPET_FUNCTION,
+    "modules/mymod/manifests/init.pp": "class mymod {}\n",
+}
+# function -> whether the environment defines it (every level reads common.yaml too)
+FUNCTIONS = {
+    "yml_data": False,  # a misspelt yaml_data
+    "jsn_data": False,
+    "my_backend": False,  # no module of the environment has it, and no Puppetfile
+    "mymod::ruby_data": True,
+    "mymod::pp_data": True,
+    "global_data": True,
+    "mymod::no_such_data": False,
+    "json_data": True,  # Puppet's own
+}
+
+
+def level_config(kind: str, function: str) -> str:
+    path = "    path: other.json\n" if function == "json_data" else ""
+    return (
+        "version: 5\nhierarchy:\n"
+        f"  - name: Custom\n    {kind}: {function}\n{path}"
+        "  - name: Common\n    path: common.yaml\n"
+    )
+
+
+def test_a_level_function_the_environment_lacks_fails_every_lookup(
+    puppet_oracle: PuppetOracle, tmp_path: Path
+) -> None:
+    flagged: dict[str, bool] = {}
+    for number, function in enumerate(FUNCTIONS):
+        files = {
+            "hiera.yaml": level_config("data_hash", function),
+            "data/common.yaml": "k: from common\n",
+            "data/other.json": '{"k": "from json"}\n',
+            **MYMOD,
+        }
+        env = layout(tmp_path / f"case{number}", files)
+        [theirs] = puppet_answers(puppet_oracle, env, ["k"]).values()
+        error = theirs.get("error", "")
+        unable = f"Unable to find 'data_hash' function named '{function}'"
+        assert (unable in error) is not FUNCTIONS[function], (function, theirs)
+        if FUNCTIONS[function]:
+            assert theirs.get("found"), (function, theirs)
+        result = run_check([str(env)], profiles=[])
+        said = [f for f in result.findings if f.code == "hiera-function-unknown"]
+        flagged[function] = bool(said)
+        for finding in said:
+            assert unable in finding.message, finding.message
+    # every function Puppet cannot find is reported, and none it finds
+    assert flagged == {f: not defined for f, defined in FUNCTIONS.items()}
+
+
+def test_a_function_of_a_module_the_puppetfile_deploys_is_not_judged(
+    puppet_oracle: PuppetOracle, tmp_path: Path
+) -> None:
+    """Puppet fails here too, but on the server r10k deploys the module: only a misspelling
+    of a known function is still reported."""
+    for number, (function, reported) in enumerate({"vault_data": False, "yml_data": True}.items()):
+        files = {
+            "hiera.yaml": level_config("lookup_key", function),
+            "data/common.yaml": "k: 1\n",
+            "Puppetfile": "mod 'example/vault', '1.0.0'\n",
+        }
+        env = layout(tmp_path / f"case{number}", files)
+        [theirs] = puppet_answers(puppet_oracle, env, ["k"]).values()
+        assert f"function named '{function}'" in theirs.get("error", ""), theirs
+        said = [f for f in run_check([str(env)], profiles=[]).findings]
+        assert [f.code for f in said if f.code == "hiera-function-unknown"] == (
+            ["hiera-function-unknown"] if reported else []
+        ), function

@@ -36,6 +36,7 @@ from hiera_ls.checks.hiera_yaml import (
     check_config_tokens,
     check_datadirs,
     check_outside_reads,
+    check_unknown_functions,
     check_unmatched_templates,
     check_unused_data_files,
 )
@@ -223,10 +224,12 @@ def check_hiera_config(
     text: str,
     files: FileAccess | None = None,
     index: CrossFileIndex | None = None,
+    code: CodeIndex | None = None,
 ) -> list[Problem]:
     """Puppet's findings for the layer's hiera.yaml (from ``layer.config``) plus location checks.
 
-    ``files`` enables the checks that look at the disk (datadir, templates matching no file).
+    ``files`` enables the checks that look at the disk (datadir, templates matching no file);
+    ``code`` (with ``index``) the one that looks for the levels' functions in the code.
     """
     config = layer.config
     if config is None or config.path is None:
@@ -243,6 +246,8 @@ def check_hiera_config(
         out.extend(check_unmatched_templates(layer, files, existing, levels))
         repository = index.env.root if index is not None else None
         out.extend(check_outside_reads(layer, files, existing, levels, repository))
+        if index is not None and code is not None:
+            out.extend(check_unknown_functions(layer, text, index.env, code, files))
     return in_file_order(unique(out))
 
 

@@ -444,9 +444,11 @@ class Diagnostics:
             layer = view.configs[path]
             text = snapshot.text(path) or ""
             built = self.built(snapshot, view)
+            code = code_index(snapshot, view) if built is not None else None
             found = check_hiera_config(
-                layer, text, snapshot.files, built.index if built is not None else None
+                layer, text, snapshot.files, built.index if built is not None else None, code
             )
+            checked = coverage(index=built is not None, profile=True, code=code is not None)
         elif view is not None and kind is FileKind.DATA:
             source = self.source(snapshot, path)
             checked = PARTIAL
