@@ -240,3 +240,36 @@ def test_a_failure_of_these_checks_costs_no_other_finding(
     monkeypatch.setattr(diagnostics, "check_profile_coverage", broken)
     found = findings(tmp_path, {"data/common.yaml": "a: 1\n", "data/nodes/web01.yml": "a: 2\n"})
     assert codes(found) == ["data/nodes/web01.yml:1 hiera-data-file-unused"]
+
+
+def test_profiles_chosen_for_a_run_narrow_the_unread_data_files(tmp_path: Path) -> None:
+    """``check --profiles web01``: a file only db01 reads is read by none of the profiles
+    checked, and the file web01 alone reads is no longer said to be read by nobody."""
+    from hiera_ls.report.run import run_check
+
+    findings(
+        tmp_path,
+        {
+            "data/common.yaml": "a: 1\n",
+            "data/nodes/web01.yaml": "a: 2\n",
+            "data/nodes/db01.yaml": "a: 3\n",
+        },
+    )
+
+    def unread(profiles: list[str] | None) -> list[str]:
+        result = run_check([str(tmp_path)], profiles=profiles)
+        return [
+            f"{Path(f.path).relative_to(tmp_path)} {f.message}"
+            for f in result.findings
+            if f.code == "profile-unread-data-file"
+        ]
+
+    assert unread(None) == []
+    assert unread(["web01"]) == [
+        "data/nodes/db01.yaml No facts profile reads this file (1: web01); level \"Node\" "
+        "(nodes/%{trusted.certname}.yaml) reads it only for other nodes"
+    ]
+    assert unread(["db01", "web02"]) == [
+        "data/nodes/web01.yaml No facts profile reads this file (2: db01, web02); level "
+        "\"Node\" (nodes/%{trusted.certname}.yaml) reads it only for other nodes"
+    ]
