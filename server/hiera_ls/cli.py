@@ -204,6 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
     from hiera_ls.report.diff_command import add_diff_parser
 
     add_diff_parser(sub)
+    from hiera_ls.cli_facts import add_facts_parser
+
+    add_facts_parser(sub)
     serve = sub.add_parser("serve", help="run the language server on stdio (what editors start)")
     serve.add_argument(
         "--stdio",
@@ -563,6 +566,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from hiera_ls.report.diff_command import run_diff_command
 
             return run_diff_command(args, sys.stdout, sys.stderr)
+        if args.command == "facts":
+            from hiera_ls.cli_facts import run_facts_command
+
+            return run_facts_command(args, sys.stdout, sys.stderr)
         if args.command == "serve":
             from hiera_ls.lsp.serve import serve
 
