@@ -161,8 +161,9 @@ class Connection:
             sock = self._conn.sock if self._conn is not None else None
             if sock is not None:
                 sock.settimeout(_remaining(deadline))
-            chunk = response.read1(_CHUNK)
+            chunk = response.read1(_CHUNK)  # one read of the socket: the deadline is seen
             if not chunk:
+                response.read()  # marks the answer read: the connection serves the next page
                 break
             if inflate is not None:
                 try:

@@ -28,7 +28,7 @@ def pull(
     *,
     prune: bool = False,
     private: bool = False,
-    page_size: int = PAGE_SIZE,
+    page_size: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> PullSummary:
     """Write ``config``'s nodes to ``directory``; ``private``: files only the user reads
@@ -39,7 +39,7 @@ def pull(
         raise FleetConfigError(str(e)) from None
     connection = connect(config)
     with connection:
-        nodes = fetch_nodes(connection, query, page_size)
+        nodes = fetch_nodes(connection, query, page_size or PAGE_SIZE)
         try:
             return write_profiles(
                 directory, nodes, prune=prune, mode=0o600 if private else 0o644, progress=progress
@@ -85,7 +85,7 @@ def connect(config: PuppetDBConfig) -> Connection:
 
 
 def fetch_nodes(
-    connection: Connection, query: Query, page_size: int = PAGE_SIZE
+    connection: Connection, query: Query, page_size: int
 ) -> Iterator[NodeProfile | BrokenNode]:
     """Every node the query selects, page by page, ordered by certname."""
     offset = 0

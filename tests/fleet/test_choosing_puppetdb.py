@@ -1,0 +1,176 @@
+"""Which PuppetDB, which nodes, which files: queries as PuppetDB gets them, the agent's own
+certificate found without running Puppet, and a repository's URL used only when allowed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hiera_ls.fleet.config import resolve
+from hiera_ls.fleet.query import QueryError, parse_query
+from hiera_ls.fleet.tls import TLSFiles, with_puppet_defaults
+from hiera_ls.project.puppetdb_settings import PuppetDBSettings
+from hiera_ls.project.repo_config import load_repo_config
+
+COLUMNS = "inventory[certname, environment, facts, trusted]"
+
+
+@pytest.mark.parametrize(
+    ("given", "path", "query"),
+    [
+        (None, "/pdb/query/v4/inventory", None),
+        ("  ", "/pdb/query/v4/inventory", None),
+        ('inventory[certname] { facts.os.family = "Debian" }', "/pdb/query/v4",
+         f'{COLUMNS} {{ certname in inventory[certname] {{ facts.os.family = "Debian" }} }}'),
+        ('nodes { facts_environment = "staging" }', "/pdb/query/v4",
+         f'{COLUMNS} {{ certname in nodes[certname] {{ facts_environment = "staging" }} }}'),
+        ('inventory[facts.os] { certname ~ "^web" }', "/pdb/query/v4",
+         f'{COLUMNS} {{ certname in inventory[certname] {{ certname ~ "^web" }} }}'),
+        ('["=", "facts.os.family", "Debian"]', "/pdb/query/v4/inventory",
+         '["=","facts.os.family","Debian"]'),
+        ('["from", "nodes", ["=", "facts_environment", "staging"], ["limit", 5]]',
+         "/pdb/query/v4/inventory", json.dumps(["in", "certname", ["from", "nodes", [
+             "extract", ["certname"], ["=", "facts_environment", "staging"]]]],
+             separators=(",", ":"))),
+        ('["from", "facts", ["extract", ["certname", "value"], ["=", "name", "role"]]]',
+         "/pdb/query/v4/inventory", json.dumps(["in", "certname", ["from", "facts", [
+             "extract", ["certname"], ["=", "name", "role"]]]], separators=(",", ":"))),
+    ],
+)  # fmt: skip
+def test_a_query_becomes_paged_requests_for_the_nodes_it_selects(
+    given: str | None, path: str, query: str | None
+) -> None:
+    parsed = parse_query(given)
+    assert (parsed.path, parsed.query) == (path, query)
+    params = dict(parsed.page(500, 500))
+    assert (params["limit"], params["offset"]) == ("500", "500")
+    assert json.loads(params["order_by"]) == [{"field": "certname", "order": "asc"}]
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [("[1,", "not JSON"), ("[]", "an AST --query is a JSON list"), ("{x}", "neither PQL"),
+     ('["from", 3]', "names its entity")],
+)  # fmt: skip
+def test_a_query_that_is_neither_pql_nor_ast_is_refused_before_asking(
+    given: str, said: str
+) -> None:
+    with pytest.raises(QueryError, match=said):
+        parse_query(given)
+
+
+def agent(tmp_path: Path, ssldir: str, certname: str) -> Path:
+    root = tmp_path / ssldir.strip("/")
+    (root / "certs").mkdir(parents=True)
+    (root / "private_keys").mkdir()
+    for path in (root / "certs" / f"{certname}.pem", root / "certs" / "ca.pem",
+                 root / "private_keys" / f"{certname}.pem"):  # fmt: skip
+        path.write_text("PEM\n")
+    return root
+
+
+def test_the_agents_certificate_is_found_by_puppet_conf_then_by_host_name(tmp_path: Path) -> None:
+    ssl = agent(tmp_path, "/etc/puppetlabs/puppet/ssl", "agent01.example.com")
+    conf = tmp_path / "puppet.conf"
+    conf.write_text(f"[main]\nssldir = {ssl}\n[agent]\ncertname = agent01.example.com\n")
+    found = with_puppet_defaults(TLSFiles(), confs=[str(conf)], ssl_dirs=[], fqdn="other")
+    assert found == TLSFiles(
+        f"{ssl}/certs/agent01.example.com.pem",
+        f"{ssl}/private_keys/agent01.example.com.pem",
+        f"{ssl}/certs/ca.pem",
+        (f"{ssl}/certs/agent01.example.com.pem", f"{ssl}/private_keys/agent01.example.com.pem",
+         f"{ssl}/certs/ca.pem"),
+    )  # fmt: skip
+    by_fqdn = with_puppet_defaults(TLSFiles(), confs=[], ssl_dirs=[str(ssl)],
+                                   fqdn="agent01.example.com")  # fmt: skip
+    assert by_fqdn == found
+    # the one certificate with its key, when the host name is not the certname
+    lone = with_puppet_defaults(TLSFiles(), confs=[], ssl_dirs=[str(ssl)], fqdn="renamed")
+    assert lone == found
+
+
+def test_the_users_own_files_win_and_nothing_is_guessed_without_puppet(tmp_path: Path) -> None:
+    ssl = agent(tmp_path, "ssl", "agent01.example.com")
+    mine = TLSFiles(cert="/mine/cert.pem", key="/mine/key.pem")
+    assert with_puppet_defaults(mine, confs=[], ssl_dirs=[str(ssl)], fqdn="x") == TLSFiles(
+        "/mine/cert.pem", "/mine/key.pem", f"{ssl}/certs/ca.pem", (f"{ssl}/certs/ca.pem",)
+    )
+    assert with_puppet_defaults(TLSFiles(), confs=[], ssl_dirs=[str(tmp_path / "no")],
+                                fqdn="x") == TLSFiles()  # fmt: skip
+
+
+REPO = PuppetDBSettings(
+    url="https://pdb.repo.example:8081",
+    query="nodes {}",
+    token="/repo/token",
+    cert="/repo/cert.pem",
+    key="/repo/key.pem",
+)
+
+
+def test_a_repositorys_url_is_used_only_when_the_user_allows_it() -> None:
+    none = resolve(PuppetDBSettings(), REPO, puppet_defaults=False)
+    assert none.config is None
+    assert none.notes == (
+        ".hiera-ls.yaml names PuppetDB at https://pdb.repo.example:8081; hiera-ls connects "
+        "to a URL a repository names only when you allow it (hiera.puppetdb.allowedUrls, or "
+        "--puppetdb on the command line)",
+    )
+    for allowed in (
+        resolve(PuppetDBSettings(), REPO, use_repository_url=True, puppet_defaults=False),
+        resolve(PuppetDBSettings(), REPO, allowed_urls=["https://pdb.repo.example:8081/"],
+                puppet_defaults=False),
+    ):  # fmt: skip
+        config = allowed.config
+        assert config is not None
+        assert (config.url, config.query, config.token_file) == (
+            "https://pdb.repo.example:8081", "nodes {}", "/repo/token")  # fmt: skip
+        assert (config.tls.cert, config.tls.key) == ("/repo/cert.pem", "/repo/key.pem")
+
+
+def test_the_users_url_never_gets_the_repositorys_credentials() -> None:
+    user = PuppetDBSettings(url="https://pdb.mine.example:8081", timeout=5)
+    config = resolve(user, REPO, puppet_defaults=False).config
+    assert config is not None
+    assert (config.url, config.query, config.timeout) == (
+        "https://pdb.mine.example:8081", "nodes {}", 5)  # fmt: skip
+    assert (config.token_file, config.tls.cert, config.tls.key) == (None, None, None)
+    # the same URL as the repository's: its files are for that PuppetDB
+    same = resolve(PuppetDBSettings(url="https://pdb.repo.example:8081"), REPO,
+                   puppet_defaults=False).config  # fmt: skip
+    assert same is not None and same.token_file == "/repo/token"
+
+
+def test_hiera_ls_yaml_puppetdb_settings_are_read_and_their_mistakes_placed() -> None:
+    text = (
+        "puppetdb:\n"
+        "  url: https://puppetdb.example.com:8081\n"
+        "  query: 'inventory[certname] { facts.os.family = \"Debian\" }'\n"
+        "  cacert: ssl/ca.pem\n"
+        "  token: ~/.puppetlabs/token\n"
+        "  timeout: 12\n"
+    )
+    config = load_repo_config("/repo/.hiera-ls.yaml", text)
+    assert config.problems == ()
+    settings = config.puppetdb
+    assert settings.url == "https://puppetdb.example.com:8081"
+    assert settings.query == 'inventory[certname] { facts.os.family = "Debian" }'
+    assert settings.cacert == "/repo/ssl/ca.pem"
+    assert settings.token is not None and settings.token.endswith("/.puppetlabs/token")
+    assert settings.timeout == 12.0
+    bad = load_repo_config(
+        "/repo/.hiera-ls.yaml",
+        "puppetdb:\n  url: puppetdb:8081\n  timeout: -1\n  cert: 3\n  port: 8081\n",
+    )
+    assert [(p.code, p.where.span.start.line, p.message) for p in bad.problems] == [
+        ("config-bad-value", 1, "puppetdb: url must be an http:// or https:// URL with a "
+         "host, not 'puppetdb:8081'"),
+        ("config-bad-value", 2, "puppetdb: timeout must be more than 0 and at most 3600 "
+         "seconds"),
+        ("config-bad-value", 3, "puppetdb: cert must be a file path"),
+        ("config-unknown-setting", 4, "Unknown setting puppetdb: port: hiera-ls reads url, "
+         "query, cert, key, cacert, token, timeout"),
+    ]  # fmt: skip
+    assert bad.puppetdb == PuppetDBSettings()
