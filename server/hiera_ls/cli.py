@@ -191,6 +191,9 @@ def _check_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="first apply the safe quick fixes (docs/diagnostics.md lists them) to the files, "
         "then report what is left",
     )
+    from hiera_ls.fleet.options import add_puppetdb_arguments
+
+    add_puppetdb_arguments(p, live=True)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import TextIO
 
 from hiera_ls.fleet.config import Choice, FleetConfigError, resolve
+from hiera_ls.fleet.source import described, live_fleet
+from hiera_ls.project.fleet_profiles import FleetProfiles
 from hiera_ls.project.puppetdb_settings import PuppetDBSettings, timeout_problem, url_problem
-from hiera_ls.project.repo_config import RepoConfig
+from hiera_ls.project.repo_config import RepoConfig, find_repo_config
+from hiera_ls.source.files import FileAccess
 
 REPOSITORY = "\0repository"  # --puppetdb given without a URL
 
@@ -75,7 +79,8 @@ def choose(args: argparse.Namespace, repo: RepoConfig) -> Choice:
         given = [f"--{n}" for n in ("query", "cert", "key", "cacert", "token", "timeout")]
         used = [flag for flag in given if getattr(args, flag[2:]) is not None]
         if used:
-            raise FleetConfigError(f"{', '.join(used)} need --puppetdb")
+            verb = "needs" if len(used) == 1 else "need"
+            raise FleetConfigError(f"{', '.join(used)} {verb} --puppetdb")
         return Choice(None)
     return resolve(
         user_settings(args),
@@ -84,3 +89,18 @@ def choose(args: argparse.Namespace, repo: RepoConfig) -> Choice:
         user_source="--puppetdb",
         repository_file=repo.path or ".hiera-ls.yaml",
     )
+
+
+def fleet_for_run(
+    args: argparse.Namespace, start: str, command: str, stderr: TextIO
+) -> FleetProfiles | None:
+    """``check``'s and ``diff``'s fleet: the nodes the flags' PuppetDB answers now (None
+    without ``--puppetdb``); PuppetDBError or FleetConfigError when it cannot be had."""
+    choice = choose(args, find_repo_config(start, FileAccess()))
+    if choice.config is None:
+        return None
+    fleet, summary = live_fleet(choice.config)
+    for broken in summary.skipped:
+        stderr.write(f"hiera-ls {command}: {broken.line()}\n")
+    stderr.write(f"hiera-ls {command}: {described(summary, choice.config)}\n")
+    return fleet

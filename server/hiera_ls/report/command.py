@@ -7,6 +7,9 @@ import os
 from collections.abc import Sequence
 from typing import TextIO
 
+from hiera_ls.fleet.config import FleetConfigError
+from hiera_ls.fleet.connection import PuppetDBError
+from hiera_ls.fleet.options import fleet_for_run
 from hiera_ls.project.settings import Settings
 from hiera_ls.report.fix import fix_files
 from hiera_ls.report.formats import Report, formatters
@@ -65,6 +68,8 @@ def run_check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) 
         if args.fix:
             roots, only = check_roots(args.paths)
             fixed = fix_files(roots, sorted(only), settings)
+        start = args.paths[0] if args.paths else os.getcwd()
+        fleet = fleet_for_run(args, start, "check", stderr)
         progress = ProgressBar(stderr)
         try:
             result = run_check(
@@ -73,10 +78,11 @@ def run_check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) 
                 settings=settings,
                 selection=selection,
                 progress=progress,
+                fleet=fleet,
             )
         finally:
             progress.close()
-    except (CheckError, SelectionError) as e:
+    except (CheckError, SelectionError, FleetConfigError, PuppetDBError) as e:
         stderr.write(f"hiera-ls check: error: {e}\n")
         return USAGE_ERROR
     report = Report(result, args.fail_on, os.getcwd())

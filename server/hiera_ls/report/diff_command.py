@@ -6,6 +6,9 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
+from hiera_ls.fleet.config import FleetConfigError
+from hiera_ls.fleet.connection import PuppetDBError
+from hiera_ls.fleet.options import add_puppetdb_arguments, fleet_for_run
 from hiera_ls.report.command import USAGE_ERROR, settings_for, split_names, write_report
 from hiera_ls.report.diff import run_diff
 from hiera_ls.report.diff_formats import DIFF_FORMATS
@@ -56,11 +59,13 @@ def add_diff_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="FILE",
         help="the global layer's hiera.yaml",
     )
+    add_puppetdb_arguments(p, live=True)
 
 
 def run_diff_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
         settings = settings_for(args.hiera_config)
+        fleet = fleet_for_run(args, args.directory, "diff", stderr)
         progress = ProgressBar(stderr)
         try:
             result = run_diff(
@@ -71,10 +76,11 @@ def run_diff_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -
                 keys=split_names(args.keys),
                 settings=settings,
                 progress=progress,
+                fleet=fleet,
             )
         finally:
             progress.close()
-    except (CheckError, GitError) as e:
+    except (CheckError, GitError, FleetConfigError, PuppetDBError) as e:
         stderr.write(f"hiera-ls diff: error: {e}\n")
         return USAGE_ERROR
     report = DIFF_FORMATS[args.format](result)
