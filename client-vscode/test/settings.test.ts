@@ -18,6 +18,16 @@ describe('settings -> initializationOptions', () => {
             eyaml: { decryptInHover: false },
             inlayHints: { enabled: true },
             backends: {},
+            puppetdb: {
+                url: null,
+                query: null,
+                cert: null,
+                key: null,
+                cacert: null,
+                token: null,
+                timeout: null,
+                allowedUrls: [],
+            },
             yamlSyntaxDiagnostics: true,
             hieraConfigSchemaDiagnostics: true,
             client: { name: 'Visual Studio Code', version: '1.99.0' },
@@ -36,6 +46,13 @@ describe('settings -> initializationOptions', () => {
             eyaml: { decryptInHover: true },
             inlayHints: { enabled: false },
             backends: { 'wmflib::expand_path': 'expand_path' },
+            puppetdb: {
+                url: 'https://puppetdb.example.com:8081',
+                query: 'inventory[certname] { facts.os.family = "Debian" }',
+                token: '~/.puppetlabs/token',
+                timeout: 10,
+                allowedUrls: ['https://puppetdb.example.com:8081', 7],
+            },
             server: { path: '/x/hiera-ls' },
             trace: { server: 'verbose' },
         };
@@ -51,6 +68,16 @@ describe('settings -> initializationOptions', () => {
             eyaml: { decryptInHover: true },
             inlayHints: { enabled: false },
             backends: { 'wmflib::expand_path': 'expand_path' },
+            puppetdb: {
+                url: 'https://puppetdb.example.com:8081',
+                query: 'inventory[certname] { facts.os.family = "Debian" }',
+                cert: null,
+                key: null,
+                cacert: null,
+                token: '/home/u/.puppetlabs/token',
+                timeout: 10,
+                allowedUrls: ['https://puppetdb.example.com:8081'],
+            },
         });
     });
 
