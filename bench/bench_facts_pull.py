@@ -44,9 +44,10 @@ def timed(command: list[str]) -> tuple[float, int, subprocess.CompletedProcess[s
     )
     wall = time.monotonic() - started
     lines = [
-        line for line in done.stderr.strip().splitlines()
+        line
+        for line in done.stderr.strip().splitlines()
         if not line.startswith("Command exited with non-zero status")
-    ]  # fmt: skip
+    ]
     rss = int(lines[-1]) if lines and lines[-1].isdigit() else 0
     done.stderr = "\n".join(lines[:-1]) + ("\n" if len(lines) > 1 else "")
     return wall, rss, done
@@ -89,9 +90,15 @@ def first_pulls(pdb: PuppetDB, work: Path, runs: int, tls: list[str]) -> None:
     for _ in range(runs):
         target = work / "curl.json"
         wall, _, done = timed(
-            ["curl", "-sS", "--compressed", "-o", str(target),
-             f"{pdb.http_url}/pdb/query/v4/inventory"]
-        )  # fmt: skip
+            [
+                "curl",
+                "-sS",
+                "--compressed",
+                "-o",
+                str(target),
+                f"{pdb.http_url}/pdb/query/v4/inventory",
+            ]
+        )
         assert done.returncode == 0, done.stderr
         curl_walls.append(wall)
     print(
@@ -107,8 +114,10 @@ def repulls(pdb: PuppetDB, work: Path, nodes: int, changed_count: int) -> None:
     before = stamps(out)
     wall, rss, done = pull(pdb, out, "--puppetdb", pdb.http_url)
     assert stamps(out) == before
-    print(f"re-pull, nothing changed: {wall:.1f} s, peak RSS {rss / 1024:.0f} MiB; "
-          f"{done.stdout.splitlines()[-1]}")  # fmt: skip
+    print(
+        f"re-pull, nothing changed: {wall:.1f} s, peak RSS {rss / 1024:.0f} MiB; "
+        f"{done.stdout.splitlines()[-1]}"
+    )
     step = max(1, nodes // changed_count)
     updated = [changed(n) for n in fleet(nodes)][::step][:changed_count]
     started = time.monotonic()
@@ -137,18 +146,34 @@ def faults(pdb: PuppetDB, work: Path) -> None:
     client = ["--cert", pdb.client.cert, "--key", pdb.client.key]
     cases = {
         "no client certificate": ["--puppetdb", pdb.https_url, "--cacert", pdb.ca.ca],
-        "PuppetDB's certificate from another CA": ["--puppetdb", pdb.https_url, "--cacert",
-                                                   other.ca, *client],
+        "PuppetDB's certificate from another CA": [
+            "--puppetdb",
+            pdb.https_url,
+            "--cacert",
+            other.ca,
+            *client,
+        ],
         "a client certificate not on the allowlist": [
-            "--puppetdb", pdb.https_url, "--cacert", pdb.ca.ca, "--cert", pdb.stranger.cert,
-            "--key", pdb.stranger.key],
+            "--puppetdb",
+            pdb.https_url,
+            "--cacert",
+            pdb.ca.ca,
+            "--cert",
+            pdb.stranger.cert,
+            "--key",
+            pdb.stranger.key,
+        ],
         "https:// to the HTTP port": ["--puppetdb", f"https://127.0.0.1:{http_port}"],
         "http:// to the TLS port": ["--puppetdb", f"http://127.0.0.1:{tls_port}"],
         "PuppetDB down": ["--puppetdb", f"http://127.0.0.1:{free_port()}"],
-        "a PQL syntax error": ["--puppetdb", pdb.http_url, "--query",
-                               'inventory[certname] { facts.os.family = }'],
+        "a PQL syntax error": [
+            "--puppetdb",
+            pdb.http_url,
+            "--query",
+            "inventory[certname] { facts.os.family = }",
+        ],
         "a time limit PuppetDB cannot meet": ["--puppetdb", pdb.http_url, "--timeout", "0.05"],
-    }  # fmt: skip
+    }
     for case, args in cases.items():
         out = work / "faults"
         wall, _, done = pull(pdb, out, *args)

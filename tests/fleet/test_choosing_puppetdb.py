@@ -22,23 +22,56 @@ COLUMNS = "inventory[certname, environment, facts, trusted]"
     [
         (None, "/pdb/query/v4/inventory", None),
         ("  ", "/pdb/query/v4/inventory", None),
-        ('inventory[certname] { facts.os.family = "Debian" }', "/pdb/query/v4",
-         f'{COLUMNS} {{ certname in inventory[certname] {{ facts.os.family = "Debian" }} }}'),
-        ('nodes { facts_environment = "staging" }', "/pdb/query/v4",
-         f'{COLUMNS} {{ certname in nodes[certname] {{ facts_environment = "staging" }} }}'),
-        ('inventory[facts.os] { certname ~ "^web" }', "/pdb/query/v4",
-         f'{COLUMNS} {{ certname in inventory[certname] {{ certname ~ "^web" }} }}'),
-        ('["=", "facts.os.family", "Debian"]', "/pdb/query/v4/inventory",
-         '["=","facts.os.family","Debian"]'),
-        ('["from", "nodes", ["=", "facts_environment", "staging"], ["limit", 5]]',
-         "/pdb/query/v4/inventory", json.dumps(["in", "certname", ["from", "nodes", [
-             "extract", ["certname"], ["=", "facts_environment", "staging"]]]],
-             separators=(",", ":"))),
-        ('["from", "facts", ["extract", ["certname", "value"], ["=", "name", "role"]]]',
-         "/pdb/query/v4/inventory", json.dumps(["in", "certname", ["from", "facts", [
-             "extract", ["certname"], ["=", "name", "role"]]]], separators=(",", ":"))),
+        (
+            'inventory[certname] { facts.os.family = "Debian" }',
+            "/pdb/query/v4",
+            f'{COLUMNS} {{ certname in inventory[certname] {{ facts.os.family = "Debian" }} }}',
+        ),
+        (
+            'nodes { facts_environment = "staging" }',
+            "/pdb/query/v4",
+            f'{COLUMNS} {{ certname in nodes[certname] {{ facts_environment = "staging" }} }}',
+        ),
+        (
+            'inventory[facts.os] { certname ~ "^web" }',
+            "/pdb/query/v4",
+            f'{COLUMNS} {{ certname in inventory[certname] {{ certname ~ "^web" }} }}',
+        ),
+        (
+            '["=", "facts.os.family", "Debian"]',
+            "/pdb/query/v4/inventory",
+            '["=","facts.os.family","Debian"]',
+        ),
+        (
+            '["from", "nodes", ["=", "facts_environment", "staging"], ["limit", 5]]',
+            "/pdb/query/v4/inventory",
+            json.dumps(
+                [
+                    "in",
+                    "certname",
+                    [
+                        "from",
+                        "nodes",
+                        ["extract", ["certname"], ["=", "facts_environment", "staging"]],
+                    ],
+                ],
+                separators=(",", ":"),
+            ),
+        ),
+        (
+            '["from", "facts", ["extract", ["certname", "value"], ["=", "name", "role"]]]',
+            "/pdb/query/v4/inventory",
+            json.dumps(
+                [
+                    "in",
+                    "certname",
+                    ["from", "facts", ["extract", ["certname"], ["=", "name", "role"]]],
+                ],
+                separators=(",", ":"),
+            ),
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_query_becomes_paged_requests_for_the_nodes_it_selects(
     given: str | None, path: str, query: str | None
 ) -> None:
@@ -51,9 +84,13 @@ def test_a_query_becomes_paged_requests_for_the_nodes_it_selects(
 
 @pytest.mark.parametrize(
     ("given", "said"),
-    [("[1,", "not JSON"), ("[]", "an AST --query is a JSON list"), ("{x}", "neither PQL"),
-     ('["from", 3]', "names its entity")],
-)  # fmt: skip
+    [
+        ("[1,", "not JSON"),
+        ("[]", "an AST --query is a JSON list"),
+        ("{x}", "neither PQL"),
+        ('["from", 3]', "names its entity"),
+    ],
+)
 def test_a_query_that_is_neither_pql_nor_ast_is_refused_before_asking(
     given: str, said: str
 ) -> None:
@@ -65,8 +102,11 @@ def agent(tmp_path: Path, ssldir: str, certname: str) -> Path:
     root = tmp_path / ssldir.strip("/")
     (root / "certs").mkdir(parents=True)
     (root / "private_keys").mkdir()
-    for path in (root / "certs" / f"{certname}.pem", root / "certs" / "ca.pem",
-                 root / "private_keys" / f"{certname}.pem"):  # fmt: skip
+    for path in (
+        root / "certs" / f"{certname}.pem",
+        root / "certs" / "ca.pem",
+        root / "private_keys" / f"{certname}.pem",
+    ):
         path.write_text("PEM\n")
     return root
 
@@ -80,11 +120,15 @@ def test_the_agents_certificate_is_found_by_puppet_conf_then_by_host_name(tmp_pa
         f"{ssl}/certs/agent01.example.com.pem",
         f"{ssl}/private_keys/agent01.example.com.pem",
         f"{ssl}/certs/ca.pem",
-        (f"{ssl}/certs/agent01.example.com.pem", f"{ssl}/private_keys/agent01.example.com.pem",
-         f"{ssl}/certs/ca.pem"),
-    )  # fmt: skip
-    by_fqdn = with_puppet_defaults(TLSFiles(), confs=[], ssl_dirs=[str(ssl)],
-                                   fqdn="agent01.example.com")  # fmt: skip
+        (
+            f"{ssl}/certs/agent01.example.com.pem",
+            f"{ssl}/private_keys/agent01.example.com.pem",
+            f"{ssl}/certs/ca.pem",
+        ),
+    )
+    by_fqdn = with_puppet_defaults(
+        TLSFiles(), confs=[], ssl_dirs=[str(ssl)], fqdn="agent01.example.com"
+    )
     assert by_fqdn == found
     # the one certificate with its key, when the host name is not the certname
     lone = with_puppet_defaults(TLSFiles(), confs=[], ssl_dirs=[str(ssl)], fqdn="renamed")
@@ -97,8 +141,10 @@ def test_the_users_own_files_win_and_nothing_is_guessed_without_puppet(tmp_path:
     assert with_puppet_defaults(mine, confs=[], ssl_dirs=[str(ssl)], fqdn="x") == TLSFiles(
         "/mine/cert.pem", "/mine/key.pem", f"{ssl}/certs/ca.pem", (f"{ssl}/certs/ca.pem",)
     )
-    assert with_puppet_defaults(TLSFiles(), confs=[], ssl_dirs=[str(tmp_path / "no")],
-                                fqdn="x") == TLSFiles()  # fmt: skip
+    assert (
+        with_puppet_defaults(TLSFiles(), confs=[], ssl_dirs=[str(tmp_path / "no")], fqdn="x")
+        == TLSFiles()
+    )
 
 
 REPO = PuppetDBSettings(
@@ -120,13 +166,20 @@ def test_a_repositorys_url_is_used_only_when_the_user_allows_it() -> None:
     )
     for allowed in (
         resolve(PuppetDBSettings(), REPO, use_repository_url=True, puppet_defaults=False),
-        resolve(PuppetDBSettings(), REPO, allowed_urls=["https://pdb.repo.example:8081/"],
-                puppet_defaults=False),
-    ):  # fmt: skip
+        resolve(
+            PuppetDBSettings(),
+            REPO,
+            allowed_urls=["https://pdb.repo.example:8081/"],
+            puppet_defaults=False,
+        ),
+    ):
         config = allowed.config
         assert config is not None
         assert (config.url, config.query, config.token_file) == (
-            "https://pdb.repo.example:8081", "nodes {}", "/repo/token")  # fmt: skip
+            "https://pdb.repo.example:8081",
+            "nodes {}",
+            "/repo/token",
+        )
         assert (config.tls.cert, config.tls.key) == ("/repo/cert.pem", "/repo/key.pem")
 
 
@@ -135,11 +188,15 @@ def test_the_users_url_never_gets_the_repositorys_credentials() -> None:
     config = resolve(user, REPO, puppet_defaults=False).config
     assert config is not None
     assert (config.url, config.query, config.timeout) == (
-        "https://pdb.mine.example:8081", "nodes {}", 5)  # fmt: skip
+        "https://pdb.mine.example:8081",
+        "nodes {}",
+        5,
+    )
     assert (config.token_file, config.tls.cert, config.tls.key) == (None, None, None)
     # the same URL as the repository's: its files are for that PuppetDB
-    same = resolve(PuppetDBSettings(url="https://pdb.repo.example:8081"), REPO,
-                   puppet_defaults=False).config  # fmt: skip
+    same = resolve(
+        PuppetDBSettings(url="https://pdb.repo.example:8081"), REPO, puppet_defaults=False
+    ).config
     assert same is not None and same.token_file == "/repo/token"
 
 
@@ -165,12 +222,18 @@ def test_hiera_ls_yaml_puppetdb_settings_are_read_and_their_mistakes_placed() ->
         "puppetdb:\n  url: puppetdb:8081\n  timeout: -1\n  cert: 3\n  port: 8081\n",
     )
     assert [(p.code, p.where.span.start.line, p.message) for p in bad.problems] == [
-        ("config-bad-value", 1, "puppetdb: url must be an http:// or https:// URL with a "
-         "host, not 'puppetdb:8081'"),
-        ("config-bad-value", 2, "puppetdb: timeout must be more than 0 and at most 3600 "
-         "seconds"),
+        (
+            "config-bad-value",
+            1,
+            "puppetdb: url must be an http:// or https:// URL with a host, not 'puppetdb:8081'",
+        ),
+        ("config-bad-value", 2, "puppetdb: timeout must be more than 0 and at most 3600 seconds"),
         ("config-bad-value", 3, "puppetdb: cert must be a file path"),
-        ("config-unknown-setting", 4, "Unknown setting puppetdb: port: hiera-ls reads url, "
-         "query, cert, key, cacert, token, timeout"),
-    ]  # fmt: skip
+        (
+            "config-unknown-setting",
+            4,
+            "Unknown setting puppetdb: port: hiera-ls reads url, "
+            "query, cert, key, cacert, token, timeout",
+        ),
+    ]
     assert bad.puppetdb == PuppetDBSettings()

@@ -66,13 +66,17 @@ def test_check_checks_with_puppetdbs_nodes_beside_the_repositorys_profiles(
 def test_diff_compares_puppetdbs_nodes_too(
     repo: Path, fake: FakePuppetDB, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    for args in (["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@t",
-                 "commit", "-qm", "base"]):  # fmt: skip
+    for args in (
+        ["init", "-q"],
+        ["add", "-A"],
+        ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base"],
+    ):
         subprocess.run(["git", *args], cwd=repo, check=True)
     roles = repo / "data" / "roles" / "db.yaml"
     roles.write_text(roles.read_text().replace("max_connections: 200", "max_connections: 500"))
-    code, out, err = run(capsys, "diff", "--puppetdb", fake.url, "--keys",
-                         "profile::postgresql::max_connections")  # fmt: skip
+    code, out, err = run(
+        capsys, "diff", "--puppetdb", fake.url, "--keys", "profile::postgresql::max_connections"
+    )
     assert code == 1
     assert "2 nodes as facts profiles" in err
     assert out.splitlines()[:2] == [
@@ -84,13 +88,18 @@ def test_diff_compares_puppetdbs_nodes_too(
 @pytest.mark.parametrize(
     ("argv", "said"),
     [
-        (["check", "--cert", "c.pem", "--token", "t"], "hiera-ls check: error: --cert, --token "
-         "need --puppetdb"),
+        (
+            ["check", "--cert", "c.pem", "--token", "t"],
+            "hiera-ls check: error: --cert, --token need --puppetdb",
+        ),
         (["diff", "--query", "nodes {}"], "hiera-ls diff: error: --query needs --puppetdb"),
-        (["check", "--puppetdb"], "hiera-ls check: error: --puppetdb without a URL uses the "
-         "repository's; .hiera-ls.yaml names none (puppetdb: url:)"),
+        (
+            ["check", "--puppetdb"],
+            "hiera-ls check: error: --puppetdb without a URL uses the "
+            "repository's; .hiera-ls.yaml names none (puppetdb: url:)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_puppetdb_flags_that_cannot_be_used_are_usage_errors(
     repo: Path, argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -20,9 +20,17 @@ from tests.fleet.fake_puppetdb import good_row
 
 @pytest.mark.parametrize(
     "certname",
-    ["web01.example.com", "UPPER.example.com", "with space", ".hidden", "..", "a%2Fb",
-     "ünï.example.com", "a:b*c?.example"],
-)  # fmt: skip
+    [
+        "web01.example.com",
+        "UPPER.example.com",
+        "with space",
+        ".hidden",
+        "..",
+        "a%2Fb",
+        "ünï.example.com",
+        "a:b*c?.example",
+    ],
+)
 def test_every_certname_gets_a_file_that_names_it_back(certname: str) -> None:
     name = file_name(certname)
     assert "/" not in name and not name.startswith(".")

@@ -49,34 +49,51 @@ def stamps(directory: Path) -> dict[str, tuple[int, int, bytes]]:
 
 
 FAULTS = {
-    "401": (status(401, "Unauthorized"), "answered 401 Unauthorized: Unauthorized (PuppetDB "
-            "wants credentials: a token with --token, or --cert)"),
-    "403": (status(403, "Permission denied: rbac token lacks puppetdb:query"),
-            "answered 403 Forbidden: Permission denied: rbac token lacks puppetdb:query "
-            "(PuppetDB refused this client"),
-    "500": (status(500, "Internal Server Error: org.postgresql.util.PSQLException"),
-            "answered 500 Internal Server Error: Internal Server Error: "
-            "org.postgresql.util.PSQLException"),
-    "garbage": (body(b"<html><body>Bad gateway</body></html>"),
-                "answered something that is not JSON (text/html): Expecting value: line 1 "
-                "column 1 (char 0); it begins '<html><body>Bad gateway</body></html>'"),
-    "cut JSON": (body(b'[{"certname": "web01", "facts": {"os"', "application/json"),
-                 "answered something that is not JSON (application/json): Expecting"),
-    "an object": (body(b'{"error": "no"}', "application/json"),
-                  "answered a JSON object where a list of nodes belongs"),
+    "401": (
+        status(401, "Unauthorized"),
+        "answered 401 Unauthorized: Unauthorized (PuppetDB "
+        "wants credentials: a token with --token, or --cert)",
+    ),
+    "403": (
+        status(403, "Permission denied: rbac token lacks puppetdb:query"),
+        "answered 403 Forbidden: Permission denied: rbac token lacks puppetdb:query "
+        "(PuppetDB refused this client",
+    ),
+    "500": (
+        status(500, "Internal Server Error: org.postgresql.util.PSQLException"),
+        "answered 500 Internal Server Error: Internal Server Error: "
+        "org.postgresql.util.PSQLException",
+    ),
+    "garbage": (
+        body(b"<html><body>Bad gateway</body></html>"),
+        "answered something that is not JSON (text/html): Expecting value: line 1 "
+        "column 1 (char 0); it begins '<html><body>Bad gateway</body></html>'",
+    ),
+    "cut JSON": (
+        body(b'[{"certname": "web01", "facts": {"os"', "application/json"),
+        "answered something that is not JSON (application/json): Expecting",
+    ),
+    "an object": (
+        body(b'{"error": "no"}', "application/json"),
+        "answered a JSON object where a list of nodes belongs",
+    ),
     "a hang": (hang(3), "no complete answer within 0.5 s (the timeout; --timeout sets it)"),
     "a trickle": (trickle(0.1, 40), "no complete answer within 0.5 s (the timeout"),
     "a dropped connection": (drop(), "closed the connection without an answer"),
-    "a failure on page 3": (on_page(2, status(503, "Service Unavailable")),
-                            "answered 503 Service Unavailable: Service Unavailable"),
-}  # fmt: skip
+    "a failure on page 3": (
+        on_page(2, status(503, "Service Unavailable")),
+        "answered 503 Service Unavailable: Service Unavailable",
+    ),
+}
 
 
 @pytest.mark.parametrize("case", list(FAULTS))
 def test_a_failure_names_the_url_and_cause_and_keeps_the_last_good_profiles(
-    case: str, last_good: Path, capsys: pytest.CaptureFixture[str],
+    case: str,
+    last_good: Path,
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     monkeypatch.setattr("hiera_ls.fleet.pull.PAGE_SIZE", 10)
     fault, said = FAULTS[case]
     fake = FakePuppetDB([good_row(f"web{i:02d}.example.com") for i in range(25)], fault)
@@ -160,13 +177,21 @@ def test_the_token_is_sent_as_x_authentication_and_a_missing_token_file_stops_fi
     token = tmp_path / "token"
     token.write_text("0VZZ9Fz7Q4ec6wDa\n")
     with serving(FakePuppetDB([good_row("web01.example.com")])) as fake:
-        code, _, _ = pull(capsys, "--puppetdb", fake.url, "--token", str(token),
-                          "--output", str(tmp_path / "f"))  # fmt: skip
+        code, _, _ = pull(
+            capsys, "--puppetdb", fake.url, "--token", str(token), "--output", str(tmp_path / "f")
+        )
         assert code == 0
         assert fake.requests[0].headers["X-Authentication"] == "0VZZ9Fz7Q4ec6wDa"
         fake.requests.clear()
-        code, _, err = pull(capsys, "--puppetdb", fake.url, "--token", str(tmp_path / "nope"),
-                            "--output", str(tmp_path / "f"))  # fmt: skip
+        code, _, err = pull(
+            capsys,
+            "--puppetdb",
+            fake.url,
+            "--token",
+            str(tmp_path / "nope"),
+            "--output",
+            str(tmp_path / "f"),
+        )
         assert fake.requests == []
     assert code == 2 and f"the token file {tmp_path / 'nope'} does not exist" in err
 
@@ -174,24 +199,42 @@ def test_the_token_is_sent_as_x_authentication_and_a_missing_token_file_stops_fi
 @pytest.mark.parametrize(
     ("argv", "said"),
     [
-        ([], "name PuppetDB: --puppetdb URL, or --puppetdb alone for the URL .hiera-ls.yaml "
-         "names"),
-        (["--puppetdb", "puppetdb.example.com"], "--puppetdb: must be an http:// or https:// "
-         "URL with a host, not 'puppetdb.example.com'"),
+        ([], "name PuppetDB: --puppetdb URL, or --puppetdb alone for the URL .hiera-ls.yaml names"),
+        (
+            ["--puppetdb", "puppetdb.example.com"],
+            "--puppetdb: must be an http:// or https:// "
+            "URL with a host, not 'puppetdb.example.com'",
+        ),
         (["--puppetdb", "http://h:8080", "--timeout", "0"], "--timeout must be more than 0"),
-        (["--puppetdb", "http://h:8080", "--query", "[\"=\", "], "--query starts with '[' but "
-         "is not JSON (an AST query)"),
-        (["--puppetdb", "https://h:8081", "--cert", "/nonexistent/c.pem", "--key",
-          "/nonexistent/k.pem"], "the client certificate (cert) /nonexistent/c.pem does not "
-         "exist"),
-        (["--puppetdb"], "--puppetdb without a URL uses the repository's; .hiera-ls.yaml "
-         "names none (puppetdb: url:)"),
+        (
+            ["--puppetdb", "http://h:8080", "--query", '["=", '],
+            "--query starts with '[' but is not JSON (an AST query)",
+        ),
+        (
+            [
+                "--puppetdb",
+                "https://h:8081",
+                "--cert",
+                "/nonexistent/c.pem",
+                "--key",
+                "/nonexistent/k.pem",
+            ],
+            "the client certificate (cert) /nonexistent/c.pem does not exist",
+        ),
+        (
+            ["--puppetdb"],
+            "--puppetdb without a URL uses the repository's; .hiera-ls.yaml "
+            "names none (puppetdb: url:)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_what_cannot_be_used_is_said_before_any_request(
-    argv: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    said: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / ".git").mkdir()  # no .hiera-ls.yaml above this repository
     code, out, err = pull(capsys, *argv)

@@ -142,7 +142,10 @@ def test_a_rerun_rewrites_only_the_nodes_whose_facts_changed(
 
 
 def test_tls_with_a_client_certificate_gives_what_http_gives(
-    puppetdb: PuppetDB, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    puppetdb: PuppetDB,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     assert puppetdb.ca is not None and puppetdb.client is not None
     query = f'inventory[certname] {{ facts.role = "lb" and {BASE_ONLY} }}'
@@ -151,6 +154,7 @@ def test_tls_with_a_client_certificate_gives_what_http_gives(
         pull(capsys, "--puppetdb", puppetdb.http_url, "--query", query, "--output", str(plain))[0]
         == 0
     )
+    monkeypatch.setattr("hiera_ls.fleet.pull.PAGE_SIZE", 7)  # many pages over one connection
     code, _, err = pull(
         capsys,
         "--puppetdb",
