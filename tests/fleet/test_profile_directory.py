@@ -13,7 +13,7 @@ import pytest
 from hiera_ls.fleet import store
 from hiera_ls.fleet.nodes import BrokenNode, NodeProfile, node_profile
 from hiera_ls.fleet.store import write_profiles
-from hiera_ls.project.facts import node_scope
+from hiera_ls.project.facts import load_facts, node_scope
 from hiera_ls.project.fleet_profiles import FleetProfiles, certname_of, file_name
 from tests.fleet.fake_puppetdb import good_row
 
@@ -129,6 +129,9 @@ def test_fleet_profiles_are_listed_by_name_and_read_only_when_asked(tmp_path: Pa
     entry = fleet.entry("web03.example.com")
     assert entry is not None and entry.profile.error is None
     assert entry.profile.facts["role"] == "web"
+    path = out / "web03.example.com.json"
+    full = load_facts(str(path), path.read_text())  # read with every fact's position
+    assert (entry.profile.facts, entry.profile.name) == (full.facts, full.name)
     for name in ("web00.example.com", "web01.example.com", "web02.example.com"):
         fleet.entry(name)
     assert list(fleet._loaded) == ["web01.example.com", "web02.example.com"]  # the last two

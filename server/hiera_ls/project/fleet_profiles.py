@@ -96,7 +96,7 @@ class FleetProfiles:
                 certname, path, {}, profile.source, (), f"{path}: the file is gone"
             )
         else:
-            profile = load_facts(path, found.text, found.problem)
+            profile = load_facts(path, found.text, found.problem, positions=False)
         with self._lock:
             self._loaded[certname] = (stamp, profile)
             self._loaded.move_to_end(certname)
