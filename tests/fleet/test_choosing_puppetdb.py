@@ -13,6 +13,7 @@ from hiera_ls.fleet.query import QueryError, parse_query
 from hiera_ls.fleet.tls import TLSFiles, with_puppet_defaults
 from hiera_ls.project.puppetdb_settings import PuppetDBSettings
 from hiera_ls.project.repo_config import load_repo_config
+from hiera_ls.project.settings import parse_settings
 
 COLUMNS = "inventory[certname, environment, facts, trusted]"
 
@@ -237,3 +238,39 @@ def test_hiera_ls_yaml_puppetdb_settings_are_read_and_their_mistakes_placed() ->
         ),
     ]
     assert bad.puppetdb == PuppetDBSettings()
+
+
+def test_the_editors_puppetdb_settings_are_read_nested_or_dotted_and_checked() -> None:
+    nested = parse_settings(
+        {
+            "hiera": {
+                "puppetdb": {
+                    "url": "https://pdb:8081",
+                    "timeout": 5,
+                    "query": "nodes {}",
+                    "token": "~/.puppetlabs/token",
+                    "allowedUrls": ["http://a:8080/"],
+                }
+            }
+        }
+    )
+    assert nested.messages == ()
+    assert nested.settings.puppetdb == PuppetDBSettings(
+        url="https://pdb:8081", query="nodes {}", token="~/.puppetlabs/token", timeout=5.0
+    )
+    assert nested.settings.puppetdb_allowed == ("http://a:8080",)
+    dotted = parse_settings({"hiera.puppetdb.url": "http://pdb:8080"}, nested.settings)
+    assert dotted.settings.puppetdb.url == "http://pdb:8080"
+    assert dotted.settings.puppetdb.timeout == 5.0  # the rest stays
+    cleared = parse_settings({"hiera": {"puppetdb": {"url": "", "query": None}}}, nested.settings)
+    assert (cleared.settings.puppetdb.url, cleared.settings.puppetdb.query) == (None, "nodes {}")
+    wrong = parse_settings(
+        {"hiera": {"puppetdb": {"url": "pdb", "timeout": "5", "allowedUrls": "ftp://x"}}}
+    )
+    assert wrong.messages == (
+        "hiera.puppetdb.allowedUrls must be a list of http(s) URLs; ignored",
+        "hiera.puppetdb.url: url must be an http:// or https:// URL with a host, not 'pdb'; "
+        "ignored",
+        "hiera.puppetdb.timeout: timeout must be a number of seconds; ignored",
+    )
+    assert wrong.settings.puppetdb == PuppetDBSettings()

@@ -164,6 +164,8 @@ class Connection:
             chunk = response.read1(_CHUNK)  # one read of the socket: the deadline is seen
             if not chunk:
                 response.read()  # marks the answer read: the connection serves the next page
+                if inflate is not None:
+                    parts.append(inflate.flush())
                 break
             if inflate is not None:
                 try:
@@ -192,8 +194,8 @@ class Connection:
             return f"cannot resolve the host name {ep.host}: {error.strerror}"
         if isinstance(error, ssl.SSLCertVerificationError):
             return (
-                f"PuppetDB's certificate is not trusted: {error.verify_message} (the CA file "
-                "--cacert names must be the one that signed it)"
+                f"PuppetDB's certificate is not trusted: {error.verify_message} (give the CA "
+                "that signed it with --cacert)"
             )
         if isinstance(error, ssl.SSLError):
             return _tls_failure(error, ep, self.client_cert)

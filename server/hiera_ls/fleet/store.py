@@ -77,7 +77,7 @@ def write_profiles(
     old = _listing(directory)
     tmp = tempfile.mkdtemp(prefix=f".{base}.pull-", dir=parent)
     try:
-        os.chmod(tmp, 0o755 if mode & 0o044 else 0o700)
+        os.chmod(tmp, _directory_mode(directory, mode))
         tally = _Tally()
         for count, node in enumerate(nodes, start=1):
             _place(node, tmp, old, tally, mode)
@@ -101,6 +101,15 @@ def write_profiles(
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return summary
+
+
+def _directory_mode(directory: str, mode: int) -> int:
+    """The old directory's permissions (the user may have narrowed them), else what the
+    files' mode implies."""
+    try:
+        return os.stat(directory).st_mode & 0o7777
+    except OSError:
+        return 0o755 if mode & 0o044 else 0o700
 
 
 def _listing(directory: str) -> dict[str, str]:
