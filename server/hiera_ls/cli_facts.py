@@ -41,7 +41,8 @@ def add_facts_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     p.add_argument(
         "--output",
         metavar="DIR",
-        help=f"the profiles' directory (default: {DEFAULT_OUTPUT} in the repository)",
+        help=f"the profiles' directory (default: {DEFAULT_OUTPUT} in the repository: the "
+        "directory of .hiera-ls.yaml, else of .git, else the current one)",
     )
     p.add_argument(
         "--prune",
@@ -65,7 +66,7 @@ def run_facts_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) 
             )
         config = choose(args, repo).config
         assert config is not None  # --puppetdb was given
-        root = repo.root if repo.path is not None else cwd
+        root = repo.root if repo.path is not None else _repository_root(cwd)
         output = os.path.abspath(args.output) if args.output else os.path.join(root, DEFAULT_OUTPUT)
         for line in _tls_notes(config):
             stderr.write(f"hiera-ls facts pull: {line}\n")
@@ -87,6 +88,17 @@ def run_facts_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) 
         stderr.write(f"hiera-ls facts pull: {broken.line()}\n")
     stdout.write(report(summary, config, cwd))
     return 1 if summary.skipped else 0
+
+
+def _repository_root(start: str) -> str:
+    """The git work tree holding ``start`` (the directory with ``.git``), else ``start``."""
+    current = start
+    while not os.path.exists(os.path.join(current, ".git")):
+        parent = os.path.dirname(current)
+        if parent == current:
+            return start
+        current = parent
+    return current
 
 
 def _tls_notes(config: PuppetDBConfig) -> list[str]:

@@ -258,3 +258,16 @@ def test_puppetdb_alone_takes_the_repository_url_and_its_files(
     assert fake.requests[0].headers["X-Authentication"] == "team-token"
     assert fake.requests[0].params["query"] == '["=","facts.role","web"]'
     assert os.listdir(tmp_path / ".hiera-ls" / "facts" / "puppetdb") == ["web01.example.com.json"]
+
+
+def test_the_default_directory_is_in_the_repository_even_from_a_subdirectory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "data" / "roles").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "data" / "roles")
+    with serving(FakePuppetDB([good_row("web01.example.com")])) as fake:
+        code, out, _ = pull(capsys, "--puppetdb", fake.url)
+    assert code == 0
+    assert f"into {tmp_path}/.hiera-ls/facts/puppetdb:" in out  # outside the cwd: absolute
+    assert os.listdir(tmp_path / ".hiera-ls" / "facts" / "puppetdb") == ["web01.example.com.json"]
