@@ -119,10 +119,14 @@ class PuppetDB:
         workers: int = 4,
     ) -> int:
         """Send ``replace_facts`` (version 5) for every (certname, facts) and wait until
-        PuppetDB has stored them all; the number of commands sent."""
-        stamp = _now()
+        PuppetDB has stored them all; the number of commands sent.
+
+        PuppetDB's command threads can fail a command on a serialization conflict in
+        PostgreSQL and retry it only much later: a node still missing once nothing has been
+        stored for a while is sent again (a newer producer timestamp, the same facts)."""
         producer = f"loader-{uuid.uuid4()}"  # names this batch's factsets
         local = threading.local()
+        stamp = _now()
 
         def send(item: tuple[str, Mapping[str, object]]) -> str:
             certname, values = item
@@ -148,11 +152,15 @@ class PuppetDB:
                 raise RuntimeError(f"replace_facts {certname}: {response.status} {answer!r}")
             return certname
 
-        items = list(nodes)
+        items = {certname: values for certname, values in nodes}
         with ThreadPoolExecutor(workers) as pool:
-            sent = set(pool.map(send, items))
-        self._wait_for_producer(producer, len(sent))
-        return len(items)
+            list(pool.map(send, items.items()))
+            while True:
+                missing = self._wait_for_producer(producer, set(items))
+                if not missing:
+                    return len(items)
+                stamp = _now()
+                list(pool.map(send, [(c, items[c]) for c in sorted(missing)]))
 
     def deactivate(self, certnames: Iterable[str], timeout: float = 120.0) -> None:
         stamp = _now()
@@ -183,12 +191,31 @@ class PuppetDB:
         if response.status != 200:
             raise RuntimeError(f"{command}: {response.status} {answer!r}")
 
-    def _wait_for_producer(self, producer: str, count: int, timeout: float = 1800.0) -> None:
-        """Until PuppetDB has stored the latest facts of ``count`` nodes from ``producer``
-        (its queue-depth metric is not reliable: it can stay at 1 with the queue empty)."""
-        ast = json.dumps(["extract", [["function", "count"]], ["=", "producer", producer]])
-        path = f"/pdb/query/v4/factsets?query={urllib.parse.quote(ast)}"
-        self._wait_for_count(path, count, timeout)
+    def _wait_for_producer(
+        self, producer: str, certnames: set[str], stall: float = 60.0, timeout: float = 3600.0
+    ) -> set[str]:
+        """Until PuppetDB has stored the facts ``producer`` sent for ``certnames`` (its
+        queue-depth metric is not reliable: it can stay at 1 with the queue empty); the
+        nodes still missing when nothing more was stored for ``stall`` seconds."""
+        count = json.dumps(["extract", [["function", "count"]], ["=", "producer", producer]])
+        path = f"/pdb/query/v4/factsets?query={urllib.parse.quote(count)}"
+        deadline = time.monotonic() + timeout
+        stored, progress = -1, time.monotonic()
+        while True:
+            rows = self.get(path)
+            now = _count(rows) if isinstance(rows, list) else 0
+            if now >= len(certnames):
+                return set()
+            if now != stored:
+                stored, progress = now, time.monotonic()
+            elif time.monotonic() - progress > stall:
+                names = json.dumps(["extract", ["certname"], ["=", "producer", producer]])
+                done = self.get(f"/pdb/query/v4/factsets?query={urllib.parse.quote(names)}")
+                assert isinstance(done, list)
+                return certnames - {row["certname"] for row in done}
+            if time.monotonic() > deadline:
+                raise TimeoutError("PuppetDB did not store the facts sent")
+            time.sleep(0.3)
 
     def _wait_for_count(self, path: str, count: int, timeout: float) -> None:
         deadline = time.monotonic() + timeout
