@@ -114,7 +114,7 @@ async def test_a_repositorys_puppetdb_is_used_only_once_the_user_allows_its_url(
     await wait_for_log(client, "as facts profiles")
     listed = await request(client, "hiera/listFactsProfiles")
     assert sum(p["name"].startswith("pdb-") for p in listed) == 2
-    assert len(fake.requests) == 1
+    assert len(fake.requests) == 2  # the names, then their facts
 
 
 @pytest.mark.asyncio

@@ -1,9 +1,11 @@
 """A stand-in for PuppetDB's query API on loopback, for the answers a real PuppetDB cannot
 be made to give on demand: 401 and 500, garbage, a hang, a trickle, a dropped connection,
-a node with broken facts, a failure on the third page.
+a node with broken facts, a failure on the third batch.
 
-It pages its ``nodes`` as PuppetDB does (``limit``, ``offset``, ordered by certname) on the
-inventory endpoint and on the root query endpoint, and records every request.
+It answers as PuppetDB does the two requests a pull makes: a GET for the certnames (every
+row of ``nodes`` with a certname; the query itself is not evaluated), and a POST of
+``["in", "certname", ["array", NAMES]]`` for those nodes' rows, in certname order; rows
+that are no node (no certname) come with the first batch. Every request is recorded.
 """
 
 from __future__ import annotations
@@ -21,13 +23,15 @@ from urllib.parse import parse_qsl, urlsplit
 
 @dataclass(frozen=True, slots=True)
 class Request:
+    method: str
     path: str
     params: dict[str, str]
     headers: dict[str, str]
+    body: object = None  # a POST's JSON
 
 
-# A fault: given the request and its page number (0, 1, ...), write a whole answer and
-# return True, or return False for the normal answer.
+# A fault: given the request and its number (0, 1, ...: the names request is 0, the first
+# batch 1), write a whole answer and return True, or return False for the normal answer.
 Fault = Callable[["_Handler", Request, int], bool]
 
 
@@ -39,14 +43,22 @@ class FakePuppetDB:
     requests: list[Request] = field(default_factory=list)
     url: str = ""
 
-    def page(self, request: Request) -> list[object]:
-        limit = int(request.params.get("limit", "1000000"))
-        offset = int(request.params.get("offset", "0"))
-        ordered = sorted(
-            self.nodes,
-            key=lambda n: str(n.get("certname")) if isinstance(n, dict) else "",
-        )
-        return ordered[offset : offset + limit]
+    def answer(self, request: Request) -> list[object]:
+        if request.method == "GET":
+            return [{"certname": name} for name in self._named()]
+        query = request.body.get("query") if isinstance(request.body, dict) else None
+        wanted = set(query[2][1]) if isinstance(query, list) and len(query) == 3 else set()
+        rows = [self._named()[name] for name in sorted(wanted) if name in self._named()]
+        first = min(self._named(), default=None) in wanted
+        return [*rows, *(n for n in self.nodes if _name(n) is None)] if first else rows
+
+    def _named(self) -> dict[str, object]:
+        return {name: n for n in self.nodes if (name := _name(n)) is not None}
+
+
+def _name(row: object) -> str | None:
+    name = row.get("certname") if isinstance(row, dict) else None
+    return name if isinstance(name, str) and name else None
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -57,14 +69,27 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self) -> None:
+        self._answer(None)
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length", "0"))
+        self._answer(json.loads(self.rfile.read(length)))
+
+    def _answer(self, body: object) -> None:
         fake = self.server.fake
         parts = urlsplit(self.path)
-        request = Request(parts.path, dict(parse_qsl(parts.query)), dict(self.headers.items()))
-        number = sum(1 for r in fake.requests if r.path == request.path)
+        request = Request(
+            self.command,
+            parts.path,
+            dict(parse_qsl(parts.query)),
+            dict(self.headers.items()),
+            body,
+        )
+        number = len(fake.requests)
         fake.requests.append(request)
         if fake.fault is not None and fake.fault(self, request, number):
             return
-        self.send_json(200, fake.page(request))
+        self.send_json(200, fake.answer(request))
 
     def send_json(self, status: int, data: object) -> None:
         self.send_body(status, json.dumps(data).encode(), "application/json; charset=utf-8")
@@ -135,7 +160,7 @@ def trickle(every: float, chunks: int) -> Fault:
     """Headers at once, then the body a byte at a time: each read is quick, the whole slow."""
 
     def answer(handler: _Handler, request: Request, page: int) -> bool:
-        data = json.dumps(handler.server.fake.page(request)).encode()
+        data = json.dumps(handler.server.fake.answer(request)).encode()
         data += b" " * chunks
         handler.send_response(200)
         handler.send_header("Content-Type", "application/json")
@@ -163,8 +188,8 @@ def drop() -> Fault:
     return answer
 
 
-def on_page(number: int, fault: Fault) -> Fault:
-    """``fault`` for the request of page ``number`` (0-based) only."""
+def on_request(number: int, fault: Fault) -> Fault:
+    """``fault`` for request ``number`` only (0: the names, 1: the first batch)."""
 
     def answer(handler: _Handler, request: Request, page: int) -> bool:
         return page == number and fault(handler, request, page)

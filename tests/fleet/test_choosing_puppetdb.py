@@ -9,78 +9,76 @@ from pathlib import Path
 import pytest
 
 from hiera_ls.fleet.config import resolve
-from hiera_ls.fleet.query import QueryError, parse_query
+from hiera_ls.fleet.query import QueryError, facts_batch, parse_query
 from hiera_ls.fleet.tls import TLSFiles, with_puppet_defaults
 from hiera_ls.project.puppetdb_settings import PuppetDBSettings
 from hiera_ls.project.repo_config import load_repo_config
 from hiera_ls.project.settings import parse_settings
 
-COLUMNS = "inventory[certname, environment, facts, trusted]"
+INVENTORY, ROOT = "/pdb/query/v4/inventory", "/pdb/query/v4"
+EVERY = '["extract",["certname"]]'
+
+
+def ast(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 @pytest.mark.parametrize(
     ("given", "path", "query"),
     [
-        (None, "/pdb/query/v4/inventory", None),
-        ("  ", "/pdb/query/v4/inventory", None),
+        (None, INVENTORY, EVERY),
+        ("  ", INVENTORY, EVERY),
         (
             'inventory[certname] { facts.os.family = "Debian" }',
-            "/pdb/query/v4",
-            f'{COLUMNS} {{ certname in inventory[certname] {{ facts.os.family = "Debian" }} }}',
+            ROOT,
+            'inventory[certname] { facts.os.family = "Debian" }',
         ),
         (
             'nodes { facts_environment = "staging" }',
-            "/pdb/query/v4",
-            f'{COLUMNS} {{ certname in nodes[certname] {{ facts_environment = "staging" }} }}',
+            ROOT,
+            'nodes[certname] { facts_environment = "staging" }',
         ),
         (
-            'inventory[facts.os] { certname ~ "^web" }',
-            "/pdb/query/v4",
-            f'{COLUMNS} {{ certname in inventory[certname] {{ certname ~ "^web" }} }}',
+            'inventory[facts.os] { certname ~ "^web" } limit 5',
+            ROOT,
+            'inventory[certname] { certname ~ "^web" } limit 5',
         ),
         (
             '["=", "facts.os.family", "Debian"]',
-            "/pdb/query/v4/inventory",
-            '["=","facts.os.family","Debian"]',
+            INVENTORY,
+            ast(["extract", ["certname"], ["=", "facts.os.family", "Debian"]]),
         ),
         (
             '["from", "nodes", ["=", "facts_environment", "staging"], ["limit", 5]]',
-            "/pdb/query/v4/inventory",
-            json.dumps(
+            ROOT,
+            ast(
                 [
-                    "in",
-                    "certname",
-                    [
-                        "from",
-                        "nodes",
-                        ["extract", ["certname"], ["=", "facts_environment", "staging"]],
-                    ],
-                ],
-                separators=(",", ":"),
+                    "from",
+                    "nodes",
+                    ["extract", ["certname"], ["=", "facts_environment", "staging"]],
+                    ["limit", 5],
+                ]
             ),
         ),
         (
             '["from", "facts", ["extract", ["certname", "value"], ["=", "name", "role"]]]',
-            "/pdb/query/v4/inventory",
-            json.dumps(
-                [
-                    "in",
-                    "certname",
-                    ["from", "facts", ["extract", ["certname"], ["=", "name", "role"]]],
-                ],
-                separators=(",", ":"),
-            ),
+            ROOT,
+            ast(["from", "facts", ["extract", ["certname"], ["=", "name", "role"]]]),
         ),
     ],
 )
-def test_a_query_becomes_paged_requests_for_the_nodes_it_selects(
-    given: str | None, path: str, query: str | None
+def test_a_query_becomes_the_request_for_the_certnames_it_selects(
+    given: str | None, path: str, query: str
 ) -> None:
     parsed = parse_query(given)
-    assert (parsed.path, parsed.query) == (path, query)
-    params = dict(parsed.page(500, 500))
-    assert (params["limit"], params["offset"]) == ("500", "500")
-    assert json.loads(params["order_by"]) == [{"field": "certname", "order": "asc"}]
+    assert (parsed.path, parsed.names_params()) == (path, [("query", query)])
+
+
+def test_their_facts_are_asked_for_by_name_in_certname_order() -> None:
+    assert facts_batch(["a.example.com", "b.example.com"]) == {
+        "query": ["in", "certname", ["array", ["a.example.com", "b.example.com"]]],
+        "order_by": [{"field": "certname", "order": "asc"}],
+    }
 
 
 @pytest.mark.parametrize(

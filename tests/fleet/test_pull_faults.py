@@ -4,7 +4,6 @@ the last good profiles as they were; a node with broken facts is skipped, the re
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from tests.fleet.fake_puppetdb import (
     good_row,
     hang,
     inventory_row,
-    on_page,
+    on_request,
     serving,
     status,
     trickle,
@@ -80,8 +79,8 @@ FAULTS = {
     "a hang": (hang(3), "no complete answer within 0.5 s (the timeout; --timeout sets it)"),
     "a trickle": (trickle(0.1, 40), "no complete answer within 0.5 s (the timeout"),
     "a dropped connection": (drop(), "closed the connection without an answer"),
-    "a failure on page 3": (
-        on_page(2, status(503, "Service Unavailable")),
+    "a failure on batch 3": (
+        on_request(3, status(503, "Service Unavailable")),
         "answered 503 Service Unavailable: Service Unavailable",
     ),
 }
@@ -110,17 +109,27 @@ def test_a_failure_names_the_url_and_cause_and_keeps_the_last_good_profiles(
     assert os.listdir(last_good.parent) == ["facts"]  # no half-written directory beside it
 
 
-def test_pages_are_asked_for_in_certname_order_until_a_short_one(
+def test_the_names_come_first_then_their_facts_in_batches_in_certname_order(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("hiera_ls.fleet.pull.PAGE_SIZE", 10)
-    fake = FakePuppetDB([good_row(f"n{i:03d}.example.com") for i in range(23)], gzip=True)
+    names = [f"n{i:03d}.example.com" for i in range(23)]
+    fake = FakePuppetDB([good_row(n) for n in reversed(names)], gzip=True)
     with serving(fake):
         code, out, _ = pull(capsys, "--puppetdb", fake.url, "--output", str(tmp_path / "f"))
     assert code == 0 and "Pulled 23 nodes" in out and len(os.listdir(tmp_path / "f")) == 23
-    order = json.dumps([{"field": "certname", "order": "asc"}], separators=(",", ":"))
-    assert [(r.path, r.params) for r in fake.requests] == [
-        (INVENTORY, {"limit": "10", "offset": str(o), "order_by": order}) for o in (0, 10, 20)
+    order = [{"field": "certname", "order": "asc"}]
+    assert [(r.method, r.path, r.params, r.body) for r in fake.requests] == [
+        ("GET", INVENTORY, {"query": '["extract",["certname"]]'}, None),
+        *(
+            (
+                "POST",
+                INVENTORY,
+                {},
+                {"query": ["in", "certname", ["array", batch]], "order_by": order},
+            )
+            for batch in (names[0:10], names[10:20], names[20:23])
+        ),
     ]
     assert all(r.headers.get("Accept-Encoding") == "gzip" for r in fake.requests)
 
@@ -144,9 +153,6 @@ def test_nodes_with_broken_facts_are_skipped_with_a_line_each_and_the_rest_writt
         code, out, err = pull(capsys, "--puppetdb", fake.url, "--output", str(last_good))
     assert code == 1
     assert err.splitlines() == [
-        'hiera-ls facts pull: skipped a node: the answer holds the string "not a node" where '
-        "a node was expected",
-        'hiera-ls facts pull: skipped a node: a node\'s certname is the string "", not a name',
         "hiera-ls facts pull: skipped a/b.example.com: a certname holds no '/' (Puppet "
         "refuses such a name)",
         "hiera-ls facts pull: skipped bad1.example.com: its facts are a list, not a hash of facts",
@@ -156,6 +162,9 @@ def test_nodes_with_broken_facts_are_skipped_with_a_line_each_and_the_rest_writt
         '"remote", not a hash',
         "hiera-ls facts pull: skipped bad4.example.com: it has a fact 'title', which Puppet "
         "refuses: Cannot reassign variable '$title'",
+        'hiera-ls facts pull: skipped a node: the answer holds the string "not a node" where '
+        "a node was expected",
+        'hiera-ls facts pull: skipped a node: a node\'s certname is the string "", not a name',
     ]
     assert out.splitlines()[:3] == [
         f"Pulled 2 nodes from {fake.url} into {last_good}: 2 new, 0 changed, 0 unchanged.",
@@ -256,7 +265,7 @@ def test_puppetdb_alone_takes_the_repository_url_and_its_files(
     assert (code, err) == (0, "")
     assert out.startswith(f"Pulled 1 node from {fake.url} into .hiera-ls/facts/puppetdb: 1 new")
     assert fake.requests[0].headers["X-Authentication"] == "team-token"
-    assert fake.requests[0].params["query"] == '["=","facts.role","web"]'
+    assert fake.requests[0].params["query"] == '["extract",["certname"],["=","facts.role","web"]]'
     assert os.listdir(tmp_path / ".hiera-ls" / "facts" / "puppetdb") == ["web01.example.com.json"]
 
 

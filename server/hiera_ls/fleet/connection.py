@@ -1,7 +1,8 @@
-"""One connection to PuppetDB's query API, kept open across pages, with a time limit.
+"""One connection to PuppetDB's query API, kept open across requests, with a time limit.
 
-Standard library only (``http.client`` and ``ssl``): a request is a GET with its
-parameters in the URL, an optional ``X-Authentication`` token (PE's RBAC), gzip accepted.
+Standard library only (``http.client`` and ``ssl``): a GET with its parameters in the URL,
+or a POST with a JSON body (a batch of names is longer than a URL may be), an optional
+``X-Authentication`` token (PE's RBAC), gzip accepted.
 Each request, from connecting to its last byte, must finish within the timeout; the body
 is read in chunks against that deadline, so a server that trickles bytes is stopped too.
 
@@ -90,8 +91,17 @@ class Connection:
 
     def get_json(self, path: str, params: list[tuple[str, str]]) -> object:
         """The JSON answer of ``GET path?params``; PuppetDBError for anything else."""
+        target = path + ("?" + urlencode(params) if params else "")
+        return self._json(path, self._request("GET", target, None, self.url_of(path)))
+
+    def post_json(self, path: str, data: object) -> object:
+        """The JSON answer of ``POST path`` with ``data`` as its JSON body."""
+        body = json.dumps(data, separators=(",", ":")).encode("utf-8")
+        return self._json(path, self._request("POST", path, body, self.url_of(path)))
+
+    def _json(self, path: str, answer: tuple[bytes, str]) -> object:
         url = self.url_of(path)
-        body, content_type = self._get(path, params, url)
+        body, content_type = answer
         try:
             return json.loads(body)
         except (UnicodeDecodeError, ValueError) as e:
@@ -103,9 +113,9 @@ class Connection:
 
     # ------------------------------------------------------------------ the request
 
-    def _get(self, path: str, params: list[tuple[str, str]], url: str) -> tuple[bytes, str]:
+    def _request(self, method: str, target: str, body: bytes | None, url: str) -> tuple[bytes, str]:
         deadline = time.monotonic() + self.timeout
-        target = self.endpoint.base_path + path + ("?" + urlencode(params) if params else "")
+        target = self.endpoint.base_path + target
         headers = {
             "Accept": "application/json",
             "Accept-Encoding": "gzip",
@@ -113,13 +123,15 @@ class Connection:
         }
         if self.token is not None:
             headers["X-Authentication"] = self.token
+        if body is not None:
+            headers["Content-Type"] = "application/json"
         for attempt in (1, 2):
             fresh = self._conn is None
             try:
                 conn = self._connection(deadline)
-                conn.request("GET", target, headers=headers)
+                conn.request(method, target, body=body, headers=headers)
                 response = conn.getresponse()
-                body = self._read(response, deadline, url)
+                answer = self._read(response, deadline, url)
             except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError) as e:
                 self.close()
                 if attempt == 1 and not fresh:
@@ -133,8 +145,8 @@ class Connection:
                 raise PuppetDBError(url, self._why(e)) from None
             if response.getheader("Connection", "").lower() == "close":
                 self.close()
-            _check_status(response, body, url)
-            return body, response.getheader("Content-Type", "")
+            _check_status(response, answer, url)
+            return answer, response.getheader("Content-Type", "")
         raise AssertionError("unreachable")
 
     def _connection(self, deadline: float) -> http.client.HTTPConnection:
