@@ -70,10 +70,12 @@ def node_profile(row: object) -> NodeProfile | BrokenNode:
     return NodeProfile(certname, _text(certname, environment, values))
 
 
-def _text(certname: str, environment: object, values: Mapping[str, object]) -> bytes:
-    def dump(value: object) -> str:
-        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+# one encoder for every value (json.dumps makes one a call: a third of a pull's time)
+_dump = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
+
+def _text(certname: str, environment: object, values: Mapping[str, object]) -> bytes:
+    dump = _dump
     lines = [
         "{",
         f'  "certname": {dump(certname)},',
