@@ -27,6 +27,8 @@ export interface HieraSettings {
     inlayHints: { enabled: boolean };
     /** Custom backend function -> the reader hiera-ls reads its levels with (`expand_path` ...). */
     backends: Record<string, string>;
+    /** `hiera.maxFiles`: the most files one listing of the workspace holds. */
+    maxFiles: number;
     /** `hiera.puppetdb.*`: the user's PuppetDB, whose nodes the profile picker lists. */
     puppetdb: PuppetDBSettings;
 }
@@ -66,6 +68,7 @@ export const SERVER_SETTING_KEYS: readonly (keyof HieraSettings)[] = [
     'eyaml',
     'inlayHints',
     'backends',
+    'maxFiles',
     'puppetdb',
 ];
 
@@ -123,6 +126,7 @@ export function normalizeSettings(raw: unknown, home: string, folder?: string): 
         eyaml: { decryptInHover: flag(get('eyaml'), 'decryptInHover', false) },
         inlayHints: { enabled: flag(get('inlayHints'), 'enabled', true) },
         backends: backends(get('backends')),
+        maxFiles: positive(get('maxFiles'), 20000),
         puppetdb: puppetdb(get('puppetdb'), home, folder),
     };
 }
@@ -144,6 +148,11 @@ function puppetdb(raw: unknown, home: string, folder: string | undefined): Puppe
             ? allowed.filter((u): u is string => typeof u === 'string' && u.trim() !== '').map((u) => u.trim())
             : [],
     };
+}
+
+/** A whole number of at least 1; anything else is the default. */
+function positive(value: unknown, fallback: number): number {
+    return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : fallback;
 }
 
 /** Only string-to-string entries: the server names what it cannot use, with the reason. */
@@ -202,7 +211,13 @@ export function configurationAnswer(
     return value;
 }
 
-/** Settings whose change needs a new server process rather than didChangeConfiguration. */
+/**
+ * Settings whose change needs a new server process rather than didChangeConfiguration:
+ * the ones that choose which program runs. They are machine-scoped and restricted in
+ * package.json (a workspace's own settings never choose a program VS Code runs).
+ */
+export const LAUNCH_SETTINGS: readonly string[] = ['hiera.server.path', 'hiera.interpreter', 'hiera.importStrategy'];
+
 export function needsRestart(changed: (section: string) => boolean): boolean {
-    return changed('hiera.server.path');
+    return LAUNCH_SETTINGS.some((section) => changed(section));
 }

@@ -18,6 +18,7 @@ describe('settings -> initializationOptions', () => {
             eyaml: { decryptInHover: false },
             inlayHints: { enabled: true },
             backends: {},
+            maxFiles: 20000,
             puppetdb: {
                 url: null,
                 query: null,
@@ -46,6 +47,7 @@ describe('settings -> initializationOptions', () => {
             eyaml: { decryptInHover: true },
             inlayHints: { enabled: false },
             backends: { 'wmflib::expand_path': 'expand_path' },
+            maxFiles: 50000,
             puppetdb: {
                 url: 'https://puppetdb.example.com:8081',
                 query: 'inventory[certname] { facts.os.family = "Debian" }',
@@ -68,6 +70,7 @@ describe('settings -> initializationOptions', () => {
             eyaml: { decryptInHover: true },
             inlayHints: { enabled: false },
             backends: { 'wmflib::expand_path': 'expand_path' },
+            maxFiles: 50000,
             puppetdb: {
                 url: 'https://puppetdb.example.com:8081',
                 query: 'inventory[certname] { facts.os.family = "Debian" }',
@@ -100,6 +103,9 @@ describe('settings -> initializationOptions', () => {
         assert.deepEqual(normalizeSettings({ inlayHints: { enabled: 'no' } }, HOME).inlayHints, { enabled: true });
         assert.deepEqual(normalizeSettings({ backends: { a: 'yaml_data', b: 7 } }, HOME).backends, { a: 'yaml_data' });
         assert.deepEqual(normalizeSettings({ backends: ['x'] }, HOME).backends, {});
+        assert.equal(normalizeSettings({ maxFiles: 0 }, HOME).maxFiles, 20000);
+        assert.equal(normalizeSettings({ maxFiles: 1.5 }, HOME).maxFiles, 20000);
+        assert.equal(normalizeSettings({ maxFiles: '9' }, HOME).maxFiles, 20000);
         assert.deepEqual(normalizeSettings({ factsPaths: 'one/file.yaml' }, HOME).factsPaths, ['one/file.yaml']);
         assert.deepEqual(normalizeSettings(null, HOME).factsPaths, []);
     });

@@ -143,6 +143,7 @@ def _lookup_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 
 
 def _check_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from hiera_ls.report.command import add_trust_options
     from hiera_ls.report.formats import FORMATS
 
     p = sub.add_parser(
@@ -185,6 +186,7 @@ def _check_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         metavar="FILE",
         help="the global layer's hiera.yaml (the server's hiera.hieraConfig setting)",
     )
+    add_trust_options(p)
     p.add_argument(
         "--fix",
         action="store_true",
@@ -243,7 +245,6 @@ def _merge_from_args(args: argparse.Namespace) -> object:
 
 
 def _session(args: argparse.Namespace) -> LookupSession:
-    files = FileAccess()
     if args.environmentpath:
         env_root = os.path.join(args.environmentpath, args.environment)
         if not os.path.isdir(env_root):
@@ -253,6 +254,7 @@ def _session(args: argparse.Namespace) -> LookupSession:
             )
     else:
         env_root = os.getcwd()
+    files = FileAccess(roots=(env_root,))
     facts: dict[str, object] = {}
     certname = args.node
     if args.facts:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hiera_ls.fleet.config import resolve
+from hiera_ls.fleet.config import FleetConfigError, resolve
 from hiera_ls.fleet.query import QueryError, facts_batch, parse_query
 from hiera_ls.fleet.tls import TLSFiles, with_puppet_defaults
 from hiera_ls.project.puppetdb_settings import PuppetDBSettings
@@ -272,3 +272,19 @@ def test_the_editors_puppetdb_settings_are_read_nested_or_dotted_and_checked() -
         "hiera.puppetdb.timeout: timeout must be a number of seconds; ignored",
     )
     assert wrong.settings.puppetdb == PuppetDBSettings()
+
+
+@pytest.mark.parametrize(
+    "content", ["", "two words\n", "line one\nline two\n", "A" * 4097, "nul\x00byte"]
+)
+def test_a_file_that_holds_no_token_is_never_sent(content: str, tmp_path: Path) -> None:
+    token = tmp_path / "token"
+    token.write_text(content)
+    config = resolve(
+        PuppetDBSettings(url="http://pdb:8080", token=str(token)), PuppetDBSettings()
+    ).config
+    assert config is not None
+    with pytest.raises(FleetConfigError, match="holds no token"):
+        config.token()
+    token.write_text("0VZZ9Fz7Q4ec6wDa-Tok.en_/+=\n")
+    assert config.token() == "0VZZ9Fz7Q4ec6wDa-Tok.en_/+="

@@ -19,8 +19,6 @@ from tests.puppetdb.fleet import Node, changed, fleet
 from tests.puppetdb.service import PuppetDB, free_port
 from tests.puppetdb.tls import make_ca
 
-pytestmark = pytest.mark.slow
-
 EXAMPLE = Path(__file__).parents[2] / "examples" / "control-repo"
 BASE_ONLY = 'certname ~ "\\\\.example\\\\.com$"'  # PQL: the session's fleet, not a test's nodes
 

@@ -14,8 +14,6 @@ from hiera_ls.cli import main
 from tests.puppetdb.conftest import base_fleet
 from tests.puppetdb.service import PuppetDB
 
-pytestmark = pytest.mark.slow
-
 EXAMPLE = Path(__file__).parents[2] / "examples" / "control-repo"
 BASE_ONLY = 'certname ~ "\\\\.example\\\\.com$"'
 

@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hiera_ls.fleet.tls import TLSFiles, with_puppet_defaults
 from hiera_ls.project.puppetdb_settings import DEFAULT_TIMEOUT, PuppetDBSettings, normal_url
+
+MAX_TOKEN = 4096
+_TOKEN = re.compile(rf"[\x21-\x7e]{{1,{MAX_TOKEN}}}")  # what an RBAC token is made of
 
 
 class FleetConfigError(Exception):
@@ -49,8 +53,12 @@ class PuppetDBConfig:
         except (OSError, UnicodeDecodeError) as e:
             why = e.strerror if isinstance(e, OSError) else "it is not UTF-8 text"
             raise FleetConfigError(f"cannot read the token file {self.token_file}: {why}") from None
-        if not token or any(c in token for c in "\r\n"):
-            raise FleetConfigError(f"the token file {self.token_file} holds no one-line token")
+        if not _TOKEN.fullmatch(token):
+            # never sent: a file named by mistake (or by a repository) is not a token
+            raise FleetConfigError(
+                f"the token file {self.token_file} holds no token (one line of printable "
+                f"characters, at most {MAX_TOKEN} of them)"
+            )
         return token
 
     def cache_key(self) -> str:

@@ -38,6 +38,7 @@ _FIELDS = {
     "backends": "backends",
     "eyaml.decryptInHover": "eyaml_decrypt_in_hover",
     "inlayHints.enabled": "inlay_hints",
+    "maxFiles": "max_files",
     "puppetdb.allowedUrls": "puppetdb_allowed",
     **{f"puppetdb.{name}": "puppetdb" for name in PUPPETDB_FIELDS},
 }
@@ -62,6 +63,8 @@ class Settings:
     eyaml_decrypt_in_hover: bool = False
     # inlay hints (values for the active profile written into data files)
     inlay_hints: bool = True
+    # files one listing of the workspace holds (FileAccess.max_files); a cut is reported
+    max_files: int = 20_000
     # the user's PuppetDB, whose nodes the picker lists (hiera_ls.fleet); VS Code takes
     # these from the user's settings only, never a workspace's (machine scope)
     puppetdb: PuppetDBSettings = field(default_factory=PuppetDBSettings)
@@ -146,6 +149,11 @@ def parse_settings(raw: object, base: Settings | None = None) -> ParsedSettings:
                 continue
             messages.extend(f"hiera.{name}: {m}; ignored" for m in invalid_backends(value))
             changes[attr] = tuple(sorted(usable_backends(value).items()))
+        elif attr == "max_files":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                messages.append(f"hiera.{name} must be a positive number of files; ignored")
+                continue
+            changes[attr] = value
         elif attr == "module_dirs":
             if not isinstance(value, str) or value not in _MODULE_DIRS:
                 choices = " or ".join(f'"{v}"' for v in _MODULE_DIRS)
