@@ -132,6 +132,7 @@ def test_fleet_profiles_are_listed_by_name_and_read_only_when_asked(tmp_path: Pa
     path = out / "web03.example.com.json"
     full = load_facts(str(path), path.read_text())  # read with every fact's position
     assert (entry.profile.facts, entry.profile.name) == (full.facts, full.name)
+    assert fleet.entry("web03.example.com") is entry  # kept: the same entry, not re-read
     for name in ("web00.example.com", "web01.example.com", "web02.example.com"):
         fleet.entry(name)
     assert list(fleet._loaded) == ["web01.example.com", "web02.example.com"]  # the last two

@@ -62,7 +62,8 @@ class FleetProfiles:
             certname = certname_of(file)
             if certname is not None:
                 self._paths[certname] = os.path.join(self.directory, file)
-        self._loaded: OrderedDict[str, tuple[Stamp | None, FactsProfile]] = OrderedDict()
+        # the same entry while its file is unchanged: caches keyed by it stay valid
+        self._loaded: OrderedDict[str, tuple[Stamp | None, ProfileEntry]] = OrderedDict()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -88,7 +89,7 @@ class FleetProfiles:
             kept = self._loaded.get(certname)
             if kept is not None and kept[0] == stamp:
                 self._loaded.move_to_end(certname)
-                return ProfileEntry(certname, kept[1])
+                return kept[1]
         found = access.read(path)
         if found is None:
             profile = load_facts(path, "", None)
@@ -97,9 +98,10 @@ class FleetProfiles:
             )
         else:
             profile = load_facts(path, found.text, found.problem, positions=False)
+        entry = ProfileEntry(certname, profile)
         with self._lock:
-            self._loaded[certname] = (stamp, profile)
+            self._loaded[certname] = (stamp, entry)
             self._loaded.move_to_end(certname)
             while len(self._loaded) > self._keep:
                 self._loaded.popitem(last=False)
-        return ProfileEntry(certname, profile)
+        return entry
