@@ -145,9 +145,19 @@ class PuppetDB:
             query = urllib.parse.urlencode(
                 {"command": "replace_facts", "version": "5", "certname": certname}
             )
-            conn.request("POST", f"/pdb/cmd/v1?{query}", body, {"Content-Type": "application/json"})
-            response = conn.getresponse()
-            answer = response.read()
+            for attempt in range(3):
+                try:
+                    conn.request(
+                        "POST", f"/pdb/cmd/v1?{query}", body, {"Content-Type": "application/json"}
+                    )
+                    response = conn.getresponse()
+                    answer = response.read()
+                    break
+                except (ConnectionError, http.client.HTTPException):
+                    # Jetty closes a kept-alive connection when it is short of threads
+                    conn.close()
+                    if attempt == 2:
+                        raise
             if response.status != 200:
                 raise RuntimeError(f"replace_facts {certname}: {response.status} {answer!r}")
             return certname
