@@ -14,13 +14,11 @@ of the file still applies. Applying it to problems is ``hiera_ls.checks.policy``
 
 from __future__ import annotations
 
-import fnmatch
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from hiera_ls.codes import CODES
 from hiera_ls.project.backends import READERS
 from hiera_ls.project.path_patterns import GitIgnore
 from hiera_ls.project.puppetdb_settings import FIELDS as PUPPETDB_FIELDS
@@ -33,7 +31,8 @@ from hiera_ls.project.puppetdb_settings import (
 )
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.node_table import Path
-from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
+from hiera_ls.source.rules import Rule
+from hiera_ls.source.spans import Problem, Severity, Span
 from hiera_ls.source.yaml_loader import load_yaml
 
 CONFIG_NAME = ".hiera-ls.yaml"
@@ -51,14 +50,17 @@ SEVERITY_NAMES: Mapping[str, Severity | None] = {
 SETTINGS = ("facts", "select", "ignore", "severity", "exclude", "per-path", "backends", "puppetdb")
 
 
-def code_matches(pattern: str, code_id: str) -> bool:
-    """A code or a glob of codes (``yaml11-*``), as select, ignore and suppressions write them."""
-    return pattern == code_id or fnmatch.fnmatchcase(code_id, pattern)
-
-
-def known_pattern(pattern: str) -> bool:
-    """Whether a code or glob names at least one registered code (a typo names none)."""
-    return pattern in CODES or any(fnmatch.fnmatchcase(c, pattern) for c in CODES)
+CONFIG_UNKNOWN_SETTING = Rule(
+    "config-unknown-setting",
+    Severity.WARNING,
+    "A setting .hiera-ls.yaml does not have (a typo?): it is ignored",
+)
+CONFIG_BAD_VALUE = Rule(
+    "config-bad-value",
+    Severity.ERROR,
+    "A setting of .hiera-ls.yaml with a wrong type or value: that setting is ignored",
+)
+RULES = (CONFIG_UNKNOWN_SETTING, CONFIG_BAD_VALUE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +94,9 @@ class RepoConfig:
     # where the team's PuppetDB is (used only as the user allows: hiera_ls.fleet.config)
     puppetdb: PuppetDBSettings = field(default_factory=PuppetDBSettings)
     problems: tuple[Problem, ...] = ()  # about the file itself
+    # every code or glob written (select, ignore, severity, per-path) and where: the checks
+    # judge which name no code (they know the codes; this layer does not)
+    code_places: tuple[tuple[str, Span], ...] = ()
     text: str | None = field(default=None, compare=False, repr=False)
 
     EMPTY: ClassVar[RepoConfig]
@@ -154,6 +159,7 @@ class _Reader:
         self.text = text
         self.doc = load_yaml(path, text)
         self.problems: list[Problem] = []
+        self.code_places: list[tuple[str, Span]] = []
 
     def read(self) -> RepoConfig:
         doc = self.doc
@@ -168,14 +174,14 @@ class _Reader:
         if doc.fatal is not None or value is None:
             return self._done({})
         if not isinstance(value, dict):
-            self._report("config-bad-value", (), "The file must hold a mapping of settings")
+            self._report(CONFIG_BAD_VALUE, (), "The file must hold a mapping of settings")
             return self._done({})
         found: dict[str, object] = {}
         for key in value:
             if not isinstance(key, str) or key not in SETTINGS:
                 known = ", ".join(SETTINGS)
                 self._report(
-                    "config-unknown-setting",
+                    CONFIG_UNKNOWN_SETTING,
                     (key,),
                     f"Unknown setting {key!s}: hiera-ls reads {known}",
                     on_key=True,
@@ -203,6 +209,7 @@ class _Reader:
             backends=backends,
             puppetdb=puppetdb,
             problems=tuple(sorted(self.problems, key=_order)),
+            code_places=tuple(self.code_places),
             text=self.text,
         )
 
@@ -216,14 +223,14 @@ class _Reader:
         if isinstance(value, str):
             return [(value, (name,))]
         if not isinstance(value, list):
-            self._report("config-bad-value", (name,), f"{name} must be a list of {what}")
+            self._report(CONFIG_BAD_VALUE, (name,), f"{name} must be a list of {what}")
             return []
         out: list[tuple[str, Path]] = []
         for i, item in enumerate(value):
             if isinstance(item, str) and item:
                 out.append((item, (name, i)))
             else:
-                self._report("config-bad-value", (name, i), f"{name}: each entry must be {what}")
+                self._report(CONFIG_BAD_VALUE, (name, i), f"{name}: each entry must be {what}")
         return out
 
     def _paths(self, found: dict[str, object]) -> tuple[str, ...]:
@@ -239,7 +246,7 @@ class _Reader:
                 real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
             ):
                 self._report(
-                    "config-bad-value",
+                    CONFIG_BAD_VALUE,
                     where,
                     f"facts: {entry} lies outside the repository ({self.root}); a "
                     "repository names facts only inside itself. To read facts from there, "
@@ -252,15 +259,8 @@ class _Reader:
         return tuple(out)
 
     def _code(self, pattern: str, where: Path, on_key: bool = False) -> bool:
-        if known_pattern(pattern):
-            return True
-        self._report(
-            "config-unknown-code",
-            where,
-            f"{pattern} names no hiera-ls diagnostic code (docs/diagnostics.md lists them)",
-            on_key=on_key,
-        )
-        return False
+        self.code_places.append((pattern, self._span(where, on_key)))
+        return True
 
     def _codes(self, found: dict[str, object], name: str) -> tuple[str, ...]:
         out: list[str] = []
@@ -274,7 +274,7 @@ class _Reader:
         if value is None:
             return {}
         if not isinstance(value, dict):
-            self._report("config-bad-value", (name,), f"{name} must be a mapping of {what}")
+            self._report(CONFIG_BAD_VALUE, (name,), f"{name} must be a mapping of {what}")
             return {}
         return value
 
@@ -283,7 +283,7 @@ class _Reader:
         choices = "error, warning, info, hint or off"
         for key, value in self._mapping(found, "severity", "codes to severities").items():
             if not isinstance(key, str):
-                self._report("config-bad-value", ("severity", key), "A code must be a string")
+                self._report(CONFIG_BAD_VALUE, ("severity", key), "A code must be a string")
                 continue
             if not self._code(key, ("severity", key), on_key=True):
                 continue
@@ -293,7 +293,7 @@ class _Reader:
                 out.append((key, SEVERITY_NAMES[value]))
             else:
                 message = f"The severity of {key} must be {choices}"
-                self._report("config-bad-value", ("severity", key), message)
+                self._report(CONFIG_BAD_VALUE, ("severity", key), message)
         return tuple(out)
 
     def _rules(self, found: dict[str, object]) -> tuple[PathRule, ...]:
@@ -304,7 +304,7 @@ class _Reader:
         per_path = self._mapping(found, "per-path", "path patterns to lists of codes")
         for key, value in per_path.items():
             if not isinstance(key, str) or not key:
-                self._report("config-bad-value", ("per-path", key), "A path pattern is a string")
+                self._report(CONFIG_BAD_VALUE, ("per-path", key), "A path pattern is a string")
                 continue
             items = value if isinstance(value, list) else [value]
             codes: list[str] = []
@@ -312,7 +312,7 @@ class _Reader:
                 where: Path = ("per-path", key, i) if isinstance(value, list) else ("per-path", key)
                 if not isinstance(item, str) or not item:
                     self._report(
-                        "config-bad-value",
+                        CONFIG_BAD_VALUE,
                         where,
                         f"per-path: {key} takes a list of codes or globs",
                     )
@@ -327,10 +327,10 @@ class _Reader:
         readers = ", ".join(READERS)
         for key, value in self._mapping(found, "backends", "function names to readers").items():
             if not isinstance(key, str) or not key:
-                self._report("config-bad-value", ("backends", key), "A function name is a string")
+                self._report(CONFIG_BAD_VALUE, ("backends", key), "A function name is a string")
             elif not isinstance(value, str) or value not in READERS:
                 self._report(
-                    "config-bad-value",
+                    CONFIG_BAD_VALUE,
                     ("backends", key),
                     f"backends: {key} must name one of hiera-ls' readers: {readers}",
                 )
@@ -345,14 +345,14 @@ class _Reader:
             if not isinstance(key, str) or key not in PUPPETDB_FIELDS:
                 known = ", ".join(PUPPETDB_FIELDS)
                 message = f"Unknown setting puppetdb: {key!s}: hiera-ls reads {known}"
-                self._report("config-unknown-setting", where, message, on_key=True)
+                self._report(CONFIG_UNKNOWN_SETTING, where, message, on_key=True)
             elif value is None:
                 continue
             elif (problem := _puppetdb_problem(key, value)) is not None:
-                self._report("config-bad-value", where, f"puppetdb: {problem}")
+                self._report(CONFIG_BAD_VALUE, where, f"puppetdb: {problem}")
             elif key in ("query", *FILE_FIELDS) and (not isinstance(value, str) or not value):
                 what = "a query (PQL or JSON AST)" if key == "query" else "a file path"
-                self._report("config-bad-value", where, f"puppetdb: {key} must be {what}")
+                self._report(CONFIG_BAD_VALUE, where, f"puppetdb: {key} must be {what}")
             elif key in FILE_FIELDS:
                 assert isinstance(value, str)
                 given[key] = expand_path(value, self.root)
@@ -362,9 +362,8 @@ class _Reader:
 
     # ------------------------------------------------------------------ reporting
 
-    def _report(self, code_id: str, where: Path, message: str, on_key: bool = False) -> None:
-        span = FileSpan(self.path, self._span(where, on_key))
-        self.problems.append(Problem(code_id, message, CODES[code_id].severity, span))
+    def _report(self, rule: Rule, where: Path, message: str, on_key: bool = False) -> None:
+        self.problems.append(rule.at(message, self.path, self._span(where, on_key)))
 
     def _span(self, where: Path, on_key: bool) -> Span:
         spans = self.doc.nodes.get(where)

@@ -25,8 +25,7 @@ FAILED = 2
 LISTED = 20  # certnames named per kind of change; then "and N more"
 
 
-def add_facts_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    facts = sub.add_parser("facts", help="facts profiles from PuppetDB (facts pull)")
+def add_arguments(facts: argparse.ArgumentParser) -> None:
     commands = facts.add_subparsers(dest="facts_command", metavar="COMMAND")
     p = commands.add_parser(
         "pull",
@@ -52,7 +51,7 @@ def add_facts_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
 
 
-def run_facts_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     if args.facts_command != "pull":
         stderr.write("hiera-ls facts: name a command: hiera-ls facts pull --puppetdb URL\n")
         return FAILED
