@@ -19,6 +19,9 @@ from hiera_ls.cli.reports import (
     split_names,
     write_report,
 )
+from hiera_ls.fleet.config import FleetConfigError
+from hiera_ls.fleet.connection import PuppetDBError
+from hiera_ls.fleet.options import add_puppetdb_arguments, fleet_for_run
 from hiera_ls.report.diff import run_diff
 from hiera_ls.report.diff_formats import DIFF_FORMATS
 from hiera_ls.report.git_tree import GitError
@@ -67,6 +70,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="the global layer's hiera.yaml",
     )
     add_trust_options(p)
+    add_puppetdb_arguments(p, live=True)
 
 
 class _Stopped(BaseException):
@@ -115,6 +119,7 @@ def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO)
 def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
         settings = settings_for(args.hiera_config, args.facts_paths, args.max_files)
+        fleet = fleet_for_run(args, args.directory, "diff", stderr)
         progress = ProgressBar(stderr)
         try:
             result = run_diff(
@@ -125,10 +130,11 @@ def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 keys=split_names(args.keys),
                 settings=settings,
                 progress=progress,
+                fleet=fleet,
             )
         finally:
             progress.close()
-    except (CheckError, GitError) as e:
+    except (CheckError, GitError, FleetConfigError, PuppetDBError) as e:
         stderr.write(f"hiera-ls diff: error: {e}\n")
         return USAGE_ERROR
     report = DIFF_FORMATS[args.format](result)

@@ -30,6 +30,7 @@ from hiera_ls.engine.explain import plain_data
 from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.engine.providers import EYAML
 from hiera_ls.project.facts import node_scope
+from hiera_ls.project.fleet_profiles import FleetProfiles
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import NO_PROFILE_CERTNAME, Snapshot, Workspace
 from hiera_ls.puppet.message import Text
@@ -108,10 +109,12 @@ def run_diff(
     keys: Sequence[str] | None = None,
     settings: Settings | None = None,
     progress: Progress | None = None,
+    fleet: FleetProfiles | None = None,
 ) -> DiffResult:
     """Compare every key for every profile between ``base`` and ``head`` (None: the files on
     disk) of the git repository holding ``path`` (the control repository or environment
-    directory).  Raises GitError or CheckError for what the user must fix."""
+    directory).  ``fleet``: PuppetDB's nodes, compared beside the repository's profiles.
+    Raises GitError or CheckError for what the user must fix."""
     root = os.path.realpath(path)
     if not os.path.isdir(root):
         raise CheckError(f"{path}: no such directory")
@@ -127,7 +130,9 @@ def run_diff(
             else root
         )
         base_snap = Workspace([base_root], settings).snapshot()
-        head_snap = Workspace([head_root], settings).snapshot()
+        head_workspace = Workspace([head_root], settings)
+        head_workspace.set_fleet(fleet)
+        head_snap = head_workspace.snapshot()
         chosen = _profiles(head_snap, profiles)
         base_top = os.path.join(tmp, "base", "tree")
         head_top = os.path.join(tmp, "head", "tree") if head_commit is not None else repo.top
@@ -187,12 +192,12 @@ def _profiles(snapshot: Snapshot, wanted: Sequence[str] | None) -> list[_Profile
     names = _profile_names(snapshot, wanted)
     if not names:
         return [_Profile(NO_PROFILE, {}, NO_PROFILE_CERTNAME)]
-    by_name = {e.name: e for e in snapshot.profiles}
-    return [
-        _Profile(n, by_name[n].profile.facts, by_name[n].profile.name)
-        for n in names
-        if by_name[n].profile.error is None
-    ]
+    out: list[_Profile] = []
+    for name in names:
+        entry = snapshot.profile_named(name)
+        if entry is not None and entry.profile.error is None:
+            out.append(_Profile(name, entry.profile.facts, entry.profile.name))
+    return out
 
 
 class _Side:
