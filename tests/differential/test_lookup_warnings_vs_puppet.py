@@ -87,9 +87,7 @@ def hiera_ls(base: Path, key: str, mode: list[str]) -> tuple[int, str, list[str]
 
 
 @pytest.mark.parametrize("mode", sorted(MODES))
-def test_lookup_prints_puppets_warnings_about_the_files_it_reads(
-    mode: str, tmp_path: Path
-) -> None:
+def test_lookup_prints_puppets_warnings_about_the_files_it_reads(mode: str, tmp_path: Path) -> None:
     if not puppet_available():
         pytest.skip("`puppet` is not installed")
     layout(tmp_path, FILES)

@@ -266,10 +266,10 @@ def test_profiles_chosen_for_a_run_narrow_the_unread_data_files(tmp_path: Path) 
 
     assert unread(None) == []
     assert unread(["web01"]) == [
-        "data/nodes/db01.yaml No facts profile reads this file (1: web01); level \"Node\" "
+        'data/nodes/db01.yaml No facts profile reads this file (1: web01); level "Node" '
         "(nodes/%{trusted.certname}.yaml) reads it only for other nodes"
     ]
     assert unread(["db01", "web02"]) == [
         "data/nodes/web01.yaml No facts profile reads this file (2: db01, web02); level "
-        "\"Node\" (nodes/%{trusted.certname}.yaml) reads it only for other nodes"
+        '"Node" (nodes/%{trusted.certname}.yaml) reads it only for other nodes'
     ]
