@@ -45,10 +45,9 @@ def test_a_clean_repository_passes(clean_repo: Path, capsys: pytest.CaptureFixtu
     assert (code, out) == (0, "All checks passed (2 files).\n")
     # without a facts profile, it says once what did not run and how to add one
     assert err.count("\n") == 1
-    assert err.startswith(
-        "hiera-ls check: note: no facts profile found, so 6 checks that look keys up for a "
-        "node did not run (interpolation-collection-in-string, profile-redundant-override, "
-    )
+    assert err.startswith("hiera-ls check: note: no facts profile found, so ")
+    assert " checks that look keys up for a node did not run (" in err
+    assert "lookup-fails-for-profile" in err and "profile-unread-data-file" in err
     assert "`puppet facts show --render-as json > NODE.json`" in err
     assert "`facter -j > NODE.json`" in err
     assert "`hiera-ls facts pull --puppetdb URL`" in err

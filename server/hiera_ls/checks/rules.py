@@ -23,6 +23,7 @@ from hiera_ls.checks import (
     profile,
     profile_coverage,
     references,
+    same_file_levels,
     suppression_rules,
     unused_data,
 )
@@ -43,6 +44,7 @@ RULES: dict[str, Rule] = table(
     suppression_rules.RULES,
     eyaml.RULES,
     profile_coverage.RULES,
+    same_file_levels.RULES,
     class_parameters.RULES,
     profile.RULES,
     unused_data.RULES,

@@ -317,7 +317,7 @@ class Diagnostics:
         last = self._coverage_for(snapshot, view, path)
         if last is None:
             return found
-        extra = last.by_file.get(path, []) if kind is FileKind.DATA else []
+        extra = last.by_file.get(path, [])  # a data file's, or a hiera.yaml's levels
         if extra:
             found = _located_in(sorted([*found, *extra], key=_order), path)
         return fold(found, last.consequences, len(snapshot.profiles))
