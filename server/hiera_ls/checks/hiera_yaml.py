@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 
 from hiera_ls.checks.cross_file import CrossFileIndex
 from hiera_ls.checks.interpolation import token_problems
@@ -85,13 +85,29 @@ def check_config_tokens(layer: Layer, text: str) -> list[Problem]:
         return []
     locator = Locator.of(text)
     out: list[Problem] = []
+    for site, local in config_strings(layer):
+
+        def span_of(start: int, end: int, site: StringSite = site) -> Span:
+            return locator.span(site, start, end)
+
+        out.extend(
+            token_problems(site.value, span_of, config.path, config=True, local_variable=local)
+        )
+    return out
+
+
+def config_strings(layer: Layer) -> Iterator[tuple[StringSite, str | None]]:
+    """Each datadir and location template of the layer's levels holding a ``%{``, with the
+    variable a mapped_paths template binds for itself."""
+    config = layer.config
+    if config is None:
+        return
     seen_datadirs: set[Span] = set()
     for entry in (*config.hierarchy, *config.default_hierarchy):
         if entry.datadir_span is not None and entry.datadir_span not in seen_datadirs:
             seen_datadirs.add(entry.datadir_span)
-            out.extend(
-                _string_tokens(config.path, locator, entry.datadir, entry.datadir_span, None)
-            )
+            if "%{" in entry.datadir:
+                yield StringSite((), entry.datadir, False, entry.datadir_span, None, False), None
         location = entry.location
         local = None
         slots = range(len(location.values))
@@ -100,25 +116,9 @@ def check_config_tokens(layer: Layer, text: str) -> list[Problem]:
             local = location.values[1] if len(location.values) > 1 else None
         for slot in slots:
             if slot < len(location.spans) and location.spans[slot] != NO_SPAN:
-                out.extend(
-                    _string_tokens(
-                        config.path, locator, location.values[slot], location.spans[slot], local
-                    )
-                )
-    return out
-
-
-def _string_tokens(
-    path: str, locator: Locator, value: str, span: Span, local: str | None
-) -> list[Problem]:
-    if "%{" not in value:
-        return []
-    site = StringSite((), value, False, span, None, False)
-
-    def span_of(start: int, end: int) -> Span:
-        return locator.span(site, start, end)
-
-    return token_problems(value, span_of, path, config=True, local_variable=local)
+                value = location.values[slot]
+                if "%{" in value:
+                    yield StringSite((), value, False, location.spans[slot], None, False), local
 
 
 def check_datadirs(layer: Layer, files: FileAccess) -> list[Problem]:

@@ -32,6 +32,7 @@ from hiera_ls.checks.cross_file import (
 )
 from hiera_ls.checks.data_shapes import check_dash_items, check_key_colons, check_null_words
 from hiera_ls.checks.eyaml import check_encrypted_blocks, check_eyaml_keys
+from hiera_ls.checks.fact_paths import Facts, check_config_fact_paths, check_data_fact_paths
 from hiera_ls.checks.hiera_yaml import (
     check_config_tokens,
     check_datadirs,
@@ -79,6 +80,7 @@ def check_data_file(
     code: CodeIndex | None = None,
     declared: Callable[[], Collection[str]] = frozenset,
     folded: Folded | None = None,
+    facts: Sequence[Facts] = (),
 ) -> list[Problem]:
     """All problems of one data file, in file order.
 
@@ -91,6 +93,7 @@ def check_data_file(
     ``declared``: the classes the code declares resource-like (asked only when needed).
     ``folded``: whether a failure's cause is reported where it is (checks/causes.py): such
     failures are its consequences, not findings of this file.
+    ``facts``: every facts profile's facts (a misspelt fact is one none of them has).
     """
     data = source.data
     path = source.path
@@ -123,6 +126,7 @@ def check_data_file(
     locator = Locator.of(source.text, source.is_json)
     if not large:
         out.extend(check_data_tokens(path, data, locator))
+        out.extend(check_data_fact_paths(path, data, locator, facts))
         if not source.is_json:
             out.extend(check_null_words(path, data, source.text, code))
             out.extend(check_dash_items(path, data, source.text))
@@ -225,6 +229,7 @@ def check_hiera_config(
     files: FileAccess | None = None,
     index: CrossFileIndex | None = None,
     code: CodeIndex | None = None,
+    facts: Sequence[Facts] = (),
 ) -> list[Problem]:
     """Puppet's findings for the layer's hiera.yaml (from ``layer.config``) plus location checks.
 
@@ -236,6 +241,7 @@ def check_hiera_config(
         return []
     out: list[Problem] = list(config.problems)
     out.extend(check_config_tokens(layer, text))
+    out.extend(check_config_fact_paths(layer, text, facts))
     if files is not None:
         out.extend(check_datadirs(layer, files))
         out.extend(check_eyaml_keys(layer, files))

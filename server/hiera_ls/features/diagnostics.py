@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.causes import ByCause, fold
@@ -446,7 +446,12 @@ class Diagnostics:
             built = self.built(snapshot, view)
             code = code_index(snapshot, view) if built is not None else None
             found = check_hiera_config(
-                layer, text, snapshot.files, built.index if built is not None else None, code
+                layer,
+                text,
+                snapshot.files,
+                built.index if built is not None else None,
+                code,
+                _every_facts(snapshot),
             )
             checked = coverage(index=built is not None, profile=True, code=code is not None)
         elif view is not None and kind is FileKind.DATA:
@@ -468,6 +473,7 @@ class Diagnostics:
                     code,
                     lambda: self.declared(snapshot, code) if code is not None else frozenset(),
                     lambda cause: _reported_where_it_is(snapshot, cause),
+                    _every_facts(snapshot),
                 )
                 large = len(source.text) > LARGE_FILE_CHARS
                 if built is not None:
@@ -666,6 +672,11 @@ def _located_in(found: list[Problem], path: str) -> list[Problem]:
             seen.add(p)
             out.append(p)
     return out
+
+
+def _every_facts(snapshot: Snapshot) -> list[Mapping[str, object]]:
+    """The facts of every profile (a misspelt fact is one none of them has)."""
+    return [e.profile.facts for e in snapshot.profiles if e.profile.error is None]
 
 
 def project_paths(snapshot: Snapshot) -> list[str]:
