@@ -299,6 +299,8 @@ def check_unused_data_files(index: CrossFileIndex) -> list[Problem]:
                     continue
                 if index.role(path).layer is not layer or any(t.can_read(path) for t in templates):
                     continue
+                if _plan_reads(layer, path):
+                    continue  # Bolt's plans read it
                 indexed = index.files.get(path)
                 first_line = indexed.first_line if indexed is not None else 0
                 message = (
@@ -314,6 +316,20 @@ def check_unused_data_files(index: CrossFileIndex) -> list[Problem]:
                 span = Span.of(0, 0, 0, first_line)
                 out.append(DATA_FILE_UNUSED.at(message, path, span, Details(file=config.path)))
     return out
+
+
+def _plan_reads(layer: Layer, path: str) -> bool:
+    """A plan_hierarchy level names the file (as written, without variables): Bolt's plans
+    read it, though Puppet's own lookups never do."""
+    config = layer.config
+    for entry in config.plan_hierarchy if config is not None else ():
+        if entry.location.kind not in ("path", "paths"):
+            continue
+        for value in entry.location.values:
+            named = os.path.normpath(os.path.join(layer.root, entry.datadir, value))
+            if "%{" not in value and named == path:
+                return True
+    return False
 
 
 FUNCTION_KINDS = ("data_hash", "lookup_key", "data_dig")
