@@ -23,18 +23,29 @@ import fnmatch
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from hiera_ls.engine.explain import plain_data
 from hiera_ls.engine.lookup import LookupSession
+from hiera_ls.engine.node_classes import (
+    interpolated_variables,
+    module_config_variables,
+    signature,
+    strings_and_keys,
+)
 from hiera_ls.engine.providers import EYAML
 from hiera_ls.project.facts import node_scope
 from hiera_ls.project.fleet_profiles import FleetProfiles
 from hiera_ls.project.settings import Settings
-from hiera_ls.project.workspace import NO_PROFILE_CERTNAME, Snapshot, Workspace
+from hiera_ls.project.workspace import (
+    NO_PROFILE_CERTNAME,
+    EnvironmentView,
+    Snapshot,
+    Workspace,
+)
 from hiera_ls.puppet.message import Text
-from hiera_ls.puppet.values import Encrypted
+from hiera_ls.puppet.values import Encrypted, canonical
 from hiera_ls.report.git_tree import Repository, commit_of, repository_at, write_tree
 from hiera_ls.report.node_traits import Splitter, hierarchy_variables, traits
 from hiera_ls.report.redact import shown, strings_in
@@ -289,8 +300,9 @@ def _profiles(snapshot: Snapshot, wanted: Sequence[str] | None) -> list[_Profile
 
 class _Side:
     """One revision as the server's project builder reads it: its environments by their
-    directory relative to the compared directory, and a lookup session per environment and
-    profile (made first, as they also say which files each node's hierarchy reads)."""
+    directory relative to the compared directory, and per environment a lookup session for
+    each class of profiles that must get the same answers (made first, as they also say
+    which files the nodes' hierarchies read)."""
 
     def __init__(
         self, snapshot: Snapshot, root: str, profiles: Sequence[_Profile], top: str
@@ -304,29 +316,55 @@ class _Side:
             if info.levels and not os.path.realpath(path).startswith(real_top)
         }
         self.views = {os.path.relpath(v.env.root, root): v for v in snapshot.environments}
+        # per environment: one session per class of profiles that must get the same answers
+        # (engine/node_classes.py), and each class's profiles (indexes into ``profiles``)
         self.sessions: dict[str, list[LookupSession]] = {}
+        self.members: dict[str, list[list[int]]] = {}
         self.read: dict[str, frozenset[str] | None] = {}
         for env, view in self.views.items():
-            strict = snapshot.settings.strict_variables
-            sessions = [
-                LookupSession(
-                    view.env,
-                    node_scope(p.facts, p.certname, view.env.name, strict),
-                    snapshot.files,
-                    snapshot.cache,
-                )
-                for p in profiles
-            ]
-            self.sessions[env] = sessions
-            paths: set[str] = set()
-            for session in sessions:
-                named = session.hierarchy_files()
-                if named is None:  # this node's lookups fail: every file may matter
-                    self.read[env] = None
-                    break
-                paths |= named
-            else:
-                self.read[env] = frozenset(paths)
+            self._classify(env, view)
+
+    def _classify(self, env: str, view: EnvironmentView) -> None:
+        strict = self.snapshot.settings.strict_variables
+        variables = sorted(self._variables(view))
+        index: dict[Hashable, int] = {}
+        sessions: list[LookupSession] = []
+        members: list[list[int]] = []
+        for i, p in enumerate(self.profiles):
+            session = LookupSession(
+                view.env,
+                node_scope(p.facts, p.certname, view.env.name, strict),
+                self.snapshot.files,
+                self.snapshot.cache,
+            )
+            sig = signature(session, variables)
+            if sig is not None and sig in index:
+                members[index[sig]].append(i)
+                continue
+            if sig is not None:
+                index[sig] = len(sessions)
+            sessions.append(session)
+            members.append([i])
+        paths: set[str] = set()
+        read: frozenset[str] | None = None
+        for session in sessions:
+            named = session.hierarchy_files()
+            if named is None:  # this node's lookups fail: every file may matter
+                break
+            paths |= named
+        else:
+            read = frozenset(paths)
+        self.sessions[env], self.members[env], self.read[env] = sessions, members, read
+
+    def _variables(self, view: EnvironmentView) -> set[str]:
+        """What the environment's data and modules' hiera.yaml files interpolate."""
+        texts = (
+            text
+            for path, info in self.snapshot.data_files.items()
+            if info.view is view
+            for text in strings_and_keys(_data(self.snapshot, path))
+        )
+        return interpolated_variables(texts) | module_config_variables(view.env)
 
     def _data_files(self, env: str, function: str | None = None) -> Iterator[tuple[str, str]]:
         """(path, module name or "") of each data file some profile's lookups can read: a
@@ -401,27 +439,37 @@ class _Side:
         return out
 
     def answers(self, env: str, keys: Sequence[str], counter: _Counter) -> dict[str, list[Answer]]:
-        """Every key's answer for every profile: all keys through the profile's one session
-        (lookup_options, hierarchies and nested lookups resolved once)."""
-        out: dict[str, list[Answer]] = {key: [] for key in keys}
-        sessions: Sequence[LookupSession | None] = self.sessions.get(env) or [None] * len(
-            self.profiles
-        )
-        for session in sessions:
+        """Every key's answer for every profile: all keys through one session per class of
+        profiles (lookup_options, hierarchies and nested lookups resolved once), each
+        answer given to every profile of the class."""
+        n = len(self.profiles)
+        sessions = self.sessions.get(env)
+        if sessions is None:  # the environment is not there at this revision
+            counter.step(len(keys) * n)
+            return {key: [Answer("missing")] * n for key in keys}
+        out: dict[str, list[Answer]] = {key: [Answer("missing")] * n for key in keys}
+        for session, members in zip(sessions, self.members[env], strict=True):
             for key in keys:
-                if session is None:  # the environment is not there at this revision
-                    out[key].append(Answer("missing"))
-                    continue
-                outcome = session.lookup(key)
-                if outcome.error is not None:
-                    assert outcome.failure is not None
-                    out[key].append(_error(outcome.failure.text, self.root))
-                elif not outcome.found:
-                    out[key].append(Answer("missing"))
-                else:
-                    out[key].append(Answer("value", outcome.value, canonical(outcome.value)))
-            counter.step(len(keys))
+                answer = self._answer(session, key)
+                column = out[key]
+                for i in members:
+                    column[i] = answer
+            counter.step(len(keys) * len(members))
         return out
+
+    def _answer(self, session: LookupSession, key: str) -> Answer:
+        outcome = session.lookup(key)
+        if outcome.error is not None:
+            assert outcome.failure is not None
+            return _error(outcome.failure.text, self.root)
+        if not outcome.found:
+            return Answer("missing")
+        return Answer("value", outcome.value, canonical(outcome.value))
+
+
+def _data(snapshot: Snapshot, path: str) -> object:
+    df = snapshot.data_file(path)
+    return df.data if df is not None else None
 
 
 def _select_keys(defined: Iterable[str], patterns: Sequence[str] | None) -> list[str]:
@@ -504,28 +552,6 @@ def _inside(strings: frozenset[str]) -> re.Pattern[str] | None:
     """Any of ``strings`` long enough to be masked inside another string."""
     parts = sorted((s for s in strings if len(s) >= MIN_MASKED_PART), key=len)
     return re.compile("|".join(re.escape(s) for s in reversed(parts))) if parts else None
-
-
-def canonical(value: object) -> object:
-    """A hashable form in which ``==`` is Puppet's ``==`` on the values: types count
-    (``1``, ``1.0``, ``true``, ``'1'`` differ), a hash's order does not."""
-    if value is None:
-        return ("undef",)
-    if isinstance(value, bool):
-        return ("bool", value)
-    if isinstance(value, int):
-        return ("int", value)
-    if isinstance(value, float):
-        return ("float", repr(value))
-    if isinstance(value, Encrypted):
-        return ("eyaml", str(value))
-    if isinstance(value, str):
-        return ("string", value)
-    if isinstance(value, list):
-        return ("array", tuple(canonical(v) for v in value))
-    if isinstance(value, dict):
-        return ("hash", frozenset((canonical(k), canonical(v)) for k, v in value.items()))
-    return (type(value).__name__, repr(value))
 
 
 def _groups(
