@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 
-from hiera_ls.engine.lookup import LookupSession
+from hiera_ls.engine.lookup import UNDEFINED_KEY, LookupSession
 from hiera_ls.project.hiera_config_model import HieraConfig
 from hiera_ls.project.model import Environment
 from hiera_ls.project.scope import NodeScope
@@ -100,12 +101,42 @@ def variable_value(scope: NodeScope, name: str) -> object:
     return canonical(value)
 
 
-def signature(session: LookupSession, variables: Sequence[str]) -> Hashable | None:
-    """What decides every answer of ``session``'s node (module docstring); None when the
-    node must be a class of its own (its scope or hierarchy fails)."""
+@dataclass(frozen=True, slots=True)
+class LevelReads:
+    """One global or environment hierarchy level as resolved for a node."""
+
+    layer: str
+    name: str
+    files: tuple[str, ...]  # existing data files
+    uris: tuple[str, ...]
+    options: object  # canonical
+
+
+def hierarchy_reads(session: LookupSession) -> tuple[LevelReads, ...] | None:
+    """What the node's global and environment hierarchies read: each level's existing files
+    and URIs and its options, as interpolated for the node (no data is looked up).  None
+    when the node's scope or hierarchy is in error: a class of its own."""
     if session.scope.error is not None:
         return None
-    reads = session.hierarchy_reads()
-    if reads is None:
-        return None
-    return (reads, tuple(variable_value(session.scope, name) for name in variables))
+    out: list[LevelReads] = []
+    for layer in session.hierarchy(UNDEFINED_KEY):
+        if layer.error is not None:
+            return None
+        kind = f"{layer.layer.kind.value}{'-default' * layer.default_hierarchy}"
+        for entry in layer.entries:
+            locations = entry.locations or ()
+            out.append(
+                LevelReads(
+                    kind,
+                    entry.entry.name,
+                    tuple(loc.path for loc in locations if loc.exists and not loc.is_uri),
+                    tuple(loc.path for loc in locations if loc.is_uri),
+                    canonical(dict(entry.options)),
+                )
+            )
+    return tuple(out)
+
+
+def values_of(scope: NodeScope, variables: Sequence[str]) -> Hashable:
+    """The node's values of ``variables``, as compared between nodes."""
+    return tuple(variable_value(scope, name) for name in variables)

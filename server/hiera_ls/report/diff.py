@@ -29,10 +29,12 @@ from dataclasses import dataclass, replace
 from hiera_ls.engine.explain import plain_data
 from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.engine.node_classes import (
+    LevelReads,
+    hierarchy_reads,
     interpolated_variables,
     module_config_variables,
-    signature,
     strings_and_keys,
+    values_of,
 )
 from hiera_ls.engine.providers import EYAML
 from hiera_ls.project.facts import node_scope
@@ -321,50 +323,67 @@ class _Side:
         self.sessions: dict[str, list[LookupSession]] = {}
         self.members: dict[str, list[list[int]]] = {}
         self.read: dict[str, frozenset[str] | None] = {}
+        self._variables_of: dict[str, frozenset[str]] = {}  # data file -> what it interpolates
         for env, view in self.views.items():
             self._classify(env, view)
 
     def _classify(self, env: str, view: EnvironmentView) -> None:
+        """Profiles whose hierarchies read the same files, then that agree on every
+        variable those files and the modules interpolate, are one class."""
         strict = self.snapshot.settings.strict_variables
-        variables = sorted(self._variables(view))
-        index: dict[Hashable, int] = {}
+        by_reads: dict[tuple[LevelReads, ...], list[tuple[int, LookupSession]]] = {}
+        alone: list[tuple[int, LookupSession]] = []
+        for i, p in enumerate(self.profiles):
+            scope = node_scope(p.facts, p.certname, view.env.name, strict)
+            session = LookupSession(view.env, scope, self.snapshot.files, self.snapshot.cache)
+            reads = hierarchy_reads(session)
+            if reads is None:
+                alone.append((i, session))
+            else:
+                by_reads.setdefault(reads, []).append((i, session))
+        modules = self._module_variables(view)
         sessions: list[LookupSession] = []
         members: list[list[int]] = []
-        for i, p in enumerate(self.profiles):
-            session = LookupSession(
-                view.env,
-                node_scope(p.facts, p.certname, view.env.name, strict),
-                self.snapshot.files,
-                self.snapshot.cache,
-            )
-            sig = signature(session, variables)
-            if sig is not None and sig in index:
-                members[index[sig]].append(i)
-                continue
-            if sig is not None:
-                index[sig] = len(sessions)
+        paths: set[str] = set()
+        for reads, nodes in by_reads.items():
+            files = {path for level in reads for path in level.files}
+            paths |= files
+            variables = sorted(modules.union(*(self._file_variables(f) for f in files)))
+            classes: dict[Hashable, int] = {}
+            for i, session in nodes:
+                values = values_of(session.scope, variables)
+                if values in classes:
+                    members[classes[values]].append(i)
+                else:
+                    classes[values] = len(sessions)
+                    sessions.append(session)
+                    members.append([i])
+        read: frozenset[str] | None = frozenset(paths)
+        for i, session in alone:
             sessions.append(session)
             members.append([i])
-        paths: set[str] = set()
-        read: frozenset[str] | None = None
-        for session in sessions:
             named = session.hierarchy_files()
             if named is None:  # this node's lookups fail: every file may matter
-                break
-            paths |= named
-        else:
-            read = frozenset(paths)
+                read = None
+            elif read is not None:
+                read |= named
         self.sessions[env], self.members[env], self.read[env] = sessions, members, read
 
-    def _variables(self, view: EnvironmentView) -> set[str]:
-        """What the environment's data and modules' hiera.yaml files interpolate."""
-        texts = (
-            text
-            for path, info in self.snapshot.data_files.items()
-            if info.view is view
-            for text in strings_and_keys(_data(self.snapshot, path))
-        )
-        return interpolated_variables(texts) | module_config_variables(view.env)
+    def _file_variables(self, path: str) -> frozenset[str]:
+        found = self._variables_of.get(path)
+        if found is None:
+            texts = strings_and_keys(_data(self.snapshot, path))
+            found = self._variables_of[path] = frozenset(interpolated_variables(texts))
+        return found
+
+    def _module_variables(self, view: EnvironmentView) -> frozenset[str]:
+        """What every module's data and hiera.yaml interpolate: a module's hierarchy is
+        resolved per key, so all of it counts for every node."""
+        found = set(module_config_variables(view.env))
+        for path, info in self.snapshot.data_files.items():
+            if info.view is view and info.levels and info.levels[0].layer.module_name:
+                found |= self._file_variables(path)
+        return frozenset(found)
 
     def _data_files(self, env: str, function: str | None = None) -> Iterator[tuple[str, str]]:
         """(path, module name or "") of each data file some profile's lookups can read: a
@@ -566,7 +585,9 @@ def _groups(
         if (old.state, old.same_as) == (new.state, new.same_as):
             continue
         mark = (old.state, old.same_as, new.state, new.same_as)
-        entry = found.setdefault(mark, ([], _shown(old, mask), _shown(new, mask)))
+        entry = found.get(mark)
+        if entry is None:
+            entry = found[mark] = ([], _shown(old, mask), _shown(new, mask))
         entry[0].append(profile.name)
     return tuple(
         ChangeGroup(tuple(names), old, new, splitter.shared(names))
