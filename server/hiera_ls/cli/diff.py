@@ -36,8 +36,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "profiles are the head side's, used at both revisions. Values from eyaml are masked. "
         "Exit status: 0 nothing changes, 1 something changes, 2 usage error."
     )
-    p.add_argument("--base", default="HEAD", metavar="REV", help="the revision before (HEAD)")
+    p.add_argument("--base", metavar="REV", help="the revision before (HEAD)")
     p.add_argument("--head", metavar="REV", help="the revision after (default: the files on disk)")
+    p.add_argument(
+        "--base-environment",
+        metavar="NAME",
+        help="compare two environments of the files on disk instead of two revisions: this "
+        "one before (with --head-environment; no git needed)",
+    )
+    p.add_argument(
+        "--head-environment",
+        metavar="NAME",
+        help="the environment after (with --base-environment)",
+    )
     p.add_argument(
         "--profiles",
         nargs="+",
@@ -116,7 +127,24 @@ def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO)
         return _run(args, stdout, stderr)
 
 
+def _environment_misuse(
+    args: argparse.Namespace, environments: tuple[str | None, str | None]
+) -> str | None:
+    if not any(environments):
+        return None
+    if not all(environments):
+        return "give both --base-environment and --head-environment"
+    if args.base is not None or args.head is not None:
+        return "--base and --head compare revisions; environments are compared on disk"
+    return None
+
+
 def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    environments = (args.base_environment, args.head_environment)
+    wrong = _environment_misuse(args, environments)
+    if wrong is not None:
+        stderr.write(f"hiera-ls diff: error: {wrong}\n")
+        return USAGE_ERROR
     try:
         settings = settings_for(args.hiera_config, args.facts_paths, args.max_files)
         fleet = fleet_for_run(args, args.directory, "diff", stderr)
@@ -124,13 +152,14 @@ def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         try:
             result = run_diff(
                 args.directory,
-                args.base,
+                args.base if args.base is not None else "HEAD",
                 args.head,
                 profiles=split_names(args.profiles),
                 keys=split_names(args.keys),
                 settings=settings,
                 progress=progress,
                 fleet=fleet,
+                environments=environments if all(environments) else None,
             )
         finally:
             progress.close()
