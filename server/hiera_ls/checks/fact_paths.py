@@ -4,8 +4,10 @@
 a missing key of the facts hash is undef, also under strict_variables), so a hierarchy
 level reads ``nodes/.yaml`` and a value loses its host name. Only the facts profiles know
 which facts exist; a custom fact the profiles lack is not a typo, so a path is reported only
-where its parent is a hash in every profile and that hash has, in every profile, a near name
-(the "did you mean"). Without any profile nothing is said.
+inside a structured fact (``networking``, ``os``: not at the top, where custom facts and the
+legacy facts ``puppet facts show`` leaves out live), where its parent is a hash in every
+profile and that hash has, in every profile, a near name (the "did you mean"). Without any
+profile nothing is said.
 """
 
 from __future__ import annotations
@@ -106,12 +108,14 @@ def _in_string(
 
 def _misspelt(names: list[str], facts: Sequence[Facts]) -> tuple[int, str] | None:
     """The first segment no profile has where each profile's hash there has a near name they
-    all share: (its index, the near name)."""
+    all share: (its index, the near name). A top-level fact is not judged."""
     level: list[object] = list(facts)
     for depth, name in enumerate(names):
         if not all(isinstance(h, Mapping) for h in level):
             return None  # an Array or a String inside: not judged
         hashes = [h for h in level if isinstance(h, Mapping)]
+        if depth == 0 and not all(name in h for h in hashes):
+            return None  # a custom or legacy fact the profiles lack, or a fact of some nodes
         if any(name in h for h in hashes):
             if not all(name in h for h in hashes):
                 return None  # some profiles have it: a fact of some nodes only
