@@ -313,3 +313,16 @@ def test_a_level_reading_only_files_a_level_above_reads_is_reported_once(
     files[".hiera-ls/facts/web02.yaml"] = "role: web\nhost: web02b\n"
     found = findings(tmp_path, files)
     assert [f.split(" ")[0] for f in found if "profile-level-same-file" in f] == ["hiera.yaml:16"]
+
+
+def test_a_level_below_a_custom_function_reading_the_same_file_is_not_judged(
+    tmp_path: Path,
+) -> None:
+    """A custom lookup_key function may return keys its file does not hold (or hide some):
+    the yaml_data level below it naming the same file can still win."""
+    hiera = HIERA.replace(
+        "  - name: Common\n",
+        "  - name: Custom\n    lookup_key: my_backend\n    path: common.yaml\n  - name: Common\n",
+    )
+    files = {"hiera.yaml": hiera, "data/common.yaml": "a: 1\n"}
+    assert not [f for f in findings(tmp_path, files) if "profile-level-same-file" in f]

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from hiera_ls.engine.trace import Kind, TraceNode
+from hiera_ls.project.hiera_config_model import HierarchyEntry
 from hiera_ls.project.model import Environment
 from hiera_ls.source.rules import Needs, Rule
 from hiera_ls.source.spans import Details, Problem, Severity
@@ -81,7 +82,10 @@ def check_same_file_levels(
     env: Environment, by_profile: Mapping[str, Sequence[LevelLocations]]
 ) -> dict[str, list[Problem]]:
     """Findings by hiera.yaml: a level whose every location, for every profile, is one a
-    level above it in the same hierarchy names too (a level naming no file is not judged)."""
+    level above it in the same hierarchy names too (a level naming no file is not judged).
+    Both read by a built-in function (or the reader the user mapped a custom one to): a
+    custom function may return keys its files do not hold, or not all those they do."""
+    entries = _entries(env)
     covered: dict[tuple[str, str], set[str] | None] = {}  # level -> the levels above it
     order: dict[tuple[str, str], int] = {}
     for levels in by_profile.values():
@@ -93,13 +97,14 @@ def check_same_file_levels(
             if any(a.level == here.level for a in above):
                 continue  # the same hierarchy searched again (another module's probe)
             above.append(here)
-            known = covered.get(ident, set())
-            if known is None:
+            if ident not in entries or covered.get(ident, set()) is None:
+                covered[ident] = None
                 continue
-            readers = [a.level for a in above[:-1] if a.locations & here.locations]
-            union: set[str] = set().union(*(a.locations for a in above[:-1]))
+            readers = [a for a in above[:-1] if (a.config, a.level) in entries]
+            union: set[str] = set().union(*(a.locations for a in readers))
             if here.locations and here.locations <= union:
-                covered[ident] = known | set(readers)
+                names = {a.level for a in readers if a.locations & here.locations}
+                covered[ident] = (covered.get(ident) or set()) | names
             else:
                 covered[ident] = None
     out: dict[str, list[Problem]] = {}
@@ -107,30 +112,26 @@ def check_same_file_levels(
     for ident, above_it in sorted(covered.items(), key=lambda item: order[item[0]]):
         if not above_it:
             continue
-        config_path, level = ident
-        problem = _finding(env, config_path, level, sorted(above_it), count)
-        if problem is not None:
-            out.setdefault(config_path, []).append(problem)
+        config_path = ident[0]
+        problem = _finding(config_path, entries[ident], sorted(above_it), count)
+        out.setdefault(config_path, []).append(problem)
     return out
 
 
-def _finding(
-    env: Environment, config_path: str, level: str, readers: list[str], profiles: int
-) -> Problem | None:
-    entry = next(
-        (
-            e
-            for layer in env.layers
-            if layer.config is not None
-            and layer.config.path is not None
-            and os.path.normpath(layer.config.path) == config_path
-            for e in (*layer.config.hierarchy, *layer.config.default_hierarchy)
-            if e.name == level
-        ),
-        None,
-    )
-    if entry is None:
-        return None
+def _entries(env: Environment) -> dict[tuple[str, str], HierarchyEntry]:
+    """The levels of every hierarchy (not a module's default_hierarchy) whose files hiera-ls
+    reads, by hiera.yaml and name."""
+    return {
+        (os.path.normpath(layer.config.path), e.name): e
+        for layer in env.layers
+        if layer.config is not None and layer.config.path is not None
+        for e in layer.config.hierarchy
+        if e.read_by_hiera_ls
+    }
+
+
+def _finding(config_path: str, entry: HierarchyEntry, readers: list[str], profiles: int) -> Problem:
+    level = entry.name
     above = ", ".join(f"'{name}'" for name in readers)
     which = "level" if len(readers) == 1 else "levels"
     verb = "reads" if len(readers) == 1 else "read"
