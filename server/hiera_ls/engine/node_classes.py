@@ -18,14 +18,14 @@ nodes whose node file names differ but neither exists are one class; two whose d
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from hiera_ls.engine.lookup import UNDEFINED_KEY, LookupSession
 from hiera_ls.project.hiera_config_model import HieraConfig
 from hiera_ls.project.model import Environment
 from hiera_ls.project.scope import NodeScope
-from hiera_ls.puppet.values import canonical
+from hiera_ls.puppet.values import canonical, strings_in
 
 _INTERPOLATION = re.compile(r"%\{([^}]*)\}")
 _SCOPE_CALL = re.compile(r"""^\s*scope\(\s*(['"])(.*?)\1\s*\)\s*$""")
@@ -50,20 +50,6 @@ def interpolated_variables(texts: Iterable[str]) -> set[str]:
     return found
 
 
-def strings_and_keys(data: object) -> Iterator[str]:
-    """Every string inside ``data``, hash keys included (Hiera interpolates both)."""
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            yield item
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
-
-
 def module_config_variables(env: Environment) -> set[str]:
     """The variables the modules' hiera.yaml files interpolate (paths and options)."""
     found: set[str] = set()
@@ -80,7 +66,7 @@ def _config_variables(config: HieraConfig | None) -> set[str]:
         texts.extend(entry.location.values)
         if entry.location.kind == "mapped_paths" and entry.location.values:
             texts.append("%{" + entry.location.values[0] + "}")
-        texts.extend(strings_and_keys(entry.options))
+        texts.extend(strings_in(entry.options, keys=True))
     return interpolated_variables(texts)
 
 

@@ -33,7 +33,6 @@ from hiera_ls.engine.node_classes import (
     hierarchy_reads,
     interpolated_variables,
     module_config_variables,
-    strings_and_keys,
     values_of,
 )
 from hiera_ls.engine.providers import EYAML
@@ -47,10 +46,10 @@ from hiera_ls.project.workspace import (
     Workspace,
 )
 from hiera_ls.puppet.message import Text
-from hiera_ls.puppet.values import Encrypted, canonical
+from hiera_ls.puppet.values import Encrypted, canonical, strings_in
 from hiera_ls.report.git_tree import Repository, commit_of, repository_at, write_tree
 from hiera_ls.report.node_traits import Splitter, hierarchy_variables, traits
-from hiera_ls.report.redact import shown, strings_in
+from hiera_ls.report.redact import shown
 from hiera_ls.report.run import CheckError, _profile_names
 from hiera_ls.source.keys import LOOKUP_OPTIONS
 
@@ -372,7 +371,7 @@ class _Side:
     def _file_variables(self, path: str) -> frozenset[str]:
         found = self._variables_of.get(path)
         if found is None:
-            texts = strings_and_keys(_data(self.snapshot, path))
+            texts = strings_in(_data(self.snapshot, path), keys=True)
             found = self._variables_of[path] = frozenset(interpolated_variables(texts))
         return found
 
