@@ -30,7 +30,8 @@ from hiera_ls.puppet.values import canonical, strings_in
 _INTERPOLATION = re.compile(r"%\{([^}]*)\}")
 _SCOPE_CALL = re.compile(r"""^\s*scope\(\s*(['"])(.*?)\1\s*\)\s*$""")
 _NAME = re.compile(r"^(?:::)?([A-Za-z_][\w:]*(?:\.[^.\s]+)*)$")
-_MISSING = ("missing",)
+MISSING = object()  # a variable the node does not have
+_ABSENT = ("absent",)  # its place among canonical values
 
 
 def interpolated_variables(texts: Iterable[str]) -> set[str]:
@@ -70,12 +71,13 @@ def _config_variables(config: HieraConfig | None) -> set[str]:
     return interpolated_variables(texts)
 
 
-def variable_value(scope: NodeScope, name: str) -> object:
-    """``facts.os.family`` in this node's scope: a canonical value, or a mark for none."""
+def variable(scope: NodeScope, name: str) -> object:
+    """``facts.os.family`` in this node's scope (a hash's key or an array's index after
+    each dot), or :data:`MISSING`."""
     top, *rest = name.split(".")
     top = top.removeprefix("::")
     if top not in scope.variables:
-        return _MISSING
+        return MISSING
     value: object = scope.variables[top]
     for part in rest:
         if isinstance(value, Mapping) and part in value:
@@ -83,8 +85,8 @@ def variable_value(scope: NodeScope, name: str) -> object:
         elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
             value = value[int(part)]
         else:
-            return _MISSING
-    return canonical(value)
+            return MISSING
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,4 +127,5 @@ def hierarchy_reads(session: LookupSession) -> tuple[LevelReads, ...] | None:
 
 def values_of(scope: NodeScope, variables: Sequence[str]) -> Hashable:
     """The node's values of ``variables``, as compared between nodes."""
-    return tuple(variable_value(scope, name) for name in variables)
+    values = (variable(scope, name) for name in variables)
+    return tuple(_ABSENT if v is MISSING else canonical(v) for v in values)

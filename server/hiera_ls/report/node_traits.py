@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
+from hiera_ls.engine.node_classes import variable
 from hiera_ls.project.model import Environment
 from hiera_ls.project.scope import NodeScope
 
@@ -49,7 +50,7 @@ def traits(scope: NodeScope, variables: Iterable[str]) -> dict[str, str]:
     ``facts.datacenters`` of a mapped_paths level), as text."""
     out: dict[str, str] = {}
     for name in variables:
-        value = _dig(scope, name)
+        value = variable(scope, name)
         if isinstance(value, bool):
             out[name] = "true" if value else "false"
         elif isinstance(value, str | int | float):
@@ -61,19 +62,6 @@ def traits(scope: NodeScope, variables: Iterable[str]) -> dict[str, str]:
         ):
             out[name] = json.dumps(value, ensure_ascii=False)
     return out
-
-
-def _dig(scope: NodeScope, name: str) -> object:
-    top, *rest = name.split(".")
-    value: object = scope.variables.get(top)
-    for part in rest:
-        if isinstance(value, Mapping):
-            value = value.get(part)
-        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
-            value = value[int(part)]
-        else:
-            return None
-    return value
 
 
 class Splitter:
