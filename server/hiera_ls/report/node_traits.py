@@ -74,6 +74,7 @@ class Splitter:
             for name, value in values.items():
                 counts.setdefault(name, Counter())[value] += 1
         total = len(nodes)
+        self._said: dict[tuple[str, ...], tuple[tuple[str, str], ...]] = {}
         # variables whose values (or their absence) split the nodes, in groups of more
         # than one node
         self.counts = {
@@ -88,6 +89,12 @@ class Splitter:
         nodes and no other has says exactly who they are)."""
         if len(group) < 2 or len(group) == len(self.nodes):
             return ()
+        key = tuple(group)
+        if key not in self._said:  # the same nodes change together for many keys
+            self._said[key] = self._shared(group)
+        return self._said[key]
+
+    def _shared(self, group: Sequence[str]) -> tuple[tuple[str, str], ...]:
         found: list[tuple[int, int, str, str]] = []
         for order, (name, counts) in enumerate(self.counts.items()):
             values = {self.nodes.get(node, {}).get(name) for node in group}
