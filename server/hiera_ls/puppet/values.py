@@ -8,6 +8,7 @@ layers can do what Puppet does with them (keys become strings, values fail type 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 
@@ -72,3 +73,19 @@ def canonical(value: object) -> object:
     if isinstance(value, dict):
         return ("hash", frozenset((canonical(k), canonical(v)) for k, v in value.items()))
     return (type(value).__name__, repr(value))
+
+
+def strings_in(data: object, keys: bool = False) -> Iterator[str]:
+    """Every string inside ``data`` (hash values, array and tuple items; hash keys too with
+    ``keys``: Hiera interpolates them)."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            if keys:
+                stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
