@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from hiera_ls.engine.convert import Sensitive
 from hiera_ls.features.render import code, inline, link, plain_text, shrink, to_yaml
-from hiera_ls.puppet.values import Encrypted, RubySymbol
+from hiera_ls.puppet.values import Encrypted, RubySymbol, Sensitive
 from hiera_ls.source.spans import FileSpan, Span
 
 

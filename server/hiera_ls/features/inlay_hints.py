@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from hiera_ls.engine.convert import Sensitive
 from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.engine.trace import Kind, TraceNode
 from hiera_ls.features.hover import variable_value
@@ -27,6 +26,7 @@ from hiera_ls.project.key_index import root_of
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.puppet.ruby_text import inspect, to_s
 from hiera_ls.puppet.value_size import ValueTooLarge
+from hiera_ls.puppet.values import Sensitive
 from hiera_ls.source.interpolation import Token, TokenKind, scan
 from hiera_ls.source.keys import LOOKUP_OPTIONS
 from hiera_ls.source.node_table import Nodes, NodeSpans, Raw

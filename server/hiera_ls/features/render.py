@@ -16,9 +16,8 @@ from urllib.parse import quote
 from ruamel.yaml import YAML
 
 from hiera_ls.display_text import md_code, md_escape, md_fence
-from hiera_ls.engine.convert import Sensitive
 from hiera_ls.puppet.ruby_text import inspect
-from hiera_ls.puppet.values import ENCRYPTED_RE, Encrypted, RubySymbol
+from hiera_ls.puppet.values import ENCRYPTED_RE, Encrypted, RubySymbol, Sensitive
 from hiera_ls.source.spans import FileSpan
 
 REDACTED = "Sensitive [value redacted]"
