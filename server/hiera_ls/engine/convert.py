@@ -17,9 +17,9 @@ from hiera_ls.puppet.errors import LookupFailure
 from hiera_ls.puppet.message import Text, as_type, as_value
 from hiera_ls.puppet.ruby_text import inspect, puppet_string, to_s
 from hiera_ls.puppet.type_format import format_type
-from hiera_ls.puppet.type_infer import generalize, infer
+from hiera_ls.puppet.type_infer import infer
 from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
-from hiera_ls.puppet.types import TypeReferenceType
+from hiera_ls.puppet.types import TypeReferenceType, generalize
 from hiera_ls.puppet.values import Sensitive
 
 
