@@ -48,7 +48,7 @@ CASES = [
     ("Integer $text_bad", "String", "42"),
     # conversions hiera-ls does not do: Puppet compiles these, hiera-ls must not guess
     ("Hash[String, Integer] $pairs", "Hash", "[[a, 1], [b, 2]]"),
-    ("Integer $decimal", "[Integer, 10]", "\"042\""),
+    ("Integer $decimal", "[Integer, 10]", '"042"'),
 ]
 CLASS = (
     "class conv (\n"

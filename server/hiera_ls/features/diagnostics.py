@@ -16,6 +16,7 @@ edit (those inside the edited lines are dropped until the full checks run again)
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -49,6 +50,7 @@ from hiera_ls.checks.unused_data import KEY_UNUSED, modules_with_code, read_by_d
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.features.puppet_code import code_index
 from hiera_ls.features.spread import profile_lookup
+from hiera_ls.project.asked_merges import merge_arguments
 from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.code_mentions import MentionCache, mentioned
 from hiera_ls.project.facts import node_scope
@@ -160,7 +162,8 @@ class Diagnostics:
     def _coverage_key(self, snapshot: Snapshot, view: EnvironmentView) -> tuple[object, ...]:
         built = self._built.get(view.env.root)
         generation = built.generation if built is not None and built.index.env is view.env else 0
-        return (generation, view, snapshot.profiles, snapshot.settings)
+        # a code change (a lookup asking for another merge) is a new generation of indexes
+        return (generation, view, snapshot.profiles, snapshot.settings, snapshot.code)
 
     def _profile_coverage(
         self, snapshot: Snapshot, view: EnvironmentView, changes: int, pause: Pause | None
@@ -175,8 +178,9 @@ class Diagnostics:
             return None
         profiles = node_profiles(snapshot, view)
         levels = {p: info.levels for p, info in snapshot.data_files.items() if info.view is view}
+        code = snapshot.code_index(view)  # the merges code reads keys with
         memo = self._coverage_memo.setdefault(view.env.root, CoverageMemo())
-        memo.start((view, snapshot.profiles, snapshot.settings, snapshot.data_files))
+        memo.start((view, snapshot.profiles, snapshot.settings, snapshot.data_files, code))
         paused: list[BaseException] = []
 
         def step() -> None:
@@ -189,7 +193,15 @@ class Diagnostics:
 
         try:
             result = check_profile_coverage(
-                view.env, built.index, profiles, snapshot.files, snapshot.cache, levels, step, memo
+                view.env,
+                built.index,
+                profiles,
+                snapshot.files,
+                snapshot.cache,
+                levels,
+                step,
+                memo,
+                functools.partial(merge_arguments, code),
             )
         except Exception:
             if paused:
