@@ -1,0 +1,70 @@
+"""``yaml11-boolean`` where the code says what the value is for: silent on a value a
+``Boolean`` parameter takes (``dhcp4: no`` meant the Boolean), a warning where the
+parameter wants a String (Puppet binds the Boolean and refuses it), a note as before where
+nothing is known."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hiera_ls.checks.registry import check_data_file
+from hiera_ls.source.spans import Severity
+from tests.checks.support import make_workspace
+from tests.checks.test_class_parameters import define, index, param
+
+NET = define(
+    "profile::net",
+    param("dhcp4", "Boolean", "true"),
+    param("maybe", "Optional[Boolean]"),
+    param("answer", "String", "'yes'"),
+    param("choice", "Enum['yes', 'no']", "'no'"),
+    param("either", "Variant[Boolean, String]", "true"),
+    param("untyped", None),
+    param("count", "Integer", "1"),
+)
+CODE = index(NET)
+DATA = """\
+profile::net::dhcp4: no
+profile::net::maybe: yes
+profile::net::answer: yes
+profile::net::choice: no
+profile::net::either: on
+profile::net::untyped: off
+profile::net::count: off
+other::key: no
+profile::net::nested: {flag: no}
+"""
+
+
+def _notes(tmp_path: Path, code: object) -> dict[int, tuple[Severity, str]]:
+    ws = make_workspace(tmp_path, {"data/common.yaml": DATA})
+    found = check_data_file(ws.index, ws.source("data/common.yaml"), None, ws.env, code)  # type: ignore[arg-type]
+    return {
+        p.where.span.start.line: (p.severity, p.message)
+        for p in found
+        if p.code == "yaml11-boolean"
+    }
+
+
+def test_a_boolean_parameter_silences_it_a_string_parameter_makes_it_a_warning(
+    tmp_path: Path,
+) -> None:
+    notes = _notes(tmp_path, CODE)
+    # lines 0 and 1 feed Boolean parameters: no note
+    assert sorted(notes) == [2, 3, 4, 5, 6, 7, 8]
+    assert notes[2] == (
+        Severity.WARNING,
+        "Puppet reads `yes` as the Boolean true; Class[Profile::Net]: parameter 'answer' "
+        "expects a String value, got Boolean: quote it",
+    )
+    assert notes[3][0] is Severity.WARNING
+    assert "parameter 'choice' expects a match for Enum['no', 'yes'], got Boolean" in notes[3][1]
+    # takes both, no type, neither, no class, inside a hash: as without code
+    for line in (4, 5, 6, 7, 8):
+        assert notes[line][0] is Severity.INFORMATION, line
+
+
+def test_without_the_code_index_every_one_is_a_note(tmp_path: Path) -> None:
+    notes = _notes(tmp_path, None)
+    assert sorted(notes) == list(range(9))
+    assert {severity for severity, _ in notes.values()} == {Severity.INFORMATION}
