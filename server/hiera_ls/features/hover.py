@@ -57,6 +57,7 @@ from hiera_ls.features.targets import (
     target_at,
     value_at,
 )
+from hiera_ls.features.yaml_aliases import alias_hover
 from hiera_ls.project.asked_merges import AskedMerge
 from hiera_ls.project.key_index import root_of
 from hiera_ls.project.level_files import LevelRef
@@ -86,6 +87,9 @@ class HoverResult:
 
 
 def hover(snapshot: Snapshot, path: str, pos: Position) -> HoverResult | None:
+    aliased = alias_hover(snapshot, path, pos)
+    if aliased is not None:
+        return HoverResult(*aliased)
     target = target_at(snapshot, path, pos)
     if target is None:
         return None
