@@ -21,6 +21,8 @@ NET = define(
     param("either", "Variant[Boolean, String]", "true"),
     param("untyped", None),
     param("count", "Integer", "1"),
+    param("ethernets", "Hash[String, Struct[{dhcp4 => Boolean, Optional[name] => String}]]"),
+    param("loose", "Optional[Hash]"),
 )
 CODE = index(NET)
 DATA = """\
@@ -33,12 +35,17 @@ profile::net::untyped: off
 profile::net::count: off
 other::key: no
 profile::net::nested: {flag: no}
+profile::net::ethernets: {eth0: {dhcp4: no, name: yes}}
+profile::net::loose: {eth0: {dhcp4: no}}
 """
 
 
 def _notes(tmp_path: Path, code: object) -> dict[int, tuple[Severity, str]]:
+    """line -> the note on it (one a line)."""
     ws = make_workspace(tmp_path, {"data/common.yaml": DATA})
     found = check_data_file(ws.index, ws.source("data/common.yaml"), None, ws.env, code)  # type: ignore[arg-type]
+    lines = [p.where.span.start.line for p in found if p.code == "yaml11-boolean"]
+    assert len(lines) == len(set(lines)) or code is None
     return {
         p.where.span.start.line: (p.severity, p.message)
         for p in found
@@ -50,8 +57,8 @@ def test_a_boolean_parameter_silences_it_a_string_parameter_makes_it_a_warning(
     tmp_path: Path,
 ) -> None:
     notes = _notes(tmp_path, CODE)
-    # lines 0 and 1 feed Boolean parameters: no note
-    assert sorted(notes) == [2, 3, 4, 5, 6, 7, 8]
+    # lines 0 and 1 feed Boolean parameters, and line 9's dhcp4 a Boolean in a Struct
+    assert sorted(notes) == [2, 3, 4, 5, 6, 7, 8, 9, 10]
     assert notes[2] == (
         Severity.WARNING,
         "Puppet reads `yes` as the Boolean true; Class[Profile::Net]: parameter 'answer' "
@@ -59,12 +66,17 @@ def test_a_boolean_parameter_silences_it_a_string_parameter_makes_it_a_warning(
     )
     assert notes[3][0] is Severity.WARNING
     assert "parameter 'choice' expects a match for Enum['no', 'yes'], got Boolean" in notes[3][1]
-    # takes both, no type, neither, no class, inside a hash: as without code
-    for line in (4, 5, 6, 7, 8):
+    assert notes[9] == (
+        Severity.WARNING,
+        "Puppet reads `yes` as the Boolean true; Class[Profile::Net]: parameter 'ethernets' "
+        "entry 'eth0' entry 'name' expects a String value, got Boolean: quote it",
+    )
+    # takes both, no type, neither, no class, a Hash saying nothing of it: as without code
+    for line in (4, 5, 6, 7, 8, 10):
         assert notes[line][0] is Severity.INFORMATION, line
 
 
 def test_without_the_code_index_every_one_is_a_note(tmp_path: Path) -> None:
     notes = _notes(tmp_path, None)
-    assert sorted(notes) == list(range(9))
+    assert sorted(notes) == list(range(11))
     assert {severity for severity, _ in notes.values()} == {Severity.INFORMATION}

@@ -6,8 +6,9 @@ class parameter the code types, the type says what was meant: a ``Boolean`` para
 (``dhcp4: no``) wants exactly what Puppet reads, so the note is noise; a parameter that takes
 the text but not the Boolean (``String``, ``Enum['yes', 'no']``) gets a Boolean Puppet
 refuses, so the note becomes a warning. A type taking both (or neither, or none), a key with
-lookup_options (its own value is not what the class gets), a value inside a hash: the note
-stays as it is.
+lookup_options (its own value is not what the class gets): the note stays as it is. A value
+inside a hash or array is judged by what the type says of that part (``Hash[String,
+Struct[{dhcp4 => Boolean}]]``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import replace
 
 from hiera_ls.checks.class_parameters import CodeContext, mismatches, parameter_keys
 from hiera_ls.puppet.message import Text, as_value
-from hiera_ls.puppet.type_mismatch import render_text
+from hiera_ls.puppet.type_mismatch import Mismatch, render_text
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.loader_rules import YAML11_BOOLEAN
 from hiera_ls.source.spans import Problem, Severity, Span
@@ -30,36 +31,45 @@ def judge_yaml11_booleans(
     context: CodeContext,
     module_name: str | None,
 ) -> list[Problem]:
-    """``found`` with each ``yaml11-boolean`` note on a class parameter's value dropped (a
-    Boolean parameter) or made a warning (a parameter refusing the Boolean but taking the
-    text); the others as they are."""
+    """``found`` with each ``yaml11-boolean`` note on (a part of) a class parameter's value
+    dropped where the type wants the Boolean, or made a warning where it takes the text but
+    refuses the Boolean; the others as they are. A part is judged by the parameter's whole
+    value: what the type says of it with the Boolean, and with the text in its place."""
     notes = {p.where.span: p for p in found if p.code == YAML11_BOOLEAN.code}
     if not notes:
         return list(found)
+    keys = set(parameter_keys(data, module_name))
     judged: dict[Span, Problem | None] = {}
     lines = text.splitlines()
-    for key in parameter_keys(data, module_name):
-        value = data.data.get(key)
-        spans = data.nodes.get((key,))
-        if not isinstance(value, bool) or spans is None or spans.value not in notes:
+    for node_path in data.nodes:
+        if not node_path or node_path[0] not in keys:
             continue
+        spans = data.nodes.get(node_path)
+        if spans is None or spans.value not in notes:
+            continue
+        key = str(node_path[0])
         ref = context.code.parameter_for_key(key)
-        if ref is None or context.optioned(key):
-            continue
         word = _written(lines, spans.value)
-        refused = mismatches(context.code, ref, value)
-        takes_text = word is not None and not mismatches(context.code, ref, word)
-        if not refused and not takes_text:
-            judged[spans.value] = None  # the Boolean it wants
-        elif refused and takes_text and word is not None:
-            note = notes[spans.value]
+        if ref is None or word is None or context.optioned(key):
+            continue
+        steps = node_path[1:]
+        whole = data.data.get(key)
+        boolean = _dig(whole, steps)
+        if not isinstance(boolean, bool):
+            continue
+        refused = _about(mismatches(context.code, ref, whole), steps)
+        as_text = _about(mismatches(context.code, ref, _replaced(whole, steps, word)), steps)
+        if as_text and not refused:
+            judged[spans.value] = None  # the type wants the Boolean Puppet reads
+        elif refused and not as_text:
             message = Text.of(
                 "Puppet reads `",
                 as_value(word),
-                f"` as the Boolean {'true' if value else 'false'}; ",
+                f"` as the Boolean {'true' if boolean else 'false'}; ",
                 render_text(refused),
                 ": quote it",
             )
+            note = notes[spans.value]
             judged[spans.value] = replace(note, severity=Severity.WARNING, text=message)
     out: list[Problem] = []
     for p in found:
@@ -70,6 +80,34 @@ def judge_yaml11_booleans(
         else:
             out.append(p)
     return out
+
+
+def _about(found: Sequence[Mismatch], steps: tuple[object, ...]) -> list[Mismatch]:
+    """The mismatches about the value at ``steps`` or a collection holding it."""
+    return [m for m in found if steps[: len(m.value_path())] == m.value_path()]
+
+
+def _dig(value: object, steps: tuple[object, ...]) -> object:
+    for step in steps:
+        if isinstance(value, dict):
+            value = value.get(step)
+        elif isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value):
+            value = value[step]
+        else:
+            return None
+    return value
+
+
+def _replaced(value: object, steps: tuple[object, ...], new: object) -> object:
+    """``value`` with the part at ``steps`` replaced by ``new`` (the rest shared, not copied)."""
+    if not steps:
+        return new
+    first, rest = steps[0], steps[1:]
+    if isinstance(value, dict):
+        return {k: (_replaced(v, rest, new) if k == first else v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_replaced(v, rest, new) if i == first else v for i, v in enumerate(value)]
+    return value
 
 
 def _written(lines: Sequence[str], span: Span) -> str | None:
