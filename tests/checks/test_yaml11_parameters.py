@@ -7,11 +7,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+import hiera_ls.features.diagnostics as diagnostics
 from hiera_ls.checks.registry import check_data_file
-from hiera_ls.source.spans import Severity
+from hiera_ls.features.diagnostics import Diagnostics
+from hiera_ls.project.workspace import Workspace
+from hiera_ls.source.spans import Problem, Severity
 from tests.checks.support import make_workspace
 from tests.checks.test_class_parameters import define, index, param
 
+HIERA = "version: 5\nhierarchy:\n  - name: Common\n    path: common.yaml\n"
 NET = define(
     "profile::net",
     param("dhcp4", "Boolean", "true"),
@@ -80,3 +86,29 @@ def test_without_the_code_index_every_one_is_a_note(tmp_path: Path) -> None:
     notes = _notes(tmp_path, None)
     assert sorted(notes) == list(range(11))
     assert {severity for severity, _ in notes.values()} == {Severity.INFORMATION}
+
+
+def test_the_quick_answer_after_an_edit_keeps_the_judgement(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An expensive file's quick answer (loader notes fresh, checks' findings moved) shows
+    the judged note once, and not the one a Boolean parameter silenced."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "hiera.yaml").write_text(HIERA)
+    pp = tmp_path / "site-modules" / "profile" / "manifests" / "net.pp"
+    pp.parent.mkdir(parents=True)
+    pp.write_text("class profile::net (String $answer, Boolean $dhcp4) {}\n")
+    (tmp_path / "environment.conf").write_text("modulepath = site-modules\n")
+    path = str(tmp_path / "data" / "common.yaml")
+    text = "profile::net::answer: yes\nprofile::net::dhcp4: no\n"
+    Path(path).write_text(text)
+    ws = Workspace([str(tmp_path)])
+    d = Diagnostics()
+
+    def notes(found: list[Problem]) -> list[tuple[int, Severity]]:
+        return [(p.where.span.start.line, p.severity) for p in found if p.code == "yaml11-boolean"]
+
+    assert notes(d.file_problems(ws.snapshot(), path)) == [(0, Severity.WARNING)]
+    monkeypatch.setattr(diagnostics, "FAST_BUDGET_S", 0.0)  # every file counts as expensive
+    ws.update_buffer(path, "b: 1\n" + text)
+    assert notes(d.quick_problems(ws.snapshot(), path)) == [(1, Severity.WARNING)]

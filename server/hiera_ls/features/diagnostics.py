@@ -59,6 +59,7 @@ from hiera_ls.project.profiles import ProfileEntry
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.puppet.errors import Cause
 from hiera_ls.source.files import Stamp
+from hiera_ls.source.loader_rules import YAML11_BOOLEAN
 from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
 from hiera_ls.source.yaml_reparse import changed_lines
 
@@ -75,6 +76,7 @@ class _Built:
 
 Pause = Callable[[], None]
 SYNC_INDEX_FILES = 300  # environments with more data files get their index in the background
+JUDGED_LOADER_CODES = frozenset({YAML11_BOOLEAN.code})  # loader notes the checks may rejudge
 FAST_BUDGET_S = 0.03  # full checks that took less than this last time run on every keystroke
 FOREGROUND_LOOKUPS = 2_000  # keys x profiles the server's thread looks up for one file
 
@@ -301,7 +303,13 @@ class Diagnostics:
             return self._policy(snapshot, path, source.text, found, last.checked)
         kept = [p for p in last.problems if p not in last.loader]
         moved = move_with_lines(last.text, source.text, kept)
-        found = _located_in(sorted([*source.data.problems, *moved], key=_order), path)
+        # loader notes the checks judged (a yaml11-boolean a class parameter's type silenced
+        # or made a warning) stay judged until the full checks run again
+        judged = frozenset(last.problems)
+        overridden = [p for p in last.loader if p.code in JUDGED_LOADER_CODES and p not in judged]
+        stale = frozenset(move_with_lines(last.text, source.text, overridden))
+        fresh = [p for p in source.data.problems if p not in stale]
+        found = _located_in(sorted([*fresh, *moved], key=_order), path)
         found = self._with_coverage(snapshot, path, found)
         return self._policy(snapshot, path, source.text, found, PARTIAL)
 
