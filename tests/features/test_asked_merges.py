@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.features.hover import hover
 from hiera_ls.features.inlay_hints import inlay_hints
 from hiera_ls.features.key_view import view_of
@@ -114,3 +115,28 @@ def test_a_definition_the_asked_merge_takes_is_not_shadowed(tmp_path: Path) -> N
         {**data, "manifests/site.pp": "$s = lookup('settings', Hash, 'deep')\n"},
     )
     assert codes(deep) == []
+
+
+def test_a_code_edit_asking_for_another_merge_is_judged_again(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    findings(
+        root,
+        {
+            "data/common.yaml": "settings: {a: 1}\n",
+            "data/roles/web.yaml": "settings: {b: 2}\n",
+            "data/roles/db.yaml": "settings: {c: 3}\n",
+            "manifests/site.pp": "$s = lookup('settings')\n",
+        },
+    )
+    workspace = Workspace([str(root)])
+    d = Diagnostics()
+    common = str(root / "data" / "common.yaml")
+
+    def shadowed() -> list[str]:
+        found = d.file_problems(workspace.snapshot(), common)
+        return [p.code for p in found if p.code == "profile-shadowed-definition"]
+
+    assert shadowed() == ["profile-shadowed-definition"]
+    site = str(root / "manifests" / "site.pp")
+    workspace.open_buffer(site, "$s = lookup('settings', Hash, 'deep')\n")
+    assert shadowed() == []

@@ -164,8 +164,10 @@ class Diagnostics:
     def _coverage_key(self, snapshot: Snapshot, view: EnvironmentView) -> tuple[object, ...]:
         built = self._built.get(view.env.root)
         generation = built.generation if built is not None and built.index.env is view.env else 0
-        # a code change (a lookup asking for another merge) is a new generation of indexes
-        return (generation, view, snapshot.profiles, snapshot.settings, snapshot.code)
+        # a code change (a lookup asking for another merge) is a new generation of code
+        # indexes; its id first, so comparing keys never compares two generations' contents
+        code = snapshot.code
+        return (generation, view, snapshot.profiles, snapshot.settings, id(code), code)
 
     def _profile_coverage(
         self, snapshot: Snapshot, view: EnvironmentView, changes: int, pause: Pause | None
