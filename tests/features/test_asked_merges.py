@@ -140,3 +140,13 @@ def test_a_code_edit_asking_for_another_merge_is_judged_again(tmp_path: Path) ->
     site = str(root / "manifests" / "site.pp")
     workspace.open_buffer(site, "$s = lookup('settings', Hash, 'deep')\n")
     assert shadowed() == []
+
+
+def test_a_reader_with_the_same_merge_is_named_in_one_line(tmp_path: Path) -> None:
+    snapshot, root = _repo(tmp_path)
+    text = _hover(snapshot, root, "profile::apl::motd")
+    assert "**Merge:** `first` (the first value found wins), asked by `hiera()` at" in text
+    assert (
+        "_Also read with this merge by automatic parameter lookup of `profile::apl::motd`._"
+    ) in text
+    assert "Also read with another merge" not in text

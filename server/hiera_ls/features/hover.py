@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass
 
 from hiera_ls.display_text import md_escape
-from hiera_ls.engine.merge import MergeStrategy
+from hiera_ls.engine.merge import FIRST, MergeStrategy
 from hiera_ls.features.eyaml import hover_lines as eyaml_hover_lines
 from hiera_ls.features.provenance import (
     Contribution,
@@ -188,7 +188,7 @@ def key_hover(
     lines += _code_lines(snapshot, view, root)
     lines.append(_merge_line(res, snapshot, view, primary))
     lines.append("")
-    lines += _other_merges(snapshot, view, key, root, asked, primary)
+    lines += _other_merges(snapshot, view, key, root, asked, primary, res.strategy)
     if outcome.incomplete is not None:  # one line, whatever the number of levels
         lines += [f"_{md_escape(outcome.incomplete.message(BACKENDS_HINT))}_", ""]
     lines += _contribution_lines(snapshot, view, res, node_path, here)
@@ -260,9 +260,12 @@ def _other_merges(
     root: str,
     asked: tuple[AskedMerge, ...],
     shown: AskedMerge | None,
+    strategy: MergeStrategy | None,
 ) -> list[str]:
-    """Where code reads the key with another merge than the one shown: what that merge gives
-    this node, and who asks for it (calls that disagree are each shown)."""
+    """Where code reads the key with another merge than the one shown (``strategy``): what
+    that merge gives this node, and who asks for it (calls that disagree are each shown); a
+    reader whose merge comes to the same (``hiera()`` asking for ``first`` of a key without
+    lookup_options) is named in one line."""
     out: list[str] = []
     for other in asked:
         if other is shown:
@@ -275,6 +278,9 @@ def _other_merges(
             ]
             continue
         res = resolve(snapshot, view, key, root, other.argument())
+        if (res.strategy or FIRST) == (strategy or FIRST):
+            out += [f"_Also read with this merge by {asked_by(other, view.env.root)}._", ""]
+            continue
         outcome = res.outcome
         if outcome.error is not None:
             value = f"Puppet fails: {md_escape(outcome.error)}"
