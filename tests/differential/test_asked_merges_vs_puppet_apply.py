@@ -1,5 +1,5 @@
-"""The merge a manifest asks for: what hiera-ls previews for a key read with
-``lookup('k', Hash, 'deep')``, ``lookup('k', {merge => ...})``, ``hiera_hash``,
+"""The merge a manifest asks for, and hash keys in Puppet's order: what hiera-ls previews
+for a key read with ``lookup('k', Hash, 'deep')``, ``lookup('k', {merge => ...})``, ``hiera_hash``,
 ``hiera_array``, ``hiera`` or automatic parameter lookup is what `puppet apply` (Puppet 7.23,
 offline) binds there, in Puppet's order.
 
@@ -10,6 +10,7 @@ hover's value is the first asked merge's.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -17,6 +18,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from ruamel.yaml import YAML
 
 from hiera_ls.features.hover import hover
 from hiera_ls.features.puppet_code import merge_value, previewed_merges, ready_code_index
@@ -100,3 +102,53 @@ def test_previews_use_the_merge_each_call_asks_for_as_puppet_apply_binds(
     # the computed merge ($merge) is not previewed; every other read is Puppet's
     assert ours == {k: v for k, v in theirs.items() if k != "computed"}
     assert set(theirs) - set(ours) == {"computed"}
+
+
+def _puppet_lookup(base: Path, key: str, merge: str | None) -> object:
+    """What `puppet lookup --render-as yaml` prints for the node (its key order kept). The
+    node's facts come from facter with the role set (``--facts`` would leave
+    ``trusted.certname`` empty)."""
+    run = subprocess.run(
+        [
+            "puppet", "lookup", "--confdir", str(base / "conf"), "--codedir", str(base / "code"),
+            "--vardir", str(base / "var"), "--environmentpath", str(base / "environments"),
+            "--environment", "production", "--certname", NODE, "--render-as", "yaml",
+            *(["--merge", merge] if merge else []), key,
+        ],
+        capture_output=True, text=True, timeout=300, cwd=base,
+        env={**os.environ, "FACTER_role": "web"},
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:]
+    return YAML(typ="safe").load(run.stdout)
+
+
+def test_hover_shows_hash_keys_in_the_order_puppet_lookup_prints(tmp_path: Path) -> None:
+    if not puppet_available():
+        pytest.skip("`puppet` is not installed")
+    base = tmp_path.resolve()
+    env = base / "environments" / "production"
+    shutil.copytree(FIXTURE, env)
+    for d in ("conf", "code", "var"):
+        (base / d).mkdir()
+    workspace = Workspace([str(env)])
+    workspace.select_profile(NODE)
+    snapshot = workspace.snapshot()
+    view = snapshot.environments[0]
+    common = env / "data" / "common.yaml"
+    lines = common.read_text(encoding="utf-8").splitlines()
+    for key, merge in (
+        ("profile::base::settings", "deep"),
+        ("profile::base::users", "hash"),
+        ("mixed", "deep"),
+        ("profile::apl::conf", None),  # lookup_options' deep merge
+    ):
+        primary = merge_value(previewed_merges(snapshot, view, key))
+        assert (primary.value if primary else None) == merge, key
+        theirs = _puppet_lookup(base, key, merge)
+        number = next(i for i, line in enumerate(lines) if line.startswith(f"{key}:"))
+        shown = hover(snapshot, str(common), Position(number, 1))
+        assert shown is not None
+        # the value the hover renders: the same, its keys in the same order
+        block = shown.markdown.split("```yaml\n", 1)[1].split("```", 1)[0]
+        assert json.dumps(YAML(typ="safe").load(block)) == json.dumps(theirs), key
+        assert json.dumps(theirs) != json.dumps(theirs, sort_keys=True), key  # not sorted
