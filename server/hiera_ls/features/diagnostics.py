@@ -16,6 +16,8 @@ edit (those inside the edited lines are dropped until the full checks run again)
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -584,14 +586,23 @@ def _without_said(found: Sequence[Problem], reported: list[Problem]) -> list[Pro
         for p in found
         if p.code != KEY_UNUSED.code and p.severity in (Severity.ERROR, Severity.WARNING)
     }
-    marked = [p.where.span for p in reported if (p.code, p.where.span) in strong]
+    marked = sorted(
+        (p.where.span for p in reported if (p.code, p.where.span) in strong),
+        key=lambda s: s.start,
+    )
     if not marked:
         return reported
+    # a span overlaps a marked one when one starting at or before its end ends at or after
+    # its start: the furthest end among those starting by then says (a scan of every marked
+    # span per hint took 7 s on a 10,000-line file with 2,300 findings)
+    starts = [s.start for s in marked]
+    furthest = list(itertools.accumulate((s.end for s in marked), max))
     return [
         p
         for p in reported
         if p.code != KEY_UNUSED.code
-        or not any(s.start <= p.where.span.end and p.where.span.start <= s.end for s in marked)
+        or not (i := bisect.bisect_right(starts, p.where.span.end))
+        or furthest[i - 1] < p.where.span.start
     ]
 
 
