@@ -28,6 +28,17 @@ def _mask(text: str) -> int:
     return bits
 
 
+def _most_unshared(total: int) -> int:
+    """The most characters held by one side only that leave ``(total - d) / total`` at the
+    cutoff (worked out with the float division difflib's ratio uses)."""
+    if total == 0:
+        return 0
+    d = 0
+    while d < total and (total - (d + 1)) / total >= CUTOFF:
+        d += 1
+    return d
+
+
 class NearKeys:
     """The defined keys, ready for :meth:`closest`; one per set of defined keys."""
 
@@ -57,9 +68,9 @@ class NearKeys:
         scored: list[tuple[float, str]] = []
         by_length = self._lengths()
         for length in range(size - LENGTH_SLACK, size + LENGTH_SLACK + 1):
-            total = size + length
+            limit = _most_unshared(size + length)
             for bits, candidate in by_length.get(length, ()):
-                if total and (total - (bits ^ mask).bit_count()) / total < CUTOFF:
+                if (bits ^ mask).bit_count() > limit:
                     continue
                 matcher.set_seq1(candidate)
                 if (
