@@ -23,19 +23,33 @@ import fnmatch
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from hiera_ls.engine.explain import plain_data
 from hiera_ls.engine.lookup import LookupSession
+from hiera_ls.engine.node_classes import (
+    LevelReads,
+    hierarchy_reads,
+    interpolated_variables,
+    module_config_variables,
+    values_of,
+)
 from hiera_ls.engine.providers import EYAML
 from hiera_ls.project.facts import node_scope
+from hiera_ls.project.fleet_profiles import FleetProfiles
 from hiera_ls.project.settings import Settings
-from hiera_ls.project.workspace import NO_PROFILE_CERTNAME, Snapshot, Workspace
+from hiera_ls.project.workspace import (
+    NO_PROFILE_CERTNAME,
+    EnvironmentView,
+    Snapshot,
+    Workspace,
+)
 from hiera_ls.puppet.message import Text
-from hiera_ls.puppet.values import Encrypted
+from hiera_ls.puppet.values import Encrypted, canonical, strings_in
 from hiera_ls.report.git_tree import Repository, commit_of, repository_at, write_tree
-from hiera_ls.report.redact import shown, strings_in
+from hiera_ls.report.node_traits import Splitter, hierarchy_variables, traits
+from hiera_ls.report.redact import shown
 from hiera_ls.report.run import CheckError, _profile_names
 from hiera_ls.source.keys import LOOKUP_OPTIONS
 
@@ -70,6 +84,8 @@ class ChangeGroup:
     profiles: tuple[str, ...]
     before: Answer
     after: Answer
+    # (variable, value) every one of the profiles has, of those the hierarchy reads
+    shared: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +101,7 @@ class DiffResult:
     head: str
     profiles: tuple[str, ...]  # compared ((NO_PROFILE,) when the repository has none)
     keys: int  # keys compared (over every environment)
-    environments: tuple[str, ...]
+    environments: tuple[str, ...]  # compared: a directory, or "base -> head" environments
     changes: tuple[KeyChange, ...]
     # levels that read data from outside the repository, each said once; values from there
     # are masked as eyaml's are (a pull request may name ~/.docker/config.json)
@@ -108,26 +124,36 @@ def run_diff(
     keys: Sequence[str] | None = None,
     settings: Settings | None = None,
     progress: Progress | None = None,
+    fleet: FleetProfiles | None = None,
+    environments: tuple[str, str] | None = None,
 ) -> DiffResult:
     """Compare every key for every profile between ``base`` and ``head`` (None: the files on
     disk) of the git repository holding ``path`` (the control repository or environment
-    directory).  Raises GitError or CheckError for what the user must fix."""
+    directory); or, with ``environments`` (base, head), between two environments of the
+    files on disk, no git needed.  ``fleet``: PuppetDB's nodes, compared beside the
+    repository's profiles.  Raises GitError or CheckError for what the user must fix."""
     root = os.path.realpath(path)
     if not os.path.isdir(root):
         raise CheckError(f"{path}: no such directory")
+    if environments is not None:
+        return _diff_environments(
+            root, path, environments, profiles, keys, settings, progress, fleet
+        )
     repo = repository_at(root)
     rel = os.path.relpath(root, repo.top)
     base_commit = commit_of(repo, base)
     head_commit = commit_of(repo, head) if head is not None else None
     with tempfile.TemporaryDirectory(prefix="hiera-ls-diff-") as tmp:
-        base_root = _tree(repo, base_commit, os.path.join(tmp, "base"), rel)
+        base_root = _tree(repo, base_commit, os.path.join(tmp, "base"), rel, profiles=False)
         head_root = (
             _tree(repo, head_commit, os.path.join(tmp, "head"), rel)
             if head_commit is not None
             else root
         )
         base_snap = Workspace([base_root], settings).snapshot()
-        head_snap = Workspace([head_root], settings).snapshot()
+        head_workspace = Workspace([head_root], settings)
+        head_workspace.set_fleet(fleet)
+        head_snap = head_workspace.snapshot()
         chosen = _profiles(head_snap, profiles)
         base_top = os.path.join(tmp, "base", "tree")
         head_top = os.path.join(tmp, "head", "tree") if head_commit is not None else repo.top
@@ -136,38 +162,121 @@ def run_diff(
             _Side(head_snap, head_root, chosen, head_top),
         )
         names = sorted(set(sides[0].views) | set(sides[1].views))
-        wanted = {
-            env: _select_keys(set().union(*(s.defined_keys(env) for s in sides)), keys)
-            for env in names
-        }
-        total = sum(len(k) for k in wanted.values()) * len(chosen) * 2
-        counter = _Counter(total, progress)
-        changes: list[KeyChange] = []
-        for env in names:
-            mask = Masker(
-                frozenset().union(*(s.eyaml_keys(env) for s in sides)),
-                frozenset().union(*(s.eyaml_strings(env) for s in sides)),
-                outside_keys=frozenset().union(*(s.outside_keys(env) for s in sides)),
-                outside_strings=frozenset().union(*(s.outside_strings(env) for s in sides)),
-            )
-            before, after = (s.answers(env, wanted[env], counter) for s in sides)
-            for key in wanted[env]:
-                groups = _groups(chosen, before[key], after[key], mask.for_key(key))
-                if groups:
-                    changes.append(KeyChange(env, key, groups))
+        pairs = [_Pair(env, (sides[0], env), (sides[1], env)) for env in names]
+        return _compare(
+            pairs, chosen, keys, progress, base, head if head is not None else WORKING_TREE
+        )
+
+
+def _diff_environments(
+    root: str,
+    path: str,
+    environments: tuple[str, str],
+    profiles: Sequence[str] | None,
+    keys: Sequence[str] | None,
+    settings: Settings | None,
+    progress: Progress | None,
+    fleet: FleetProfiles | None,
+) -> DiffResult:
+    """One node's or the fleet's data in one environment against another (a branch about to
+    be promoted, say), both as they are on disk."""
+    workspace = Workspace([root], settings)
+    workspace.set_fleet(fleet)
+    snap = workspace.snapshot()
+    chosen = _profiles(snap, profiles)
+    side = _Side(snap, root, chosen, root)
+    base_env, head_env = (_environment_named(side, name, path) for name in environments)
+    label = f"{environments[0]} -> {environments[1]}"
+    pair = _Pair(label, (side, base_env), (side, head_env))
+    return _compare(
+        [pair],
+        chosen,
+        keys,
+        progress,
+        f"environment {environments[0]}",
+        f"environment {environments[1]}",
+    )
+
+
+def _environment_named(side: _Side, name: str, path: str) -> str:
+    for key, view in side.views.items():
+        if name in (key, view.env.name):
+            return key
+    known = ", ".join(sorted(v.env.name for v in side.views.values())) or "none"
+    raise CheckError(f"{path}: no environment named {name!r} (environments: {known})")
+
+
+@dataclass(frozen=True, slots=True)
+class _Pair:
+    """What is compared: an environment of the base side against one of the head side."""
+
+    label: str
+    base: tuple[_Side, str]
+    head: tuple[_Side, str]
+
+
+def _compare(
+    pairs: Sequence[_Pair],
+    chosen: Sequence[_Profile],
+    keys: Sequence[str] | None,
+    progress: Progress | None,
+    base: str,
+    head: str,
+) -> DiffResult:
+    wanted = {
+        pair.label: _select_keys(
+            set().union(*(side.defined_keys(env) for side, env in (pair.base, pair.head))), keys
+        )
+        for pair in pairs
+    }
+    total = sum(len(k) for k in wanted.values()) * len(chosen) * 2
+    counter = _Counter(total, progress)
+    changes: list[KeyChange] = []
+    for pair in pairs:
+        both = (pair.base, pair.head)
+        mask = Masker(
+            frozenset().union(*(side.eyaml_keys(env) for side, env in both)),
+            frozenset().union(*(side.eyaml_strings(env) for side, env in both)),
+            outside_keys=frozenset().union(*(side.outside_keys(env) for side, env in both)),
+            outside_strings=frozenset().union(*(side.outside_strings(env) for side, env in both)),
+        )
+        splitter = _splitter(pair, chosen)
+        chosen_keys = wanted[pair.label]
+        before, after = (side.answers(env, chosen_keys, counter) for side, env in both)
+        # profiles by (class before, class after): a few dozen couples for a whole fleet
+        couples: dict[tuple[int | None, int | None], list[int]] = {}
+        classes = (side.classes_of(env) for side, env in both)
+        for i, couple in enumerate(zip(*classes, strict=True)):
+            couples.setdefault(couple, []).append(i)
+        for key in chosen_keys:
+            found = _groups(chosen, couples, before[key], after[key], mask.for_key(key), splitter)
+            if found:
+                changes.append(KeyChange(pair.label, key, found))
+    sides = dict.fromkeys(side for pair in pairs for side, _ in (pair.base, pair.head))
     return DiffResult(
         base=base,
-        head=head if head is not None else WORKING_TREE,
+        head=head,
         profiles=tuple(p.name for p in chosen),
         keys=sum(len(k) for k in wanted.values()),
-        environments=tuple(names),
+        environments=tuple(pair.label for pair in pairs),
         changes=tuple(changes),
         outside=tuple(dict.fromkeys(note for side in sides for note in side.outside_notes())),
     )
 
 
-def _tree(repo: Repository, commit: str, dest: str, rel: str) -> str:
-    write_tree(repo, commit, dest)
+def _splitter(pair: _Pair, chosen: Sequence[_Profile]) -> Splitter:
+    """The facts that split the compared nodes: those the two sides' hierarchies read."""
+    views = [side.views.get(env) for side, env in (pair.base, pair.head)]
+    envs = [view.env for view in views if view is not None]
+    variables = tuple(dict.fromkeys(v for env in envs for v in hierarchy_variables(env)))
+    name = envs[-1].name if envs else ""
+    return Splitter(
+        {p.name: traits(node_scope(p.facts, p.certname, name, False), variables) for p in chosen}
+    )
+
+
+def _tree(repo: Repository, commit: str, dest: str, rel: str, profiles: bool = True) -> str:
+    write_tree(repo, commit, dest, profiles)
     root = os.path.normpath(os.path.join(dest, "tree", rel))
     os.makedirs(root, exist_ok=True)  # the directory is new in the other revision
     return root
@@ -187,18 +296,19 @@ def _profiles(snapshot: Snapshot, wanted: Sequence[str] | None) -> list[_Profile
     names = _profile_names(snapshot, wanted)
     if not names:
         return [_Profile(NO_PROFILE, {}, NO_PROFILE_CERTNAME)]
-    by_name = {e.name: e for e in snapshot.profiles}
-    return [
-        _Profile(n, by_name[n].profile.facts, by_name[n].profile.name)
-        for n in names
-        if by_name[n].profile.error is None
-    ]
+    out: list[_Profile] = []
+    for name in names:
+        entry = snapshot.profile_named(name)
+        if entry is not None and entry.profile.error is None:
+            out.append(_Profile(name, entry.profile.facts, entry.profile.name))
+    return out
 
 
 class _Side:
     """One revision as the server's project builder reads it: its environments by their
-    directory relative to the compared directory, and a lookup session per environment and
-    profile (made first, as they also say which files each node's hierarchy reads)."""
+    directory relative to the compared directory, and per environment a lookup session for
+    each class of profiles that must get the same answers (made first, as they also say
+    which files the nodes' hierarchies read)."""
 
     def __init__(
         self, snapshot: Snapshot, root: str, profiles: Sequence[_Profile], top: str
@@ -212,29 +322,72 @@ class _Side:
             if info.levels and not os.path.realpath(path).startswith(real_top)
         }
         self.views = {os.path.relpath(v.env.root, root): v for v in snapshot.environments}
+        # per environment: one session per class of profiles that must get the same answers
+        # (engine/node_classes.py), and each class's profiles (indexes into ``profiles``)
         self.sessions: dict[str, list[LookupSession]] = {}
+        self.members: dict[str, list[list[int]]] = {}
         self.read: dict[str, frozenset[str] | None] = {}
+        self._variables_of: dict[str, frozenset[str]] = {}  # data file -> what it interpolates
         for env, view in self.views.items():
-            strict = snapshot.settings.strict_variables
-            sessions = [
-                LookupSession(
-                    view.env,
-                    node_scope(p.facts, p.certname, view.env.name, strict),
-                    snapshot.files,
-                    snapshot.cache,
-                )
-                for p in profiles
-            ]
-            self.sessions[env] = sessions
-            paths: set[str] = set()
-            for session in sessions:
-                named = session.hierarchy_files()
-                if named is None:  # this node's lookups fail: every file may matter
-                    self.read[env] = None
-                    break
-                paths |= named
+            self._classify(env, view)
+
+    def _classify(self, env: str, view: EnvironmentView) -> None:
+        """Profiles whose hierarchies read the same files, then that agree on every
+        variable those files and the modules interpolate, are one class."""
+        strict = self.snapshot.settings.strict_variables
+        by_reads: dict[tuple[LevelReads, ...], list[tuple[int, LookupSession]]] = {}
+        alone: list[tuple[int, LookupSession]] = []
+        for i, p in enumerate(self.profiles):
+            scope = node_scope(p.facts, p.certname, view.env.name, strict)
+            session = LookupSession(view.env, scope, self.snapshot.files, self.snapshot.cache)
+            reads = hierarchy_reads(session)
+            if reads is None:
+                alone.append((i, session))
             else:
-                self.read[env] = frozenset(paths)
+                by_reads.setdefault(reads, []).append((i, session))
+        modules = self._module_variables(view)
+        sessions: list[LookupSession] = []
+        members: list[list[int]] = []
+        paths: set[str] = set()
+        for reads, nodes in by_reads.items():
+            files = {path for level in reads for path in level.files}
+            paths |= files
+            variables = sorted(modules.union(*(self._file_variables(f) for f in files)))
+            classes: dict[Hashable, int] = {}
+            for i, session in nodes:
+                values = values_of(session.scope, variables)
+                if values in classes:
+                    members[classes[values]].append(i)
+                else:
+                    classes[values] = len(sessions)
+                    sessions.append(session)
+                    members.append([i])
+        read: frozenset[str] | None = frozenset(paths)
+        for i, session in alone:
+            sessions.append(session)
+            members.append([i])
+            named = session.hierarchy_files()
+            if named is None:  # this node's lookups fail: every file may matter
+                read = None
+            elif read is not None:
+                read |= named
+        self.sessions[env], self.members[env], self.read[env] = sessions, members, read
+
+    def _file_variables(self, path: str) -> frozenset[str]:
+        found = self._variables_of.get(path)
+        if found is None:
+            texts = strings_in(_data(self.snapshot, path), keys=True)
+            found = self._variables_of[path] = frozenset(interpolated_variables(texts))
+        return found
+
+    def _module_variables(self, view: EnvironmentView) -> frozenset[str]:
+        """What every module's data and hiera.yaml interpolate: a module's hierarchy is
+        resolved per key, so all of it counts for every node."""
+        found = set(module_config_variables(view.env))
+        for path, info in self.snapshot.data_files.items():
+            if info.view is view and info.levels and info.levels[0].layer.module_name:
+                found |= self._file_variables(path)
+        return frozenset(found)
 
     def _data_files(self, env: str, function: str | None = None) -> Iterator[tuple[str, str]]:
         """(path, module name or "") of each data file some profile's lookups can read: a
@@ -308,28 +461,42 @@ class _Side:
                 out.update(strings_in(df.data))
         return out
 
+    def classes_of(self, env: str) -> list[int | None]:
+        """Each profile's class in ``env`` (None: the environment is not at this revision)."""
+        of: list[int | None] = [None] * len(self.profiles)
+        for c, members in enumerate(self.members.get(env, ())):
+            for i in members:
+                of[i] = c
+        return of
+
     def answers(self, env: str, keys: Sequence[str], counter: _Counter) -> dict[str, list[Answer]]:
-        """Every key's answer for every profile: all keys through the profile's one session
-        (lookup_options, hierarchies and nested lookups resolved once)."""
+        """Every key's answer for each class of profiles (:meth:`classes_of`): all keys
+        through the class's one session (lookup_options, hierarchies and nested lookups
+        resolved once)."""
         out: dict[str, list[Answer]] = {key: [] for key in keys}
-        sessions: Sequence[LookupSession | None] = self.sessions.get(env) or [None] * len(
-            self.profiles
-        )
-        for session in sessions:
+        for session, members in zip(
+            self.sessions.get(env, ()), self.members.get(env, ()), strict=True
+        ):
             for key in keys:
-                if session is None:  # the environment is not there at this revision
-                    out[key].append(Answer("missing"))
-                    continue
-                outcome = session.lookup(key)
-                if outcome.error is not None:
-                    assert outcome.failure is not None
-                    out[key].append(_error(outcome.failure.text, self.root))
-                elif not outcome.found:
-                    out[key].append(Answer("missing"))
-                else:
-                    out[key].append(Answer("value", outcome.value, canonical(outcome.value)))
-            counter.step(len(keys))
+                out[key].append(self._answer(session, key))
+            counter.step(len(keys) * len(members))
+        if env not in self.sessions:
+            counter.step(len(keys) * len(self.profiles))
         return out
+
+    def _answer(self, session: LookupSession, key: str) -> Answer:
+        outcome = session.lookup(key)
+        if outcome.error is not None:
+            assert outcome.failure is not None
+            return _error(outcome.failure.text, self.root)
+        if not outcome.found:
+            return Answer("missing")
+        return Answer("value", outcome.value, canonical(outcome.value))
+
+
+def _data(snapshot: Snapshot, path: str) -> object:
+    df = snapshot.data_file(path)
+    return df.data if df is not None else None
 
 
 def _select_keys(defined: Iterable[str], patterns: Sequence[str] | None) -> list[str]:
@@ -414,42 +581,36 @@ def _inside(strings: frozenset[str]) -> re.Pattern[str] | None:
     return re.compile("|".join(re.escape(s) for s in reversed(parts))) if parts else None
 
 
-def canonical(value: object) -> object:
-    """A hashable form in which ``==`` is Puppet's ``==`` on the values: types count
-    (``1``, ``1.0``, ``true``, ``'1'`` differ), a hash's order does not."""
-    if value is None:
-        return ("undef",)
-    if isinstance(value, bool):
-        return ("bool", value)
-    if isinstance(value, int):
-        return ("int", value)
-    if isinstance(value, float):
-        return ("float", repr(value))
-    if isinstance(value, Encrypted):
-        return ("eyaml", str(value))
-    if isinstance(value, str):
-        return ("string", value)
-    if isinstance(value, list):
-        return ("array", tuple(canonical(v) for v in value))
-    if isinstance(value, dict):
-        return ("hash", frozenset((canonical(k), canonical(v)) for k, v in value.items()))
-    return (type(value).__name__, repr(value))
+NOT_THERE = Answer("missing")  # the environment is not at this revision
 
 
 def _groups(
     profiles: Sequence[_Profile],
+    couples: Mapping[tuple[int | None, int | None], list[int]],
     before: Sequence[Answer],
     after: Sequence[Answer],
     mask: Masker,
+    splitter: Splitter,
 ) -> tuple[ChangeGroup, ...]:
-    found: dict[tuple[object, ...], tuple[list[str], Answer, Answer]] = {}
-    for profile, old, new in zip(profiles, before, after, strict=True):
+    """The profiles whose answer changes, grouped by (before, after), each group's profiles
+    in the order given, the groups in the order of their first profile."""
+    found: dict[tuple[object, ...], tuple[list[int], Answer, Answer]] = {}
+    for (b, h), members in couples.items():
+        old = before[b] if b is not None else NOT_THERE
+        new = after[h] if h is not None else NOT_THERE
         if (old.state, old.same_as) == (new.state, new.same_as):
             continue
         mark = (old.state, old.same_as, new.state, new.same_as)
-        entry = found.setdefault(mark, ([], _shown(old, mask), _shown(new, mask)))
-        entry[0].append(profile.name)
-    return tuple(ChangeGroup(tuple(names), old, new) for names, old, new in found.values())
+        entry = found.get(mark)
+        if entry is None:
+            entry = found[mark] = ([], _shown(old, mask), _shown(new, mask))
+        entry[0].extend(members)
+    groups = []
+    for indexes, old, new in found.values():
+        indexes.sort()
+        names = tuple(profiles[i].name for i in indexes)
+        groups.append((indexes[0], ChangeGroup(names, old, new, splitter.shared(names))))
+    return tuple(group for _, group in sorted(groups, key=lambda g: g[0]))
 
 
 def _shown(answer: Answer, mask: Masker) -> Answer:
