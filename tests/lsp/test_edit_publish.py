@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from lsprotocol import types
+from pygls.protocol import LanguageServerProtocol
 
 from hiera_ls.lsp import diagnostics_scheduler
 from hiera_ls.lsp.serve import create_server
@@ -124,10 +125,15 @@ def test_an_edit_publishes_its_own_checks_before_the_cross_file_run(
         await asyncio.sleep(0.2)
         edit(3, 0, 0, 0, "y: 1\n")  # a line added above: the finding moves down
         await until(lambda: events.count(("cross-file run", None, [])) == 2)
-        await asyncio.sleep(0.3)  # the run is over (its results equal: not published again)
-        send("shutdown", {}, request=True)
+        await until(lambda: not scheduler._checking)  # the run is over
+        await asyncio.sleep(0.05)  # (its results equal: not published again)
 
     asyncio.run(session())
+    scheduler._worker.shutdown(wait=True)
+    # pygls caches message types per protocol object: that cache would keep this server and
+    # its snapshots alive, which tests counting the snapshots alive would count
+    LanguageServerProtocol.get_message_type.cache_clear()
+    LanguageServerProtocol.get_result_type.cache_clear()
     runs = [i for i, e in enumerate(events) if e[0] == "cross-file run"]
     first_v2 = next(i for i, e in enumerate(events) if e[1] == 2)
     first_v3 = next(i for i, e in enumerate(events) if e[1] == 3)

@@ -4,7 +4,8 @@ An edit's file is published at once for its new version: its own checks, carryin
 cross-file findings last shown for it, moved with the edit (features/carried_findings.py),
 so nothing flickers away and back and nothing is ``[]`` in between; the full checks that
 follow replace them. (Waiting for the full checks instead cost every keystroke the pause in
-typing plus the cross-file run: 0.6-0.8 s on an 8,254-line file.) A burst of
+typing plus the cross-file run: 0.6-0.8 s on an 8,254-line file.) A file opened while full
+checks are due gets one publish, complete, when they are done. A burst of
 edits (a paste, a macro, a client replaying its changes) gets one publish, for its newest
 version, not one per edit. Cross-file checks (the key index, every open file's full checks) wait for
 a pause in typing (``REBUILD_DELAY_S``) and run in one worker thread on a snapshot, so
@@ -67,8 +68,10 @@ class DiagnosticsScheduler:
         self.ls = ls
         self.published: dict[str, tuple[Any, ...]] = {}  # uri -> last pushed diagnostics
         self.published_version: dict[str, int | None] = {}  # uri -> version last pushed
+        self._full_pending = False  # full checks are scheduled or running
         self._rebuild: asyncio.TimerHandle | None = None
-        self._edited: dict[str, None] = {}  # documents edited since their last publish
+        # documents edited (True) or opened (False) since their last publish
+        self._edited: dict[str, bool] = {}
         self._publish_edited: asyncio.Handle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._idle = threading.Event()  # cleared while the server's thread answers the client
@@ -119,13 +122,13 @@ class DiagnosticsScheduler:
         self.ls.diagnostics.data_changed()
         self.schedule_full_checks()
 
-    def edited(self, path: str) -> None:
+    def edited(self, path: str, changed: bool = True) -> None:
         """Publish ``path``'s quick checks once the edits already received are applied.
 
         The publish waits behind the handlers already queued (a burst of ``didChange``
         notifications read together), so it is computed once, for the newest version.
         """
-        self._edited[path] = None
+        self._edited[path] = changed or self._edited.get(path, False)
         if self._publish_edited is not None:
             return
         try:
@@ -137,10 +140,12 @@ class DiagnosticsScheduler:
 
     def _publish_pending(self) -> None:
         self._publish_edited = None
-        paths = list(self._edited)
+        paths = list(self._edited.items())
         self._edited.clear()
         with self.foreground():
-            for path in paths:
+            for path, changed in paths:
+                if not changed and self._full_pending:
+                    continue  # opened: the full checks under way publish it, complete
                 if path in self.ls.uris:
                     # the file's own checks now, with the last cross-file findings carried
                     self.publish([path], force=path, quick=True)
@@ -152,6 +157,7 @@ class DiagnosticsScheduler:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return
+        self._full_pending = True
         self._rebuild = loop.call_later(REBUILD_DELAY_S, self._rebuild_index)
 
     def _rebuild_index(self) -> None:
@@ -251,11 +257,13 @@ class DiagnosticsScheduler:
                 f"hiera-ls: rebuilding the index failed:\n{traceback.format_exc()}",
                 types.MessageType.Error,
             )
+            self._full_pending = False
             self.publish()  # what the file checks alone find, rather than nothing
             return
         if ls.project.snapshot() is not snapshot:
             self.schedule_full_checks()  # changed meanwhile: these ranges may be stale
             return
+        self._full_pending = False
         ls.announce_profile()
         if ls.pull_diagnostics:
             if ls.refresh_supported:
