@@ -16,8 +16,7 @@ edit (those inside the edited lines are dropped until the full checks run again)
 
 from __future__ import annotations
 
-import bisect
-import itertools
+import functools
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -47,11 +46,13 @@ from hiera_ls.checks.registry import (
     check_workspace,
 )
 from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
-from hiera_ls.checks.unused_data import KEY_UNUSED, modules_with_code, read_by_data, unused_in_file
+from hiera_ls.checks.unused_data import modules_with_code, read_by_data, unused_in_file
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.features.carried_findings import CarriedFindings, move_with_lines
 from hiera_ls.features.puppet_code import code_index
+from hiera_ls.features.said_once import without_said
 from hiera_ls.features.spread import profile_lookup
+from hiera_ls.project.asked_merges import merge_arguments
 from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.code_mentions import MentionCache, mentioned
 from hiera_ls.project.facts import node_scope
@@ -60,7 +61,8 @@ from hiera_ls.project.profiles import ProfileEntry
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.puppet.errors import Cause
 from hiera_ls.source.files import Stamp
-from hiera_ls.source.spans import Problem, Severity
+from hiera_ls.source.loader_rules import YAML11_BOOLEAN
+from hiera_ls.source.spans import Problem
 
 
 @dataclass(slots=True)
@@ -75,6 +77,7 @@ class _Built:
 
 Pause = Callable[[], None]
 SYNC_INDEX_FILES = 300  # environments with more data files get their index in the background
+JUDGED_LOADER_CODES = frozenset({YAML11_BOOLEAN.code})  # loader notes the checks may rejudge
 FAST_BUDGET_S = 0.03  # full checks that took less than this last time run on every keystroke
 FOREGROUND_LOOKUPS = 2_000  # keys x profiles the server's thread looks up for one file
 
@@ -164,7 +167,10 @@ class Diagnostics:
     def _coverage_key(self, snapshot: Snapshot, view: EnvironmentView) -> tuple[object, ...]:
         built = self._built.get(view.env.root)
         generation = built.generation if built is not None and built.index.env is view.env else 0
-        return (generation, view, snapshot.profiles, snapshot.settings)
+        # a code change (a lookup asking for another merge) is a new generation of code
+        # indexes; its id first, so comparing keys never compares two generations' contents
+        code = snapshot.code
+        return (generation, view, snapshot.profiles, snapshot.settings, id(code), code)
 
     def _profile_coverage(
         self, snapshot: Snapshot, view: EnvironmentView, changes: int, pause: Pause | None
@@ -179,8 +185,9 @@ class Diagnostics:
             return None
         profiles = node_profiles(snapshot, view)
         levels = {p: info.levels for p, info in snapshot.data_files.items() if info.view is view}
+        code = snapshot.code_index(view)  # the merges code reads keys with
         memo = self._coverage_memo.setdefault(view.env.root, CoverageMemo())
-        memo.start((view, snapshot.profiles, snapshot.settings, snapshot.data_files))
+        memo.start((view, snapshot.profiles, snapshot.settings, snapshot.data_files, code))
         paused: list[BaseException] = []
 
         def step() -> None:
@@ -193,7 +200,15 @@ class Diagnostics:
 
         try:
             result = check_profile_coverage(
-                view.env, built.index, profiles, snapshot.files, snapshot.cache, levels, step, memo
+                view.env,
+                built.index,
+                profiles,
+                snapshot.files,
+                snapshot.cache,
+                levels,
+                step,
+                memo,
+                functools.partial(merge_arguments, code),
             )
         except Exception:
             if paused:
@@ -311,7 +326,13 @@ class Diagnostics:
             return self._policy(snapshot, path, source.text, found, last.checked)
         kept = [p for p in last.problems if p not in last.loader]
         moved = move_with_lines(last.text, source.text, kept)
-        found = _located_in(sorted([*source.data.problems, *moved], key=_order), path)
+        # loader notes the checks judged (a yaml11-boolean a class parameter's type silenced
+        # or made a warning) stay judged until the full checks run again
+        judged = frozenset(last.problems)
+        overridden = [p for p in last.loader if p.code in JUDGED_LOADER_CODES and p not in judged]
+        stale = frozenset(move_with_lines(last.text, source.text, overridden))
+        fresh = [p for p in source.data.problems if p not in stale]
+        found = _located_in(sorted([*fresh, *moved], key=_order), path)
         found = self._with_coverage(snapshot, path, source.text, found)
         return self._policy(snapshot, path, source.text, found, PARTIAL)
 
@@ -394,10 +415,10 @@ class Diagnostics:
         the one place every caller (server, ``hiera-ls check``) goes through."""
         config = snapshot.config_for(path)
         if not config.has_rules and not may_hold_suppressions(path, text or MARK):
-            return _without_said(found, list(found))
+            return without_said(found, list(found))
         if text is None:
             text = snapshot.text(path)
-        return _without_said(found, apply_policy(config, path, text, found, checked))
+        return without_said(found, apply_policy(config, path, text, found, checked))
 
     def _context(self, snapshot: Snapshot, path: str) -> tuple[object, ...]:
         """Everything a data file's full checks read besides its own text: the data of the
@@ -507,7 +528,7 @@ class Diagnostics:
                         # per-key checks are (500,000 hints on a 10 MB file took 1.86 GB)
                         context = _unused_context(snapshot, built, code, self._mentions)
                         # (those on a key a stronger finding marks go once the policy has
-                        # said which findings are reported: see _without_said)
+                        # said which findings are reported: see features/said_once.py)
                         found.extend(_unused_in(context, built, path, source.file_keys()))
                 loaded = source.data.error is None and not large
                 checked = coverage(
@@ -572,38 +593,6 @@ def _unused_in(context: _UnusedContext, built: _Built, path: str, keys: FileKeys
     own = {r.target for r in keys.kept_references(module)}
     reads = context.data_reads | own if own else context.data_reads
     return unused_in_file(path, keys, module, context.code, reads, context.written, context.coded)
-
-
-def _without_said(found: Sequence[Problem], reported: list[Problem]) -> list[Problem]:
-    """``reported`` (``found`` after the repository's policy), but no unused-key hint on a key
-    that a warning or an error of the checks marks (an unknown class parameter, a module key
-    Puppet ignores) and that is reported too: said once, the stronger way. A finding the
-    repository ignores or a comment suppresses leaves the hint, the only word on that key."""
-    if not any(p.code == KEY_UNUSED.code for p in reported):
-        return reported
-    strong = {
-        (p.code, p.where.span)
-        for p in found
-        if p.code != KEY_UNUSED.code and p.severity in (Severity.ERROR, Severity.WARNING)
-    }
-    marked = sorted(
-        (p.where.span for p in reported if (p.code, p.where.span) in strong),
-        key=lambda s: s.start,
-    )
-    if not marked:
-        return reported
-    # a span overlaps a marked one when one starting at or before its end ends at or after
-    # its start: the furthest end among those starting by then says (a scan of every marked
-    # span per hint took 7 s on a 10,000-line file with 2,300 findings)
-    starts = [s.start for s in marked]
-    furthest = list(itertools.accumulate((s.end for s in marked), max))
-    return [
-        p
-        for p in reported
-        if p.code != KEY_UNUSED.code
-        or not (i := bisect.bisect_right(starts, p.where.span.end))
-        or furthest[i - 1] < p.where.span.start
-    ]
 
 
 def _reported_where_it_is(snapshot: Snapshot, cause: Cause) -> bool:

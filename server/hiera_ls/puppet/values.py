@@ -3,6 +3,7 @@
 Loaded data uses plain Python values (dict, list, str, int, float, bool, None).  Psych can
 also produce Ruby Symbols (``:name``); they are kept as :class:`RubySymbol` so that later
 layers can do what Puppet does with them (keys become strings, values fail type checks).
+A lookup's ``convert_to: Sensitive`` wraps its value in :class:`Sensitive`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,14 @@ class Encrypted(str):
     """
 
     __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Sensitive:
+    """Puppet's Sensitive wrapper (what ``convert_to: Sensitive`` makes of a value): shown
+    redacted, and typed ``Sensitive[T]`` with ``T`` the generalized type of what it wraps."""
+
+    value: object
 
 
 @dataclass(frozen=True, slots=True)
