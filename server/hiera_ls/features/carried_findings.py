@@ -51,8 +51,8 @@ def move_with_lines(old: str, new: str, problems: list[Problem]) -> list[Problem
     out: list[Problem] = []
     for p in problems:
         span = p.where.span
-        if span.end.line < prefix:
-            out.append(p)
+        if span.end.line < prefix or (delta == 0 and span.start.line >= tail_start):
+            out.append(p)  # before the edit, or after it with no line added or removed
         elif span.start.line >= tail_start:
             moved = Span.of(
                 span.start.line + delta, span.start.column, span.end.line + delta, span.end.column
