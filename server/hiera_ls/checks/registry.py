@@ -145,6 +145,7 @@ def check_data_file(
                 known_modules=index.module_names,
                 graph=index.graph,
                 unindexed=index.unindexed,
+                near=index.near_keys(),
             )
         )
     context = (
