@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from hiera_ls.checks.hiera_yaml import config_strings
 from hiera_ls.project.model import Layer
+from hiera_ls.project.profiles import ProfileEntry
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.fix_source import FixSource
 from hiera_ls.source.interpolation import TokenKind, scan
@@ -50,6 +51,11 @@ UNKNOWN_FACT = Rule(
     fix=_did_you_mean,
 )
 RULES = (UNKNOWN_FACT,)
+
+
+def every_facts(profiles: Sequence[ProfileEntry]) -> list[Facts]:
+    """The facts of every profile that has any (a misspelt fact is one none of them has)."""
+    return [e.profile.facts for e in profiles if e.profile.error is None]
 
 
 def check_data_fact_paths(

@@ -156,6 +156,7 @@ def check_data_file(
                 known_modules=index.module_names,
                 graph=index.graph,
                 unindexed=index.unindexed,
+                near=index.near_keys(),
             )
         )
     context = (
