@@ -19,6 +19,7 @@ from dataclasses import replace
 from hiera_ls.checks.class_parameters import CodeContext, mismatches, parameter_keys
 from hiera_ls.puppet.message import Text, as_value
 from hiera_ls.puppet.type_mismatch import Mismatch, render_text
+from hiera_ls.puppet.values import value_at
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.loader_rules import YAML11_BOOLEAN
 from hiera_ls.source.spans import Problem, Severity, Span
@@ -54,7 +55,7 @@ def judge_yaml11_booleans(
             continue
         steps = node_path[1:]
         whole = data.data.get(key)
-        boolean = _dig(whole, steps)
+        boolean = value_at(whole, steps)
         if not isinstance(boolean, bool):
             continue
         refused = _about(mismatches(context.code, ref, whole), steps)
@@ -85,17 +86,6 @@ def judge_yaml11_booleans(
 def _about(found: Sequence[Mismatch], steps: tuple[object, ...]) -> list[Mismatch]:
     """The mismatches about the value at ``steps`` or a collection holding it."""
     return [m for m in found if steps[: len(m.value_path())] == m.value_path()]
-
-
-def _dig(value: object, steps: tuple[object, ...]) -> object:
-    for step in steps:
-        if isinstance(value, dict):
-            value = value.get(step)
-        elif isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value):
-            value = value[step]
-        else:
-            return None
-    return value
 
 
 def _replaced(value: object, steps: tuple[object, ...], new: object) -> object:

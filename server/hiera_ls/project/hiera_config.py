@@ -45,7 +45,7 @@ from hiera_ls.project.schema_validation import Finding, SchemaReader
 from hiera_ls.puppet.regexp import ruby_regexp_error
 from hiera_ls.puppet.ruby_text import symkeys_to_string
 from hiera_ls.puppet.type_mismatch import describe_mismatch, render
-from hiera_ls.puppet.values import RubySymbol
+from hiera_ls.puppet.values import RubySymbol, value_at
 from hiera_ls.schemas_path import HIERA_V5, load_schema
 from hiera_ls.source.files import ReadProblem
 from hiera_ls.source.interpolation import TokenKind, scan
@@ -213,7 +213,9 @@ class _ConfigReader(LocatedReader):
             ("default_hierarchy", default_hierarchy),
         ):
             for entry, index in entries:
-                self._function_arguments(entry, (section, index), _get(filled, (section, index)))
+                self._function_arguments(
+                    entry, (section, index), value_at(filled, (section, index))
+                )
         plan = [e for e, _ in self._entries(filled, "plan_hierarchy", defaults)]
         return self._result(5, [e for e, _ in hierarchy], [e for e, _ in default_hierarchy], plan)
 
@@ -235,7 +237,7 @@ class _ConfigReader(LocatedReader):
 
     def _semantic(self, finding: Finding, config: dict[object, object]) -> None:
         issue, path = finding.issue, finding.path
-        owner = _get(config, path)
+        owner = value_at(config, path)
         name = owner.get("name") if isinstance(owner, dict) else None
         line: int | None = None
         details = Details(level=str(name)) if name is not None else NO_DETAILS
@@ -665,17 +667,6 @@ def _flatten(values: list[object]) -> list[object]:
     for v in values:
         out.extend(_flatten(v) if isinstance(v, list) else [v])
     return out
-
-
-def _get(value: object, path: Sequence[object]) -> object:
-    for step in path:
-        if isinstance(value, dict):
-            value = value.get(step)
-        elif isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value):
-            value = value[step]
-        else:
-            return None
-    return value
 
 
 def _strings(value: object, path: tuple[object, ...]) -> list[tuple[tuple[object, ...], str]]:

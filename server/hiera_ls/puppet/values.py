@@ -9,7 +9,7 @@ A lookup's ``convert_to: Sensitive`` wraps its value in :class:`Sensitive`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 
@@ -98,3 +98,16 @@ def strings_in(data: object, keys: bool = False) -> Iterator[str]:
             stack.extend(item.values())
         elif isinstance(item, list | tuple):
             stack.extend(item)
+
+
+def value_at(value: object, path: Sequence[object]) -> object:
+    """What ``path`` (hash keys and array indexes) reaches inside ``value``; None where it
+    leads nowhere."""
+    for step in path:
+        if isinstance(value, dict):
+            value = value.get(step)
+        elif isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value):
+            value = value[step]
+        else:
+            return None
+    return value
