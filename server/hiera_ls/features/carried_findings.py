@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from hiera_ls.checks.rules import rule
-from hiera_ls.source.rules import Needs
 from hiera_ls.source.spans import FileSpan, Problem, Span
 from hiera_ls.source.yaml_reparse import changed_lines
 
@@ -43,18 +41,6 @@ class CarriedFindings:
     def forget(self, path: str) -> None:
         for key in [k for k in self._held if k[1] == path]:
             del self._held[key]
-
-
-def split_by_index(found: Sequence[Problem]) -> tuple[list[Problem], list[Problem]]:
-    """(the findings of the file alone, those of rules that read the environment's index):
-    right after an edit the index is the last run's, so a key just renamed would read as
-    looked up nowhere; those are carried with the index's own until it is rebuilt."""
-    alone: list[Problem] = []
-    reading: list[Problem] = []
-    for p in found:
-        known = rule(p.code)
-        (reading if known is not None and Needs.INDEX in known.needs else alone).append(p)
-    return alone, reading
 
 
 def move_with_lines(old: str, new: str, problems: list[Problem]) -> list[Problem]:

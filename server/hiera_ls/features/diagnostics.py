@@ -49,7 +49,7 @@ from hiera_ls.checks.registry import (
 from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
 from hiera_ls.checks.unused_data import modules_with_code, read_by_data, unused_in_file
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
-from hiera_ls.features.carried_findings import CarriedFindings, move_with_lines, split_by_index
+from hiera_ls.features.carried_findings import CarriedFindings, move_with_lines
 from hiera_ls.features.puppet_code import code_index
 from hiera_ls.features.said_once import without_said
 from hiera_ls.features.spread import profile_lookup
@@ -524,10 +524,9 @@ class Diagnostics:
                 )
                 large = len(source.text) > LARGE_FILE_CHARS
                 if built is not None:
-                    # the index's findings, and the file's own that read the index: after an
-                    # edit, until the index is rebuilt, those last shown, moved with the edit
-                    found, reading = split_by_index(found)
-                    index_found = [*built.by_file.get(path, []), *reading]
+                    # the index's findings; after an edit, until the index is rebuilt, those
+                    # last shown, moved with the edit
+                    index_found = built.by_file.get(path, [])
                     holds = built.changes == self.changes
                     carried = self._carry(snapshot, "index", path, source.text, index_found, holds)
                     found.extend(index_found if carried is None else carried)
