@@ -8,6 +8,7 @@ tests wait for "a publish for this file at this version" instead of sleeping.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import sys
 from collections.abc import Callable
@@ -98,6 +99,35 @@ async def wait_for_diagnostics(
                 return list(params.diagnostics)
         event.clear()
         await asyncio.wait_for(event.wait(), WAIT_LIMIT_S)
+
+
+async def wait_for_settled(
+    client: LanguageClient,
+    doc_uri: str,
+    wanted: Callable[[list[types.Diagnostic]], bool],
+    version: int | None = None,
+) -> list[types.Diagnostic]:
+    """The diagnostics last published for ``doc_uri`` (at ``version``) once ``wanted`` holds
+    for them: an edit's first publish carries the last cross-file findings until the
+    background run replaces them. Gives up after WAIT_LIMIT_S with the last ones, for the
+    caller's assertion to show."""
+    published: list[types.PublishDiagnosticsParams] = client.published  # type: ignore[attr-defined]
+    event: asyncio.Event = client.published_event  # type: ignore[attr-defined]
+    deadline = asyncio.get_running_loop().time() + WAIT_LIMIT_S
+    last: list[types.Diagnostic] = []
+    while True:
+        for params in reversed(published):
+            if params.uri == doc_uri and (version is None or params.version == version):
+                last = list(params.diagnostics)
+                if wanted(last):
+                    return last
+                break
+        left = deadline - asyncio.get_running_loop().time()
+        if left <= 0:
+            return last
+        event.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), left)
 
 
 async def wait_for_log(client: LanguageClient, needle: str) -> str:
