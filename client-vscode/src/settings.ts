@@ -18,7 +18,10 @@ export interface HieraSettings {
     hieraConfig: string | null;
     environmentPath: string | null;
     environment: string | null;
-    strictVariables: boolean;
+    /** `hiera.target`: the Puppet the nodes run (null: the repository's `.hiera-ls.yaml`, else puppet8). */
+    target: Target | null;
+    /** Deprecated (`hiera.target` replaces it): sent only when the user set it. */
+    strictVariables: boolean | null;
     /** Which directories hold modules: Puppet's modulepath only, or also the conventional ones. */
     moduleDirs: ModuleDirs;
     /** `hiera.eyaml.decryptInHover`: hovers show eyaml plaintext (off unless the user turns it on). */
@@ -28,6 +31,10 @@ export interface HieraSettings {
     /** Custom backend function -> the reader hiera-ls reads its levels with (`expand_path` ...). */
     backends: Record<string, string>;
 }
+
+/** The values of `hiera.target` (the server's project/targets.py). */
+export const TARGETS = ['puppet7', 'puppet8', 'openvox8', 'openvox9'] as const;
+export type Target = (typeof TARGETS)[number];
 
 /** The values of `hiera.moduleDirs`; the server's default is `conventional`. */
 export const MODULE_DIRS = ['conventional', 'modulepath'] as const;
@@ -44,6 +51,7 @@ export const SERVER_SETTING_KEYS: readonly (keyof HieraSettings)[] = [
     'hieraConfig',
     'environmentPath',
     'environment',
+    'target',
     'strictVariables',
     'moduleDirs',
     'eyaml',
@@ -93,7 +101,8 @@ export function normalizeSettings(raw: unknown, home: string, folder?: string): 
         hieraConfig: path(get('hieraConfig'), home, folder),
         environmentPath: path(get('environmentPath'), home, folder),
         environment: text(get('environment')),
-        strictVariables: typeof strict === 'boolean' ? strict : true,
+        target: (TARGETS as readonly unknown[]).includes(get('target')) ? (get('target') as Target) : null,
+        strictVariables: typeof strict === 'boolean' ? strict : null,
         moduleDirs: moduleDirs(get('moduleDirs')),
         eyaml: { decryptInHover: flag(get('eyaml'), 'decryptInHover', false) },
         inlayHints: { enabled: flag(get('inlayHints'), 'enabled', true) },

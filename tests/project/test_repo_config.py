@@ -13,6 +13,7 @@ from hiera_ls.project.repo_config import (
     find_repo_config,
     load_repo_config,
 )
+from hiera_ls.project.targets import TARGET_NAMES
 from hiera_ls.schemas_path import load_schema
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.spans import Severity
@@ -29,6 +30,7 @@ def test_every_setting_is_read() -> None:
     config = load_repo_config(
         PATH,
         """\
+target: openvox9
 facts: [spec/factsets, /abs/facts.yaml]
 select: [yaml11-*, hiera-*]
 ignore: yaml11-octal
@@ -47,6 +49,7 @@ backends:
     )
     assert config.problems == ()
     assert config.root == "/repo"
+    assert config.target == "openvox9"
     assert config.facts == ("/repo/spec/factsets", "/abs/facts.yaml")
     assert config.select == ("yaml11-*", "hiera-*")
     assert config.ignore == ("yaml11-octal",)
@@ -98,14 +101,17 @@ severity:
   nope-*: error
 backends:
   mine: yaml
+target: puppet6
 """
     assert problems(text) == [
         ("config-unknown-code", "1:10"),
         ("config-bad-value", "3:17"),
         ("config-unknown-code", "4:3"),
         ("config-bad-value", "6:9"),
+        ("config-bad-value", "7:9"),
     ]
     config = load_repo_config(PATH, text)
+    assert config.target is None
     assert config.ignore == ("yaml11-*",)
     assert config.severity == ()
     assert config.backends == ()
@@ -147,6 +153,7 @@ def test_the_schema_offered_to_editors_says_what_the_loader_reads() -> None:
     assert tuple(schema["properties"]) == SETTINGS
     backends = schema["properties"]["backends"]["additionalProperties"]["enum"]
     assert tuple(backends) == READERS
+    assert tuple(schema["properties"]["target"]["enum"]) == TARGET_NAMES
     severities = schema["properties"]["severity"]["additionalProperties"]["enum"]
     assert set(severities) == {"error", "warning", "info", "information", "hint", "off", False}
     assert schema["additionalProperties"] is False

@@ -158,7 +158,11 @@ def _resolved_entries(
     cfg = layer.config
     if cfg is None:
         return []
-    if cfg.version == 3 and layer.kind is not LayerKind.GLOBAL and not inv.scope.strict_variables:
+    if (
+        cfg.version == 3
+        and layer.kind is not LayerKind.GLOBAL
+        and not inv.scope.target.strict_errors
+    ):
         inv.trace.text(f"Warning: {cfg.path}: hiera.yaml version 3 found and ignored")
         comp.entries[cache_key] = []
         return []
@@ -257,7 +261,7 @@ def _location_lookup(
             trace.event(Event.LOCATION_NOT_FOUND, lk.root)
             raise NotFound
         if df.error is not None:
-            if not (inv.scope.strict_variables is False and df.error.endswith(NOT_A_HASH)):
+            if inv.scope.target.strict_errors or not df.error.endswith(NOT_A_HASH):
                 raise LookupFailure(df.error)
             inv.warn(df.error)
         root = lk.root

@@ -544,13 +544,13 @@ def _without_said(found: Sequence[Problem], reported: list[Problem]) -> list[Pro
 
 def node_profiles(snapshot: Snapshot, view: EnvironmentView) -> list[NodeProfile]:
     """Every facts profile whose facts load, as a node of ``view``'s environment."""
-    strict = snapshot.settings.strict_variables
+    target = snapshot.target
     out: list[NodeProfile] = []
     for entry in snapshot.profiles:
         profile = entry.profile
         if profile.error is not None:
             continue
-        scope = node_scope(profile.facts, profile.name, view.env.name, strict)
+        scope = node_scope(profile.facts, profile.name, view.env.name, target)
         if scope.error is None:
             out.append(NodeProfile(entry.name, scope))
     return out
@@ -615,8 +615,8 @@ def _profiles(
     def explain_for(entry: ProfileEntry) -> Callable[[str], LookupOutcome]:
         def explain(key: str) -> LookupOutcome:
             profile = entry.profile
-            strict = snapshot.settings.strict_variables
-            scope = node_scope(profile.facts, profile.name, view.env.name, strict)
+            target = snapshot.target
+            scope = node_scope(profile.facts, profile.name, view.env.name, target)
             session = LookupSession(view.env, scope, snapshot.files, snapshot.cache)
             return session.lookup(key, None, explain=True)
 

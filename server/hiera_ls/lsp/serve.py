@@ -39,11 +39,14 @@ from hiera_ls.lsp import (
 )
 from hiera_ls.lsp.server import HieraLanguageServer
 from hiera_ls.lsp.transport import serve_stdio
+from hiera_ls.project.settings import Settings
 
 
-def create_server() -> HieraLanguageServer:
-    """A server with every handler registered, each once."""
+def create_server(target: str | None = None) -> HieraLanguageServer:
+    """A server with every handler registered, each once; ``target``: ``serve --target``,
+    which the editor's ``hiera.target`` overrides."""
     ls = HieraLanguageServer()
+    ls.init_settings = Settings(target=target)
     for module in (
         lifecycle,
         documents,
@@ -120,7 +123,7 @@ def filter_pygls_records(logger: logging.Logger) -> None:
     logger.addFilter(_RefusalsWithoutTraceback(logger))
 
 
-def serve() -> NoReturn:
+def serve(target: str | None = None) -> NoReturn:
     """Run over stdio until the client says exit; what ``hiera-ls serve`` calls."""
     logging.basicConfig(level=os.environ.get("HIERA_LS_LOG", "WARNING"), stream=sys.stderr)
     filter_pygls_records(logging.getLogger("pygls.protocol.json_rpc"))
@@ -132,4 +135,4 @@ def serve() -> NoReturn:
     # waits for the interpreter's switch interval (5 ms by default) at every hand-over.
     # Measured on the LSP benchmark while checks ran: hover p50 17 ms at 1 ms, 11 ms here.
     sys.setswitchinterval(0.0002)
-    serve_stdio(create_server())
+    serve_stdio(create_server(target))

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from hiera_ls.project.settings import Settings
+from hiera_ls.project.targets import TARGET_NAMES
 from hiera_ls.report.fix import fix_files
 from hiera_ls.report.formats import Report, formatters
 from hiera_ls.report.progress import ProgressBar
@@ -23,14 +24,26 @@ def chosen_format(given: str | None) -> str:
     return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
 
 
-def settings_for(hiera_config: str | None) -> Settings:
-    """The server's default settings, with ``--hiera-config`` (which must exist)."""
+def add_target_option(parser: argparse.ArgumentParser) -> None:
+    """``--target``, which every command takes (project/targets.py)."""
+    parser.add_argument(
+        "--target",
+        choices=TARGET_NAMES,
+        help="the Puppet the nodes run, whose defaults apply: strict mode and strict "
+        "variables, legacy facts (not sent from Puppet 8 on), what OpenVox 9 removed "
+        "(default: .hiera-ls.yaml's target, else puppet8)",
+    )
+
+
+def settings_for(hiera_config: str | None, target: str | None = None) -> Settings:
+    """The server's default settings, with ``--hiera-config`` (which must exist) and
+    ``--target``."""
     if not hiera_config:
-        return Settings()
+        return Settings(target=target)
     config = os.path.abspath(hiera_config)
     if not os.path.isfile(config):
         raise CheckError(f"--hiera-config {hiera_config}: no such file")
-    return Settings(hiera_config=config)
+    return Settings(hiera_config=config, target=target)
 
 
 def split_names(given: Sequence[str] | None) -> list[str] | None:
@@ -59,7 +72,7 @@ def write_report(
 def run_check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
         selection = Selection(parse_codes(args.select), parse_codes(args.ignore))
-        settings = settings_for(args.hiera_config)
+        settings = settings_for(args.hiera_config, args.target)
         profiles = split_names(args.profiles)
         fixed = None
         if args.fix:
@@ -79,6 +92,8 @@ def run_check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) 
     except (CheckError, SelectionError) as e:
         stderr.write(f"hiera-ls check: error: {e}\n")
         return USAGE_ERROR
+    for note in result.notes:
+        stderr.write(f"hiera-ls check: note: {note}\n")
     report = Report(result, args.fail_on, os.getcwd())
     text = formatters()[chosen_format(args.format)](report)
     if not write_report("check", text, args.output, stdout, stderr):

@@ -87,6 +87,7 @@ class DiffResult:
     keys: int  # keys compared (over every environment)
     environments: tuple[str, ...]
     changes: tuple[KeyChange, ...]
+    notes: tuple[str, ...] = ()  # about the run itself (the target, facts left out ...)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +153,7 @@ def run_diff(
         keys=sum(len(k) for k in wanted.values()),
         environments=tuple(names),
         changes=tuple(changes),
+        notes=head_snap.messages,
     )
 
 
@@ -195,11 +197,11 @@ class _Side:
         self.sessions: dict[str, list[LookupSession]] = {}
         self.read: dict[str, frozenset[str] | None] = {}
         for env, view in self.views.items():
-            strict = snapshot.settings.strict_variables
+            target = snapshot.target
             sessions = [
                 LookupSession(
                     view.env,
-                    node_scope(p.facts, p.certname, view.env.name, strict),
+                    node_scope(p.facts, p.certname, view.env.name, target),
                     snapshot.files,
                     snapshot.cache,
                 )

@@ -60,7 +60,7 @@ def add_diff_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run_diff_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
-        settings = settings_for(args.hiera_config)
+        settings = settings_for(args.hiera_config, args.target)
         progress = ProgressBar(stderr)
         try:
             result = run_diff(
@@ -77,6 +77,8 @@ def run_diff_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -
     except (CheckError, GitError) as e:
         stderr.write(f"hiera-ls diff: error: {e}\n")
         return USAGE_ERROR
+    for note in result.notes:
+        stderr.write(f"hiera-ls diff: note: {note}\n")
     report = DIFF_FORMATS[args.format](result)
     if not write_report("diff", report, args.output, stdout, stderr):
         return USAGE_ERROR

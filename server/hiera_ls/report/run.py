@@ -50,6 +50,7 @@ class CheckResult:
     findings: tuple[Finding, ...]
     files: tuple[str, ...]  # every file checked (absolute)
     profiles: tuple[str, ...]  # the profiles checked; () when the repository has none
+    notes: tuple[str, ...] = ()  # about the run itself (the target, facts left out ...)
 
 
 @dataclass(slots=True)
@@ -105,7 +106,7 @@ def run_check(
         if wanted.wants(entry.problem.code) and not _used_by_some_profile(entry, len(passes))
     ]
     findings.sort(key=lambda f: (f.path, f.span.start, f.span.end, f.code, f.message))
-    return CheckResult(tuple(findings), tuple(files), tuple(names))
+    return CheckResult(tuple(findings), tuple(files), tuple(names), first.messages)
 
 
 def check_roots(paths: Sequence[str]) -> tuple[list[str], set[str]]:
