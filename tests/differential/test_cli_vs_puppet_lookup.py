@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.oracle.puppet import puppet_available
+from hiera_ls.project.targets import DEFAULT_TARGET
+from tests.oracle.engines import PuppetEngine, settings_flags
 
 pytestmark = pytest.mark.puppet
 
@@ -69,6 +70,7 @@ def common_flags(base: Path, environment: str = "production") -> list[str]:
 
 
 def puppet_lookup(
+    engine: PuppetEngine,
     base: Path,
     args: Sequence[str],
     hiera_config: Path | None = None,
@@ -81,10 +83,12 @@ def puppet_lookup(
     cmd = [
         "puppet", "lookup", "--confdir", str(base / "conf"), "--codedir", str(base / "code"),
         "--vardir", vardir, "--hiera_config", str(config),
-        "--basemodulepath", str(base / "empty"), "--strict", "error", "--strict_variables",
+        "--basemodulepath", str(base / "empty"), *settings_flags(DEFAULT_TARGET),
         "--color", "false", *(common_flags(base) if flags is None else flags), *args,
     ]  # fmt: skip
-    run = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=base)
+    run = subprocess.run(
+        engine.command(cmd, cwd=base), capture_output=True, text=True, timeout=120, cwd=base
+    )
     errors = [x for x in run.stderr.splitlines() if x.startswith("Error: ")]
     error = errors[0].removeprefix("Error: ").removeprefix("Could not run: ") if errors else ""
     return Printed(run.returncode, run.stdout, error)
@@ -105,16 +109,15 @@ def hiera_ls_lookup(
 
 
 def both(
+    engine: PuppetEngine,
     base: Path,
     command_lines: Sequence[Sequence[str]],
     hiera_config: Path | None = None,
     flags: Sequence[str] | None = None,
 ) -> list[tuple[Printed, Printed]]:
-    if not puppet_available():
-        pytest.skip("`puppet` is not installed")
     with ThreadPoolExecutor(max_workers=2) as pool:
         theirs = list(
-            pool.map(lambda a: puppet_lookup(base, a, hiera_config, flags), command_lines)
+            pool.map(lambda a: puppet_lookup(engine, base, a, hiera_config, flags), command_lines)
         )
     ours = [hiera_ls_lookup(base, a, hiera_config, flags) for a in command_lines]
     return list(zip(theirs, ours, strict=True))
@@ -138,7 +141,9 @@ KNOCKOUT = {
 }
 
 
-def test_knock_out_prefix_takes_the_next_word_even_double_dash(tmp_path: Path) -> None:
+def test_knock_out_prefix_takes_the_next_word_even_double_dash(
+    tmp_path: Path, puppet_engine: PuppetEngine
+) -> None:
     layout(tmp_path, KNOCKOUT)
     lines = [
         ["--merge", "deep", "--knock-out-prefix", "--", "k"],
@@ -147,12 +152,14 @@ def test_knock_out_prefix_takes_the_next_word_even_double_dash(tmp_path: Path) -
         ["--merge", "deep", "--knock-out-prefix", "--", "--", "h"],
         ["--merge", "deep", "k"],
     ]
-    for args, (theirs, ours) in zip(lines, both(tmp_path, lines), strict=True):
+    for args, (theirs, ours) in zip(lines, both(puppet_engine, tmp_path, lines), strict=True):
         assert theirs.status == 0, (args, theirs.error)
         assert (ours.status, ours.stdout) == (theirs.status, theirs.stdout), args
 
 
-def test_type_checks_the_value_with_puppets_words(tmp_path: Path) -> None:
+def test_type_checks_the_value_with_puppets_words(
+    tmp_path: Path, puppet_engine: PuppetEngine
+) -> None:
     layout(tmp_path, KNOCKOUT)
     lines = [
         ["--type", "String", "h"],
@@ -170,10 +177,12 @@ def test_type_checks_the_value_with_puppets_words(tmp_path: Path) -> None:
         ["--type", "", "k"],
         ["--type", "String", "--render-as", "json", "h.a"],
     ]
-    assert same(both(tmp_path, lines), lines) == len(lines)
+    assert same(both(puppet_engine, tmp_path, lines), lines) == len(lines)
 
 
-def test_explain_options_prints_puppets_assembly_of_lookup_options(tmp_path: Path) -> None:
+def test_explain_options_prints_puppets_assembly_of_lookup_options(
+    tmp_path: Path, puppet_engine: PuppetEngine
+) -> None:
     shipped = Path(__file__).parents[2] / "examples" / "control-repo"
     env = tmp_path / "environments" / "controlrepo"  # Puppet refuses '-' in a name
     shutil.copytree(shipped, env)
@@ -189,7 +198,7 @@ def test_explain_options_prints_puppets_assembly_of_lookup_options(tmp_path: Pat
         ["--explain-options", "ntp::servers"],
         ["--explain-options", "--explain", "profile::base::users"],
     ]
-    assert same(both(tmp_path, lines, flags=flags), lines) == len(lines)
+    assert same(both(puppet_engine, tmp_path, lines, flags=flags), lines) == len(lines)
 
 
 GENERATED = {
@@ -212,7 +221,7 @@ GENERATED = {
 }
 
 
-def test_explain_options_on_generated_layers(tmp_path: Path) -> None:
+def test_explain_options_on_generated_layers(tmp_path: Path, puppet_engine: PuppetEngine) -> None:
     layout(tmp_path, GENERATED)
     lines = [
         ["--explain-options", "m::h"],
@@ -222,5 +231,5 @@ def test_explain_options_on_generated_layers(tmp_path: Path) -> None:
         ["--explain-options", "nomodule::k"],
         ["--explain", "a"],
     ]
-    pairs = both(tmp_path, lines, hiera_config=tmp_path / "global" / "hiera.yaml")
+    pairs = both(puppet_engine, tmp_path, lines, hiera_config=tmp_path / "global" / "hiera.yaml")
     assert same(pairs, lines) == len(lines)
