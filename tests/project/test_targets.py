@@ -152,3 +152,15 @@ def test_openvox_9_no_longer_reads_environment_data_provider(tmp_path: Path) -> 
     assert answers("puppet8") == answers("openvox8") == ["env", "env", "module"]
     # metadata.json's data_provider is still read by OpenVox 9.0 (lookup_adapter.rb)
     assert answers("openvox9") == [None, "module", "module"]
+
+
+def test_every_command_takes_target() -> None:
+    from hiera_ls.cli import build_parser
+    from hiera_ls.lsp.serve import create_server
+
+    parser = build_parser()
+    for command in ("lookup", "check", "diff", "serve"):
+        assert parser.parse_args([command, "--target", "openvox9"]).target == "openvox9"
+    with pytest.raises(SystemExit):
+        parser.parse_args(["check", "--target", "puppet6"])
+    assert create_server("puppet7").init_settings.target == "puppet7"  # the editor's wins

@@ -46,6 +46,17 @@ def test_a_clean_repository_passes(clean_repo: Path, capsys: pytest.CaptureFixtu
     assert check(capsys) == (0, "All checks passed (2 files).\n", "")
 
 
+def test_the_target_decides_what_fails(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Under Puppet 7's defaults an undefined variable is '' (with a warning), no failure."""
+    _, out, _ = check(capsys, "--select", "lookup-fails-for-profile", "--target", "puppet7")
+    assert "app::url" not in out and "app::port" in out
+    (repo / ".hiera-ls.yaml").write_text("target: puppet7\n")
+    _, out, _ = check(capsys, "--select", "lookup-fails-for-profile")
+    assert "app::url" not in out
+    _, out, _ = check(capsys, "--select", "lookup-fails-for-profile", "--target", "puppet8")
+    assert "Undefined variable '::app_host'" in out
+
+
 def test_a_per_profile_failure_is_reported_once_naming_its_profiles(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
