@@ -20,6 +20,39 @@ from hiera_ls.project.targets import Target
 DOC = "docs/differences.md"
 
 _LOCATION_ERROR = re.compile(r"^Undefined variable '[^']*' \(file: .*hiera\.yaml, line: \d+\)$")
+# Ruby's own words inside Puppet's answers that depend on the Ruby running Puppet (Debian 13's
+# Puppet 8.10 runs on Ruby 3.3; Debian 12's 7.23 on Ruby 3.1, whose words hiera-ls writes):
+# - NoMethodError's receiver: `42:Integer`, `Scope(Class[main]):Puppet::...` (3.1);
+#   `an instance of Integer`, `#<Puppet::Parser::Scope:0x...>`, `true` (3.3)
+# - the json gem's parse errors: `859: unexpected token at 'x'` (json 2.6: its parser's source
+#   line first); `unexpected token at 'x'` (json 2.7 and later)
+# - String#inspect of U+0085 (NEL): the character itself (3.1); `\u0085` (3.3)
+_RECEIVER = re.compile(
+    r"(?<= for )(an instance of [\w:]+|#<[^>]*>|\S+:[A-Z][\w:]*|(?:nil|true|false)\b)"
+)
+_JSON_LINE = re.compile(r"(Unable to parse \([^)]*\): )\d+: ")
+_JSON_AT = re.compile(r"(unexpected token at ')\s+")
+RUBY_3_3 = frozenset({"puppet8"})  # the engines whose Ruby words differ from Ruby 3.1's
+
+
+def ruby_words(text: str) -> str:
+    """``text`` with the words that depend on the Ruby running Puppet made the same."""
+    text = _RECEIVER.sub("<receiver>", text)
+    text = _JSON_AT.sub(r"\1", _JSON_LINE.sub(r"\1", text))
+    return text.replace("\\u0085", "\x85")
+
+
+def comparable(text: str, engine: str) -> str:
+    """A text of Puppet's (or hiera-ls') as the tests compare it with that engine's: Ruby's
+    version-dependent words made the same where the engine's Ruby is not 3.1."""
+    return ruby_words(text) if engine in RUBY_3_3 else text
+
+
+def _ruby_words_only(target: Target, puppet: Mapping[str, Any], ours: Mapping[str, Any]) -> bool:
+    theirs, mine = puppet.get("error"), ours.get("error")
+    if not isinstance(theirs, str) or not isinstance(mine, str) or theirs == mine:
+        return False
+    return ruby_words(theirs) == ruby_words(mine)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +75,8 @@ KNOWN: tuple[KnownDifference, ...] = (
             target.strict_errors and bool(_LOCATION_ERROR.match(str(puppet.get("error", ""))))
         ),
     ),
+    # Ruby's own words (see ruby_words) in an error: the outcome is the same
+    KnownDifference("ruby-error-texts", "puppet8", _ruby_words_only),
 )
 
 

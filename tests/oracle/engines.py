@@ -17,6 +17,7 @@ the way the tests do.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
@@ -85,9 +86,19 @@ class PuppetEngine:
             return None
         if not (self.root / ".ready").is_file():
             return f"Puppet 8 is not installed in {self.root} (run .ci/puppet8-setup.sh)"
-        if os.geteuid() != 0 or shutil.which("unshare") is None:
-            return "running Puppet 8 in its Debian tree needs root and `unshare`"
+        if os.geteuid() != 0 or not _can_unshare():
+            return "running Puppet 8 in its Debian tree needs root and `unshare --mount`"
         return None
+
+
+@functools.cache
+def _can_unshare() -> bool:
+    """Whether this machine lets root make a private mount namespace (a container without
+    CAP_SYS_ADMIN does not)."""
+    if shutil.which("unshare") is None:
+        return False
+    probe = subprocess.run(["unshare", "--mount", "true"], capture_output=True, check=False)
+    return probe.returncode == 0
 
 
 def settings_flags(target: Target) -> list[str]:

@@ -2,7 +2,8 @@
 
 A module data provider keeps only ``lookup_options`` and keys that start with
 ``<module>::``; every other key is removed with a warning each time the file is read
-(module_data_provider.rb, validate_data_hash; verified on Puppet 7.23).
+(module_data_provider.rb, validate_data_hash; verified on Puppet 7.23 and 8.10). The
+message quotes Puppet 8's warning, which names the key; Puppet 7's ends before "; got".
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def check_module_keys(
                 f"Puppet ignores '{key}': module data keys must start with '{prefix}'. Puppet "
                 f"warns: Module '{module_name}': Value returned from data_hash function "
                 f"'{function_name}', when using location '{path}', must use keys qualified with "
-                "the name of the module",
+                f"the name of the module; got {key}",
                 path,
                 spans.key or spans.value,
             )

@@ -67,8 +67,9 @@ def left_out_note(profiles: Sequence[FactsProfile], target: Target) -> str | Non
     hint = f" ({names[0]} is {example.modern} now)" if example is not None else ""
     return (
         f"{target.title} agents do not send Facter's legacy facts (include_legacy_facts = "
-        f"false): {len(names)} of them ({shown}) are left out of {len(trimmed)} facts "
-        f"profile{'s' if len(trimmed) > 1 else ''} ({files}). Hierarchy paths and data that "
+        f"false): {len(names)} of them ({shown}) {'are' if len(names) > 1 else 'is'} left out "
+        f"of {len(trimmed)} facts profile{'s' if len(trimmed) > 1 else ''} ({files}). "
+        "Hierarchy paths and data that "
         f"name them see nothing for these nodes; structured facts hold the values{hint}. "
         f"The target is {target.name} (--target, hiera.target, .hiera-ls.yaml's target)"
     )
