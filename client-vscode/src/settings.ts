@@ -166,7 +166,13 @@ export function configurationAnswer(
     return value;
 }
 
-/** Settings whose change needs a new server process rather than didChangeConfiguration. */
+/**
+ * Settings whose change needs a new server process rather than didChangeConfiguration:
+ * the ones that choose which program runs. They are machine-scoped and restricted in
+ * package.json (a workspace's own settings never choose a program VS Code runs).
+ */
+export const LAUNCH_SETTINGS: readonly string[] = ['hiera.server.path', 'hiera.interpreter', 'hiera.importStrategy'];
+
 export function needsRestart(changed: (section: string) => boolean): boolean {
-    return changed('hiera.server.path');
+    return LAUNCH_SETTINGS.some((section) => changed(section));
 }

@@ -8,11 +8,13 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { PICK_PROFILE_COMMAND, RESTART_COMMAND, SHOW_OUTPUT_COMMAND } from '../src/profiles';
 import { SERVER_COMMANDS } from '../src/protocol';
-import { MODULE_DIRS, NESTED_SETTING_KEYS, SERVER_SETTING_KEYS } from '../src/settings';
+import { LAUNCH_SETTINGS, MODULE_DIRS, NESTED_SETTING_KEYS, SERVER_SETTING_KEYS } from '../src/settings';
 import { EYAML_CLIENT_COMMANDS } from '../src/eyaml';
+import { BUNDLED_TARGETS, IMPORT_STRATEGIES } from '../src/serverCommand';
 
 // Compiled to out/test/, run from the package root by `npm test`.
-const manifest = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8'));
+const root = process.cwd();
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 describe('package.json', () => {
     const props: Record<
@@ -24,7 +26,7 @@ describe('package.json', () => {
         const expected = [
             ...SERVER_SETTING_KEYS.filter((k) => !['eyaml', 'inlayHints'].includes(k)).map((k) => `hiera.${k}`),
             ...NESTED_SETTING_KEYS.map((k) => `hiera.${k}`),
-            'hiera.server.path',
+            ...LAUNCH_SETTINGS,
             'hiera.trace.server',
         ];
         assert.deepEqual(Object.keys(props).sort(), [...expected].sort());
@@ -68,5 +70,61 @@ describe('package.json', () => {
             { fileMatch: 'hiera.yaml', url: './schemas/hiera.v5.schema.json' },
             { fileMatch: '.hiera-ls.yaml', url: './schemas/hiera-ls.schema.json' },
         ]);
+    });
+
+    it('works in Restricted Mode, where no setting that chooses a program is taken from the workspace', () => {
+        const untrusted = manifest.capabilities.untrustedWorkspaces;
+        assert.equal(untrusted.supported, 'limited');
+        assert.equal(untrusted.restrictedConfigurations[0], 'hiera.server.path');
+        assert.deepEqual([...untrusted.restrictedConfigurations].sort(), [...LAUNCH_SETTINGS].sort());
+        // machine scope: a user or remote-machine setting, never a workspace's, trusted or not
+        for (const key of LAUNCH_SETTINGS) {
+            assert.equal((props[key] as { scope?: string }).scope, 'machine', key);
+        }
+        assert.deepEqual(props['hiera.importStrategy'].enum, [...IMPORT_STRATEGIES]);
+        assert.equal(props['hiera.importStrategy'].default, 'fromEnvironment');
+    });
+
+    it('never tells users to pip install hiera-ls, which is not on PyPI', () => {
+        for (const file of ['package.json', 'README.md', 'CHANGELOG.md']) {
+            assert.doesNotMatch(readFileSync(join(root, file), 'utf8'), /pip install hiera-ls/, file);
+        }
+    });
+
+    it('is ready for the Marketplace and Open VSX: license, repository, icon, categories, keywords', () => {
+        assert.equal(manifest.license, 'Apache-2.0');
+        assert.match(readFileSync(join(root, 'LICENSE'), 'utf8'), /Apache License\s+Version 2\.0/);
+        assert.equal(manifest.repository.url, 'https://github.com/hiera-ls/hiera-ls.git');
+        const icon = readFileSync(join(root, manifest.icon));
+        assert.equal(icon.subarray(1, 4).toString('latin1'), 'PNG');
+        assert.deepEqual([icon.readUInt32BE(16), icon.readUInt32BE(20)], [128, 128]);
+        assert.ok(manifest.categories.length > 0 && manifest.keywords.length >= 5);
+        assert.doesNotMatch(manifest.scripts.package, /--skip-license|--allow-missing-repository/);
+    });
+
+    it('packages every file the manifest points at', () => {
+        const ignore = readFileSync(join(root, '.vscodeignore'), 'utf8');
+        const kept = ignore
+            .split('\n')
+            .filter((l) => l.startsWith('!'))
+            .map((l) => new RegExp('^' + l.slice(1).replace(/\./g, '\\.').replace(/\*\*/g, '.+').replace(/(?<!\.)\*/g, '[^/]+') + '$'));
+        const files = [
+            manifest.main.replace(/^\.\//, ''),
+            manifest.icon,
+            'LICENSE',
+            ...manifest.contributes.yamlValidation.map((v: { url: string }) => v.url.replace(/^\.\//, '')),
+            'bundled/tool/launch.py',
+            'bundled/libs/regex/_regex.cpython-312-x86_64-linux-gnu.so',
+        ];
+        for (const file of files) {
+            assert.ok(kept.some((re) => re.test(file)), `.vscodeignore leaves ${file} out`);
+        }
+    });
+
+    it("names in the server-not-found message exactly the platforms scripts/package.mjs builds", () => {
+        const script = readFileSync(join(root, 'scripts', 'package.mjs'), 'utf8');
+        const listed = /export const TARGETS = (\[[^\]]*\])/.exec(script);
+        assert.ok(listed !== null);
+        assert.deepEqual(JSON.parse(listed[1].replace(/'/g, '"')), [...BUNDLED_TARGETS]);
     });
 });

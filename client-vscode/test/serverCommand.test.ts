@@ -1,21 +1,29 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Bundle } from '../src/bundle';
 import {
+    type PythonInfo,
     type ServerProbe,
     describeCommand,
     expandPath,
+    isInside,
     isPythonInterpreter,
     notFoundMessage,
     resolveServerCommand,
 } from '../src/serverCommand';
 
-/** A machine described by its executables, PATH directories and importable modules. */
-function fakeMachine(opts: { executables?: string[]; path?: string[]; importable?: Record<string, string[]> }): ServerProbe {
+/** A machine described by its executables, PATH directories, importable modules and Pythons. */
+function fakeMachine(opts: {
+    executables?: string[];
+    path?: string[];
+    importable?: Record<string, string[]>;
+    pythons?: Record<string, PythonInfo>;
+}): ServerProbe {
     const executables = new Set(opts.executables ?? []);
     return {
-        which(name) {
+        which(name, accept = () => true) {
             for (const dir of opts.path ?? []) {
-                if (executables.has(`${dir}/${name}`)) {
+                if (executables.has(`${dir}/${name}`) && accept(`${dir}/${name}`)) {
                     return `${dir}/${name}`;
                 }
             }
@@ -23,6 +31,7 @@ function fakeMachine(opts: { executables?: string[]; path?: string[]; importable
         },
         isExecutable: (p) => executables.has(p),
         canImport: (python, module) => (opts.importable?.[python] ?? []).includes(module),
+        inspectPython: (python) => opts.pythons?.[python],
     };
 }
 
@@ -55,8 +64,13 @@ describe('resolveServerCommand', () => {
         assert.ok(!r.ok);
         assert.match(r.reason, /not installed/);
         assert.deepEqual(r.tried, ['hiera-ls on PATH', 'python3 -m hiera_ls']);
-        assert.match(notFoundMessage(r.reason), /pip install hiera-ls/);
-        assert.match(notFoundMessage(r.reason), /hiera\.server\.path/);
+        const message = notFoundMessage(r.reason, r.bundled);
+        // hiera-ls is not on PyPI: the message must not send users to `pip install hiera-ls`.
+        assert.doesNotMatch(message, /pip install hiera-ls/);
+        assert.match(message, /not on PyPI yet/);
+        assert.match(message, /https:\/\/github\.com\/hiera-ls\/hiera-ls/);
+        assert.match(message, /linux-x64, linux-arm64, darwin-x64, darwin-arm64, win32-x64/);
+        assert.match(message, /hiera\.server\.path/);
     });
 
     it('prefers the setting over PATH', () => {
@@ -109,6 +123,186 @@ describe('resolveServerCommand', () => {
     });
 });
 
+const LAUNCHER = '/ext/bundled/tool/launch.py';
+const BUNDLE: Bundle = {
+    launcher: LAUNCHER,
+    target: 'linux-x64',
+    version: '0.1.0',
+    pythons: ['3.11', '3.12', '3.13', '3.14'],
+    platform: 'linux',
+    machines: ['x86_64', 'amd64'],
+};
+
+function cpython(...version: number[]): PythonInfo {
+    return { version, implementation: 'cpython', platform: 'linux', machine: 'x86_64', freeThreaded: false };
+}
+
+const BUNDLED_ARGS = ['-I', LAUNCHER, 'serve'];
+
+describe('the hiera-ls a platform build carries', () => {
+    it('runs it with python3 from PATH when nothing else is installed', () => {
+        const machine = fakeMachine({
+            executables: ['/usr/bin/python3'],
+            path: ['/usr/bin'],
+            pythons: { '/usr/bin/python3': cpython(3, 11, 2) },
+        });
+        const r = resolveServerCommand('', machine, HOME, '/ws', { bundle: BUNDLE });
+        assert.ok(r.ok);
+        assert.deepEqual([r.server.command, r.server.args, r.server.source], ['/usr/bin/python3', BUNDLED_ARGS, 'bundled']);
+        assert.match(r.server.detail ?? '', /hiera-ls 0\.1\.0 carried by the extension, run by Python 3\.11\.2 \(python3 on PATH\)/);
+    });
+
+    it('prefers the hiera-ls of the environment (fromEnvironment, the default), as ruff does', () => {
+        const machine = fakeMachine({
+            executables: ['/usr/bin/python3', '/home/u/.local/bin/hiera-ls'],
+            path: ['/home/u/.local/bin', '/usr/bin'],
+            pythons: { '/usr/bin/python3': cpython(3, 12, 1) },
+        });
+        const r = resolveServerCommand('', machine, HOME, '/ws', { bundle: BUNDLE });
+        assert.ok(r.ok);
+        assert.deepEqual([r.server.command, r.server.source], ['/home/u/.local/bin/hiera-ls', 'path']);
+        const bundled = resolveServerCommand('', machine, HOME, '/ws', { bundle: BUNDLE, importStrategy: 'useBundled' });
+        assert.ok(bundled.ok);
+        assert.deepEqual([bundled.server.command, bundled.server.args], ['/usr/bin/python3', BUNDLED_ARGS]);
+    });
+
+    it("uses the Python extension's interpreter: its hiera_ls first, else it runs the carried one", () => {
+        const venv = '/ws/.venv/bin/python';
+        const withPackage = fakeMachine({
+            executables: [venv, '/usr/bin/python3'],
+            path: ['/usr/bin'],
+            importable: { [venv]: ['hiera_ls'] },
+            pythons: { [venv]: cpython(3, 13, 0), '/usr/bin/python3': cpython(3, 11, 2) },
+        });
+        const r = resolveServerCommand('', withPackage, HOME, '/ws', { bundle: BUNDLE, selectedInterpreter: venv });
+        assert.ok(r.ok);
+        assert.deepEqual([r.server.command, r.server.args, r.server.source], [venv, ['-m', 'hiera_ls', 'serve'], 'python']);
+        const without = fakeMachine({
+            executables: [venv, '/usr/bin/python3'],
+            path: ['/usr/bin'],
+            pythons: { [venv]: cpython(3, 13, 0), '/usr/bin/python3': cpython(3, 11, 2) },
+        });
+        const b = resolveServerCommand('', without, HOME, '/ws', { bundle: BUNDLE, selectedInterpreter: venv });
+        assert.ok(b.ok);
+        assert.deepEqual([b.server.command, b.server.source], [venv, 'bundled']);
+        assert.match(b.server.detail ?? '', /the Python extension's interpreter/);
+    });
+
+    it('skips a Python the wheels do not fit and says why when none fits', () => {
+        const old = '/opt/py310/bin/python';
+        const machine = fakeMachine({
+            executables: [old, '/usr/bin/python3'],
+            path: ['/usr/bin'],
+            pythons: { [old]: cpython(3, 10, 13), '/usr/bin/python3': cpython(3, 12, 1) },
+        });
+        const r = resolveServerCommand('', machine, HOME, '/ws', { bundle: BUNDLE, selectedInterpreter: old });
+        assert.ok(r.ok);
+        assert.equal(r.server.command, '/usr/bin/python3');
+
+        const tooOld = fakeMachine({ executables: ['/usr/bin/python3'], path: ['/usr/bin'], pythons: { '/usr/bin/python3': cpython(3, 9, 2) } });
+        const f = resolveServerCommand('', tooOld, HOME, '/ws', { bundle: BUNDLE });
+        assert.ok(!f.ok);
+        assert.equal(f.bundled, true);
+        assert.equal(
+            f.reason,
+            'No Python here can run the hiera-ls this extension carries (it needs CPython 3.11–3.14 for linux-x64). /usr/bin/python3 (python3 on PATH): it is Python 3.9.2, too old.',
+        );
+        const message = notFoundMessage(f.reason, f.bundled);
+        assert.match(message, /Install Python 3\.11 or newer/);
+        assert.match(message, /hiera\.interpreter/);
+        assert.match(message, /Hiera: Restart Server/);
+    });
+
+    it('tries every python3 on PATH, not only the first', () => {
+        const machine = fakeMachine({
+            executables: ['/usr/bin/python3', '/opt/py/bin/python3'],
+            path: ['/usr/bin', '/opt/py/bin'],
+            pythons: { '/usr/bin/python3': cpython(3, 9, 2), '/opt/py/bin/python3': cpython(3, 12, 4) },
+        });
+        const r = resolveServerCommand('', machine, HOME, '/ws', { bundle: BUNDLE });
+        assert.ok(r.ok);
+        assert.equal(r.server.command, '/opt/py/bin/python3');
+    });
+
+    it('says plainly when there is no Python at all', () => {
+        const r = resolveServerCommand('', fakeMachine({}), HOME, '/ws', { bundle: BUNDLE });
+        assert.ok(!r.ok);
+        assert.match(r.reason, /No Python was found .* neither python3 nor python is on PATH\./);
+    });
+
+    it('never replaces the interpreter the user set with another', () => {
+        const mine = '/opt/python3.10/bin/python3.10';
+        const machine = fakeMachine({
+            executables: [mine, '/usr/bin/python3'],
+            path: ['/usr/bin'],
+            pythons: { [mine]: cpython(3, 10, 0), '/usr/bin/python3': cpython(3, 12, 0) },
+        });
+        const r = resolveServerCommand('', machine, HOME, '/ws', { bundle: BUNDLE, interpreter: mine, importStrategy: 'useBundled' });
+        assert.ok(!r.ok);
+        assert.match(r.reason, /hiera\.interpreter names \/opt\/python3\.10\/bin\/python3\.10, .*: it is Python 3\.10\.0, too old\./);
+    });
+
+    it('the universal build, which carries nothing, still runs the installed hiera-ls under useBundled', () => {
+        const machine = fakeMachine({ executables: ['/usr/bin/hiera-ls'], path: ['/usr/bin'] });
+        const r = resolveServerCommand('', machine, HOME, '/ws', { importStrategy: 'useBundled' });
+        assert.ok(r.ok);
+        assert.equal(r.server.source, 'path');
+    });
+});
+
+describe('Restricted Mode (a workspace that is not trusted)', () => {
+    const venv = '/ws/.venv/bin/python';
+    const machine = fakeMachine({
+        executables: [venv, '/usr/bin/python3', '/usr/bin/hiera-ls', '/ws/.venv/bin/hiera-ls', '/opt/hiera-ls/bin/hiera-ls'],
+        path: ['/usr/bin'],
+        importable: { [venv]: ['hiera_ls'] },
+        pythons: { [venv]: cpython(3, 12, 0), '/usr/bin/python3': cpython(3, 11, 2) },
+    });
+    const untrusted = { bundle: BUNDLE, trusted: false, workspaceFolders: ['/ws'] };
+
+    it("runs the carried hiera-ls, never the Python extension's interpreter nor the environment's", () => {
+        const r = resolveServerCommand('', machine, HOME, '/ws', { ...untrusted, selectedInterpreter: venv });
+        assert.ok(r.ok);
+        assert.deepEqual([r.server.command, r.server.args, r.server.source], ['/usr/bin/python3', BUNDLED_ARGS, 'bundled']);
+    });
+
+    it('ignores a path setting that points into the workspace, and says so', () => {
+        const r = resolveServerCommand('${workspaceFolder}/.venv/bin/hiera-ls', machine, HOME, '/ws', untrusted);
+        assert.ok(r.ok);
+        assert.equal(r.server.source, 'bundled');
+        assert.match(r.notes?.[0] ?? '', /Restricted Mode: hiera\.server\.path \(\/ws\/\.venv\/bin\/hiera-ls\) is inside the workspace/);
+        const i = resolveServerCommand('', machine, HOME, '/ws', { ...untrusted, interpreter: venv });
+        assert.ok(i.ok);
+        assert.equal(i.server.command, '/usr/bin/python3');
+        assert.match(i.notes?.[0] ?? '', /hiera\.interpreter/);
+    });
+
+    it("keeps the user's own server outside the workspace", () => {
+        const r = resolveServerCommand('/opt/hiera-ls/bin/hiera-ls', machine, HOME, '/ws', untrusted);
+        assert.ok(r.ok);
+        assert.deepEqual([r.server.command, r.server.source], ['/opt/hiera-ls/bin/hiera-ls', 'setting']);
+    });
+
+    it('skips programs on PATH that live in the workspace', () => {
+        const onPath = fakeMachine({
+            executables: ['/ws/.venv/bin/python3', '/ws/.venv/bin/hiera-ls', '/usr/bin/python3'],
+            path: ['/ws/.venv/bin', '/usr/bin'],
+            pythons: { '/ws/.venv/bin/python3': cpython(3, 12, 0), '/usr/bin/python3': cpython(3, 11, 2) },
+        });
+        const r = resolveServerCommand('', onPath, HOME, '/ws', { trusted: false, workspaceFolders: ['/ws'] });
+        assert.ok(!r.ok, 'the universal build finds no hiera-ls outside the workspace');
+        const b = resolveServerCommand('', onPath, HOME, '/ws', untrusted);
+        assert.ok(b.ok);
+        assert.deepEqual([b.server.command, b.server.source], ['/usr/bin/python3', 'bundled']);
+    });
+
+    it('the universal build runs the hiera-ls installed for the user', () => {
+        const r = resolveServerCommand('', machine, HOME, '/ws', { trusted: false, workspaceFolders: ['/ws'], selectedInterpreter: venv });
+        assert.ok(r.ok);
+        assert.deepEqual([r.server.command, r.server.source], ['/usr/bin/hiera-ls', 'path']);
+    });
+});
+
 describe('helpers', () => {
     it('recognizes interpreters by name only', () => {
         for (const p of ['python', 'python3', '/usr/bin/python3.12', 'C:\\Py\\python.exe']) {
@@ -126,6 +320,13 @@ describe('helpers', () => {
         assert.equal(expandPath('${userHome}/y', HOME, undefined), '/home/u/y');
         assert.equal(expandPath('${workspaceFolder}/f', HOME, undefined), '${workspaceFolder}/f');
         assert.equal(expandPath('  /x  ', HOME, undefined), '/x');
+    });
+
+    it('tells a path inside a workspace folder from one beside it', () => {
+        assert.ok(isInside('/ws/a/.venv/bin/python', ['/ws/a']));
+        assert.ok(isInside('/ws/a', ['/ws/a/']));
+        assert.ok(!isInside('/ws/ab/bin/python', ['/ws/a']));
+        assert.ok(isInside('C:\\ws\\a\\x.exe', ['C:\\ws\\a']));
     });
 
     it('shows a command line as it could be typed', () => {

@@ -14,7 +14,9 @@ import { join } from 'node:path';
 
 import { openWorkbench } from './workbench_session.mjs';
 
-const { config, browser, page, report, save, shot, step, quickInput, quickOpen, gotoLine } = await openWorkbench(process.argv[2]);
+const { config, browser, page, report, save, shot, step, quickOpen, gotoLine, statusText, runCommand, hoverKey } = await openWorkbench(
+    process.argv[2],
+);
 report.console = [];
 page.on('console', (m) => {
     if (m.type() === 'error' && /hiera/i.test(m.text())) {
@@ -24,46 +26,7 @@ page.on('console', (m) => {
 
 // ------------------------------------------------------------------ helpers
 
-const statusText = async () => (await page.locator('.statusbar').innerText()).replace(/\s+/g, ' ').trim();
-
 const hieraStatus = () => page.locator('.statusbar-item', { hasText: /Hiera/ }).first();
-
-async function runCommand(title) {
-    await quickInput('F1', `>${title}`);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-    await page.keyboard.press('Enter');
-}
-
-/** The line (in the active editor) whose text starts with `prefix`: the key's token on it. */
-function keyToken(prefix) {
-    const line = page
-        .locator('.editor-group-container.active .view-lines .view-line')
-        .filter({ hasText: new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) })
-        .first();
-    return line.locator('span span').first();
-}
-
-/** Hover the mouse on a key and read the hover once the server's answer is in it. */
-async function hoverKey(prefix, mustContain) {
-    let last = '';
-    for (let attempt = 0; attempt < 4; attempt++) {
-        await page.mouse.move(2, 2);
-        await page.keyboard.press('Escape');
-        const token = keyToken(prefix);
-        await token.waitFor();
-        await token.hover();
-        const hover = page.locator('.monaco-hover-content').filter({ hasText: mustContain }).first();
-        try {
-            await hover.waitFor({ state: 'visible', timeout: 15_000 });
-            last = await hover.innerText();
-            return last;
-        } catch {
-            const any = page.locator('.monaco-hover-content');
-            last = (await any.allInnerTexts()).join('\n---\n');
-        }
-    }
-    return last;
-}
 
 // ------------------------------------------------------------------ the session
 

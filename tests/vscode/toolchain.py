@@ -18,7 +18,7 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -104,12 +104,19 @@ def code_server(
     workspace: Path,
     user_settings: dict[str, Any],
     machine_settings: dict[str, Any],
+    *,
+    also_install: Sequence[Path] = (),
+    env: Mapping[str, str | None] | None = None,
+    workspace_trust: bool = False,
 ) -> Iterator[str]:
     """code-server on loopback with the extension installed, opened on ``workspace``: the
     URL to browse. Settings go to ``tmp/user-data`` (``User`` and ``Machine``: hiera.server.path
     is machine-scoped, read from the remote machine's settings in a remote window, where a
-    user of VS Code Remote puts it too). Stopped by the pid started here, which leads its own
-    process group: its children (extension host, the language server) go with it."""
+    user of VS Code Remote puts it too). ``also_install``: more .vsix files; ``env``: variables
+    changed (None: removed) for code-server and what it starts; ``workspace_trust``: leave
+    VS Code's workspace trust on (an untrusted folder opens in Restricted Mode). Stopped by
+    the pid started here, which leads its own process group: its children (extension host,
+    the language server) go with it."""
     user_data = tmp / "user-data"
     (user_data / "User").mkdir(parents=True)
     (user_data / "Machine").mkdir(parents=True)
@@ -121,24 +128,30 @@ def code_server(
     )
     extensions = tmp / "extensions"
     xdg = tmp / "xdg"
-    env = workbench.env(XDG_CONFIG_HOME=str(xdg / "config"), XDG_DATA_HOME=str(xdg / "data"))
-    install = subprocess.run(
-        [str(workbench.node), str(workbench.code_server), "--user-data-dir", str(user_data),
-         "--extensions-dir", str(extensions), "--install-extension", str(vsix)],
-        env=env, capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
-    assert install.returncode == 0 and "successfully installed" in install.stdout, (
-        install.stdout + install.stderr
-    )
+    server_env = workbench.env(XDG_CONFIG_HOME=str(xdg / "config"), XDG_DATA_HOME=str(xdg / "data"))
+    for name, value in (env or {}).items():
+        if value is None:
+            server_env.pop(name, None)
+        else:
+            server_env[name] = value
+    for package in (vsix, *also_install):
+        install = subprocess.run(
+            [str(workbench.node), str(workbench.code_server), "--user-data-dir", str(user_data),
+             "--extensions-dir", str(extensions), "--install-extension", str(package)],
+            env=server_env, capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+        assert install.returncode == 0 and "successfully installed" in install.stdout, (
+            install.stdout + install.stderr
+        )
     port = free_port()
     log_path = tmp / "code-server.log"
     log = log_path.open("w", encoding="utf-8")
     proc = subprocess.Popen(
         [str(workbench.node), str(workbench.code_server), "--auth", "none",
          "--bind-addr", f"127.0.0.1:{port}", "--disable-telemetry", "--disable-update-check",
-         "--disable-workspace-trust", "--user-data-dir", str(user_data),
-         "--extensions-dir", str(extensions), str(workspace)],
-        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+         *([] if workspace_trust else ["--disable-workspace-trust"]), "--user-data-dir",
+         str(user_data), "--extensions-dir", str(extensions), str(workspace)],
+        env=server_env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
     try:
         deadline = time.monotonic() + START_LIMIT_S
@@ -180,6 +193,20 @@ QUIET_SETTINGS: dict[str, Any] = {
     "editor.minimap.enabled": False,
     "workbench.reduceMotion": "on",
 }
+
+
+def workspace_dir(tmp: Path) -> Path:
+    """Where a session copies its control repository: ``tmp/control-repo``, or
+    ``$HIERA_LS_VSCODE_WORKSPACE_ROOT/control-repo`` (emptied first). The README's pictures
+    are taken with it set to a neutral folder (``/srv``), so that the paths the server's
+    messages print are not a test run's."""
+    root = os.environ.get("HIERA_LS_VSCODE_WORKSPACE_ROOT")
+    if not root:
+        return tmp / "control-repo"
+    workspace = Path(root) / "control-repo"
+    if workspace.exists():
+        shutil.rmtree(workspace)
+    return workspace
 
 
 def results_dir(name: str) -> Path:

@@ -109,5 +109,47 @@ export async function openWorkbench(configPath) {
         await page.locator('.statusbar', { hasText: `Ln ${line}, Col ${column}` }).waitFor();
     }
 
-    return { config, browser, page, report, save, shot, step, editorLines, quickInput, palette, quickOpen, gotoLine };
+    /** The status bar's text, on one line. */
+    const statusText = async () => clean(await page.locator('.statusbar').innerText());
+
+    /** Runs a command from the command palette by its title. */
+    async function runCommand(title) {
+        await quickInput('F1', `>${title}`);
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+        await page.keyboard.press('Enter');
+    }
+
+    /** The first token of the line (in the active editor) whose text starts with `prefix`. */
+    function keyToken(prefix) {
+        const line = editorLines()
+            .locator('.view-line')
+            .filter({ hasText: new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) })
+            .first();
+        return line.locator('span span').first();
+    }
+
+    /** Hovers the mouse on a key and reads the hover once the server's answer (`mustContain`) is in it. */
+    async function hoverKey(prefix, mustContain) {
+        let last = '';
+        for (let attempt = 0; attempt < 4; attempt++) {
+            await page.mouse.move(2, 2);
+            await page.keyboard.press('Escape');
+            const token = keyToken(prefix);
+            await token.waitFor();
+            await token.hover();
+            const hover = page.locator('.monaco-hover-content').filter({ hasText: mustContain }).first();
+            try {
+                await hover.waitFor({ state: 'visible', timeout: 15_000 });
+                return await hover.innerText();
+            } catch {
+                last = (await page.locator('.monaco-hover-content').allInnerTexts()).join('\n---\n');
+            }
+        }
+        return last;
+    }
+
+    return {
+        config, browser, page, report, save, shot, step, editorLines, quickInput, palette, quickOpen, gotoLine,
+        statusText, runCommand, hoverKey,
+    };
 }
