@@ -236,8 +236,8 @@ async def test_failures_are_a_short_marker_with_the_error_in_the_tooltip(
         (2, 23): ("⚠ fails", "Puppet fails: Unknown interpolation method 'nosuch'"),
         (3, 26): (
             "⚠ undefined",
-            "Undefined variable 'nosuch_variable': with strict_variables every lookup that "
-            "reads this value fails",
+            "Undefined variable 'nosuch_variable': with strict_variables (Puppet 8's default) "
+            "every lookup that reads this value fails",
         ),
         (5, 8): (
             "= 8080 from data/nodes/app01.example.com.yaml",

@@ -41,6 +41,10 @@ def test_the_table_is_puppet_and_openvox_with_their_defaults() -> None:
     for t in (p8, o8, o9):
         assert (t.strict, t.strict_variables, t.include_legacy_facts) == ("error", True, False)
     assert [t.environment_data_provider for t in (p7, p8, o8, o9)] == [True, True, True, False]
+    assert p7.undefined_variable == "Puppet 7 (no strict_variables) warns and writes '' here"
+    assert o9.undefined_variable == (
+        "with strict_variables (OpenVox 9's default) every lookup that reads this value fails"
+    )
 
 
 def test_the_flag_wins_then_the_deprecated_switch_then_the_repository() -> None:

@@ -46,6 +46,16 @@ class Target:
         """What ``strict = error`` fails and ``warning`` only warns of (see module doc)."""
         return self.strict == "error"
 
+    @property
+    def undefined_variable(self) -> str:
+        """What an undefined variable in data does under this target, in a few words."""
+        if self.strict_variables:
+            return (
+                f"with strict_variables ({self.title}'s default) every lookup that reads this "
+                "value fails"
+            )
+        return f"{self.title} (no strict_variables) warns and writes '' here"
+
 
 PUPPET7 = Target(
     "puppet7",
