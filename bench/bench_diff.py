@@ -11,7 +11,7 @@ and of a role, and a merge strategy in lookup_options).  Printed:
 - ``hiera-ls diff`` as a user runs it (a fresh process, HEAD against the working tree, every
   key and profile, JSON to /dev/null): wall time;
 - how the time grows with profiles (all keys) and with keys (all profiles), in-process;
-- the time to write out one revision (git read-tree + checkout-index);
+- the time to write out one revision (git ls-tree + cat-file, the files Hiera reads);
 - a process-per-lookup loop: ``hiera-ls lookup KEY --node N --facts F`` and ``puppet
   lookup`` for a sample of (key, profile) pairs, each extrapolated to every key and profile
   at both revisions, and the ratio to ``hiera-ls diff``.
@@ -143,7 +143,7 @@ def main() -> None:
             commit = commit_of(repo, "HEAD")
             with tempfile.TemporaryDirectory() as out:
                 extract, _ = timed(write_tree, repo, commit, out)
-            print(f"writing out one revision (read-tree + checkout-index): {extract * 1e3:.0f} ms")
+            print(f"writing out one revision (ls-tree + cat-file): {extract * 1e3:.0f} ms")
             names = [n for n, _ in profiles]
             print("growth with profiles (all keys):")
             for count in sorted({max(1, len(names) // 10), len(names) // 4, len(names) // 2}):

@@ -25,7 +25,8 @@ from ruamel.yaml.resolver import BaseResolver
 
 from hiera_ls.source.data_file import load_yaml_data
 from hiera_ls.source.json_loader import load_json
-from hiera_ls.source.yaml_loader import BACKENDS, _Backend, _load
+from hiera_ls.source.libyaml import BACKENDS, Backend
+from hiera_ls.source.yaml_loader import _load
 
 
 def generate(lines: int, seed: int = 7) -> str:
@@ -93,7 +94,7 @@ def main() -> None:
 
         return run
 
-    def loader(backend: _Backend) -> Callable[[], object]:
+    def loader(backend: Backend) -> Callable[[], object]:
         return lambda: _load("bench.yaml", text, backend)
 
     rows: list[tuple[str, Callable[[], object], int]] = []

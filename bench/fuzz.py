@@ -32,7 +32,11 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests package
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 
-from tests.robustness.test_fuzz import HANG_S, TARGETS, TIME_BOUND_S, Target, bounded
+from tests.robustness.test_fuzz import HANG_S, TIME_BOUND_S, Target, bounded
+from tests.robustness.test_fuzz import TARGETS as CORE_TARGETS
+from tests.robustness.test_fuzz_untrusted import TARGETS as UNTRUSTED_TARGETS
+
+TARGETS = (*CORE_TARGETS, *UNTRUSTED_TARGETS)
 
 
 @dataclass(slots=True)

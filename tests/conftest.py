@@ -1,9 +1,16 @@
-"""Session-wide fixtures shared by every test directory."""
+"""Session-wide fixtures shared by every test directory, and the markers of the quick loop.
+
+``python3 -m pytest -q -m "not slow"`` is the quick loop: every test that needs no Puppet or
+Ruby, no editor, no VS Code, no server process and no fresh install. The markers say what a
+test needs (CONTRIBUTING.md lists them); each of those kinds implies ``slow``, and most are
+given here, by directory and by fixture, so a test file seldom names one itself.
+"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -29,3 +36,27 @@ def puppet_oracle(puppet_engine: PuppetEngine) -> Iterator[PuppetOracle]:
     """Puppet's own Hiera engine, one process per reference Puppet."""
     with PuppetOracle(puppet_engine) as oracle:
         yield oracle
+
+
+TESTS = Path(__file__).resolve().parent
+# Every test of these kinds is slow: the quick loop leaves them out.
+SLOW_KINDS = ("puppet", "editor", "vscode", "lsp_e2e", "install")
+# Every test under tests/<directory> is of this kind.
+DIRECTORY_KINDS = {"e2e": "lsp_e2e", "vscode": "vscode", "install": "install"}
+# A test that uses this fixture is of this kind.
+FIXTURE_KINDS = {"puppet_oracle": "puppet", "puppet_engine": "puppet", "fresh_client": "lsp_e2e"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        path = Path(str(item.path))
+        if path.is_relative_to(TESTS):
+            kind = DIRECTORY_KINDS.get(path.relative_to(TESTS).parts[0])
+            if kind is not None:
+                item.add_marker(kind)
+        for fixture, kind in FIXTURE_KINDS.items():
+            if fixture in getattr(item, "fixturenames", ()):
+                item.add_marker(kind)
+        if any(item.get_closest_marker(kind) for kind in SLOW_KINDS):
+            item.add_marker("slow")

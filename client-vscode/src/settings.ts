@@ -30,6 +30,8 @@ export interface HieraSettings {
     inlayHints: { enabled: boolean };
     /** Custom backend function -> the reader hiera-ls reads its levels with (`expand_path` ...). */
     backends: Record<string, string>;
+    /** `hiera.maxFiles`: the most files one listing of the workspace holds. */
+    maxFiles: number;
 }
 
 /** The values of `hiera.target` (the server's project/targets.py). */
@@ -57,6 +59,7 @@ export const SERVER_SETTING_KEYS: readonly (keyof HieraSettings)[] = [
     'eyaml',
     'inlayHints',
     'backends',
+    'maxFiles',
 ];
 
 /** The settings in groups (`hiera.eyaml`, `hiera.inlayHints`), contributed one by one in package.json. */
@@ -107,7 +110,13 @@ export function normalizeSettings(raw: unknown, home: string, folder?: string): 
         eyaml: { decryptInHover: flag(get('eyaml'), 'decryptInHover', false) },
         inlayHints: { enabled: flag(get('inlayHints'), 'enabled', true) },
         backends: backends(get('backends')),
+        maxFiles: positive(get('maxFiles'), 20000),
     };
+}
+
+/** A whole number of at least 1; anything else is the default. */
+function positive(value: unknown, fallback: number): number {
+    return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : fallback;
 }
 
 /** Only string-to-string entries: the server names what it cannot use, with the reason. */

@@ -19,6 +19,7 @@ describe('settings -> initializationOptions', () => {
             eyaml: { decryptInHover: false },
             inlayHints: { enabled: true },
             backends: {},
+            maxFiles: 20000,
             yamlSyntaxDiagnostics: true,
             hieraConfigSchemaDiagnostics: true,
             client: { name: 'Visual Studio Code', version: '1.99.0' },
@@ -38,6 +39,7 @@ describe('settings -> initializationOptions', () => {
             eyaml: { decryptInHover: true },
             inlayHints: { enabled: false },
             backends: { 'wmflib::expand_path': 'expand_path' },
+            maxFiles: 50000,
             server: { path: '/x/hiera-ls' },
             trace: { server: 'verbose' },
         };
@@ -54,6 +56,7 @@ describe('settings -> initializationOptions', () => {
             eyaml: { decryptInHover: true },
             inlayHints: { enabled: false },
             backends: { 'wmflib::expand_path': 'expand_path' },
+            maxFiles: 50000,
         });
     });
 
@@ -78,6 +81,9 @@ describe('settings -> initializationOptions', () => {
         assert.deepEqual(normalizeSettings({ inlayHints: { enabled: 'no' } }, HOME).inlayHints, { enabled: true });
         assert.deepEqual(normalizeSettings({ backends: { a: 'yaml_data', b: 7 } }, HOME).backends, { a: 'yaml_data' });
         assert.deepEqual(normalizeSettings({ backends: ['x'] }, HOME).backends, {});
+        assert.equal(normalizeSettings({ maxFiles: 0 }, HOME).maxFiles, 20000);
+        assert.equal(normalizeSettings({ maxFiles: 1.5 }, HOME).maxFiles, 20000);
+        assert.equal(normalizeSettings({ maxFiles: '9' }, HOME).maxFiles, 20000);
         assert.deepEqual(normalizeSettings({ factsPaths: 'one/file.yaml' }, HOME).factsPaths, ['one/file.yaml']);
         assert.deepEqual(normalizeSettings(null, HOME).factsPaths, []);
     });

@@ -151,6 +151,7 @@ def _lookup_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 
 
 def _check_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from hiera_ls.report.command import add_trust_options
     from hiera_ls.report.formats import FORMATS
 
     p = sub.add_parser(
@@ -193,6 +194,7 @@ def _check_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         metavar="FILE",
         help="the global layer's hiera.yaml (the server's hiera.hieraConfig setting)",
     )
+    add_trust_options(p)
     p.add_argument(
         "--fix",
         action="store_true",
@@ -250,7 +252,6 @@ def _merge_from_args(args: argparse.Namespace) -> object:
 
 def _session(args: argparse.Namespace) -> tuple[LookupSession, list[str]]:
     """The session ``puppet lookup`` would run, and the notes to print once before it."""
-    files = FileAccess()
     if args.environmentpath:
         env_root = os.path.join(args.environmentpath, args.environment)
         if not os.path.isdir(env_root):
@@ -260,6 +261,7 @@ def _session(args: argparse.Namespace) -> tuple[LookupSession, list[str]]:
             )
     else:
         env_root = os.getcwd()
+    files = FileAccess(roots=(env_root,))
     repo = find_repo_config(env_root, files)  # the repository's answers, the flags over them
     flag = "--strict-variables" if args.strict_variables else "--no-strict-variables"
     choice = choose_target(args.target, repo.target, args.strict_variables, deprecated_as=flag)

@@ -133,6 +133,12 @@ CODES: dict[str, Code] = _codes(
         E,
         "The hocon gem cannot parse the file; Puppet refuses every lookup that reads it",
     ),
+    Code(
+        "hocon-include",
+        E,
+        "An include Puppet fails on (url(), classpath(), an http URL) or that hiera-ls does not "
+        "follow (a file outside the workspace, not a regular file); lookups of the file fail",
+    ),
     # --- files as hiera-ls reads them (source/files.py; docs/security.md)
     Code(
         "file-invalid-utf8",
@@ -161,6 +167,12 @@ CODES: dict[str, Code] = _codes(
         INFO,
         "A hierarchy level reads files outside the directory of its hiera.yaml's environment "
         "or module (an absolute path, '..', or a symlink out)",
+    ),
+    Code(
+        "walk-limit",
+        E,
+        "hiera-ls stopped listing the workspace's files at a limit: files beyond it were not "
+        "checked (raise it with check --max-files or the hiera.maxFiles setting)",
     ),
     # --- hiera.yaml as Puppet reads it (project/hiera_config.py)
     Code(

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from tests.differential.generator import generate
 from tests.differential.harness import DEFAULT_SEEDS, parse_seeds
 
@@ -37,6 +39,7 @@ def test_same_seed_same_environment(tmp_path: Path) -> None:
     assert one.facts == two.facts
 
 
+@pytest.mark.slow  # generates every default seed's environment: seconds
 def test_default_seeds_cover_every_feature(tmp_path: Path) -> None:
     features: Counter[str] = Counter()
     lookups = 0

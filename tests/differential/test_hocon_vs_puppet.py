@@ -64,11 +64,20 @@ def _sorted(value: object) -> object:
     return value
 
 
-def _compare(tmp_path: Path, oracle: PuppetOracle, conf: str) -> None:
+def _compare(
+    tmp_path: Path,
+    oracle: PuppetOracle,
+    conf: str,
+    keys: list[tuple[str, str | None]] = KEYS,
+    more: dict[str, str] | None = None,
+) -> None:
     env = tmp_path / "production"
     (env / "data").mkdir(parents=True)
     (env / "hiera.yaml").write_text(HIERA)
-    (env / "data" / "common.conf").write_text(conf)
+    (env / "data" / "common.conf").write_text(conf.replace("{env}", str(env)))
+    for name, text in (more or {}).items():
+        (env / name).parent.mkdir(parents=True, exist_ok=True)
+        (env / name).write_text(text.replace("{env}", str(env)))
     (env / "data" / "common.yaml").write_text(YAML)
     facts = {"role": "web"}
     puppet = oracle.lookup_batch(
@@ -79,15 +88,15 @@ def _compare(tmp_path: Path, oracle: PuppetOracle, conf: str) -> None:
             "facts": facts,
             "hiera_config": None,
             "strict_variables": True,
-            "lookups": [{"key": k, "merge": m} for k, m in KEYS],
+            "lookups": [{"key": k, "merge": m} for k, m in keys],
         }
     )
-    files = FileAccess()
+    files = FileAccess(roots=(str(env),))
     environment = environment_at(
         str(env), "production", None, files, module_dirs=ModuleDirs.MODULEPATH
     )
     session = LookupSession(environment, node_scope(facts, "n", "production"), files)
-    for (key, merge), theirs in zip(KEYS, puppet, strict=True):
+    for (key, merge), theirs in zip(keys, puppet, strict=True):
         ours = session.lookup(key, merge)
         if "error" in theirs:
             assert ours.error is not None, (key, merge, theirs)
@@ -113,3 +122,46 @@ def test_a_hocon_file_that_does_not_parse_fails_as_in_puppet(
     tmp_path: Path, puppet_oracle: PuppetOracle
 ) -> None:
     _compare(tmp_path, puppet_oracle, "a = {\n")
+
+
+INCLUDED = {
+    "data/inc/base.conf": 'x = 10\ny { z = 1 }\ninclude "sibling.conf"\n',
+    "data/inc/sibling.conf": "sib = 7\n",
+    "data/inc/both.conf": "w = conf\n",
+    "data/inc/both.json": '{"w": "json", "v": "json"}\n',
+    "data/other.conf": "o = 1\n",
+}
+INCLUDES = {
+    "file() with an absolute path, and a quoted include beside it": (
+        'a = 1\ninclude file("{env}/data/inc/base.conf")\nx = 11\n',
+        ["a", "x", "y", "sib"],
+    ),
+    "file() inside an object": ('a { include file("{env}/data/inc/base.conf") }\n', ["a"]),
+    "a name without extension reads .conf over .json": (
+        'include file("{env}/data/inc/both")\n',
+        ["w", "v"],
+    ),
+    "a quoted include in the data file includes nothing": (
+        'a = 1\ninclude "other.conf"\ninclude "{env}/data/other.conf"\n',
+        ["a", "o"],
+    ),
+    "a missing file and a directory include nothing": (
+        'a = 1\ninclude file("{env}/data/nosuch.conf")\ninclude file("{env}/data")\n',
+        ["a"],
+    ),
+    "include as a value is text": ('a = include "x"\nb = [include file("y"), 2]\n', ["a", "b"]),
+    "include url() fails": ('a = 1\ninclude url("http://127.0.0.1:9/x.conf")\n', ["a"]),
+    "an http URL as a quoted include fails": ('a = 1\ninclude "http://127.0.0.1:9/"\n', ["a"]),
+    "include classpath() fails": ('a = 1\ninclude classpath("x.conf")\n', ["a"]),
+    "include required() does not parse": ('a = 1\ninclude required(file("x"))\n', ["a"]),
+    "a space before the parenthesis does not parse": ('a = 1\ninclude file ("x")\n', ["a"]),
+    "a key named include does not parse": ("include = 5\n", ["include"]),
+}
+
+
+@pytest.mark.parametrize("case", list(INCLUDES))
+def test_hocon_includes_are_read_as_puppet_reads_them(
+    tmp_path: Path, puppet_oracle: PuppetOracle, case: str
+) -> None:
+    conf, keys = INCLUDES[case]
+    _compare(tmp_path, puppet_oracle, conf, [(k, None) for k in keys], INCLUDED)

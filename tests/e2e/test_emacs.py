@@ -21,9 +21,12 @@ import pytest
 
 from tests.e2e.conftest import CONTROL_REPO, copy_repo
 
+pytestmark = pytest.mark.editor
+
 EMACS = shutil.which("emacs")
 DRIVER = Path(__file__).with_name("emacs") / "drive.el"
 README = Path(__file__).resolve().parents[2] / "README.md"
+EDITORS = README.parent / "docs" / "editors.md"
 EXTRA = "site::motd_extra: \"Hé 🚀 %{looKup('profile::base::domain')}\"\n"
 # What an interactive start does before init.el: activate the installed packages.
 PROBE = """(progn (require 'package) (package-activate-all)
@@ -36,6 +39,11 @@ def readme_emacs_section() -> str:
     return text.split("### Emacs (eglot)", 1)[1].split("\n### ", 1)[0]
 
 
+def editors_emacs_section() -> str:
+    text = EDITORS.read_text(encoding="utf-8")
+    return text.split("## Emacs (eglot)", 1)[1].split("\n## ", 1)[0]
+
+
 def readme_init() -> str:
     """The README's init.el snippet, verbatim."""
     match = re.search(r"```elisp\n(;; ~/\.emacs\.d/init\.el\n.*?)```", readme_emacs_section(), re.S)
@@ -44,13 +52,13 @@ def readme_init() -> str:
 
 
 def readme_dir_locals() -> str:
-    """The README's .dir-locals.el example (it picks db01.example.com)."""
+    """docs/editors.md's .dir-locals.el example (it picks db01.example.com)."""
     match = re.search(
         r"```elisp\n(;; <control repository>/\.dir-locals\.el\n.*?)```",
-        readme_emacs_section(),
+        editors_emacs_section(),
         re.S,
     )
-    assert match is not None, "README's Emacs section has no .dir-locals.el block"
+    assert match is not None, "docs/editors.md's Emacs section has no .dir-locals.el block"
     return match.group(1)
 
 

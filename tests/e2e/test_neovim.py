@@ -18,6 +18,8 @@ import pytest
 
 from tests.e2e.conftest import CONTROL_REPO, copy_repo
 
+pytestmark = pytest.mark.editor
+
 NVIM = shutil.which("nvim")
 DRIVER = Path(__file__).with_name("nvim") / "drive.lua"
 README_DRIVER = Path(__file__).with_name("nvim") / "readme_user.lua"

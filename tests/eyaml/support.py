@@ -2,12 +2,16 @@
 
 Keys are made at test time, never committed: :func:`make_keys` as ``eyaml createkeys``
 makes them (RSA 2048, a self-signed certificate with an empty subject, serial 1), and
-:func:`eyaml_createkeys` by running the real hiera-eyaml.
+:func:`eyaml_createkeys` by running the real hiera-eyaml. An RSA key takes a tenth of a second
+to make, so :func:`make_keys` hands out a few made once, in turn: the pairs one test makes
+differ, as long as it makes no more than ``KEY_POOL`` of them.
 """
 
 from __future__ import annotations
 
 import datetime
+import functools
+import itertools
 import os
 import shutil
 import subprocess
@@ -45,10 +49,19 @@ hierarchy:
 """
 
 
+KEY_POOL = 4
+_TURN = itertools.count()
+
+
+@functools.cache
+def _pooled_key(index: int) -> rsa.RSAPrivateKey:
+    return rsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+
 def make_keys(directory: Path) -> tuple[Path, Path]:
     """(private, public) key files in ``directory``, as ``eyaml createkeys`` writes them."""
     directory.mkdir(parents=True, exist_ok=True)
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    key = _pooled_key(next(_TURN) % KEY_POOL)
     name = x509.Name([])
     now = datetime.datetime.now(datetime.UTC)
     cert = (

@@ -23,6 +23,8 @@ from hiera_ls.source.eyaml_crypto import (
 from hiera_ls.source.yaml_loader import load_yaml
 from tests.eyaml.support import eyaml, eyaml_createkeys, require_eyaml
 
+pytestmark = pytest.mark.puppet  # Debian's hiera-eyaml is Ruby
+
 PLAINTEXTS = [
     "s3cret",
     "pässwörd ✓ with spaces",

@@ -17,6 +17,8 @@ from hiera_ls.source.eyaml_crypto import encrypt, load_certificate
 from tests.eyaml.support import PRIVATE, PUBLIC, write_repo
 from tests.robustness.raw_lsp import RawServer
 
+pytestmark = pytest.mark.lsp_e2e  # a `hiera-ls serve` process, its log and its files
+
 SECRET = "leak-canary-7f3a9"
 NEW = "typed-canary-55b1"
 

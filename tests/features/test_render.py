@@ -53,3 +53,13 @@ def test_plain_text_for_clients_without_markdown() -> None:
         "1. [data/common.yaml:3](file:///r/data/common.yaml#L3) — **wins**"
     )
     assert plain_text(md) == "k for web01\n\n    a: 1\n\n1. data/common.yaml:3 — wins"
+
+
+def test_plain_text_shows_escaped_and_fenced_text_as_written() -> None:
+    """What display_text.py escapes or fences reads back as the text itself."""
+    from hiera_ls.display_text import md_code, md_escape, md_fence
+
+    text = "  - *x* [a](b) `c` ``d``"
+    assert plain_text(md_escape(text)) == text
+    assert plain_text(f"**{md_code(text)}** for web01") == f"{text} for web01"
+    assert plain_text(md_fence("a: ```\n", "yaml")) == "    a: ```\n    "

@@ -31,7 +31,7 @@ def test_every_setting_is_read() -> None:
         PATH,
         """\
 target: openvox9
-facts: [spec/factsets, /abs/facts.yaml]
+facts: [spec/factsets, /repo/site/facts.yaml]
 select: [yaml11-*, hiera-*]
 ignore: yaml11-octal
 severity:
@@ -50,7 +50,7 @@ backends:
     assert config.problems == ()
     assert config.root == "/repo"
     assert config.target == "openvox9"
-    assert config.facts == ("/repo/spec/factsets", "/abs/facts.yaml")
+    assert config.facts == ("/repo/spec/factsets", "/repo/site/facts.yaml")
     assert config.select == ("yaml11-*", "hiera-*")
     assert config.ignore == ("yaml11-octal",)
     assert config.severity == (
@@ -157,3 +157,21 @@ def test_the_schema_offered_to_editors_says_what_the_loader_reads() -> None:
     severities = schema["properties"]["severity"]["additionalProperties"]["enum"]
     assert set(severities) == {"error", "warning", "info", "information", "hint", "off", False}
     assert schema["additionalProperties"] is False
+
+
+def test_facts_outside_the_repository_need_the_users_own_setting(tmp_path: Path) -> None:
+    """A repository's .hiera-ls.yaml made the user's files facts profiles that hovers show
+    (``/proc/self/environ``, ``~/.ssh``), or walked the whole disk (``facts: ["/"]``)."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "escape").symlink_to(tmp_path)
+    text = "facts: [/, ~/.ssh, /proc/self/environ, ../elsewhere, escape/x, spec/factsets]\n"
+    config = load_repo_config(str(repo / ".hiera-ls.yaml"), text)
+    assert config.facts == (str(repo / "spec/factsets"),)
+    refused = [p.message for p in config.problems]
+    assert len(refused) == 5 and all(p.code == "config-bad-value" for p in config.problems)
+    assert refused[0] == (
+        f"facts: / lies outside the repository ({repo}); a repository names facts only inside "
+        "itself. To read facts from there, name the path yourself: the editor's "
+        "hiera.factsPaths setting, or hiera-ls check --facts-path"
+    )

@@ -194,6 +194,7 @@ def test_the_progress_bar_shows_on_a_terminal_after_a_second_only() -> None:
     assert piped.getvalue() == ""
 
 
+@pytest.mark.slow
 def test_no_progress_bytes_when_stderr_is_not_a_terminal(repo: Path) -> None:
     import subprocess
     import sys

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.install  # pre-commit builds its own environment with pip
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "control-repo"
 pre_commit = pytest.importorskip("pre_commit")

@@ -110,6 +110,7 @@ def file_problems(snap: Snapshot, path: Path) -> list[tuple[str, str, int, int]]
 # ------------------------------------------------------------- devices, FIFOs, size
 
 
+@pytest.mark.slow
 def test_a_symlink_to_dev_stdin_is_never_read(tmp_path: Path) -> None:
     root = env(tmp_path)
     os.symlink("/dev/stdin", root / "data" / "x.yaml")
@@ -120,6 +121,7 @@ def test_a_symlink_to_dev_stdin_is_never_read(tmp_path: Path) -> None:
     assert cli(root, "b").returncode == 1  # every lookup reading the level fails
 
 
+@pytest.mark.slow
 def test_a_fifo_is_never_opened_cli_and_server(tmp_path: Path) -> None:
     root = env(tmp_path)
     fifo = root / "data" / "x.yaml"
@@ -139,6 +141,7 @@ def test_a_fifo_is_never_opened_cli_and_server(tmp_path: Path) -> None:
     assert "from the buffer" in hover_text(buffered, root / "data" / "common.yaml")
 
 
+@pytest.mark.slow
 def test_a_symlink_to_dev_zero_is_refused_in_little_time_and_memory(tmp_path: Path) -> None:
     root = env(tmp_path)
     os.symlink("/dev/zero", root / "data" / "x.yaml")
@@ -179,6 +182,7 @@ def test_files_above_the_size_cap_are_not_read(
 # ------------------------------------------------------------------- glob walks
 
 
+@pytest.mark.slow
 def test_a_glob_over_the_whole_machine_stops_with_a_message(tmp_path: Path) -> None:
     hiera = 'version: 5\nhierarchy:\n  - name: all\n    datadir: /\n    glob: "**/*"\n'
     root = env(tmp_path, hiera)
@@ -224,6 +228,7 @@ def test_workspace_walks_are_bounded_and_do_not_recurse(tmp_path: Path) -> None:
 # --------------------------------------------------------------------- encodings
 
 
+@pytest.mark.slow
 def test_invalid_utf8_is_refused_as_psych_refuses_it(tmp_path: Path) -> None:
     root = env(tmp_path)
     bad = root / "data" / "x.yaml"
@@ -246,6 +251,7 @@ def test_invalid_utf8_is_refused_as_psych_refuses_it(tmp_path: Path) -> None:
     assert "invalid leading UTF-8 octet" in hover_text(snap, root / "data" / "common.yaml")
 
 
+@pytest.mark.slow
 def test_a_hiera_yaml_with_invalid_utf8_fails_its_layer_as_puppet_does(tmp_path: Path) -> None:
     root = env(tmp_path)
     config = root / "hiera.yaml"
@@ -257,6 +263,7 @@ def test_a_hiera_yaml_with_invalid_utf8_fails_its_layer_as_puppet_does(tmp_path:
     assert [p[:4:2] for p in file_problems(snapshot(root), config)] == [("file-invalid-utf8", 2)]
 
 
+@pytest.mark.slow
 def test_a_json_file_with_invalid_utf8_is_read_as_ruby_json_reads_it(tmp_path: Path) -> None:
     hiera = "version: 5\nhierarchy:\n  - name: j\n    data_hash: json_data\n    path: x.json\n"
     root = env(tmp_path, hiera)
@@ -268,6 +275,7 @@ def test_a_json_file_with_invalid_utf8_is_read_as_ruby_json_reads_it(tmp_path: P
 # -------------------------------------------------------- symlink loops, directories
 
 
+@pytest.mark.slow
 def test_a_symlink_loop_is_skipped_by_a_path_level_and_fails_a_glob(tmp_path: Path) -> None:
     root = env(tmp_path)
     os.symlink("y.yaml", root / "data" / "x.yaml")
@@ -290,6 +298,7 @@ def test_a_symlink_loop_is_skipped_by_a_path_level_and_fails_a_glob(tmp_path: Pa
     )
 
 
+@pytest.mark.slow
 def test_a_hiera_yaml_that_is_a_directory_fails_as_puppet_fails(tmp_path: Path) -> None:
     root = env(tmp_path)
     (root / "hiera.yaml").unlink()
@@ -303,6 +312,7 @@ def test_a_hiera_yaml_that_is_a_directory_fails_as_puppet_fails(tmp_path: Path) 
 # ------------------------------------------------------------------ facts profiles
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -331,6 +341,7 @@ def test_a_broken_facts_profile_says_so(tmp_path: Path, text: str, message: str)
 # ----------------------------------------------------------- outside the repository
 
 
+@pytest.mark.slow
 def test_levels_reading_outside_the_repository_are_told(tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from pytest_lsp import LanguageClient, client_capabilities
 
+from hiera_ls.display_text import md_escape
 from tests.e2e.conftest import (
     CONTROL_REPO,
     READY,
@@ -48,8 +49,8 @@ async def test_a_data_file_linked_to_dev_stdin_is_not_read_by_the_server(
     await wait_for_diagnostics(client, doc, version=1)
     classes = await hover_text(client, common, "classes:")
     assert (
-        f"**hiera-ls stops this lookup at a limit:** hiera-ls does not read {node} (a symlink to"
-        in classes
+        "**hiera-ls stops this lookup at a limit:** hiera-ls does not read "
+        f"{md_escape(str(node))} (a symlink to" in classes
     )
     assert "hiera-ls reads regular files only" in classes
     # the server keeps answering, its input intact

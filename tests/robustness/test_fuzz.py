@@ -24,6 +24,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -44,6 +45,8 @@ from hiera_ls.source.data_file import DataFile, load_json_data, load_yaml_data, 
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.interpolation import scan, unterminated_at
 from hiera_ls.source.spans import Position, Problem, Span
+
+pytestmark = pytest.mark.slow  # thousands of random inputs per test
 
 TIME_BOUND_S = 2.0  # the target: every input answers within 2 s
 HANG_S = 10.0  # an input still running after this is a hang (stopped by an alarm)

@@ -55,6 +55,7 @@ def _chain(n: int) -> str:
     return "".join(f"k{i}: \"%{{lookup('k{i + 1}')}}\"\n" for i in range(1, n)) + f"k{n}: end\n"
 
 
+@pytest.mark.slow
 def test_a_backtracking_glob_answers_as_puppet_does(tmp_path: Path) -> None:
     hiera = 'version: 5\nhierarchy:\n  - name: g\n    glob: "' + "*a" * 12 + 'c.yaml"\n'
     root = _env(tmp_path, hiera, {"a" * 195 + ".yaml": "x: 1\n"})
@@ -62,6 +63,7 @@ def test_a_backtracking_glob_answers_as_puppet_does(tmp_path: Path) -> None:
     assert took < HUNG_S and done.returncode == 1 and done.stdout == ""  # Puppet: not found
 
 
+@pytest.mark.slow
 def test_a_brace_bomb_answers_as_puppet_does(tmp_path: Path) -> None:
     hiera = 'version: 5\nhierarchy:\n  - name: b\n    glob: "' + "{a,b}" * 20 + '.yaml"\n'
     root = _env(tmp_path, hiera, {"ab" * 10 + ".yaml": "y: 2\n"})
@@ -73,6 +75,7 @@ def test_a_brace_bomb_answers_as_puppet_does(tmp_path: Path) -> None:
     assert time.monotonic() - start < HUNG_S
 
 
+@pytest.mark.slow
 def test_chains_puppet_resolves_resolve_and_longer_ones_fail_with_its_message(
     tmp_path: Path,
 ) -> None:
@@ -91,6 +94,7 @@ def test_a_long_chain_gets_its_diagnostics_at_once(tmp_path: Path) -> None:
     assert time.monotonic() - start < HUNG_S
 
 
+@pytest.mark.slow
 def test_exponential_interpolation_answers_at_once(tmp_path: Path) -> None:
     # The two tokens are written apart (a token repeated in one string is resolved once).
     lines = "".join(
@@ -103,6 +107,7 @@ def test_exponential_interpolation_answers_at_once(tmp_path: Path) -> None:
     assert took < HUNG_S and "how each was found is not shown" in done.stdout
 
 
+@pytest.mark.slow
 def test_a_lookup_options_pattern_that_times_out_is_reported(tmp_path: Path) -> None:
     data = "lookup_options:\n  '^(a|aa)+$|b$':\n    merge: deep\n" + "a" * 40 + "c: 1\n"
     root = _env(tmp_path, COMMON, {"common.yaml": data})
@@ -110,6 +115,7 @@ def test_a_lookup_options_pattern_that_times_out_is_reported(tmp_path: Path) -> 
     assert took < HUNG_S and "took longer than" in done.stderr
 
 
+@pytest.mark.slow
 def test_a_long_chain_with_a_facts_profile_gets_its_diagnostics_at_once(tmp_path: Path) -> None:
     root = _env(tmp_path, COMMON, {"common.yaml": _chain(1000)})
     (root / ".hiera-ls" / "facts").mkdir(parents=True)
@@ -124,6 +130,7 @@ def test_a_long_chain_with_a_facts_profile_gets_its_diagnostics_at_once(tmp_path
     ]
 
 
+@pytest.mark.slow
 def test_the_nesting_limit_holds_whichever_key_is_looked_up_first(tmp_path: Path) -> None:
     """Kept values remember their depth: k744 (256 nested lookups) resolves, k743 fails,
     in any order, in one session as in a fresh one."""
@@ -138,6 +145,7 @@ def test_the_nesting_limit_holds_whichever_key_is_looked_up_first(tmp_path: Path
         assert all(o.error == "stack level too deep" for o in found.values() if not o.found)
 
 
+@pytest.mark.slow
 def test_hovers_over_a_long_chain_and_an_exponential_key_answer_at_once(tmp_path: Path) -> None:
     expo = "".join(
         f'e{i}: "%{{lookup(\'e{i + 1}\')}}%{{lookup(\\"e{i + 1}\\")}}"\n' for i in range(1, 15)
@@ -157,6 +165,7 @@ def test_hovers_over_a_long_chain_and_an_exponential_key_answer_at_once(tmp_path
     assert "how each was found is not shown" in exponential.markdown
 
 
+@pytest.mark.slow
 def test_a_brace_bomb_after_a_wildcard_answers(tmp_path: Path) -> None:
     hiera = 'version: 5\nhierarchy:\n  - name: b\n    glob: "*' + "{a,b}" * 20 + '.yaml"\n'
     root = _env(tmp_path, hiera, {"x" + "ab" * 10 + ".yaml": "y: 2\n"})
@@ -164,6 +173,7 @@ def test_a_brace_bomb_after_a_wildcard_answers(tmp_path: Path) -> None:
     assert took < HUNG_S and done.stdout.strip() == "--- 2"
 
 
+@pytest.mark.slow
 def test_a_glob_too_complex_to_match_fails_with_a_message(tmp_path: Path) -> None:
     hiera = 'version: 5\nhierarchy:\n  - name: b\n    glob: "' + "*{a,b}*" * 12 + 'c.yaml"\n'
     root = _env(tmp_path, hiera, {"ab" * 100 + ".yaml": "y: 2\n"})
@@ -255,6 +265,7 @@ def test_a_hover_says_when_a_limit_of_hiera_ls_stopped_the_lookup(tmp_path: Path
     assert "stack level too deep" in deep.markdown  # Puppet's own failure, in its words
 
 
+@pytest.mark.slow
 def test_render_as_json_refuses_what_puppet_refuses_to_print(tmp_path: Path) -> None:
     """Puppet 7.23 prints 100 nested collections as JSON and refuses 101 (Ruby's JSON
     max_nesting); before, hiera-ls printed any depth."""

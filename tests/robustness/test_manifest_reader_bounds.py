@@ -19,6 +19,8 @@ from hiera_ls.source.spans import Span
 from hiera_ls.source.template_reader import read_epp_lookups, read_ruby_lookups
 from tests.hang_guard import HUNG_S
 
+pytestmark = pytest.mark.slow  # big inputs, to show the reader stays linear
+
 FRAGMENTS = [
     "class ", "define ", "function ", "type ", "node ", "inherits ", "a::b", "Foo::Bar",
     "$x", "$::y", " = ", "(", ")", "[", "]", "{", "}", ",", ":", ";", "=>", ".", "*",

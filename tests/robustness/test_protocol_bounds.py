@@ -26,6 +26,8 @@ from tests.robustness.raw_lsp import (
     request,
 )
 
+pytestmark = pytest.mark.lsp_e2e  # every test talks to a hiera-ls serve process
+
 INVALID_PARAMS = -32602
 INVALID_REQUEST = -32600
 PARSE_ERROR = -32700

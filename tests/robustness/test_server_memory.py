@@ -24,6 +24,8 @@ from hiera_ls.lsp.server import HieraLanguageServer
 from hiera_ls.lsp.transport import SWEEP_FUTURES, MessageProtocol
 from hiera_ls.project.workspace import Snapshot
 
+pytestmark = pytest.mark.slow  # long sessions of edits and hovers: seconds each
+
 HIERA_YAML = """\
 version: 5
 hierarchy:

@@ -119,6 +119,7 @@ def in_subprocess(code: str) -> dict[str, object]:
 # --------------------------------------------------------------------------- alias bombs
 
 
+@pytest.mark.slow
 def test_an_alias_bomb_loads_in_a_blink_and_names_the_key_and_the_anchor() -> None:
     result = in_subprocess(
         f"""
@@ -150,6 +151,7 @@ def test_an_alias_bomb_loads_in_a_blink_and_names_the_key_and_the_anchor() -> No
     assert result["ok"] == "hello"
 
 
+@pytest.mark.slow
 def test_an_alias_bomb_used_as_a_mapping_key_is_never_spelled_out() -> None:
     text = alias_bomb() + "? *l9\n: x\n"
     result = in_subprocess(
@@ -169,6 +171,7 @@ def test_an_alias_bomb_used_as_a_mapping_key_is_never_spelled_out() -> None:
     assert result["after"] == "world"
 
 
+@pytest.mark.slow
 def test_the_cli_fails_a_bombed_key_at_once_and_reads_the_others(tmp_path: Path) -> None:
     root = make_repo(tmp_path / "repo", alias_bomb())
     code, out, err, peak = cli_lookup(root, "l9")
@@ -182,6 +185,7 @@ def test_the_cli_fails_a_bombed_key_at_once_and_reads_the_others(tmp_path: Path)
     assert code == 0 and out.count("- lol") == 729
 
 
+@pytest.mark.slow
 def test_a_fact_that_is_an_alias_bomb_fails_the_interpolation_naming_it(tmp_path: Path) -> None:
     root = make_repo(
         tmp_path / "repo",
@@ -221,6 +225,7 @@ def test_expanded_size_counts_shared_collections_at_each_use_without_walking_the
 # --------------------------------------------------------------------------- nesting
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("levels", "kind"), [(1_499, "flow"), (1_500, "flow"), (20_000, "flow"), (10_000, "block")]
 )
@@ -256,6 +261,7 @@ def test_nesting_past_1500_levels_is_refused_as_puppet_refuses_it(levels: int, k
         )
 
 
+@pytest.mark.slow
 def test_the_cli_looks_up_a_value_nested_as_deep_as_puppet_resolves(tmp_path: Path) -> None:
     """Puppet 7.23 resolves a key holding 657 nested lists; Python's default recursion
     limit (1,000 frames) used to stop the lookup at about 450."""
@@ -277,6 +283,7 @@ def test_hover_shows_a_long_string_cut_and_says_how_much_was_left_out() -> None:
     assert shown.endswith("… (4,999,229 more characters)")
 
 
+@pytest.mark.slow
 def test_a_file_over_2_mb_skips_the_per_string_checks_and_says_so_once(tmp_path: Path) -> None:
     """The checks cost a constant per key: past the bound the file costs its parse only."""
     keys = 40_000  # 2.3 MB, over LARGE_FILE_CHARS

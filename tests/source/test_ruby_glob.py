@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.ruby_glob import Matcher, expand_braces, glob_match
@@ -250,3 +252,18 @@ def test_the_literal_ends_shortcut_answers_as_the_full_simulation() -> None:
         name = "/d/" + "".join(rng.choice(letters) for _ in range(rng.randint(0, 8)))
         slow = _steps_match(_steps(pattern, True), name)
         assert Matcher.of(pattern, holes=True).match(name) == slow, (pattern, name)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@given(
+    component=st.text(alphabet="ab.*?[]!-\\", min_size=1, max_size=8),
+    name=st.text(alphabet="ab.-[]*", max_size=12),
+)
+def test_a_component_matched_by_a_regex_agrees_with_the_simulation(
+    component: str, name: str
+) -> None:
+    """Components of at most two stars are matched by a regular expression (fast, in C);
+    every answer is the step simulation's (Ruby's, pinned by the tests above)."""
+    from hiera_ls.source.ruby_glob import _component_matcher, _steps, _steps_match
+
+    assert bool(_component_matcher(component)(name)) == _steps_match(_steps(component, False), name)

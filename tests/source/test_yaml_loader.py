@@ -9,9 +9,9 @@ import pytest
 
 from hiera_ls.codes import CODES
 from hiera_ls.puppet.values import RubySymbol
+from hiera_ls.source.libyaml import BACKENDS
 from hiera_ls.source.spans import Position, Severity, Span
 from hiera_ls.source.yaml_loader import (
-    BACKENDS,
     NodeSpans,
     YamlDocument,
     _load,

@@ -24,6 +24,7 @@ from hiera_ls.source.yaml_reparse import changed_lines, reload_yaml
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SEEDS = int(os.environ.get("HIERA_LS_REPARSE_SEEDS", "1000"))
+QUICK_SEEDS = 100  # the quick loop's share; the others run with the slow tests
 
 STANDALONE = [  # entries that keep a document splittable
     "{k}: value {i}\n",
@@ -145,7 +146,10 @@ def _same(spliced: YamlDocument, full: YamlDocument) -> None:
     assert spliced.outline == full.outline
 
 
-@pytest.mark.parametrize("seed", range(SEEDS))
+@pytest.mark.parametrize(
+    "seed",
+    [s if s < QUICK_SEEDS else pytest.param(s, marks=pytest.mark.slow) for s in range(SEEDS)],
+)
 def test_random_edits_read_as_a_full_parse(seed: int) -> None:
     rng = random.Random(seed)
     text = _generate(rng)
@@ -176,7 +180,7 @@ def test_typing_in_a_big_file_re_parses_one_entry() -> None:
     assert spliced.value["profile::app150::settings"] == {"port": "8150x", "list": ["a150", "b"]}  # type: ignore[index]
     _same(spliced, load_yaml("/d/big.yaml", edited))
     # lines added above move everything below; many edits in many places stay exact
-    for i in range(0, 300, 25):
+    for i in range(0, 300, 50):
         before = edited
         edited = edited.replace(f"  - a{i}\n", f"  - a{i}\n  - new{i}\n")
         spliced = reload_yaml(spliced, before, edited)

@@ -223,8 +223,8 @@ def check_data_file(
                 "data-large-file",
                 f"This file holds {len(source.text):,} characters, more than "
                 f"{LARGE_FILE_CHARS:,}: hiera-ls skips its per-string checks (interpolation "
-                "tokens, references) and the facts-profile lookup of each key. Lookups and "
-                "hovers still read the whole file",
+                "tokens, references, unused keys) and the facts-profile lookup of each key. "
+                "Lookups and hovers still read the whole file",
                 path,
                 Span.of(0, 0, 0, 0),
             )

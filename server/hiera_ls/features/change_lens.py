@@ -14,6 +14,7 @@ import threading
 from dataclasses import dataclass, field
 
 from hiera_ls.checks.profile import key_text, profile_label
+from hiera_ls.display_text import md_escape, md_fence
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.features.render import to_yaml
 from hiera_ls.features.spread import identity, profile_lookup
@@ -44,7 +45,8 @@ class _SavedCache(DataCache):
 
 
 def _saved_files(snapshot: Snapshot, path: str) -> FileAccess:
-    return FileAccess({p: t for p, t in snapshot.files.overlay.items() if p != path})
+    overlay = {p: t for p, t in snapshot.files.overlay.items() if p != path}
+    return FileAccess(overlay, roots=snapshot.files.roots)
 
 
 def _saved_data(snapshot: Snapshot, path: str) -> tuple[FileAccess, _SavedCache, DataFile | None]:
@@ -188,19 +190,28 @@ def compare_key(snapshot: Snapshot, path: str, key: str) -> KeyComparison | None
         )
     changed = [r for r in rows if r.changed]
     lines = [
-        f"# {key}: the unsaved change, profile by profile",
+        f"# {md_escape(key)}: the unsaved change, profile by profile",
         "",
         f"{len(changed)} of {len(rows)} facts profiles get another value (saved file → buffer).",
         "",
     ]
     for row in changed:
-        lines += [f"## {row.name}", "", "Before:", "", *_block(row.before), "", "After:", ""]
+        lines += [
+            f"## {md_escape(row.name)}",
+            "",
+            "Before:",
+            "",
+            *_block(row.before),
+            "",
+            "After:",
+            "",
+        ]
         lines += [*_block(row.after), ""]
     same = [r.name for r in rows if not r.changed]
     if same:
-        lines.append(f"Unchanged for {profile_label(same, len(rows))}.")
+        lines.append(f"Unchanged for {md_escape(profile_label(same, len(rows)))}.")
     return KeyComparison(key, path, rows, "\n".join(lines).rstrip() + "\n")
 
 
 def _block(text: str) -> list[str]:
-    return ["```yaml", text, "```"]
+    return md_fence(text, "yaml").split("\n")

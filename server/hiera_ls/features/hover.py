@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from hiera_ls.display_text import md_escape
 from hiera_ls.engine.merge import MergeStrategy
 from hiera_ls.features.eyaml import hover_lines as eyaml_hover_lines
 from hiera_ls.features.provenance import (
@@ -106,19 +107,22 @@ def hover(snapshot: Snapshot, path: str, pos: Position) -> HoverResult | None:
 
 
 def _layer_name(title: str) -> str:
-    return title.replace(" Data Provider", "")
+    """The layer's title (a module's name is the repository's) as Markdown text."""
+    return md_escape(title.replace(" Data Provider", ""))
 
 
 def _level_label(level: LevelRef) -> str:
     default = " (default_hierarchy)" if level.default_hierarchy else ""
-    return f"{_layer_name(level.layer.title)} / {level.entry.name}{default}"
+    return f"{_layer_name(level.layer.title)} / {md_escape(level.entry.name)}{default}"
 
 
 def _strategy_text(strategy: MergeStrategy | None) -> str:
     if strategy is None or strategy.name == "first":
         return "`first` (the first value found wins)"
-    options = ", ".join(f"{k}: {inline(v) or '…'}" for k, v in strategy.options.items())
-    return f"`{strategy.name}`" + (f" ({options})" if options else "")
+    options = ", ".join(
+        f"{md_escape(str(k))}: {md_escape(inline(v) or '…')}" for k, v in strategy.options.items()
+    )
+    return code(strategy.name) + (f" ({options})" if options else "")
 
 
 def _broken_profile(snapshot: Snapshot) -> list[str]:
@@ -128,7 +132,7 @@ def _broken_profile(snapshot: Snapshot) -> list[str]:
         return []
     return [
         f"**The facts profile {code(active.name)} holds no usable facts:** "
-        f"{active.profile.error}. What follows is for a node without facts.",
+        f"{md_escape(active.profile.error)}. What follows is for a node without facts.",
         "",
     ]
 
@@ -151,10 +155,11 @@ def key_hover(
         # hiera-ls' own limits (docs/security.md) say "hiera-ls" and which limit it was:
         # Puppet itself may answer, block, or take minutes there, not fail.
         who = "hiera-ls stops this lookup at a limit" if "hiera-ls" in outcome.error else None
-        lines += [f"**{who or 'Puppet fails this lookup'}:** {outcome.error}", ""]
+        lines += [f"**{who or 'Puppet fails this lookup'}:** {md_escape(outcome.error)}", ""]
     elif not outcome.found:
+        call = f"lookup('{key}')"
         lines += [
-            f"**Not found** for {code(node)}: `lookup('{key}')` fails unless it has a default.",
+            f"**Not found** for {code(node)}: {code(call)} fails unless it has a default.",
             "",
         ]
     else:
@@ -165,7 +170,7 @@ def key_hover(
     if len(snapshot.profiles) > 1:  # what every other node gets, said once
         lines += [*spread_lines(spread(snapshot, view, key), node), ""]
     for note in outcome.notes:
-        lines += [f"_{note}_", ""]
+        lines += [f"_{md_escape(note)}_", ""]
     off_path = _off_modulepath_note(view, root)
     if off_path is not None:
         lines += [off_path, ""]
@@ -173,7 +178,7 @@ def key_hover(
     lines.append(_merge_line(res, snapshot, view))
     lines.append("")
     if outcome.incomplete is not None:  # one line, whatever the number of levels
-        lines += [f"_{outcome.incomplete.message(BACKENDS_HINT)}_", ""]
+        lines += [f"_{md_escape(outcome.incomplete.message(BACKENDS_HINT))}_", ""]
     lines += _contribution_lines(snapshot, view, res, node_path, here)
     if here is not None and res.candidates and all(c.file != here for c in res.candidates):
         lines += ["", f"_This file is not read for {code(node)}._"]
@@ -252,7 +257,8 @@ def _contribution_lines(
         )
         this = " (this file)" if here is not None and failed.file == here else ""
         return [
-            f"The lookup stops at {_layer_name(failed.layer)} / {failed.entry} — {place}{this}: "
+            f"The lookup stops at {_layer_name(failed.layer)} / {md_escape(failed.entry)} — "
+            f"{place}{this}: "
             "the key is there, and interpolating its value fails as above."
         ]
     used = {(c.file, c.entry, c.layer) for c in res.contributions}
@@ -267,7 +273,7 @@ def _contribution_lines(
             if where is not None
             else code(shown_path(c.file, snapshot, view))
         )
-        label = f"{_layer_name(c.layer)} / {c.entry}"
+        label = f"{_layer_name(c.layer)} / {md_escape(c.entry)}"
         mark = ""
         if first:
             if (c.file, c.entry, c.layer) in used and not winner_seen:
@@ -435,7 +441,8 @@ def token_hover(
         if method in ("lookup", "hiera", "alias"):
             return _lookup_token_hover(snapshot, view, token)
         if method != "scope":
-            return f"{head}: Puppet fails with `Unknown interpolation method '{method}'`.\n"
+            failure = f"Unknown interpolation method '{method}'"
+            return f"{head}: Puppet fails with {code(failure)}.\n"
     expression = (token.argument if token.kind is TokenKind.METHOD else token.expression) or ""
     if (
         level is not None
@@ -455,7 +462,7 @@ def token_hover(
     node = snapshot.active.name
     lines = [f"{head} for {code(node)}", "", *_broken_profile(snapshot)]
     if found.error is not None:
-        lines.append(f"**Puppet fails:** {found.error}")
+        lines.append(f"**Puppet fails:** {md_escape(found.error)}")
     elif not found.defined:
         if level is not None:
             lines.append(
@@ -503,7 +510,8 @@ def _lookup_token_hover(snapshot: Snapshot, view: EnvironmentView, token: Token)
     root = root_of(key)
     head = code(token.text)
     if root is None:
-        return f"{head}: Puppet fails with `Syntax error in key: '{key}'`.\n"
+        failure = f"Syntax error in key: '{key}'"
+        return f"{head}: Puppet fails with {code(failure)}.\n"
     if snapshot.active is None:
         defs = definitions(snapshot, view, (root,))
         lines = [
@@ -521,7 +529,7 @@ def _lookup_token_hover(snapshot: Snapshot, view: EnvironmentView, token: Token)
     out = res.outcome
     lines = [f"{head} for {code(snapshot.active.name)}", "", *_broken_profile(snapshot)]
     if out.error is not None:
-        lines.append(f"**Puppet fails:** {out.error}")
+        lines.append(f"**Puppet fails:** {md_escape(out.error)}")
     elif not out.found:
         lines.append(f"{code(key)} is not found: it expands to `''`.")
     else:
@@ -541,7 +549,7 @@ def _lookup_token_hover(snapshot: Snapshot, view: EnvironmentView, token: Token)
         for c in res.contributions[:MAX_LISTED]:
             where = _key_where(snapshot, c, (root,))
             place = link(where, view.env.root) if where else code(c.file)
-            lines.append(f"- {_layer_name(c.layer)} / {c.entry}: {place}")
+            lines.append(f"- {_layer_name(c.layer)} / {md_escape(c.entry)}: {place}")
     return "\n".join(lines) + "\n"
 
 

@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 from ruamel.yaml import YAML
 
+from hiera_ls.display_text import md_code, md_escape, md_fence
 from hiera_ls.engine.convert import Sensitive
 from hiera_ls.puppet.ruby_text import inspect
 from hiera_ls.puppet.values import ENCRYPTED_RE, Encrypted, RubySymbol
@@ -125,7 +126,7 @@ def to_yaml(value: object) -> str:
 
 
 def yaml_block(value: object) -> str:
-    return "```yaml\n" + to_yaml(value) + "\n```"
+    return md_fence(to_yaml(value), "yaml")
 
 
 def inline(value: object) -> str:
@@ -156,12 +157,12 @@ def file_uri(path: str) -> str:
 def link(where: FileSpan, base: str | None = None) -> str:
     """``[data/common.yaml:12](file:///…/data/common.yaml#L12)``: the place people click."""
     line = where.span.start.line + 1
-    shown = relative(where.path, base)
+    shown = md_escape(relative(where.path, base))
     return f"[{shown}:{line}]({file_uri(where.path)}#L{line})"
 
 
 def file_link(path: str, base: str | None = None) -> str:
-    return f"[{relative(path, base)}]({file_uri(path)})"
+    return f"[{md_escape(relative(path, base))}]({file_uri(path)})"
 
 
 def relative(path: str, base: str | None) -> str:
@@ -176,30 +177,43 @@ def relative(path: str, base: str | None) -> str:
 
 
 def code(text: str) -> str:
-    """Inline code that survives backticks inside."""
-    fence = "``" if "`" in text else "`"
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
+    """Inline code that survives backticks inside (display_text.md_code)."""
+    return md_code(text)
 
 
-_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
-_INLINE_CODE = re.compile(r"(``?) ?(.*?) ?\1")
+_LINK = re.compile(r"\[((?:[^\]\\]|\\.)*)\]\([^)\s]*\)")
+_INLINE_CODE = re.compile(r"(?<![\\`])(`+) ?(.*?) ?(?<!`)\1(?!`)")
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def _plain_part(text: str) -> str:
+    """Markdown text outside code spans as it reads: links their label, no bold, escapes
+    and the character references display_text writes undone."""
+    text = _LINK.sub(r"\1", text).replace("**", "")
+    return _ESCAPED.sub(r"\1", text.replace("&#32;", " ").replace("&#9;", "\t"))
 
 
 def plain_text(markdown: str) -> str:
     """Our hover Markdown for a client that shows only plain text (eglot without
-    markdown-mode): fences become an indented block, links their label, and emphasis and
-    code marks go."""
+    markdown-mode): fences become an indented block, links their label, and emphasis,
+    escapes and code marks go."""
     out: list[str] = []
-    fenced = False
+    fence = ""
     for line in markdown.split("\n"):
-        if line.startswith("```"):
-            fenced = not fenced
+        run = len(line) - len(line.lstrip("`"))
+        if not fence and run >= 3:
+            fence = "`" * run
             continue
-        if fenced:
-            out.append("    " + line)
+        if fence:
+            if line.strip() and set(line.strip()) == {"`"} and len(line.strip()) >= len(fence):
+                fence = ""
+            else:
+                out.append("    " + line)
             continue
-        line = _LINK.sub(r"\1", line)
-        line = _INLINE_CODE.sub(r"\2", line)
-        out.append(line.replace("**", ""))
+        parts = _INLINE_CODE.split(line)
+        # split keeps (fence, body) pairs: text, fence, code, text, fence, code, ...
+        shown = [
+            _plain_part(part) if i % 3 == 0 else part for i, part in enumerate(parts) if i % 3 != 1
+        ]
+        out.append("".join(shown))
     return "\n".join(out)

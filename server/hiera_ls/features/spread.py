@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hiera_ls.checks.profile import profile_label
+from hiera_ls.display_text import md_escape
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.features.render import code, short
 from hiera_ls.project.facts import FactsProfile, node_scope
@@ -150,14 +151,14 @@ def spread_lines(found: Spread, active: str | None) -> list[str]:
 
     def who(names: Sequence[str]) -> str:
         mark = " (this profile)" if active is not None and active in names else ""
-        return f"{len(names)} of {total}: {profile_label(names, total)}{mark}"
+        return f"{len(names)} of {total}: {md_escape(profile_label(names, total))}{mark}"
 
     for group, text in zip(found.values, _texts(found.values), strict=True):
         out.append(f"- {text} — {who(group.profiles)}")
     if found.missing:
         out.append(f"- not found — {who(found.missing)}")
     for failure in found.failures:
-        out.append(f"- fails — {who(failure.profiles)}: {failure.error}")
+        out.append(f"- fails — {who(failure.profiles)}: {md_escape(failure.error)}")
     return out
 
 

@@ -27,12 +27,36 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
+from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
 
 if TYPE_CHECKING:
     from hiera_ls.lsp.server import HieraLanguageServer
     from hiera_ls.project.workspace import Snapshot
 
 REBUILD_DELAY_S = 0.3  # pause in typing before cross-file problems are recomputed
+
+
+MAX_PUBLISHED = 5_000  # diagnostics of one file in one publish
+
+
+def capped(problems: list[Problem]) -> list[Problem]:
+    """At most :data:`MAX_PUBLISHED` problems, the most severe first, then one that says how
+    many more there are: 500,000 hints on one file took 1.86 GB to publish, and a 26 MB file
+    ran out of memory before any diagnostic arrived."""
+    if len(problems) <= MAX_PUBLISHED:
+        return problems
+    rank = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFORMATION: 2, Severity.HINT: 3}
+    kept = sorted(range(len(problems)), key=lambda i: (rank[problems[i].severity], i))
+    shown = [problems[i] for i in sorted(kept[:MAX_PUBLISHED])]
+    first = problems[0].where
+    note = Problem(
+        "data-large-file",
+        f"hiera-ls shows {MAX_PUBLISHED:,} of the {len(problems):,} problems of this file, the "
+        "most severe first; hiera-ls check lists them all",
+        Severity.INFORMATION,
+        FileSpan(first.path, Span.of(0, 0, 0, 0)),
+    )
+    return [note, *shown]
 
 
 class DiagnosticsScheduler:
@@ -86,7 +110,8 @@ class DiagnosticsScheduler:
             d.quick_problems(snapshot, path) if quick else d.file_problems(snapshot, path, pause)
         )
         hidden = ls.hidden_codes if path.endswith((".yaml", ".yml")) else frozenset()
-        return [lsp_ranges.diagnostic(p, conv) for p in problems if p.code not in hidden]
+        shown = capped([p for p in problems if p.code not in hidden])
+        return [lsp_ranges.diagnostic(p, conv) for p in shown]
 
     @property
     def changes_seen(self) -> int:

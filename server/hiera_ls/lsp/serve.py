@@ -123,9 +123,31 @@ def filter_pygls_records(logger: logging.Logger) -> None:
     logger.addFilter(_RefusalsWithoutTraceback(logger))
 
 
+LOG_LEVELS = {"debug": 10, "info": 20, "warning": 30, "warn": 30, "error": 40, "critical": 50}
+
+
+def log_level(given: str) -> tuple[int, str]:
+    """``HIERA_LS_LOG``'s level in any case (``debug``, ``DEBUG``) or as a number; an unknown
+    name is returned to be told (logging.basicConfig raised on ``debug``: the server did not
+    start)."""
+    name = given.strip().lower()
+    if not name:
+        return logging.WARNING, ""
+    if name.isdigit():
+        return int(name), ""
+    return (LOG_LEVELS[name], "") if name in LOG_LEVELS else (logging.WARNING, given)
+
+
 def serve(target: str | None = None) -> NoReturn:
     """Run over stdio until the client says exit; what ``hiera-ls serve`` calls."""
-    logging.basicConfig(level=os.environ.get("HIERA_LS_LOG", "WARNING"), stream=sys.stderr)
+    level, unknown = log_level(os.environ.get("HIERA_LS_LOG", ""))
+    logging.basicConfig(level=level, stream=sys.stderr)
+    if unknown:
+        logging.getLogger(__name__).warning(
+            "hiera-ls: HIERA_LS_LOG=%r is not a log level (debug, info, warning, error, "
+            "critical): using warning",
+            unknown,
+        )
     filter_pygls_records(logging.getLogger("pygls.protocol.json_rpc"))
     # Parsing a big file allocates many small objects; default GC thresholds make that
     # pay for full collections of everything loaded before (measured: p95 edit latency).

@@ -18,6 +18,7 @@ a huge Content-Length kills it (see ``framing``). Here:
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -48,6 +49,7 @@ from hiera_ls.lsp.framing import Body, Event, Framer, FramingError
 CHUNK_BYTES = 1024 * 1024  # read at most this much from stdin at a time
 SWEEP_FUTURES = 64  # handler futures kept before the done ones are forgotten
 EXIT_GRACE_S = 2.0  # after exit (or the end of input), time for the loop to get to it
+READ_AHEAD_BYTES = 16 * 1024 * 1024  # read while the loop is busy, so exit is always seen
 SMALL_ANSWER = 64 * 1024  # bytes: a RawJson answer this small is written in one piece
 
 PARSE_ERROR = -32700
@@ -306,29 +308,73 @@ class MessageProtocol(LanguageServerProtocol):
             self.send_error(error.request_id, INVALID_REQUEST, f"Invalid request: {error.message}")
 
 
+class _Inbox:
+    """Batches the reader thread hands the loop, without waiting for the loop to take them.
+
+    The reader must see ``exit`` whatever the loop is doing: when it waited for the loop to
+    take each batch, a hover or ``shutdown`` sent while the loop was busy left ``exit`` unread
+    in the pipe, and the server lived on for 33-36 s. It reads on while up to
+    :data:`READ_AHEAD_BYTES` are waiting; past that it waits (a client that writes faster
+    than the server works still waits on the pipe, and memory stays bounded).
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.items: collections.deque[tuple[list[Event] | None, int]] = collections.deque()
+        self.size = 0
+        self.room = threading.Condition()
+        self.ready = asyncio.Event()
+
+    def put(self, batch: list[Event] | None) -> bool:
+        """From the reader thread; False once the loop has stopped."""
+        size = sum(len(e.data) for e in batch if isinstance(e, Body)) if batch else 0
+        with self.room:
+            while self.size > READ_AHEAD_BYTES:
+                self.room.wait()
+            self.items.append((batch, size))
+            self.size += size
+        try:
+            self.loop.call_soon_threadsafe(self.ready.set)
+        except RuntimeError:  # the loop has stopped
+            return False
+        return True
+
+    async def get(self) -> list[Event] | None:
+        while True:
+            with self.room:
+                if self.items:
+                    batch, size = self.items.popleft()
+                    self.size -= size
+                    self.room.notify()
+                    return batch
+                self.ready.clear()
+            await self.ready.wait()
+
+
 class StdioConnection:
     """Reads and frames stdin in a thread, and dispatches on the event loop.
 
-    The thread never waits for the loop to read on (one batch of messages is handed over
-    at a time, so unread input stays in the pipe, not in memory), and it watches for
-    ``exit`` and the end of input: when the loop is busy with a long computation and does not
-    act on them within ``EXIT_GRACE_S``, the thread ends the process itself.
+    The thread never waits for the loop to take what it read (up to :data:`READ_AHEAD_BYTES`
+    waiting, see :class:`_Inbox`), and it watches for ``exit`` and the end of input: when
+    the loop is busy with a long computation and does not act on them within
+    ``EXIT_GRACE_S``, the thread ends the process itself (exit code 0 when it read a
+    ``shutdown`` request before, as LSP says).
     """
 
     def __init__(self, protocol: MessageProtocol, stdin: ChunkReader) -> None:
         self.protocol = protocol
         self.stdin = stdin
         self.framer = Framer()
+        self.shutdown_read = False
 
     async def run(self) -> int:
         """Until ``exit`` or the end of input; returns the exit code."""
-        loop = asyncio.get_running_loop()
-        batches: asyncio.Queue[list[Event] | None] = asyncio.Queue(maxsize=1)
+        inbox = _Inbox(asyncio.get_running_loop())
         threading.Thread(
-            target=self._pump, args=(loop, batches), name="hiera-ls-stdin", daemon=True
+            target=self._pump, args=(inbox,), name="hiera-ls-stdin", daemon=True
         ).start()
         while True:
-            batch = await batches.get()
+            batch = await inbox.get()
             if batch is None:
                 return self._end_of_input()
             for event in batch:
@@ -349,43 +395,41 @@ class StdioConnection:
         self.protocol.report("the client closed the connection without shutdown")
         return 1
 
-    def _pump(
-        self, loop: asyncio.AbstractEventLoop, batches: asyncio.Queue[list[Event] | None]
-    ) -> None:
+    def _pump(self, inbox: _Inbox) -> None:
         while True:
             try:
                 chunk = self.stdin.read1(CHUNK_BYTES)
             except (OSError, ValueError):
                 chunk = b""
             batch = self.framer.feed(chunk) if chunk else None
-            if batch is None or any(_is_exit(e) for e in batch):
+            if batch is not None and any(_is_method(e, types.SHUTDOWN) for e in batch):
+                self.shutdown_read = True
+            if batch is None or any(_is_method(e, types.EXIT) for e in batch):
                 watchdog = threading.Timer(EXIT_GRACE_S, self._exit_now, args=(batch is None,))
                 watchdog.daemon = True
                 watchdog.start()
-            try:
-                asyncio.run_coroutine_threadsafe(batches.put(batch), loop).result()
-            except (RuntimeError, asyncio.CancelledError):  # the loop has stopped
-                return
-            if batch is None:
+            if not inbox.put(batch) or batch is None:
                 return
 
     def _exit_now(self, end_of_input: bool) -> None:
         """The loop did not get to ``exit`` (or the end of input) in time: end anyway."""
-        code = 0 if self.protocol.shutting_down else 1
+        code = 0 if self.protocol.shutting_down or self.shutdown_read else 1
         what = "the end of input" if end_of_input else "exit"
         log.warning("hiera-ls: %s while busy for %s s: ending now", what, EXIT_GRACE_S)
         _end_process(code)
 
 
-def _is_exit(event: Event) -> bool:
-    """An ``exit`` notification (checked without parsing every body: they are tiny)."""
-    if not isinstance(event, Body) or len(event.data) > 200 or b'"exit"' not in event.data:
+def _is_method(event: Event, method: str) -> bool:
+    """An ``exit`` or ``shutdown`` message (checked without parsing every body: they are
+    tiny)."""
+    needle = f'"{method}"'.encode()
+    if not isinstance(event, Body) or len(event.data) > 200 or needle not in event.data:
         return False
     try:
         data = json.loads(event.data)
     except ValueError:
         return False
-    return isinstance(data, dict) and data.get("method") == types.EXIT
+    return isinstance(data, dict) and data.get("method") == method
 
 
 def _end_process(code: int) -> NoReturn:

@@ -45,7 +45,7 @@ DATA_EXTENSIONS = (".yaml", ".yml", ".json", ".eyaml")
 # Built-in functions whose locations are file names (hocon's files are named, not read).
 FILE_FUNCTIONS = frozenset({"yaml_data", "json_data", "hocon_data", "eyaml_lookup_key"})
 PATH_KINDS = frozenset({"path", "paths", "glob", "globs", "mapped_paths"})
-WALK_LIMIT = 20_000
+WALK_LIMIT = 20_000  # the default of FileAccess.max_files
 
 # Variables whose value can never hold a '/' (see the module docstring).
 NO_SLASH_VARIABLES = frozenset(
@@ -248,14 +248,21 @@ def function_for(path: str) -> str:
     return "yaml_data"
 
 
-def list_files(roots: Iterable[str], files: FileAccess, limit: int = WALK_LIMIT) -> set[str]:
-    """Regular files under the directories (hidden directories skipped), open buffers included."""
+def list_files(roots: Iterable[str], files: FileAccess, limit: int | None = None) -> set[str]:
+    """Regular files under the directories (hidden directories skipped), open buffers included.
+
+    At most ``limit`` files (the user's ``files.max_files``); a listing cut short is recorded
+    in ``files.cut_walks`` with the limit to raise."""
+    limit = limit if limit is not None else files.max_files
     found: set[str] = set()
     roots = sorted(set(roots))
     for root in roots:
-        for path in _walk(root):
+        for path in _walk(root, files, limit * 10):
             found.add(path)
-            if len(found) >= limit:
+            if len(found) > limit:
+                files.cut_walks.setdefault(
+                    root, f"the workspace holds more than the {limit:,} data files listed at once"
+                )
                 return found
     prefixes = tuple(root.rstrip(os.sep) + os.sep for root in roots)
     for path in files.overlay:
@@ -264,9 +271,9 @@ def list_files(roots: Iterable[str], files: FileAccess, limit: int = WALK_LIMIT)
     return found
 
 
-def _walk(root: str) -> Iterator[str]:
+def _walk(root: str, files: FileAccess, entries: int) -> Iterator[str]:
     if os.path.isdir(root):
-        yield from walk_files(root)
+        yield from walk_files(root, entries, files.cut_walks)
 
 
 def candidate_files(

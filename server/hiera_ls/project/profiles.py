@@ -28,15 +28,20 @@ class ProfileEntry:
 
 
 def _files_under(directory: str, files: FileAccess) -> list[str]:
-    out = [path for path in walk_files(directory) if path.endswith(EXTENSIONS)]
-    for path in files.overlay:
-        if (
-            path.startswith(directory.rstrip(os.sep) + os.sep)
-            and path.endswith(EXTENSIONS)
-            and path not in out
-        ):
-            out.append(path)
-    return out
+    """Facts files under ``directory``: at most ``files.max_files`` (``facts: ["/"]`` would
+    make every YAML file of the disk a profile), a cut said in ``files.cut_walks``."""
+    out: dict[str, None] = {}
+    for path in walk_files(directory, files.max_files * 10, files.cut_walks):
+        if path.endswith(EXTENSIONS):
+            out[path] = None
+            if len(out) > files.max_files:
+                files.cut_walks.setdefault(
+                    directory, f"more than {files.max_files:,} facts files lie there"
+                )
+                break
+    prefix = directory.rstrip(os.sep) + os.sep
+    out.update((p, None) for p in files.overlay if p.startswith(prefix) and p.endswith(EXTENSIONS))
+    return list(out)
 
 
 def profile_paths(roots: Sequence[str], extra: Sequence[str], files: FileAccess) -> list[str]:
@@ -51,6 +56,7 @@ def profile_paths(roots: Sequence[str], extra: Sequence[str], files: FileAccess)
             places.append(expanded)
         else:
             places.extend(os.path.join(root, expanded) for root in roots)
+    seen: dict[str, None] = {}
     for place in places:
         place = os.path.normpath(place)
         if files.is_dir(place):
@@ -59,9 +65,8 @@ def profile_paths(roots: Sequence[str], extra: Sequence[str], files: FileAccess)
             candidates = [place]
         else:
             candidates = []
-        for path in candidates:
-            if path not in found:
-                found.append(path)
+        seen.update((path, None) for path in candidates)
+    found.extend(seen)
     return found
 
 

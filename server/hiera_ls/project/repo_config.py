@@ -20,10 +20,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-import pathspec
-
 from hiera_ls.codes import CODES
 from hiera_ls.project.backends import READERS
+from hiera_ls.project.path_patterns import GitIgnore
 from hiera_ls.project.targets import TARGET_NAMES
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.node_table import Path
@@ -61,11 +60,11 @@ class PathRule:
 
     patterns: tuple[str, ...]
     codes: tuple[str, ...]
-    spec: pathspec.GitIgnoreSpec = field(compare=False, repr=False)
+    spec: GitIgnore = field(compare=False, repr=False)
 
     @staticmethod
     def of(patterns: tuple[str, ...], codes: tuple[str, ...]) -> PathRule:
-        return PathRule(patterns, codes, pathspec.GitIgnoreSpec.from_lines(patterns))
+        return PathRule(patterns, codes, GitIgnore(patterns))
 
     def matches(self, relative: str) -> bool:
         return bool(self.spec.match_file(relative))
@@ -230,10 +229,26 @@ class _Reader:
         return None
 
     def _paths(self, found: dict[str, object]) -> tuple[str, ...]:
+        """Facts paths inside the repository: a repository must not make the user's own
+        files (``~/.ssh``, ``/proc/self/environ``) into facts profiles that hovers show, nor
+        walk the whole disk (``facts: ["/"]``). Those need the user's own setting."""
         out: list[str] = []
-        for entry, _ in self._strings(found, "facts", "file or directory paths"):
-            expanded = os.path.expanduser(entry)
-            full = os.path.normpath(os.path.join(self.root, expanded))
+        real_root = os.path.realpath(self.root)
+        for entry, where in self._strings(found, "facts", "file or directory paths"):
+            full = os.path.normpath(os.path.join(self.root, entry))
+            real = os.path.realpath(full)
+            if entry.startswith("~") or not (
+                real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+            ):
+                self._report(
+                    "config-bad-value",
+                    where,
+                    f"facts: {entry} lies outside the repository ({self.root}); a "
+                    "repository names facts only inside itself. To read facts from there, "
+                    "name the path yourself: the editor's hiera.factsPaths setting, or "
+                    "hiera-ls check --facts-path",
+                )
+                continue
             if full not in out:
                 out.append(full)
         return tuple(out)

@@ -33,6 +33,7 @@ _FIELDS = {
     "backends": "backends",
     "eyaml.decryptInHover": "eyaml_decrypt_in_hover",
     "inlayHints.enabled": "inlay_hints",
+    "maxFiles": "max_files",
 }
 _NESTED = ("eyaml", "inlayHints")  # groups of dotted names
 _MODULE_DIRS = {m.value: m for m in ModuleDirs}
@@ -58,6 +59,8 @@ class Settings:
     eyaml_decrypt_in_hover: bool = False
     # inlay hints (values for the active profile written into data files)
     inlay_hints: bool = True
+    # files one listing of the workspace holds (FileAccess.max_files); a cut is reported
+    max_files: int = 20_000
     given: frozenset[str] = field(default_factory=frozenset)  # which fields the user set
 
 
@@ -122,6 +125,11 @@ def parse_settings(raw: object, base: Settings | None = None) -> ParsedSettings:
             if not isinstance(value, str) or value not in TARGET_NAMES:
                 choices = ", ".join(f'"{v}"' for v in TARGET_NAMES)
                 messages.append(f"hiera.{name} must be one of {choices}; ignored")
+                continue
+            changes[attr] = value
+        elif attr == "max_files":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                messages.append(f"hiera.{name} must be a positive number of files; ignored")
                 continue
             changes[attr] = value
         elif attr == "module_dirs":

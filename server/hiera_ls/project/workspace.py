@@ -428,7 +428,7 @@ class Workspace:
 
     def files(self) -> FileAccess:
         """Disk with a copy of the buffers laid over it (a snapshot never sees later edits)."""
-        return FileAccess(dict(self._buffers))
+        return FileAccess(dict(self._buffers), roots=self.roots, max_files=self.settings.max_files)
 
     def _backends(self) -> dict[str, str]:
         """How to read custom-backend levels: .hiera-ls.yaml's ``backends:`` (the repository's

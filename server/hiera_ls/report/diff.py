@@ -24,7 +24,7 @@ import os
 import re
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hiera_ls.engine.explain import plain_data
 from hiera_ls.engine.lookup import LookupSession
@@ -41,6 +41,7 @@ from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
 
 WORKING_TREE = "working tree"
 MASKED = "<eyaml value>"
+OUTSIDE = "<read from outside the repository>"
 NO_PROFILE = "(no facts profile)"
 _ERROR_CODE = "lookup-fails-for-profile"  # its message quotes data: quoted text is masked
 
@@ -87,6 +88,9 @@ class DiffResult:
     keys: int  # keys compared (over every environment)
     environments: tuple[str, ...]
     changes: tuple[KeyChange, ...]
+    # levels that read data from outside the repository, each said once; values from there
+    # are masked as eyaml's are (a pull request may name ~/.docker/config.json)
+    outside: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()  # about the run itself (the target, facts left out ...)
 
 
@@ -127,7 +131,12 @@ def run_diff(
         base_snap = Workspace([base_root], settings).snapshot()
         head_snap = Workspace([head_root], settings).snapshot()
         chosen = _profiles(head_snap, profiles)
-        sides = (_Side(base_snap, base_root, chosen), _Side(head_snap, head_root, chosen))
+        base_top = os.path.join(tmp, "base", "tree")
+        head_top = os.path.join(tmp, "head", "tree") if head_commit is not None else repo.top
+        sides = (
+            _Side(base_snap, base_root, chosen, base_top),
+            _Side(head_snap, head_root, chosen, head_top),
+        )
         names = sorted(set(sides[0].views) | set(sides[1].views))
         wanted = {
             env: _select_keys(set().union(*(s.defined_keys(env) for s in sides)), keys)
@@ -140,6 +149,8 @@ def run_diff(
             mask = Masker(
                 frozenset().union(*(s.eyaml_keys(env) for s in sides)),
                 frozenset().union(*(s.eyaml_strings(env) for s in sides)),
+                outside_keys=frozenset().union(*(s.outside_keys(env) for s in sides)),
+                outside_strings=frozenset().union(*(s.outside_strings(env) for s in sides)),
             )
             before, after = (s.answers(env, wanted[env], counter) for s in sides)
             for key in wanted[env]:
@@ -153,6 +164,7 @@ def run_diff(
         keys=sum(len(k) for k in wanted.values()),
         environments=tuple(names),
         changes=tuple(changes),
+        outside=tuple(dict.fromkeys(note for side in sides for note in side.outside_notes())),
         notes=head_snap.messages,
     )
 
@@ -191,8 +203,17 @@ class _Side:
     directory relative to the compared directory, and a lookup session per environment and
     profile (made first, as they also say which files each node's hierarchy reads)."""
 
-    def __init__(self, snapshot: Snapshot, root: str, profiles: Sequence[_Profile]) -> None:
+    def __init__(
+        self, snapshot: Snapshot, root: str, profiles: Sequence[_Profile], top: str
+    ) -> None:
         self.snapshot, self.root, self.profiles = snapshot, root, profiles
+        real_top = os.path.realpath(top).rstrip(os.sep) + os.sep
+        # data files some level reads from outside the repository (a symlink out counts)
+        self.outside = {
+            path: info
+            for path, info in snapshot.data_files.items()
+            if info.levels and not os.path.realpath(path).startswith(real_top)
+        }
         self.views = {os.path.relpath(v.env.root, root): v for v in snapshot.environments}
         self.sessions: dict[str, list[LookupSession]] = {}
         self.read: dict[str, frozenset[str] | None] = {}
@@ -253,6 +274,34 @@ class _Side:
             for path, module in self._data_files(env, EYAML)
             for k in self._root_keys(path, module)
         }
+
+    def outside_keys(self, env: str) -> set[str]:
+        return {
+            k
+            for path, module in self._data_files(env)
+            if path in self.outside
+            for k in self._root_keys(path, module)
+        }
+
+    def outside_strings(self, env: str) -> set[str]:
+        out: set[str] = set()
+        for path, _ in self._data_files(env):
+            df = self.snapshot.data_file(path) if path in self.outside else None
+            if df is not None:
+                out.update(strings_in(df.data))
+        return out
+
+    def outside_notes(self) -> list[str]:
+        notes = []
+        for path, info in sorted(self.outside.items()):
+            names = ", ".join(dict.fromkeys(f"'{level.entry.name}'" for level in info.levels))
+            env = os.path.relpath(info.view.env.root, self.root)
+            where = "" if env == "." else f" (environment {env})"
+            notes.append(
+                f"hierarchy level {names}{where} reads {path}, outside the repository: "
+                "its values are masked"
+            )
+        return notes
 
     def eyaml_strings(self, env: str) -> set[str]:
         out: set[str] = set()
@@ -315,26 +364,43 @@ class Masker:
     keys: frozenset[str]
     strings: frozenset[str]
     whole: bool = False
+    # the same for data read from outside the repository (masked with OUTSIDE)
+    outside_keys: frozenset[str] = frozenset()
+    outside_strings: frozenset[str] = frozenset()
+    whole_outside: bool = False
 
     def for_key(self, key: str) -> Masker:
-        return Masker(self.keys, self.strings, key in self.keys)
+        return replace(self, whole=key in self.keys, whole_outside=key in self.outside_keys)
 
     def shown(self, value: object) -> object:
-        """``value`` as plain data with what came from eyaml replaced by MASKED."""
-        parts = sorted((s for s in self.strings if len(s) >= MIN_MASKED_PART), key=len)
-        inside = re.compile("|".join(re.escape(s) for s in reversed(parts))) if parts else None
-        return self._walk(value, plain_data(value), inside)
+        """``value`` as plain data with what came from eyaml replaced by MASKED, and what
+        came from outside the repository by OUTSIDE (a whole value: its hash keys too)."""
+        if self.whole_outside and value is not None:
+            return OUTSIDE
+        return self._walk(
+            value, plain_data(value), _inside(self.strings), _inside(self.outside_strings)
+        )
 
-    def _walk(self, value: object, shown: object, inside: re.Pattern[str] | None) -> object:
+    def _walk(
+        self,
+        value: object,
+        shown: object,
+        inside: re.Pattern[str] | None,
+        outside: re.Pattern[str] | None,
+    ) -> object:
         if isinstance(value, dict) and isinstance(shown, dict):
             return {
-                k: self._walk(v, s, inside)
+                k: self._walk(v, s, inside, outside)
                 for (k, s), v in zip(shown.items(), value.values(), strict=True)
             }
         if isinstance(value, list) and isinstance(shown, list):
-            return [self._walk(v, s, inside) for v, s in zip(value, shown, strict=True)]
+            return [self._walk(v, s, inside, outside) for v, s in zip(value, shown, strict=True)]
         if self.whole and value is not None:
             return MASKED
+        if isinstance(value, str) and (
+            value in self.outside_strings or (outside is not None and outside.search(value))
+        ):
+            return OUTSIDE
         if isinstance(value, str) and (
             isinstance(value, Encrypted)
             or "ENC[" in value
@@ -343,6 +409,12 @@ class Masker:
         ):
             return MASKED
         return shown
+
+
+def _inside(strings: frozenset[str]) -> re.Pattern[str] | None:
+    """Any of ``strings`` long enough to be masked inside another string."""
+    parts = sorted((s for s in strings if len(s) >= MIN_MASKED_PART), key=len)
+    return re.compile("|".join(re.escape(s) for s in reversed(parts))) if parts else None
 
 
 def canonical(value: object) -> object:

@@ -4,9 +4,20 @@ key changes for some profile, 2 usage error (not a git repository, an unknown re
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import signal
+import threading
+from collections.abc import Iterator
 from typing import TextIO
 
-from hiera_ls.report.command import USAGE_ERROR, settings_for, split_names, write_report
+from hiera_ls.report.command import (
+    USAGE_ERROR,
+    add_trust_options,
+    settings_for,
+    split_names,
+    write_report,
+)
 from hiera_ls.report.diff import run_diff
 from hiera_ls.report.diff_formats import DIFF_FORMATS
 from hiera_ls.report.git_tree import GitError
@@ -56,11 +67,55 @@ def add_diff_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="FILE",
         help="the global layer's hiera.yaml",
     )
+    add_trust_options(p)
+
+
+class _Stopped(BaseException):
+    """A signal asked the process to stop: raised where the run is, so every temporary
+    directory it made is removed on the way out."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+
+@contextlib.contextmanager
+def _cleaned_up_on_signals() -> Iterator[None]:
+    """SIGTERM (a CI job's timeout), SIGHUP and SIGINT end the run through its ``finally``
+    blocks (the revisions' temporary checkouts are removed), then the process dies of the
+    same signal, as its caller expects. Off the main thread, signals stay as they are."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Stopped(signum)
+
+    previous = {s: signal.signal(s, stop) for s in STOP_SIGNALS}
+    try:
+        yield
+    except _Stopped as e:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        signal.signal(e.signum, signal.SIG_DFL)
+        os.kill(os.getpid(), e.signum)
+        raise SystemExit(128 + e.signum) from None  # if the signal is blocked
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 def run_diff_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    with _cleaned_up_on_signals():
+        return _run_diff_command(args, stdout, stderr)
+
+
+def _run_diff_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
-        settings = settings_for(args.hiera_config, args.target)
+        settings = settings_for(args.hiera_config, args.facts_paths, args.max_files, args.target)
         progress = ProgressBar(stderr)
         try:
             result = run_diff(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
+from hiera_ls.display_text import json_text, md_cell, md_code, md_escape, visible
 from hiera_ls.report.diff import Answer, DiffResult, KeyChange
 
 SHORT = 60  # characters of a value shown in text and Markdown
@@ -60,19 +61,23 @@ def _summary(result: DiffResult) -> str:
 
 
 def text(result: DiffResult) -> str:
-    lines: list[str] = []
+    """For a terminal or a CI log: control characters in keys and values as escapes."""
+    lines: list[str] = _outside_notes(result, lambda note: visible(note, one_line=True))
     total = len(result.profiles)
     for change in result.changes:
-        lines.append(_title(change, result))
+        lines.append(visible(_title(change, result), one_line=True))
         for group in change.groups:
             who = _names(group.profiles, total, TEXT_NAMES)
             lines.append(
-                f"  {who}: {_short(group.before, group.after)} -> "
-                f"{_short(group.after, group.before)}"
+                visible(
+                    f"  {who}: {_short(group.before, group.after)} -> "
+                    f"{_short(group.after, group.before)}",
+                    one_line=True,
+                )
             )
         lines.append("")
     if not result.changes:
-        return f"No changes: {_summary(result)}\n"
+        return "".join(line + "\n" for line in lines) + f"No changes: {_summary(result)}\n"
     lines.append(_summary(result))
     return "\n".join(lines) + "\n"
 
@@ -83,6 +88,7 @@ def as_json(result: DiffResult) -> str:
         "head": result.head,
         "profiles": list(result.profiles),
         "keys": result.keys,
+        "outside": list(result.outside),
         "changes": [
             {
                 "environment": change.environment,
@@ -99,33 +105,36 @@ def as_json(result: DiffResult) -> str:
             for change in result.changes
         ],
     }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-
-
-def _cell(text: str) -> str:
-    """A table cell: code, its pipes escaped, backticks kept from ending it."""
-    body = text.replace("|", "\\|").replace("\n", " ")
-    fence = "``" if "`" in body else "`"
-    return f"{fence} {body} {fence}" if fence == "``" else f"`{body}`"
+    return json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
 def markdown(result: DiffResult) -> str:
-    head = f"`{result.head}`" if result.head != "working tree" else "the working tree"
-    lines = [f"### hiera-ls diff: `{result.base}` → {head}", ""]
+    """For a pull-request comment: every key, value, profile name and revision is escaped or
+    in a code span longer than any backtick run inside it (display_text.py)."""
+    head = md_code(result.head) if result.head != "working tree" else "the working tree"
+    lines = [f"### hiera-ls diff: {md_code(result.base)} → {head}", ""]
+    lines += _outside_notes(result, md_escape)
     if not result.changes:
-        lines.append(f"No changes: {_summary(result)}.")
+        lines.append(f"No changes: {md_escape(_summary(result))}.")
         return "\n".join(lines) + "\n"
-    lines.append(f"{_summary(result)}.")
+    lines.append(f"{md_escape(_summary(result))}.")
     total = len(result.profiles)
     for change in result.changes:
-        lines += ["", f"#### `{_title(change, result)}`", ""]
+        lines += ["", f"#### {md_code(_title(change, result))}", ""]
         lines += ["| Profiles | Before | After |", "| --- | --- | --- |"]
         for group in change.groups:
-            who = _names(group.profiles, total, MARKDOWN_NAMES).replace("|", "\\|")
-            before = _cell(_short(group.before, group.after))
-            after = _cell(_short(group.after, group.before))
+            who = md_escape(_names(group.profiles, total, MARKDOWN_NAMES))
+            before = md_cell(_short(group.before, group.after))
+            after = md_cell(_short(group.after, group.before))
             lines.append(f"| {who} | {before} | {after} |")
     return "\n".join(lines) + "\n"
+
+
+def _outside_notes(result: DiffResult, shown: Callable[[str], str]) -> list[str]:
+    """Which levels read data from outside the repository (their values are masked)."""
+    if not result.outside:
+        return []
+    return [*(f"Note: {shown(note)}" for note in result.outside), ""]
 
 
 DIFF_FORMATS: dict[str, Callable[[DiffResult], str]] = {

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hiera_ls import __version__
+from hiera_ls.display_text import json_text, visible
 from hiera_ls.report.run import CheckResult, Finding, fails
 from hiera_ls.source.spans import Severity
 
@@ -71,9 +72,8 @@ def text(report: Report) -> str:
     lines = []
     for finding in report.result.findings:
         line, column, _, _ = position(finding)
-        lines.append(
-            f"{report.relative(finding.path)}:{line}:{column}: {finding.code} {finding.message}"
-        )
+        where = visible(report.relative(finding.path), one_line=True)
+        lines.append(f"{where}:{line}:{column}: {finding.code} {visible(finding.message, True)}")
     lines.append(summary(report))
     return "\n".join(lines) + "\n"
 
@@ -104,7 +104,7 @@ def json_report(report: Report) -> str:
         "findings": findings,
         "failed": bool(report.failing),
     }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
 _GITHUB_LEVEL = {
@@ -116,7 +116,7 @@ _GITHUB_LEVEL = {
 
 
 def _github_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return visible(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _github_property(text: str) -> str:

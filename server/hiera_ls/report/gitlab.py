@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from hiera_ls.display_text import json_text
 from hiera_ls.report.formats import Report
 from hiera_ls.source.spans import Severity
 
@@ -48,4 +49,4 @@ def gitlab(report: Report) -> str:
                 },
             }
         )
-    return json.dumps(issues, indent=2, ensure_ascii=False) + "\n"
+    return json_text(json.dumps(issues, indent=2, ensure_ascii=False)) + "\n"

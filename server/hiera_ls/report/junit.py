@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from xml.etree import ElementTree as ET
 
+from hiera_ls.display_text import visible
 from hiera_ls.report.formats import Report, position
 from hiera_ls.report.run import Finding, fails
 
@@ -20,7 +21,7 @@ def junit(report: Report) -> str:
     root = ET.Element("testsuites", name="hiera-ls check")
     total = failures = 0
     for path, findings in by_file.items():
-        name = report.relative(path)
+        name = visible(report.relative(path))  # XML 1.0 cannot hold control characters
         suite = ET.SubElement(root, "testsuite", name=name)
         suite_failures = 0
         if not findings:
@@ -35,13 +36,14 @@ def junit(report: Report) -> str:
             )
             if fails(finding, report.fail_on):
                 suite_failures += 1
+                message = visible(finding.message)
                 failure = ET.SubElement(
-                    case, "failure", message=finding.message, type=finding.severity.value
+                    case, "failure", message=message, type=finding.severity.value
                 )
-                failure.text = f"{name}:{line}:{column}: {finding.code} {finding.message}"
+                failure.text = f"{name}:{line}:{column}: {finding.code} {message}"
             else:
                 out = ET.SubElement(case, "system-out")
-                out.text = f"{finding.severity.value}: {finding.message}"
+                out.text = f"{finding.severity.value}: {visible(finding.message)}"
         cases = max(len(findings), 1)
         suite.set("tests", str(cases))
         suite.set("failures", str(suite_failures))

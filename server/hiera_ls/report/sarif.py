@@ -12,6 +12,7 @@ import json
 
 from hiera_ls import __version__
 from hiera_ls.codes import CODES, Code
+from hiera_ls.display_text import json_text
 from hiera_ls.report.formats import Report, position
 from hiera_ls.report.rule_help import rule_help
 from hiera_ls.source.spans import Severity
@@ -95,4 +96,4 @@ def sarif(report: Report) -> str:
             }
         ],
     }
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return json_text(json.dumps(log, indent=2, ensure_ascii=False)) + "\n"

@@ -63,6 +63,8 @@ class DataCache:
             data = reload_yaml_data(
                 entry[1], previous_text, text
             )  # an edit: re-parse what it touched
+        elif function == "hocon_data":  # its includes are read through the same guards
+            data = load_hocon_data(path, text, files.include_reader())
         else:
             data = LOADERS[function](path, text)
         self._entries[(path, function)] = (stamp, data)

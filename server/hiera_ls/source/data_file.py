@@ -19,6 +19,7 @@ from hiera_ls.puppet.type_mismatch import describe_mismatch, render
 from hiera_ls.puppet.types import HashType
 from hiera_ls.puppet.values import CompositeKey, RubySymbol
 from hiera_ls.source.files import ReadProblem
+from hiera_ls.source.hocon_includes import IncludeReader
 from hiera_ls.source.json_loader import load_json
 from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
 from hiera_ls.source.yaml_loader import (
@@ -157,15 +158,17 @@ def load_json_data(path: str, text: str) -> DataFile:
     return DataFile(path, doc.value, None, key_errors, doc.nodes, tuple(problems))
 
 
-def load_hocon_data(path: str, text: str) -> DataFile:
-    """``hocon_data``: keys placed by a text scan (source/hocon_data.py)."""
-    from hiera_ls.source.hocon_data import hocon_problem
+def load_hocon_data(path: str, text: str, includes: IncludeReader | None = None) -> DataFile:
+    """``hocon_data``: keys placed by a text scan, included files read through ``includes``
+    (source/hocon_data.py, source/hocon_includes.py)."""
+    from hiera_ls.source.hocon_data import HoconFailure, hocon_problem
     from hiera_ls.source.hocon_data import load_hocon_data as parse_hocon
 
-    data, error, places = parse_hocon(path, text)
+    data, error, places = parse_hocon(path, text, includes)
     if error is not None or not isinstance(data, dict):
-        message = error or f"{path}: file does not contain a valid hash"
-        return DataFile(path, {}, message, {}, EMPTY_NODES, (hocon_problem(path, message),))
+        error = error or HoconFailure(f"{path}: file does not contain a valid hash")
+        problem = hocon_problem(path, error)
+        return DataFile(path, {}, error.message, {}, EMPTY_NODES, (problem,))
     problems: list[Problem] = []
     key_errors = _validate(path, "hocon_data", data, places, problems)
     return DataFile(path, data, None, key_errors, places, tuple(problems))

@@ -19,8 +19,12 @@ import os
 import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from hiera_ls.source import ruby_glob
+
+if TYPE_CHECKING:
+    from hiera_ls.source.hocon_includes import IncludeReader
 
 # Puppet reads files of any size; a 47.5 MB data file must still get Puppet's answer, so
 # the cap sits far above what a hand-written repository holds.
@@ -34,12 +38,15 @@ _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr
 _CHUNK = 1 << 20
 
 
-def walk_files(root: str, max_entries: int = MAX_WALK_ENTRIES) -> Iterator[str]:
+def walk_files(
+    root: str, max_entries: int = MAX_WALK_ENTRIES, cut: dict[str, str] | None = None
+) -> Iterator[str]:
     """Every name under ``root`` that is not a directory, in sorted order, as ``os.walk``
     gives them, hidden directories skipped and symlinked directories not followed.
 
     Bounded: at most ``max_entries`` names are looked at and :data:`MAX_WALK_DEPTH`
-    directories deep (``os.walk`` recurses, and a deep tree would exhaust the stack).
+    directories deep (``os.walk`` recurses, and a deep tree would exhaust the stack). A walk
+    cut short says so in ``cut`` (root -> why), for a report to tell.
     """
     budget = max_entries
     stack: list[tuple[str, int]] = [(root, 0)]
@@ -52,6 +59,10 @@ def walk_files(root: str, max_entries: int = MAX_WALK_ENTRIES) -> Iterator[str]:
             continue
         budget -= len(entries)
         if budget < 0:
+            if cut is not None:
+                cut[root] = (
+                    f"{directory} holds more names than the {max_entries:,} one walk looks at"
+                )
             return
         subdirs: list[str] = []
         for entry in entries:
@@ -234,15 +245,32 @@ class FileAccess:
     """Reads files; ``overlay`` (path -> text) wins over the disk, as editors expect."""
 
     overlay: Mapping[str, str] = field(default_factory=dict)
+    # The directories a data file may include files from (HOCON's ``include file(...)``):
+    # the workspace; a data file's own directory is always allowed.
+    roots: tuple[str, ...] = ()
+    # How many files one listing of the workspace's data files holds (a walk looks at ten
+    # times as many names); the user's setting (hiera.maxFiles, check --max-files).
+    max_files: int = 20_000
+    # Walks cut short by a limit: root -> why (hiera-ls check reports each as an error).
+    cut_walks: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
     # Globs that went past their bounds, with the message: a snapshot (or a CLI run) pays
     # for such a walk once, not once per lookup through the level.
     _glob_failures: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    _listings: dict[str, list[str]] = field(default_factory=dict, compare=False, repr=False)
+    _dirs: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
 
     def read(self, path: str) -> FileText | None:
         """The buffer's text, else the disk's (see :func:`read_disk`); None when absent."""
         if path in self.overlay:
             return FileText(self.overlay[path])
         return read_disk(path)
+
+    def include_reader(self) -> IncludeReader:
+        """How a HOCON data file's includes are read: as data files, inside :attr:`roots`."""
+        from hiera_ls.source.hocon_includes import IncludeReader
+
+        roots = tuple(os.path.realpath(r) for r in self.roots)
+        return IncludeReader(self.read, roots, os.getcwd())
 
     def read_text(self, path: str) -> str | None:
         """The text, ``""`` for a file that cannot be read (see :meth:`read` for why)."""
@@ -285,7 +313,12 @@ class FileAccess:
             raise
 
     def _listdir(self, directory: str) -> list[str]:
-        names = ruby_glob.disk_listdir(directory)
+        """A directory's names, listed once per FileAccess (a snapshot, a CLI run): every
+        glob level walks the same datadir (500 levels listed it 500 times)."""
+        cached = self._listings.get(directory)
+        if cached is None:
+            cached = self._listings[directory] = ruby_glob.disk_listdir(directory)
+        names = list(cached)
         prefix = directory.rstrip("/") + "/"
         for path in self.overlay:
             if path.startswith(prefix):
@@ -301,4 +334,7 @@ class FileAccess:
         return path in self.overlay or os.path.lexists(path) or self._buffer_dir(path)
 
     def _glob_is_dir(self, path: str) -> bool:
-        return os.path.isdir(path) or self._buffer_dir(path)
+        found = self._dirs.get(path)
+        if found is None:
+            found = self._dirs[path] = os.path.isdir(path)
+        return found or self._buffer_dir(path)

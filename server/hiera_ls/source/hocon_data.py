@@ -1,43 +1,136 @@
 """A HOCON file as Puppet's built-in ``hocon_data`` hands it to a lookup.
 
-Puppet parses the file with the ``hocon`` gem (``Hocon::ConfigFactory.parse_file``) and
-resolves it into a plain hash; we parse with ``pyhocon``. pyhocon keeps no source ranges,
-so a top-level key's place is found by a scan of the text: the first line that starts (after
-indentation) with the key, bare or quoted, followed by ``=``, ``:``, ``{`` or ``+=``.
-Definition and hover point there; a key not found by the scan points at the file's start.
+Puppet parses the file with the ``hocon`` gem (``Hocon.parse`` of its text) and resolves it
+into a plain hash; we parse with ``pyhocon``. pyhocon keeps no source ranges, so a top-level
+key's place is found by a scan of the text: the first line that starts (after indentation)
+with the key, bare or quoted, followed by ``=``, ``:``, ``{`` or ``+=``. Definition and
+hover point there; a key not found by the scan points at the file's start.
+
+pyhocon never opens a file or a URL itself: its ``include`` handling is run with a factory
+that hands it only what :mod:`hiera_ls.source.hocon_includes` read through the data files'
+guards (pyhocon's own parser code, with those names bound differently: nothing of pyhocon's
+module is changed, so other users of it in the process are not affected).
 """
 
 from __future__ import annotations
 
+import functools
 import re
+import types
 from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from hiera_ls.codes import CODES
+from hiera_ls.source.hocon_includes import IncludeFailure, IncludeReader, Prepared, prepare
 from hiera_ls.source.node_table import NodeSpans, Path
 from hiera_ls.source.spans import FileSpan, Problem, Span
 
 START = Span.of(0, 0, 0, 0)
 
 
-def load_hocon_data(path: str, text: str) -> tuple[object, str | None, Mapping[Path, NodeSpans]]:
-    """(the top-level hash, Puppet's error text or None, each top-level key's place)."""
-    from pyhocon import ConfigFactory  # only repositories with hocon levels pay for it
+@dataclass(frozen=True, slots=True)
+class HoconFailure:
+    """Puppet's error text, and where the problem lies (an include directive, else the
+    file's start); ``code``: hocon-syntax or hocon-include."""
+
+    message: str
+    span: Span = START
+    code: str = "hocon-syntax"
+
+
+def load_hocon_data(
+    path: str, text: str, includes: IncludeReader | None = None
+) -> tuple[object, HoconFailure | None, Mapping[Path, NodeSpans]]:
+    """(the top-level hash, why Puppet fails or None, each top-level key's place)."""
     from pyhocon.exceptions import ConfigException
 
+    prepared = prepare(path, text, includes)
+    if isinstance(prepared, IncludeFailure):
+        return {}, _include_failure(path, prepared), {}
     try:
-        tree = ConfigFactory.parse_string(text, resolve=True)
+        tree = _parse(prepared, resolve=True)
         data = _plain(tree.as_plain_ordered_dict())
     except (ConfigException, ValueError, TypeError, KeyError, RecursionError) as e:
-        return {}, f"Unable to parse ({path}): {_first_line(e)}", {}
+        return {}, HoconFailure(f"Unable to parse ({path}): {_first_line(e)}"), {}
     except Exception as e:  # pyhocon raises pyparsing's errors for some syntax errors
-        return {}, f"Unable to parse ({path}): {_first_line(e)}", {}
+        return {}, HoconFailure(f"Unable to parse ({path}): {_first_line(e)}"), {}
     if not isinstance(data, dict):
-        return {}, f"{path}: file does not contain a valid hash", {}
+        return {}, HoconFailure(f"{path}: file does not contain a valid hash"), {}
     return data, None, _key_places(text, data)
 
 
-def hocon_problem(path: str, message: str) -> Problem:
-    return Problem("hocon-syntax", message, CODES["hocon-syntax"].severity, FileSpan(path, START))
+def _include_failure(path: str, failure: IncludeFailure) -> HoconFailure:
+    span = Span.of(failure.line, failure.column, failure.line, failure.end_column)
+    if failure.message.startswith("String: "):  # the gem's own syntax error
+        return HoconFailure(f"Unable to parse ({path}): {failure.message}", span)
+    where = f"{path}:{failure.line + 1}:{failure.column + 1}"
+    return HoconFailure(f"{where}: {failure.message}", span, "hocon-include")
+
+
+class _Includes:
+    """What pyhocon's ``include`` handling calls, in place of its ConfigFactory and glob:
+    only the files :func:`prepare` read, by the name the directive gives."""
+
+    def __init__(self, files: Mapping[str, list[Prepared]]) -> None:
+        self.files = files
+
+    def parse_file(self, filename: str, *args: object, **kwargs: object) -> Any:
+        from pyhocon.config_tree import ConfigTree
+
+        found = self.files.get(filename)
+        if not found:
+            return []  # as a missing file that is not required
+        merged: Any = None
+        for prepared in found:  # name.json, then name.conf over it
+            tree = _parse(prepared, resolve=False)
+            merged = tree if merged is None else ConfigTree.merge_configs(merged, tree)
+        return merged
+
+    def parse_URL(self, url: str, *args: object, **kwargs: object) -> Any:
+        from pyhocon.exceptions import ConfigException
+
+        raise ConfigException(f"hiera-ls never reads a URL ({url})")
+
+    def glob(self, pattern: str, recursive: bool = False) -> list[str]:
+        return [pattern] if pattern in self.files else []
+
+
+def _parse(prepared: Prepared, resolve: bool) -> Any:
+    """pyhocon's ``ConfigParser.parse`` of the prepared text, its includes served by
+    :class:`_Includes` (the function's own code, with other globals)."""
+    from pyhocon import config_parser
+    from pyhocon.config_parser import DEFAULT_SUBSTITUTION, NO_SUBSTITUTION, ConfigParser
+
+    includes = _Includes(prepared.files)
+    scope = dict(vars(config_parser))
+    scope.update(ConfigFactory=includes, glob=includes.glob, urlopen=None)
+    parse = ConfigParser.__dict__["parse"].__func__
+    guarded = types.FunctionType(
+        parse.__code__, scope, parse.__name__, parse.__defaults__, parse.__closure__
+    )
+    unresolved = DEFAULT_SUBSTITUTION if resolve else NO_SUBSTITUTION
+    return guarded(_parser_class(), prepared.text, None, resolve, unresolved)
+
+
+@functools.cache
+def _parser_class() -> Any:
+    """pyhocon's parser, but ``include package(...)`` (which imports Python packages to find
+    a file) fails: made on first use, as pyhocon is imported only for hocon levels."""
+    from pyhocon.config_parser import ConfigParser
+    from pyhocon.exceptions import ConfigException
+
+    class Parser(ConfigParser):  # type: ignore[misc]
+        @classmethod
+        def resolve_package_path(cls, package_path: str) -> str:
+            raise ConfigException(f"hiera-ls never imports a package ({package_path})")
+
+    return Parser
+
+
+def hocon_problem(path: str, failure: HoconFailure) -> Problem:
+    code = failure.code
+    return Problem(code, failure.message, CODES[code].severity, FileSpan(path, failure.span))
 
 
 def _first_line(e: BaseException) -> str:

@@ -7,9 +7,8 @@ must keep: where each alias sits, anchors redefined later in the file (Psych all
 Psych's order of failure (a syntax error anywhere in the first document beats a refused
 value earlier in it).
 
-Parser backend: PyYAML's C extension when it is importable, because its bundled libyaml is
-0.2.5, byte-for-byte the parser Psych uses; otherwise ruamel.yaml.clib's CParser, whose
-bundled libyaml 0.1.7 differs on a few flow-collection corners (``[a:b]``, ``{a?b: c}``).
+The parser is libyaml, through PyYAML's C extension (``libyaml.py`` says which, and how the
+loader keeps to libyaml 0.2.5's answers whichever libyaml the wheel bundles).
 
 Positions are ruamel/libyaml marks: 0-based line and column, counted in code points.
 Spans are kept as plain int tuples while loading and become :class:`NodeSpans` only when
@@ -21,12 +20,26 @@ from __future__ import annotations
 import math
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from hiera_ls.puppet.value_size import MAX_EXPANDED, expanded_size
 from hiera_ls.puppet.values import CompositeKey, RubySymbol
+from hiera_ls.source.libyaml import (
+    ALIAS,
+    DEFAULT_BACKEND,
+    DOC_END,
+    DOC_START,
+    MAP_END,
+    MAP_START,
+    MAX_DEPTH,
+    NESTING_BOUND_ERROR,
+    SCALAR,
+    SEQ_END,
+    SEQ_START,
+    Backend,
+)
 from hiera_ls.source.node_table import EMPTY_NODES, Nodes, NodeSpans, NodeTable, Path
 from hiera_ls.source.node_table import Raw as _Raw
 from hiera_ls.source.psych_scalars import (
@@ -49,7 +62,6 @@ __all__ = [
     "Path",
     "RubyObject",
     "YamlDocument",
-    "backend_name",
     "load_yaml",
     "psych_error_text",
 ]
@@ -93,76 +105,10 @@ def psych_error_text(doc: YamlDocument) -> str | None:
     return doc.fatal.message.removeprefix(LOAD_ERROR_PREFIX)
 
 
-# --------------------------------------------------------------------------- backends
-
-
-@dataclass(frozen=True, slots=True)
-class _Backend:
-    name: str
-    parser: Callable[[Any], Any]
-    kinds: dict[type, int]
-    errors: tuple[type[BaseException], ...]  # what the parser raises for bad YAML
-
-
-_STREAM_START, _STREAM_END, _DOC_START, _DOC_END = 0, 1, 2, 3
-_SCALAR, _ALIAS, _SEQ_START, _SEQ_END, _MAP_START, _MAP_END = 4, 5, 6, 7, 8, 9
-
-
-def _kinds(events: Any) -> dict[type, int]:
-    return {
-        events.StreamStartEvent: _STREAM_START,
-        events.StreamEndEvent: _STREAM_END,
-        events.DocumentStartEvent: _DOC_START,
-        events.DocumentEndEvent: _DOC_END,
-        events.ScalarEvent: _SCALAR,
-        events.AliasEvent: _ALIAS,
-        events.SequenceStartEvent: _SEQ_START,
-        events.SequenceEndEvent: _SEQ_END,
-        events.MappingStartEvent: _MAP_START,
-        events.MappingEndEvent: _MAP_END,
-    }
-
-
-def _pyyaml_backend() -> _Backend | None:
-    try:
-        import yaml.events as pyyaml_events
-        from yaml._yaml import CParser, get_version_string
-        from yaml.error import YAMLError
-    except ImportError:
-        return None
-    version = str(get_version_string())
-    if not version.startswith("0.2."):
-        return None
-    return _Backend(f"libyaml {version} (PyYAML)", CParser, _kinds(pyyaml_events), (YAMLError,))
-
-
-def _ruamel_backend() -> _Backend:
-    from _ruamel_yaml import get_version_string  # type: ignore[import-not-found]
-    from ruamel.yaml import events as ruamel_events
-    from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
-    from ruamel.yaml.error import YAMLError
-
-    version = str(get_version_string())
-    return _Backend(
-        f"libyaml {version} (ruamel.yaml.clib)", CParser, _kinds(ruamel_events), (YAMLError,)
-    )
-
-
-def _backends() -> dict[str, _Backend]:
-    found = {"ruamel": _ruamel_backend()}
-    pyyaml = _pyyaml_backend()
-    if pyyaml is not None:
-        found["pyyaml"] = pyyaml
-    return found
-
-
-BACKENDS: dict[str, _Backend] = _backends()
-DEFAULT_BACKEND: _Backend = BACKENDS.get("pyyaml", BACKENDS["ruamel"])
-
-
-def backend_name() -> str:
-    """Which libyaml the loader parses with (shown by ``hiera-ls --version`` and the bench)."""
-    return DEFAULT_BACKEND.name
+# Python frames the walks of a value MAX_DEPTH levels deep need (interpolation, merges, Ruby
+# text, YAML and JSON output recurse up to about eight a level). Since Python 3.11 a call from
+# Python to Python takes no C stack, so the entry point raises the limit this far safely.
+VALUE_RECURSION_LIMIT = 12 * MAX_DEPTH + 2_000
 
 
 # --------------------------------------------------------------------------- loading
@@ -184,7 +130,7 @@ def load_yaml_leniently(path: str, text: str) -> YamlDocument:
     return _load(path, text, DEFAULT_BACKEND, lenient=True)
 
 
-def _load(path: str, text: str, backend: _Backend, lenient: bool = False) -> YamlDocument:
+def _load(path: str, text: str, backend: Backend, lenient: bool = False) -> YamlDocument:
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates: give libyaml the bytes they stand for
@@ -192,13 +138,25 @@ def _load(path: str, text: str, backend: _Backend, lenient: bool = False) -> Yam
             data = text.encode("utf-8", "surrogateescape")
         except UnicodeEncodeError:
             data = text.encode("utf-8", "surrogatepass")
-    builder = _Builder(path, backend, lenient)
     try:
-        return builder.run(data)
+        try:
+            return _Builder(path, backend, text, lenient).run(data)
+        except _Departure:
+            assert backend.fallback is not None
+            return _Builder(path, backend.fallback, text, lenient).run(data)
     except RecursionError:
         return _fatal_doc(
             path, "yaml-syntax", f"({path}): stack level too deep", Span.of(0, 0, 0, 0)
         )
+
+
+class _Departure(Exception):
+    """This libyaml reads the file unlike Psych's 0.2.5: read it with the backend's fallback."""
+
+
+# After ``?`` in a flow sequence, what libyaml's scanner skips before the next token: blanks,
+# line breaks, a byte order mark and ``#`` comments.
+_BARE_KEY_CLOSED = re.compile(r"\?(?:[ \t\r\n\x85\u2028\u2029\ufeff]|#[^\r\n\x85\u2028\u2029]*)*\]")
 
 
 class _Frame:
@@ -219,6 +177,8 @@ class _Frame:
         "obj",
         "own",
         "path",
+        "runs",
+        "runs_to",
         "size",
         "start_col",
         "start_line",
@@ -255,7 +215,12 @@ class _Frame:
         self.merged: set[object] | None = None  # keys whose value came from a ``<<`` merge
         self.size = 1  # nodes of this collection once aliases are expanded (capped)
         self.big: tuple[int, str] | None = None  # the largest alias inside: (its size, name)
+        # where each key's entries lie (see _Builder._runs); made on the first duplicate key
+        self.runs: dict[object, list[tuple[int, int]]] | None = None
+        self.runs_to = 0  # entries before this index are in ``runs``
 
+
+_NO_KEY = object()  # before the first key of a run
 
 _HARMLESS_SYMBOLS = frozenset(
     (RubySymbol("default"), RubySymbol("undef"))
@@ -267,14 +232,6 @@ _STR_TAG = "tag:yaml.org,2002:str"
 # Node positions copied for aliases and merges (so a hover under ``b: *a`` finds a's lines);
 # past this the aliased insides keep only the alias's own range (20,000 copies: 0.06 s).
 _COPY_BUDGET = 20_000
-# Collections nested deeper than this: the file is refused as Puppet refuses it (Ruby's
-# stack runs out in Psych: "stack level too deep"; Puppet 7.23 loads 1,296 levels of flow
-# lists and 1,000 of block mappings, and fails a few levels further).
-MAX_DEPTH = 1_500
-# Python frames the walks of a value MAX_DEPTH levels deep need (interpolation, merges, Ruby
-# text, YAML and JSON output recurse up to about eight a level). Since Python 3.11 a call from
-# Python to Python takes no C stack, so the entry point raises the limit this far safely.
-VALUE_RECURSION_LIMIT = 12 * MAX_DEPTH + 2_000
 
 
 _ONE: tuple[int, tuple[int, str] | None] = (1, None)
@@ -301,11 +258,13 @@ class _Builder:
         "suspect",
         "symbol_keys",
         "tangled",
+        "text",
     )
 
-    def __init__(self, path: str, backend: _Backend, lenient: bool = False) -> None:
+    def __init__(self, path: str, backend: Backend, text: str, lenient: bool = False) -> None:
         self.path = path
         self.backend = backend
+        self.text = text
         self.lenient = lenient
         self.entries: list[tuple[Path, _Raw] | None] = []
         self.anchors: dict[str, object] = {}
@@ -338,7 +297,11 @@ class _Builder:
         try:
             value, found = self._document(parser)
         except self.backend.errors as exc:
+            if self.backend.fallback is not None and NESTING_BOUND_ERROR.search(str(exc)):
+                raise _Departure from exc
             return _syntax_doc(path, exc, data)
+        except _Departure:
+            raise
         except Exception as exc:  # a bug of ours must not take the language server down
             message = f"({path}): hiera-ls could not load this file ({type(exc).__name__}: {exc})"
             return _fatal_doc(path, "yaml-syntax", message, Span.of(0, 0, 0, 0))
@@ -400,7 +363,7 @@ class _Builder:
         kind = kinds[get().__class__]  # stream start
         ev = get()
         kind = kinds[ev.__class__]
-        if kind != _DOC_START:
+        if kind != DOC_START:
             return None, False
         stack: list[_Frame] = []
         root: list[object] = []
@@ -411,7 +374,7 @@ class _Builder:
         while True:
             ev = get()
             kind = kinds[ev.__class__]
-            if kind == _SCALAR:
+            if kind == SCALAR:
                 sm = ev.start_mark
                 em = ev.end_mark
                 raw_marks = (sm.line, sm.column, em.line, em.column)
@@ -487,14 +450,24 @@ class _Builder:
                         top.end_col = raw_marks[3]
                         continue
                 self._attach(stack, root, value, raw_marks, style, -1, tag)
-            elif kind in (_MAP_START, _SEQ_START):
+            elif kind in (MAP_START, SEQ_START):
                 sm = ev.start_mark
-                is_map = kind == _MAP_START
+                is_map = kind == MAP_START
                 tag = ev.tag
                 if tag is not None and self.refusal is None:
                     self._check_collection_tag(
                         tag, is_map, (sm.line, sm.column, ev.end_mark.line, ev.end_mark.column)
                     )
+                if (
+                    is_map
+                    and self.backend.ends_bare_key
+                    and self.backend.fallback is not None
+                    and stack
+                    and not stack[-1].is_map
+                    and not stack[-1].block
+                    and _BARE_KEY_CLOSED.match(self.text, sm.index)
+                ):
+                    raise _Departure  # 0.2.5 refuses ``[ ? ]``; 0.2.6 reads an empty pair
                 obj: Any = {} if is_map else []
                 child_path = self._child_path(stack, root)
                 if len(stack) >= MAX_DEPTH:
@@ -529,7 +502,7 @@ class _Builder:
                         sm.column,
                     )
                 )
-            elif kind in (_MAP_END, _SEQ_END):
+            elif kind in (MAP_END, SEQ_END):
                 frame = stack.pop()
                 self.open_ids.discard(id(frame.obj))
                 if not stack:
@@ -551,7 +524,7 @@ class _Builder:
                     self.anchor_sizes[frame.anchor] = frame.size
                 self.pending = (frame.size, frame.big)
                 self._attach(stack, root, value, raw_marks, None, frame.own, frame.tag)
-            elif kind == _ALIAS:
+            elif kind == ALIAS:
                 sm = ev.start_mark
                 em = ev.end_mark
                 raw_marks = (sm.line, sm.column, em.line, em.column)
@@ -576,7 +549,7 @@ class _Builder:
                         size = self.anchor_sizes.get(name, 1)
                         self.pending = (size, (size, name) if size > 1 else None)
                 self._attach_alias(stack, root, value, raw_marks)
-            elif kind == _DOC_END:
+            elif kind == DOC_END:
                 return (root[0] if root else None), True
             else:  # stream events cannot occur inside a document
                 return (root[0] if root else None), True
@@ -799,16 +772,51 @@ class _Builder:
             top.merged.discard(key)
 
     def _drop_key(self, top: _Frame, key: object, before: int) -> None:
-        """Forget the ranges of ``key``'s previous value (recorded before index ``before``)."""
+        """Forget the ranges of ``key``'s previous value (recorded before index ``before``).
+
+        Only the runs of entries under ``key`` are visited (:meth:`_runs`), each once: a
+        mapping of 20,000 repeated keys was a scan of all its entries per repeat (minutes).
+        """
         if top.path is None or top.own < 0:
+            return
+        runs = self._runs(top, before).pop(key, None)
+        if runs is None:
             return
         prefix = (*top.path, key)
         cut = len(prefix)
         entries = self.entries
-        for i in range(top.own + 1, before):
+        for start, end in runs:
+            for i in range(start, end):
+                entry = entries[i]
+                if entry is not None and entry[0][:cut] == prefix:
+                    entries[i] = None
+
+    def _runs(self, top: _Frame, before: int) -> dict[object, list[tuple[int, int]]]:
+        """The mapping's entries up to ``before`` grouped by the key they lie under, as runs
+        of indices; extended from where the last call stopped, so each entry is looked at
+        once over the mapping's life (a merge's copies lie apart from the key's own)."""
+        runs = top.runs
+        if runs is None:
+            runs = top.runs = {}
+            top.runs_to = top.own + 1
+        assert top.path is not None
+        depth = len(top.path)
+        entries = self.entries
+        start = top.runs_to
+        current: object = _NO_KEY
+        for i in range(top.runs_to, before):
             entry = entries[i]
-            if entry is not None and entry[0][:cut] == prefix:
-                entries[i] = None
+            if entry is None or len(entry[0]) <= depth:
+                continue
+            key = entry[0][depth]
+            if current is _NO_KEY or key != current or key.__class__ is not current.__class__:
+                if current is not _NO_KEY:
+                    runs.setdefault(current, []).append((start, i))
+                current, start = key, i
+        if current is not _NO_KEY:
+            runs.setdefault(current, []).append((start, before))
+        top.runs_to = max(top.runs_to, before)
+        return runs
 
     def _drop(self, span: tuple[int, int]) -> None:
         entries = self.entries

@@ -1,4 +1,4 @@
-"""The README's example .hiera-ls.yaml is one hiera-ls reads without a complaint."""
+"""The example .hiera-ls.yaml of docs/commands.md is one hiera-ls reads without a complaint."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _example() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
     section = text.split("## Configuration: `.hiera-ls.yaml`", 1)[1]
     example = re.search(r"^```yaml\n(.*?)^```", section, re.M | re.S)
     assert example is not None
     return example.group(1)
 
 
-def test_the_readme_example_configuration_loads_clean() -> None:
+def test_the_example_configuration_loads_clean() -> None:
     config = load_repo_config("/repo/.hiera-ls.yaml", _example())
     assert config.problems == ()
     assert config.facts == ("/repo/ci/facts",)
