@@ -27,6 +27,8 @@ _LOCATION_ERROR = re.compile(r"^Undefined variable '[^']*' \(file: .*hiera\.yaml
 # - the json gem's parse errors: `859: unexpected token at 'x'` (json 2.6: its parser's source
 #   line first); `unexpected token at 'x'` (json 2.7 and later)
 # - String#inspect of U+0085 (NEL): the character itself (3.1); `\u0085` (3.3)
+# - Psych's undefined alias: `Unknown alias: x` (Psych 4); `An alias referenced an unknown
+#   anchor: x` (Psych 5, Ruby 3.2 and later)
 _RECEIVER = re.compile(
     r"(?<= for )(an instance of [\w:]+|#<[^>]*>|\S+:[A-Z][\w:]*|(?:nil|true|false)\b)"
 )
@@ -39,6 +41,7 @@ def ruby_words(text: str) -> str:
     """``text`` with the words that depend on the Ruby running Puppet made the same."""
     text = _RECEIVER.sub("<receiver>", text)
     text = _JSON_AT.sub(r"\1", _JSON_LINE.sub(r"\1", text))
+    text = text.replace("An alias referenced an unknown anchor: ", "Unknown alias: ")
     return text.replace("\\u0085", "\x85")
 
 
