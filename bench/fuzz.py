@@ -32,11 +32,12 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests package
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 
+from tests.robustness.test_fix_fuzz import FIX_TARGET
 from tests.robustness.test_fuzz import HANG_S, TIME_BOUND_S, Target, bounded
 from tests.robustness.test_fuzz import TARGETS as CORE_TARGETS
 from tests.robustness.test_fuzz_untrusted import TARGETS as UNTRUSTED_TARGETS
 
-TARGETS = (*CORE_TARGETS, *UNTRUSTED_TARGETS)
+TARGETS = (*CORE_TARGETS, *UNTRUSTED_TARGETS, FIX_TARGET)
 
 
 @dataclass(slots=True)

@@ -9,7 +9,8 @@ the server from there; ``bundled/manifest.json`` says which Pythons and platform
 are for, so the extension checks an interpreter before it starts anything.
 
 The wheels come from the package index with ``pip download --only-binary=:all:`` for the
-target's platform tags; hiera-ls's own wheel from ``python -m build`` (or one given). The
+target's platform tags (a pure-Python dependency published only as source is built into a
+wheel here first); hiera-ls's own wheel from ``python -m build`` (or one given). The
 oldest Python is resolved first and the others are held to the same versions, so one
 directory serves them all; a file two wheels would write differently is an error.
 
@@ -104,13 +105,29 @@ def wheel_name_version(path: Path) -> tuple[str, str]:
     return re.sub(r"[-_.]+", "-", name).lower(), version
 
 
-def download(target: Target, python: str, wheel: Path, dest: Path, pins: Path | None) -> list[Path]:
+def pure_wheels(wheel: Path, dest: Path) -> Path:
+    """Wheels built here for the dependencies published only as source (pyhocon's newest
+    releases are), kept where they are pure Python: ``--only-binary`` would otherwise fall
+    back to an older release, or find none within the range hiera-ls asks for."""
+    _run([
+        sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
+        "--wheel-dir", str(dest), str(wheel),
+    ])  # fmt: skip
+    for built in dest.glob("*.whl"):
+        if not built.name.endswith("-none-any.whl") or built.name.startswith("hiera_ls-"):
+            built.unlink()
+    return dest
+
+
+def download(
+    target: Target, python: str, wheel: Path, dest: Path, pins: Path | None, pure: Path
+) -> list[Path]:
     """Every wheel hiera-ls needs on ``python`` for ``target``, hiera-ls's own included."""
     abi = "cp" + python.replace(".", "")
     cmd = [
         sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
         "--only-binary=:all:", "--implementation", "cp", "--python-version", python,
-        "--abi", abi, "--dest", str(dest),
+        "--abi", abi, "--dest", str(dest), "--find-links", str(pure),
     ]  # fmt: skip
     for tag in target.platform_tags:
         cmd += ["--platform", tag]
@@ -181,12 +198,13 @@ def make_bundle(
     with tempfile.TemporaryDirectory(prefix="hiera-ls-wheels-") as scratch:
         # The oldest Python decides the versions; the others must take the same (and are
         # downloaded side by side: it is the package index's time, not this machine's).
-        first = download(target, pythons[0], wheel, Path(scratch) / pythons[0], None)
+        pure = pure_wheels(wheel, Path(scratch) / "pure")
+        first = download(target, pythons[0], wheel, Path(scratch) / pythons[0], None, pure)
         pins = Path(scratch) / "pins.txt"
         pins.write_text(pins_for(first, skip="hiera-ls"), encoding="utf-8")
         with ThreadPoolExecutor(max_workers=len(pythons)) as pool:
             rest = pool.map(
-                lambda python: download(target, python, wheel, Path(scratch) / python, pins),
+                lambda python: download(target, python, wheel, Path(scratch) / python, pins, pure),
                 pythons[1:],
             )
             per_python = [first, *rest]

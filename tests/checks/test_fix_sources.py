@@ -6,9 +6,9 @@ texts with line breaks our line table does not count (NEL), where nothing is reu
 from __future__ import annotations
 
 from hiera_ls.checks.fixes import fixes_for
-from hiera_ls.codes import CODES
+from hiera_ls.checks.rules import RULES
 from hiera_ls.features.code_actions import FixSources
-from hiera_ls.source.spans import FileSpan, Problem, Span
+from hiera_ls.source.spans import Span
 
 PATH = "/repo/data/common.yaml"
 
@@ -29,9 +29,7 @@ def _all_fixes(text: str, source: object) -> list[object]:
     found = []
     for line, written in enumerate(text.splitlines()):
         span = Span.of(line, max(0, len(written) - 2), line, len(written))
-        problem = Problem(
-            "yaml11-boolean", "x", CODES["yaml11-boolean"].severity, FileSpan(PATH, span)
-        )
+        problem = RULES["yaml11-boolean"].at("x", PATH, span)
         found.append(fixes_for(problem, source))  # type: ignore[arg-type]
     return found
 

@@ -7,16 +7,10 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from hiera_ls.checks.fixes import (
-    FIXABLE,
-    SAFE_CODES,
-    apply_edits,
-    apply_safe_fixes,
-    fixes_for,
-    safe_fixes,
-)
-from hiera_ls.checks.problems import problem
+from hiera_ls.checks.fixes import apply_safe_fixes, fixes_for, safe_codes, safe_fixes
+from hiera_ls.checks.rules import RULES
 from hiera_ls.source.spans import Problem, Span
+from hiera_ls.source.text_edits import apply_edits
 from tests.checks.support import Workspace, make_workspace
 from tests.checks.test_codes_documented import entries
 
@@ -65,16 +59,21 @@ def test_several_safe_fixes_in_one_file_leave_the_rest_as_written(tmp_path: Path
         "yaml11-octal",
     ]
     fixed = apply_safe_fixes(text, before)
+    # `%{lookup(port)}` stays: under Puppet 7's defaults it gives '', the fix would not
     assert fixed == (
         "# header comment\n"
         "port: 2222   # the one Psych keeps\n"
-        "motd: \"%{lookup('port')} and %{lookup('port')}\"\n"
+        "motd: \"%{lookup('port')} and %{lookup(port)}\"\n"
         "x: 'a b'\n"
         "y: \"%{lookup('port')}\"\n"
         "flag: no\n"
         "mode: 0644\n"
     )
-    assert codes(problems_of(ws, "data/common.yaml", fixed)) == ["yaml11-boolean", "yaml11-octal"]
+    assert codes(problems_of(ws, "data/common.yaml", fixed)) == [
+        "interpolation-unquoted-argument",
+        "yaml11-boolean",
+        "yaml11-octal",
+    ]
 
 
 def test_overlapping_fixes_apply_one_per_pass_and_the_recheck_finishes(tmp_path: Path) -> None:
@@ -88,11 +87,12 @@ def test_overlapping_fixes_apply_one_per_pass_and_the_recheck_finishes(tmp_path:
     assert fix_until_clean(ws, "data/common.yaml", text) == ("a: 3\n", 2)
 
 
-def test_three_copies_of_a_key_keep_the_last(tmp_path: Path) -> None:
+def test_three_copies_of_a_key_keep_the_last_value_where_the_first_is(tmp_path: Path) -> None:
+    """Psych reads this as {k: 3, other: x}: the key stays first."""
     ws = make_workspace(tmp_path, {"data/common.yaml": "{}\n"})
     text = "k: 1\nk: 2\nother: x\nk: 3\n"
     fixed = apply_safe_fixes(text, problems_of(ws, "data/common.yaml", text))
-    assert fixed == "other: x\nk: 3\n"
+    assert fixed == "k: 3\nother: x\n"
 
 
 def test_crlf_tabs_and_astral_characters(tmp_path: Path) -> None:
@@ -178,25 +178,27 @@ def test_symbol_that_would_read_as_a_boolean_stays_a_string(tmp_path: Path) -> N
     assert 'Drop the colon: "yes"' in titles
 
 
-def test_json_duplicates_keep_the_last_member_and_the_comments(tmp_path: Path) -> None:
+def test_json_duplicates_keep_the_last_value_in_the_first_place_and_the_comments(
+    tmp_path: Path,
+) -> None:
     ws = make_workspace(tmp_path, {"data/common.json": "{}\n"})
     text = '{\n  "a": {"port": 1, "x": [1, {"port": 2}]},\n  // why\n  "b": 1,\n  "a": 3\n}\n'
     Path(ws.path("data/common.json")).write_text(text)
     (found,) = ws.data_problems("data/common.json")
     assert [f.title for f in fixes_for(found, text)] == [
-        "Remove the earlier 'a' (line 2), which Ruby's JSON discards"
+        "Keep 'a' once, on line 2 with its last value, as Ruby's JSON reads it"
     ]  # and no "Disable" action: JSON has no comments
     fixed = apply_safe_fixes(text, [found])
-    assert fixed == '{\n  // why\n  "b": 1,\n  "a": 3\n}\n'
+    assert fixed == '{\n  "a": 3,\n  // why\n  "b": 1\n}\n'
     Path(ws.path("data/common.json")).write_text(fixed)
     assert ws.data_problems("data/common.json") == []
 
 
 def test_docs_name_every_quick_fix_and_which_are_safe() -> None:
     documented = {code: body for code, (_, body) in entries().items() if "\nQuick fix" in body}
-    assert sorted(documented) == sorted(FIXABLE)
+    assert sorted(documented) == sorted(c for c, r in RULES.items() if r.fix is not None)
     safe = {code for code, body in documented.items() if "\nQuick fix (safe:" in body}
-    assert sorted(safe) == sorted(SAFE_CODES)
+    assert sorted(safe) == sorted(safe_codes())
 
 
 def test_disable_line_above_a_plain_value_that_goes_on_over_lines(tmp_path: Path) -> None:
@@ -222,5 +224,5 @@ def test_disable_line_inside_a_flow_mapping_over_lines(tmp_path: Path) -> None:
 def test_no_disable_action_where_the_code_is_already_listed() -> None:
     """Built by hand: once suppressions work, the checks no longer report this problem."""
     text = "a: no  # hiera-ls: disable-line=yaml11-octal,yaml11-boolean\n"
-    found = problem("yaml11-boolean", "", "/x/data/common.yaml", Span.of(0, 3, 0, 5))
+    found = RULES["yaml11-boolean"].at("", "/x/data/common.yaml", Span.of(0, 3, 0, 5))
     assert [f.title for f in fixes_for(found, text)] == ['Quote "no" (the String, not a Boolean)']

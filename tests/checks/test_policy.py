@@ -4,7 +4,7 @@ as `hiera-ls check` and the server both show them."""
 from __future__ import annotations
 
 from hiera_ls.checks.policy import COMPLETE, PARTIAL, apply_policy, coverage
-from hiera_ls.checks.problems import problem
+from hiera_ls.checks.rules import RULES
 from hiera_ls.project.repo_config import RepoConfig, load_repo_config
 from hiera_ls.source.spans import Problem, Severity, Span
 
@@ -19,7 +19,7 @@ def config(text: str) -> RepoConfig:
 
 
 def at(code_id: str, line: int, path: str = DATA) -> Problem:
-    return problem(code_id, "m", path, Span.of(line, 0, line, 3))
+    return RULES[code_id].at("m", path, Span.of(line, 0, line, 3))
 
 
 def shown(problems: list[Problem]) -> list[tuple[str, int]]:

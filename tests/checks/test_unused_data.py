@@ -136,11 +136,15 @@ def test_a_file_over_the_large_file_size_gets_no_hint_per_key(
 
 def test_one_publish_carries_a_bounded_number_of_diagnostics() -> None:
     from hiera_ls.lsp.diagnostics_scheduler import MAX_PUBLISHED, capped
+    from hiera_ls.puppet.message import Text
     from hiera_ls.source.spans import FileSpan, Severity, Span
 
     def at(line: int, severity: Severity) -> Problem:
         return Problem(
-            "key-unused", f"k{line}", severity, FileSpan("/f.yaml", Span.of(line, 0, line, 1))
+            "key-unused",
+            Text.of(f"k{line}"),
+            severity,
+            FileSpan("/f.yaml", Span.of(line, 0, line, 1)),
         )
 
     hints = [at(i, Severity.HINT) for i in range(MAX_PUBLISHED * 3)]

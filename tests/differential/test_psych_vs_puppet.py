@@ -104,6 +104,24 @@ def test_documents_load_as_psych_loads_them(puppet_oracle: PuppetOracle) -> None
     assert _compare(puppet_oracle, DOCUMENTS) == []
 
 
+BYTE_ORDER_MARKED = [
+    "\ufeffa: 1\nb: 2\n",
+    "\ufeffa: 1\nb: 2\na: 3\n",
+    "\ufeff- 1\n- 2\n",
+    "\ufeff{a: 1, b: 2}\n",
+    "\ufeff# comment\na: 1\nb: 2\n",
+    "\ufeffa:\n  b: 1\n  c: 2\nd: 3\n",
+    "\ufeff---\na: 1\n",
+    "\ufeffa: 1\r\nb: 2\r\n",
+]
+
+
+def test_a_byte_order_mark_is_read_as_psych_reads_it(puppet_oracle: PuppetOracle) -> None:
+    """Psych hands libyaml a string: the mark is a column of the first line, so a block
+    mapping ends with its first entry (and Puppet ignores every key after it)."""
+    assert _compare(puppet_oracle, BYTE_ORDER_MARKED) == []
+
+
 def test_the_recorded_answers_are_puppets(puppet_oracle: PuppetOracle) -> None:
     """tests/source/test_psych_answers.py checks the installed libyaml against a record of
     Puppet's answers on every run, Puppet or not: the record must stay Puppet's."""

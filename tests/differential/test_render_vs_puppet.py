@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from hiera_ls.cli import _render
+from hiera_ls.cli.lookup import _render
 from tests.differential.known_differences import comparable
 from tests.oracle.puppet import PuppetOracle
 from tests.source.psych_cases import collections, scalars

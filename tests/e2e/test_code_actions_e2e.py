@@ -128,11 +128,11 @@ CASES = [
         motd: yes
         """,
         "yaml-duplicate-key",
-        "Remove the earlier",
+        "Keep 'port' once",  # where Psych keeps it: first written, with the last value
         """\
         ssh:
-          # the port we use now
           port: 2222
+          # the port we use now
         motd: yes
         """,
     ),
@@ -274,7 +274,7 @@ CASES = [
         "json_duplicate",
         '{\n  "cases::port": 22,\n  "cases::port": 2222,\n  "cases::x": "%{Lookup(\'k\')}"\n}\n',
         "json-duplicate-key",
-        "Remove the earlier 'cases::port'",
+        "Keep 'cases::port' once",
         '{\n  "cases::port": 2222,\n  "cases::x": "%{Lookup(\'k\')}"\n}\n',
         path="data/cases/json_duplicate.json",
         disable=False,

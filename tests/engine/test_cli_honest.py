@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from hiera_ls.cli import build_parser, run_lookup
+from hiera_ls.cli import build_parser
+from hiera_ls.cli.lookup import run as run_lookup
 from tests.engine.test_custom_backends import KEY, WMF_FILES
 
 

@@ -10,6 +10,7 @@ import hiera_ls.features.diagnostics as diagnostics
 from hiera_ls.features.diagnostics import Diagnostics, move_with_lines, project_paths
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Workspace
+from hiera_ls.puppet.message import Text
 from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -18,7 +19,10 @@ HIERA = "version: 5\nhierarchy:\n  - name: Common\n    path: common.yaml\n"
 
 def p(line: int, col: int = 0) -> Problem:
     return Problem(
-        "x", f"at {line}", Severity.WARNING, FileSpan("/f", Span.of(line, col, line, col + 1))
+        "x",
+        Text.of(f"at {line}"),
+        Severity.WARNING,
+        FileSpan("/f", Span.of(line, col, line, col + 1)),
     )
 
 

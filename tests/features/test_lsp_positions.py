@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from hiera_ls.checks.rules import RULES
 from hiera_ls.features.lsp_ranges import (
     Converter,
     diagnostic,
@@ -12,7 +13,7 @@ from hiera_ls.features.lsp_ranges import (
     path_of,
     uri_of,
 )
-from hiera_ls.source.spans import FileSpan, Position, Problem, Severity, Span
+from hiera_ls.source.spans import FileSpan, Position, Span
 
 TEXT = 'key: "é🚀 %{facts.os.family}"\r\nnext: 1\n'
 
@@ -52,9 +53,7 @@ def test_crlf_lines_and_positions_past_the_end_are_clamped() -> None:
 def test_diagnostic_and_location_conversion() -> None:
     token_cp = TEXT.index("%{")
     span = Span.of(0, token_cp, 0, token_cp + len("%{facts.os.family}"))
-    problem = Problem(
-        "interpolation-unknown-method", "msg", Severity.ERROR, FileSpan("/r/x.yaml", span)
-    )
+    problem = RULES["interpolation-unknown-method"].at("msg", "/r/x.yaml", span)
     d = diagnostic(problem, Converter(TEXT))
     assert d.code == "interpolation-unknown-method" and d.source == "hiera-ls"
     assert d.severity == types.DiagnosticSeverity.Error

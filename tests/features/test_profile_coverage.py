@@ -218,7 +218,7 @@ def test_after_an_edit_only_the_lookups_that_read_the_edited_file_run_again(
             levels,
             memo=memo,
         )
-        return {p: sorted(x.code for x in xs) for p, xs in found.items()}, memo.lookups
+        return {p: sorted(x.code for x in xs) for p, xs in found.by_file.items()}, memo.lookups
 
     memo = CoverageMemo()
     first, everything = run(memo)

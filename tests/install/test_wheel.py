@@ -59,7 +59,7 @@ def test_the_sdist_holds_the_sources_and_documents_and_no_test_leftovers(sdist: 
     assert {
         "docs/diagnostics.md",
         "schemas/hiera.v5.schema.json",
-        "server/hiera_ls/cli.py",
+        "server/hiera_ls/cli/__init__.py",
     } <= names
     assert "examples/control-repo/hiera.yaml" in names
     assert not [n for n in names if n.startswith((".hypothesis", "tests/", "client-vscode/"))]

@@ -18,9 +18,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from hiera_ls.puppet.values import RubySymbol
+from hiera_ls.puppet.values import CompositeKey, RubySymbol
 from hiera_ls.source.psych_scalars import RubyObject
-from hiera_ls.source.yaml_loader import CompositeKey
 
 
 @dataclass(frozen=True, slots=True)

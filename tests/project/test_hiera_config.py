@@ -7,15 +7,15 @@ import random
 
 import pytest
 
-from hiera_ls.codes import CODES
-from hiera_ls.project.hiera_config import (
+from hiera_ls.checks.rules import RULES as CODES
+from hiera_ls.project.hiera_config import load_hiera_config
+from hiera_ls.project.hiera_config_model import (
     HieraConfig,
     LocationSpec,
     builtin_default_config,
-    load_hiera_config,
-    ruby_regexp_error,
     version_number,
 )
+from hiera_ls.puppet.regexp import ruby_regexp_error
 from hiera_ls.puppet.values import RubySymbol
 from hiera_ls.source.spans import Severity, Span
 from tests.project.hiera_config_cases import CASES, Case

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hiera_ls.checks.policy import config_code_problems
 from hiera_ls.project.backends import READERS
 from hiera_ls.project.repo_config import (
     CONFIG_SCHEMA,
@@ -22,8 +23,14 @@ PATH = "/repo/.hiera-ls.yaml"
 
 
 def problems(text: str) -> list[tuple[str, str]]:
-    """(code, 1-based line:column) of each problem the file has."""
-    return [(p.code, p.where.span.start.human()) for p in load_repo_config(PATH, text).problems]
+    """(code, 1-based line:column) of each problem the file has (the codes it names are
+    judged by the checks, which know them)."""
+    config = load_repo_config(PATH, text)
+    found = sorted(
+        [*config.problems, *config_code_problems(config)],
+        key=lambda p: (p.where.span.start, p.where.span.end),
+    )
+    return [(p.code, p.where.span.start.human()) for p in found]
 
 
 def test_every_setting_is_read() -> None:
@@ -112,8 +119,9 @@ target: puppet6
     ]
     config = load_repo_config(PATH, text)
     assert config.target is None
-    assert config.ignore == ("yaml11-*",)
-    assert config.severity == ()
+    # a pattern that names no code stays (it matches nothing): the checks say so
+    assert config.ignore == ("yaml-boolean", "yaml11-*")
+    assert config.severity == (("nope-*", Severity.ERROR),)
     assert config.backends == ()
 
 

@@ -31,10 +31,8 @@ def test_text_lists_findings_like_ruff_with_a_summary(
         "data/common.yaml:12:1: yaml-duplicate-key Duplicate key 'app::dup' in this mapping: "
         "Psych keeps the value given last" in lines
     )
-    assert (
-        "data/common.yaml:10:15: yaml11-boolean YAML 1.1 reads yes/no/on/off (any case) as "
-        "Booleans" in lines
-    )
+    # the value is masked, and only the value
+    assert "data/common.yaml:10:15: yaml11-boolean Puppet reads `…` as the Boolean true" in lines
     assert lines[-1] == (
         "Found 9 problems (4 errors, 2 warnings, 1 info, 2 hints) in 11 files, 6 facts profiles."
     )
@@ -270,8 +268,9 @@ def test_the_repository_configuration_and_suppressions_apply_to_check(
 def test_fix_applies_the_safe_quick_fixes_and_reports_what_is_left(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The duplicate key goes (Psych keeps the last); `yes` is an intent fix, never applied
-    unasked; comments and the rest of the text stay byte for byte."""
+    """The duplicate key is written once, its last value where it first was (as Psych reads
+    it); `yes` is an intent fix, never applied unasked; comments and the rest of the text
+    stay byte for byte."""
     common = repo / "data" / "common.yaml"
     before = common.read_text().replace("app::dup: 1\n", "app::dup: 1  # old\n# keep me\n")
     common.write_text(before)
@@ -279,7 +278,9 @@ def test_fix_applies_the_safe_quick_fixes_and_reports_what_is_left(
     after = common.read_text()
     assert "yaml-duplicate-key" not in out and "yaml11-boolean" in out
     assert err == "Fixed 1 problem in 1 file.\n"
-    assert after == before.replace("app::dup: 1  # old\n", "")
+    assert after == before.replace(
+        "app::dup: 1  # old\n# keep me\napp::dup: 2\n", "app::dup: 2\n# keep me\n"
+    )
     assert code == 1  # errors remain (profile lookups)
     assert check(capsys, "--fix")[2] == ""  # nothing left to fix: nothing written
     assert common.read_text() == after

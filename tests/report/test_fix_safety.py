@@ -96,14 +96,14 @@ def test_an_edit_saved_during_the_run_is_not_overwritten(
     and the command said the file was fixed."""
     root = _repo(tmp_path / "repo")
     common = root / "data" / "common.yaml"
-    real = fix_module.safe_fixes
+    real = fix_module.fixed_text
 
-    def saving_meanwhile(text: str, problems: object) -> object:
+    def saving_meanwhile(path: str, text: str, problems: object) -> object:
         with common.open("a") as out:
             out.write("added: meanwhile\n")
-        return real(text, problems)  # type: ignore[arg-type]
+        return real(path, text, problems)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(fix_module, "safe_fixes", saving_meanwhile)
+    monkeypatch.setattr(fix_module, "fixed_text", saving_meanwhile)
     monkeypatch.chdir(root)
     _, _, err = _check(capsys)
     assert common.read_text() == DUPLICATE + "added: meanwhile\n"

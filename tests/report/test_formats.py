@@ -16,8 +16,8 @@ from xml.etree import ElementTree as ET
 import jsonschema
 import pytest
 
+from hiera_ls.checks.rules import RULES as CODES
 from hiera_ls.cli import main
-from hiera_ls.codes import CODES
 
 HERE = Path(__file__).resolve().parent
 DOCS = HERE.parents[1] / "docs" / "diagnostics.md"

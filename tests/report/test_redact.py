@@ -1,81 +1,89 @@
-"""Report messages keep keys, names and positions, and lose every data value."""
+"""Reports mask exactly the data's values: keys, hiera.yaml fields, paths, strategies, types
+and class names are always shown; ``--show-values`` quotes the values at a terminal only."""
 
 from __future__ import annotations
 
-from hiera_ls.codes import CODES
-from hiera_ls.report.redact import SAFE, report_message, string_values
-from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
+from pathlib import Path
+
+import pytest
+
+from hiera_ls.cli import main
+from hiera_ls.report.formats import FORMATS
+
+HIERA = """\
+version: 5
+defaults:
+  datadir: data
+  data_hash: yaml_data
+hierarchy:
+  - name: common
+    path: common.yaml
+  - name: json
+    path: extra.json
+    data_hash: json_data
+"""
+SECRET = "hunter2-rest-of-file"
 
 
-def _problem(code: str, message: str) -> Problem:
-    return Problem(
-        code, message, Severity.ERROR, FileSpan("/r/data/common.yaml", Span.of(0, 0, 0, 1))
+def _check(capsys: pytest.CaptureFixture[str], root: Path, *argv: str) -> tuple[int, str]:
+    code = main(["check", str(root), *argv])
+    out, _ = capsys.readouterr()
+    return code, out
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data").mkdir()
+    (tmp_path / "hiera.yaml").write_text(HIERA)
+    (tmp_path / "data" / "common.yaml").write_text(
+        "lookup_options:\n"
+        "  profile::base::packages:\n"
+        "    merge: uniq\n"
+        "profile::base::packages: [nginx]\n"
+        "app::enabled: yes\n"
     )
-
-
-def test_a_lookup_failure_keeps_the_key_and_variable_names_and_masks_values() -> None:
-    message = (
-        "Looking up 'db::port' fails: The convert_to lookup_option for key 'db::port' raised "
-        "error: The string 'hunter2-secret' cannot be converted to Integer"
+    # Ruby's JSON parser quotes the rest of the file after an incomplete surrogate pair
+    (tmp_path / "data" / "extra.json").write_text(
+        '{"a": "\\ud800", "db::password": "' + SECRET + '"}'
     )
-    assert report_message(_problem("lookup-fails-for-profile", message)) == (
-        "Looking up 'db::port' fails: The convert_to lookup_option for key 'db::port' raised "
-        "error: The string '…' cannot be converted to Integer"
-    )
-    undefined = "Looking up 'a::url' fails: Undefined variable '::app_host'; "
-    assert report_message(_problem("lookup-fails-for-profile", undefined)) == undefined
+    return tmp_path
 
 
-def test_ruby_json_errors_lose_the_rest_of_the_file_quotes_and_all() -> None:
-    message = 'Unable to parse (x.json): 859: unexpected token at \'"pw": "it\'s-secret"}\''
-    assert report_message(_problem("json-syntax", message)) == (
-        "Unable to parse (x.json): 859: unexpected token at '…'"
-    )
-    inside = f"Looking up 'k' fails: {message} (the same error for 2 more keys of this file)"
-    assert report_message(_problem("lookup-fails-for-profile", inside)) == (
-        "Looking up 'k' fails: Unable to parse (x.json): 859: unexpected token at '…' (the same "
-        "error for 2 more keys of this file)"
-    )
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_no_format_carries_a_value_and_every_format_keeps_keys_and_strategies(
+    repo: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    _, out = _check(capsys, repo, "--format", fmt)
+    assert SECRET not in out  # the JSON error's quotation of the rest of the file
+    assert "nginx" not in out
+    assert "profile::base::packages" in out  # a key is not a secret
+    assert "uniq" in out  # nor a merge strategy's name
+    assert "…::" not in out  # no key cut in two by a value's mask
 
 
-def test_ruby_text_of_a_collection_is_left_out() -> None:
-    message = (
-        '\'db::creds\' is an Array: Puppet puts Ruby\'s text of it (["pw (1)", "x"]) into this '
-        "string; interpolate a single element or value instead"
-    )
-    assert report_message(_problem("interpolation-collection-in-string", message)) == (
-        "'db::creds' is an Array: Puppet puts Ruby's text of it into this string; interpolate "
-        "a single element or value instead"
-    )
+def test_show_values_quotes_them_in_text_only(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, masked = _check(capsys, repo)
+    assert "Puppet reads `…` as the Boolean true" in masked
+    _, shown = _check(capsys, repo, "--show-values")
+    assert "Puppet reads `yes` as the Boolean true" in shown
+    assert SECRET in shown
+    code = main(["check", str(repo), "--show-values", "--format", "json"])
+    _, err = capsys.readouterr()
+    assert code == 2 and "--show-values is for the text format only" in err
 
 
-def test_scalar_notes_show_their_summary_only() -> None:
-    message = "Puppet reads `0644-secret` as the octal Integer 420"
-    assert report_message(_problem("yaml11-octal", message)) == CODES["yaml11-octal"].summary
+def test_a_type_mismatch_keeps_the_declared_type_and_the_got_types_name() -> None:
+    from hiera_ls.puppet.type_mismatch import describe_mismatch, render_text
+    from hiera_ls.puppet.type_parser import parse_type
 
-
-def test_a_code_nobody_classified_shows_its_summary_never_its_message() -> None:
-    assert "hunter2" not in report_message(_problem("yaml-unknown-alias-x", "hunter2"))
-    assert report_message(_problem("yaml-unknown-alias-x", "hunter2")) == (
-        "yaml-unknown-alias-x (message withheld)"
-    )
-
-
-def test_the_last_guard_masks_a_value_of_the_file_left_in_a_message() -> None:
-    values = string_values({"db::password": "correct-horse-battery", "a": ["x", "short"]})
-    assert values == {"correct-horse-battery"}
-    message = "(x.yaml): found correct-horse-battery while scanning"
-    assert report_message(_problem("yaml-syntax", message), values) == (
-        "(x.yaml): found … while scanning"
-    )
-
-
-def test_safe_codes_are_registered_codes() -> None:
-    assert set(CODES) >= SAFE
-
-
-def test_a_value_that_is_part_of_a_key_does_not_mask_the_key() -> None:
-    # Wikimedia: a value 'openstack_designate' hid part of a duplicate key's name
-    message = "Duplicate key 'profile::openstack_designate::user' in this mapping"
-    problem = _problem("yaml-duplicate-key", message)
-    assert report_message(problem, {"openstack_designate"}) == message
+    text = render_text(describe_mismatch("x", parse_type("Sensitive[String]"), 70000))
+    assert text.shown() == "x expects a Sensitive[String] value, got Integer"
+    text = render_text(describe_mismatch("x", parse_type("Integer[1, 65535]"), 70000))
+    assert text.plain == "x expects an Integer[1, 65535] value, got Integer[70000, 70000]"
+    assert text.shown() == "x expects an Integer[1, 65535] value, got Integer"
+    text = render_text(describe_mismatch("x", parse_type("Enum['a', 'b']"), "hunter2"))
+    assert "hunter2" not in text.shown() and "Enum['a', 'b']" in text.shown()

@@ -129,7 +129,7 @@ def test_an_alias_bomb_loads_in_a_blink_and_names_the_key_and_the_anchor() -> No
         result = {{
             "seconds": time.perf_counter() - started,
             "problems": [(p.code, p.where.span.start.line, p.message) for p in df.problems],
-            "key_errors": {{str(k): v for k, v in df.key_errors.items()}},
+            "key_errors": {{str(k): str(v) for k, v in df.key_errors.items()}},
             "ok": df.data["ok"],
         }}
         """

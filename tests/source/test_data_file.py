@@ -61,12 +61,14 @@ def test_symbol_values_and_bad_keys_poison_only_their_top_level_key() -> None:
         "a: :sym\nb: [1, {true: 2}]\nc: !ruby/sym default\nd: :undef\ne: fine\nf: {x: {~: 1}}\n"
     )
     assert set(df.key_errors) == {"a", "b", "f"}
-    assert df.key_errors["a"] == (
+    assert df.key_errors["a"].plain == (
         "Value for key 'a', in hash returned from data_hash function 'yaml_data', when using "
         f"location '{F}', has wrong type, expects Puppet::LookupValue, got Runtime[ruby, 'Symbol']"
     )
-    assert df.key_errors["b"].endswith("got Array[Any, 2, 2]")
-    assert df.key_errors["f"].endswith("got Hash[String, Hash[Undef, Integer[1, 1], 1, 1], 1, 1]")
+    assert df.key_errors["b"].plain.endswith("got Array[Any, 2, 2]")
+    assert df.key_errors["f"].plain.endswith(
+        "got Hash[String, Hash[Undef, Integer[1, 1], 1, 1], 1, 1]"
+    )
     first: dict[str, Problem] = {}
     for p in df.problems:
         first.setdefault(p.code, p)

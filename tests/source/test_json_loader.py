@@ -10,8 +10,9 @@ import random
 import pytest
 
 from hiera_ls.source.json_loader import load_json
+from hiera_ls.source.node_table import NodeSpans
 from hiera_ls.source.spans import Span
-from hiera_ls.source.yaml_loader import NodeSpans, load_yaml
+from hiera_ls.source.yaml_loader import load_yaml
 
 
 def test_values_and_ranges() -> None:

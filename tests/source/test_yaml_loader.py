@@ -7,17 +7,13 @@ import random
 
 import pytest
 
-from hiera_ls.codes import CODES
+from hiera_ls.checks.rules import RULES as CODES
 from hiera_ls.puppet.values import RubySymbol
 from hiera_ls.source.libyaml import BACKENDS
+from hiera_ls.source.node_table import NodeSpans
 from hiera_ls.source.spans import Position, Severity, Span
-from hiera_ls.source.yaml_loader import (
-    NodeSpans,
-    YamlDocument,
-    _load,
-    load_yaml,
-    psych_error_text,
-)
+from hiera_ls.source.yaml_document import YamlDocument, psych_error_text
+from hiera_ls.source.yaml_loader import _load, load_yaml
 
 
 def load(text: str) -> YamlDocument:
@@ -333,3 +329,17 @@ def test_deep_nesting_and_alias_bombs_stay_bounded() -> None:
     bomb = load("\n".join(lines) + "\n")
     assert bomb.fatal is None
     assert len(bomb.nodes) < 1_000_000
+
+
+def test_a_byte_order_mark_makes_psych_read_the_first_entry_only() -> None:
+    """Psych hands libyaml a string: the mark is a column of the first line, so a block
+    mapping ends with its first entry (Puppet 7.23: `puppet lookup a` finds nothing)."""
+    doc = load_yaml("/x/c.yaml", "\ufeffb: 1\na: 2\nb: 3\n")
+    assert doc.value == {"b": 1}
+    (problem,) = doc.problems
+    assert (
+        problem.code == "yaml-byte-order-mark"
+        and "every entry after it (1 more key)" in problem.message
+    )
+    flow = load_yaml("/x/c.yaml", "\ufeff{b: 1, a: 2}\n")
+    assert flow.value == {"b": 1, "a": 2} and flow.problems == ()

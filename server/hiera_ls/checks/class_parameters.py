@@ -26,24 +26,82 @@ import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from hiera_ls.checks.problems import problem
 from hiera_ls.checks.profile import ProfileLookup
 from hiera_ls.engine.lookup import LookupOutcome
 from hiera_ls.engine.trace import Event, Kind, TraceNode
 from hiera_ls.project.code_index import CodeIndex, ParameterRef
+from hiera_ls.puppet.message import Text
 from hiera_ls.puppet.type_assignable import ruby_regex
-from hiera_ls.puppet.type_mismatch import Mismatch, describe_mismatch, render
+from hiera_ls.puppet.type_mismatch import Mismatch, describe_mismatch, render, render_text
 from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
 from hiera_ls.puppet.types import AliasType, PatternType, PType
 from hiera_ls.source.data_file import DataFile
+from hiera_ls.source.fix_source import FixSource
 from hiera_ls.source.keys import LOOKUP_OPTIONS
 from hiera_ls.source.manifest_model import Definition, DefinitionKind, Parameter
-from hiera_ls.source.spans import Problem, Span
+from hiera_ls.source.rules import Needs, Payload, Rule
+from hiera_ls.source.spans import Details, Problem, Severity, Span
+from hiera_ls.source.text_edits import Fix, edit
+from hiera_ls.source.yaml_edits import word_in_span
 
 # A key automatic parameter lookup could read: lower-case name segments, the last a parameter.
 PARAMETER_KEY = re.compile(r"[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*::[a-z_][a-z0-9_]*")
 NEAREST = 3  # parameter names offered as "did you mean"
 CLASSES_KEY = re.compile(r"(?:.*::)?classes")
+
+
+def _write_parameter(problem: Problem, src: FixSource) -> list[Fix]:
+    """The key with each parameter name the finding suggests in place of the unknown one."""
+    details = problem.details
+    span, word, quote = word_in_span(problem, src)
+    namespace, sep, _ = word.rpartition("::")
+    if not sep or word != details.key:
+        return []
+    return [
+        Fix(
+            f"Write {namespace}::{guess}",
+            edit(span, f"{quote}{namespace}::{guess}{quote}"),
+            preferred=i == 0,
+        )
+        for i, guess in enumerate(details.suggestions)
+    ]
+
+
+_CODE_AND_DATA = Needs.INDEX | Needs.CODE
+PARAMETER_UNKNOWN = Rule(
+    "class-parameter-unknown",
+    Severity.WARNING,
+    "A key `a::b::c` where class `a::b` has no parameter `c` and no code looks it up",
+    needs=_CODE_AND_DATA,
+    fix=_write_parameter,
+)
+CLASS_NOT_FOUND = Rule(
+    "class-not-found",
+    Severity.WARNING,
+    "A key whose namespace names no class or defined type of a module in the workspace, and "
+    "that no code looks up",
+    needs=_CODE_AND_DATA,
+)
+PARAMETER_OF_DEFINE = Rule(
+    "class-parameter-of-define",
+    Severity.WARNING,
+    "A key for a defined type's parameter: automatic parameter lookup sets only classes'",
+    needs=_CODE_AND_DATA,
+)
+TYPE_MISMATCH = Rule(
+    "class-parameter-type-mismatch",
+    Severity.ERROR,
+    "A value that does not match its class parameter's type: the catalog compile fails",
+    needs=_CODE_AND_DATA,
+    payload=Payload.VALUES,
+)
+PARAMETER_MISSING = Rule(
+    "class-parameter-missing",
+    Severity.WARNING,
+    "A class the node includes has a required parameter no data gives for the profile",
+    needs=_CODE_AND_DATA | Needs.PROFILE,
+)
+RULES = (PARAMETER_UNKNOWN, CLASS_NOT_FOUND, PARAMETER_OF_DEFINE, TYPE_MISMATCH, PARAMETER_MISSING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,13 +159,13 @@ def check_class_keys(
         elif definition is not None and definition.kind is DefinitionKind.DEFINE:
             if not _read_explicitly(context, key):
                 out.append(
-                    problem(
-                        "class-parameter-of-define",
+                    PARAMETER_OF_DEFINE.at(
                         f"'{definition.name}' is a defined type, not a class: automatic "
                         f"parameter lookup sets only class parameters, and no code looks "
                         f"'{key}' up, so Puppet never reads it",
                         path,
                         where,
+                        Details(key=key),
                     )
                 )
         elif (
@@ -117,12 +175,12 @@ def check_class_keys(
         ):
             module = namespace.split("::", 1)[0]
             out.append(
-                problem(
-                    "class-not-found",
+                CLASS_NOT_FOUND.at(
                     f"No class or defined type '{namespace}' in module '{module}', and no code "
                     f"looks '{key}' up: Puppet never reads this key",
                     path,
                     where,
+                    Details(key=key, module=module),
                 )
             )
     return out
@@ -140,12 +198,12 @@ def _unknown_parameter(
         hint = " It has no parameters."
     else:
         hint = ""
-    return problem(
-        "class-parameter-unknown",
+    return PARAMETER_UNKNOWN.at(
         f"Class '{definition.name}' has no parameter '{name}', and no code looks '{key}' up: "
         f"Puppet never reads this key.{hint}",
         path,
         where,
+        Details(key=key, suggestions=tuple(near)),
     )
 
 
@@ -279,6 +337,12 @@ def _holds_unknown(value: object) -> bool:
     return False
 
 
+def _place(key: str, found: Mismatch) -> tuple[str | int, ...]:
+    """Where in the data the mismatch is: the key, then keys and indexes into its value."""
+    steps = (s if isinstance(s, (str, int)) else str(s) for s in found.value_path())
+    return (key, *steps)
+
+
 def _span_of(data_file: DataFile, key: str, found: Mismatch) -> Span | None:
     """The most precise range of the offending part: the value (or key) at its path."""
     path: tuple[object, ...] = (key, *found.value_path())
@@ -309,7 +373,8 @@ def _own_value(
     for m in found:
         span = _span_of(data_file, key, m)
         if span is not None:
-            out.append(problem("class-parameter-type-mismatch", render([m]), path, span))
+            details = Details(key=key, type=parameter.type_text, place=_place(key, m))
+            out.append(TYPE_MISMATCH.at(render_text([m]), path, span, details))
     return out
 
 
@@ -364,11 +429,11 @@ def check_class_values(
                 else "the value this node gets from this file"
             )
             out.append(
-                problem(
-                    "class-parameter-type-mismatch",
-                    f"[{profile.name}] {text} ({note})",
+                TYPE_MISMATCH.at(
+                    Text.of(f"[{profile.name}] ", render_text([m]), f" ({note})"),
                     path,
                     where,
+                    Details(key=key, type=ref.parameter.type_text, place=_place(key, m)),
                 )
             )
     return out
@@ -596,8 +661,7 @@ def check_required_parameters(
                     said.add(slot)
                     through = "" if definition.name == name else f" (included by '{name}')"
                     out.append(
-                        problem(
-                            "class-parameter-missing",
+                        PARAMETER_MISSING.at(
                             f"[{profile.name}] Class '{definition.name}'{through} has no "
                             f"default for parameter '{parameter.name}' and no data gives "
                             f"'{wanted}' for this node: Puppet fails with "
@@ -605,6 +669,7 @@ def check_required_parameters(
                             f"parameter '{parameter.name}'\"",
                             path,
                             spans.value,
+                            Details(key=wanted),
                         )
                     )
     return out

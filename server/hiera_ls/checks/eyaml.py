@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 
-from hiera_ls.checks.problems import problem
 from hiera_ls.project.eyaml_keys import (
     PRIVATE_OPTION,
     PUBLIC_OPTION,
@@ -19,13 +18,37 @@ from hiera_ls.project.eyaml_keys import (
 )
 from hiera_ls.project.model import Layer
 from hiera_ls.source.data_file import DataFile
-from hiera_ls.source.eyaml import block_problem, enc_blocks
+from hiera_ls.source.eyaml import MALFORMED, UNKNOWN_SCHEME, block_problem, enc_blocks
 from hiera_ls.source.files import FileAccess
+from hiera_ls.source.rules import Rule, table
 from hiera_ls.source.scalars import Locator, iter_strings
-from hiera_ls.source.spans import Problem, Span
+from hiera_ls.source.spans import Details, Problem, Severity, Span
 from hiera_ls.source.string_positions import SourceLines
 
 NO_SPAN = Span.of(0, 0, 0, 0)
+
+BLOCK_MALFORMED = Rule(
+    MALFORMED,
+    Severity.ERROR,
+    "An ENC[...] block no key can decrypt: truncated, not base64, or not a PKCS#7 envelope",
+)
+BLOCK_UNKNOWN_SCHEME = Rule(
+    UNKNOWN_SCHEME,
+    Severity.WARNING,
+    "An ENC[...] block of an encryption scheme other than PKCS7 or GPG",
+)
+PUBLIC_KEY_MISSING = Rule(
+    "eyaml-public-key-missing",
+    Severity.WARNING,
+    "An eyaml level's pkcs7_public_key file is missing, unreadable or not a certificate",
+)
+PRIVATE_KEY_MISSING = Rule(
+    "eyaml-private-key-missing",
+    Severity.INFORMATION,
+    "An eyaml level's pkcs7_private_key file is missing or unreadable on this machine",
+)
+RULES = (BLOCK_MALFORMED, BLOCK_UNKNOWN_SCHEME, PUBLIC_KEY_MISSING, PRIVATE_KEY_MISSING)
+_BLOCK_RULES = table((BLOCK_MALFORMED, BLOCK_UNKNOWN_SCHEME))
 
 
 def check_encrypted_blocks(path: str, data: DataFile, text: str) -> list[Problem]:
@@ -42,9 +65,8 @@ def check_encrypted_blocks(path: str, data: DataFile, text: str) -> list[Problem
             found = block_problem(block)
             if found is not None:
                 code_id, message = found
-                out.append(
-                    problem(code_id, message, path, locator.span(site, block.start, block.end))
-                )
+                span = locator.span(site, block.start, block.end)
+                out.append(_BLOCK_RULES[code_id].at(message, path, span))
     return out
 
 
@@ -78,13 +100,14 @@ def check_eyaml_keys(layer: Layer, files: FileAccess) -> list[Problem]:
                     f"{PUBLIC_OPTION} '{option.written}' ({option.path}) {why}: values of "
                     f"hierarchy level '{entry.name}' cannot be encrypted"
                 )
-                code_id = "eyaml-public-key-missing"
+                rule = PUBLIC_KEY_MISSING
             else:
                 message = (
                     f"{PRIVATE_OPTION} '{option.written}' ({option.path}) {why} on this "
                     f"machine: hiera-ls cannot decrypt values of hierarchy level '{entry.name}' "
                     "(the Puppet server needs it too)"
                 )
-                code_id = "eyaml-private-key-missing"
-            out.append(problem(code_id, message, config.path, span))
+                rule = PRIVATE_KEY_MISSING
+            details = Details(level=entry.name, option=option.option, file=option.path)
+            out.append(rule.at(message, config.path, span, details))
     return out

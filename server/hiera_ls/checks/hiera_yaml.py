@@ -14,15 +14,39 @@ from collections.abc import Collection
 
 from hiera_ls.checks.cross_file import CrossFileIndex
 from hiera_ls.checks.interpolation import token_problems
-from hiera_ls.checks.problems import problem
-from hiera_ls.project.hiera_config import HierarchyEntry
+from hiera_ls.project.hiera_config_model import HierarchyEntry
 from hiera_ls.project.level_files import LevelRef, is_data_file, layer_levels, static_datadirs
 from hiera_ls.project.model import Layer, LayerKind
 from hiera_ls.source.files import FileAccess
+from hiera_ls.source.rules import Needs, Rule
 from hiera_ls.source.scalars import Locator, StringSite
-from hiera_ls.source.spans import Problem, Span
+from hiera_ls.source.spans import Details, Problem, Severity, Span
 
 NO_SPAN = Span.of(0, 0, 0, 0)
+
+DATADIR_MISSING = Rule(
+    "hiera-datadir-missing",
+    Severity.WARNING,
+    "A datadir that does not exist: the levels using it find no data",
+)
+PATH_MATCHES_NOTHING = Rule(
+    "hiera-path-matches-nothing",
+    Severity.HINT,
+    "A location that names no existing file for any value of its variables",
+)
+DATA_FILE_UNUSED = Rule(
+    "hiera-data-file-unused",
+    Severity.HINT,
+    "A data file under a datadir that no hierarchy level can read",
+    needs=Needs.INDEX,
+)
+READS_OUTSIDE = Rule(
+    "hiera-reads-outside-workspace",
+    Severity.INFORMATION,
+    "A hierarchy level reads files outside the directory of its hiera.yaml's environment "
+    "or module (an absolute path, '..', or a symlink out)",
+)
+RULES = (DATADIR_MISSING, PATH_MATCHES_NOTHING, DATA_FILE_UNUSED, READS_OUTSIDE)
 
 
 def check_config_tokens(layer: Layer, text: str) -> list[Problem]:
@@ -83,12 +107,12 @@ def check_datadirs(layer: Layer, files: FileAccess) -> list[Problem]:
             continue
         reported.add(datadir)
         out.append(
-            problem(
-                "hiera-datadir-missing",
+            DATADIR_MISSING.at(
                 f"The datadir '{entry.datadir}' ({datadir}) does not exist: hierarchy level "
                 f"'{entry.name}' and every level sharing it find no data",
                 config.path,
                 _datadir_span(entry),
+                Details(level=entry.name, file=datadir, option="datadir"),
             )
         )
     return out
@@ -143,7 +167,8 @@ def check_unmatched_templates(
                 f"No file matches {template.pattern} for any value of its variables: hierarchy "
                 f"level '{template.entry.name}' finds nothing here for any node"
             )
-        out.append(problem("hiera-path-matches-nothing", message, config.path, template.span))
+        details = Details(level=template.entry.name, file=template.pattern)
+        out.append(PATH_MATCHES_NOTHING.at(message, config.path, template.span, details))
     return out
 
 
@@ -200,7 +225,8 @@ def check_outside_reads(
                 f"Hierarchy level '{template.entry.name}' reads {path}, a symlink to {real}, "
                 f"outside the {where} directory {root}{more}"
             )
-        out.append(problem("hiera-reads-outside-workspace", message, config.path, template.span))
+        details = Details(level=template.entry.name, file=template.pattern)
+        out.append(READS_OUTSIDE.at(message, config.path, template.span, details))
     return out
 
 
@@ -256,7 +282,6 @@ def check_unused_data_files(index: CrossFileIndex) -> list[Problem]:
                         "; this file ends in .yml, and the level that would read it names "
                         f"{os.path.basename(yaml_twin)}"
                     )
-                out.append(
-                    problem("hiera-data-file-unused", message, path, Span.of(0, 0, 0, first_line))
-                )
+                span = Span.of(0, 0, 0, first_line)
+                out.append(DATA_FILE_UNUSED.at(message, path, span, Details(file=config.path)))
     return out

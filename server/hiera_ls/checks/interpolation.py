@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from hiera_ls.checks.problems import problem
+from hiera_ls.checks import interpolation_fixes as fixes
+from hiera_ls.puppet.message import Text, as_value
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.interpolation import (
     CALL_LIKE_RE,
@@ -25,10 +26,102 @@ from hiera_ls.source.interpolation import (
     unterminated_at,
 )
 from hiera_ls.source.keys import KeySyntaxError, LookupKey, split_key
+from hiera_ls.source.loader_rules import YAML_SYNTAX
+from hiera_ls.source.rules import Needs, Payload, Rule
 from hiera_ls.source.scalars import Locator, StringSite, iter_strings
-from hiera_ls.source.spans import Problem, Span
+from hiera_ls.source.spans import Details, Problem, Severity, Span
 
 SpanOf = Callable[[int, int], Span]
+
+E, W = Severity.ERROR, Severity.WARNING
+
+UNQUOTED = Rule(
+    "interpolation-unquoted",
+    E,
+    "A plain YAML value starts with %{: YAML cannot parse it, so Puppet refuses the whole file",
+    payload=Payload.VALUES,
+    fix=fixes.unquoted_value,
+    fix_safe=True,
+    cause=True,
+)
+SYNTAX_ERROR = Rule(
+    "interpolation-syntax-error",
+    E,
+    "A token Puppet cannot read (spaces in a call, two arguments, brackets, a bad key): the "
+    "lookup fails",
+    payload=Payload.VALUES,
+    fix=fixes.syntax_error,
+    fix_safe=True,
+    cause=True,
+)
+UNKNOWN_METHOD = Rule(
+    "interpolation-unknown-method",
+    E,
+    "%{name('x')} with a method other than lookup, hiera, alias, literal, scope: the lookup fails",
+    fix=fixes.unknown_method,
+    fix_safe=True,
+    cause=True,
+)
+ALIAS_NOT_WHOLE = Rule(
+    "interpolation-alias-not-whole",
+    E,
+    "%{alias('k')} with other text around it: the lookup fails",
+    fix=fixes.alias_not_whole,
+    cause=True,
+)
+UNTERMINATED = Rule(
+    "interpolation-unterminated",
+    W,
+    "A %{ without a closing }: Puppet keeps the text literally",
+    fix=fixes.keep_percent,
+)
+LITERAL_ARGUMENT = Rule(
+    "interpolation-literal-argument",
+    W,
+    "%{literal('x')} with x other than %: it is just the text x",
+    payload=Payload.VALUES,
+    fix=fixes.literal_argument,
+    fix_safe=True,
+)
+UNQUOTED_ARGUMENT = Rule(
+    "interpolation-unquoted-argument",
+    W,
+    "%{lookup(a)}: an unquoted argument makes Puppet read a variable named 'lookup(a)'",
+    fix=fixes.unquoted_argument,  # not safe: under Puppet 7's defaults it changes the value
+)
+NOT_A_VARIABLE = Rule(
+    "interpolation-not-a-variable",
+    W,
+    "%{[beat.version]}: text that cannot name a Puppet variable, read as an undefined one",
+    fix=fixes.keep_percent,
+)
+TOP_SCOPE_VARIABLE = Rule(
+    "interpolation-top-scope-variable",
+    W,
+    "%{osfamily}: a bare variable can be hidden by a local one; write %{::osfamily} or "
+    "%{facts.osfamily}",
+    fix=fixes.top_scope_variable,
+)
+COLLECTION_IN_STRING = Rule(  # found by the profile check (checks/profile.py)
+    "interpolation-collection-in-string",
+    W,
+    "For the active profile, a looked-up Array or Hash is turned into Ruby's text inside a string",
+    needs=Needs.PROFILE,
+    payload=Payload.VALUES,
+    fix=fixes.collection_in_string,
+)
+RULES = (
+    UNQUOTED,
+    SYNTAX_ERROR,
+    UNKNOWN_METHOD,
+    ALIAS_NOT_WHOLE,
+    UNTERMINATED,
+    LITERAL_ARGUMENT,
+    UNQUOTED_ARGUMENT,
+    NOT_A_VARIABLE,
+    TOP_SCOPE_VARIABLE,
+    COLLECTION_IN_STRING,
+)
 
 KEY_METHODS = frozenset({"lookup", "hiera", "alias"})
 # Variables that are meant to be read without ``::``: Puppet's own top-scope hashes, and the
@@ -55,22 +148,24 @@ def token_problems(
     *,
     config: bool = False,
     local_variable: str | None = None,
+    key: str | None = None,
 ) -> list[Problem]:
     """Problems of one string's tokens; ``span_of(start, end)`` maps value offsets to source.
 
     ``config`` is for hiera.yaml strings (method calls there are hiera_config's business);
-    ``local_variable`` is the name a mapped_paths entry binds for its own template.
+    ``local_variable`` is the name a mapped_paths entry binds for its own template; ``key``:
+    the data's root key whose value holds the string (lookups of it fail on a bad token).
     """
     out: list[Problem] = []
+    details = Details(key=key) if key is not None else None
     for token in scan(value):
-        found = _token_problem(value, token, path, span_of, config, local_variable)
+        found = _token_problem(value, token, path, span_of, config, local_variable, details)
         if found is not None:
             out.append(found)
     start = unterminated_at(value)
     if start is not None:
         out.append(
-            problem(
-                "interpolation-unterminated",
+            UNTERMINATED.at(
                 "This `%{` has no closing `}`: Puppet does not interpolate it and keeps the text "
                 "as it is (to write a literal `%{`, use `%{literal('%')}{`)",
                 path,
@@ -81,10 +176,16 @@ def token_problems(
 
 
 def _token_problem(
-    value: str, token: Token, path: str, span_of: SpanOf, config: bool, local_variable: str | None
+    value: str,
+    token: Token,
+    path: str,
+    span_of: SpanOf,
+    config: bool,
+    local_variable: str | None,
+    details: Details | None,
 ) -> Problem | None:
-    def report(code_id: str, message: str) -> Problem:
-        return problem(code_id, message, path, span_of(token.start, token.end))
+    def report(rule: Rule, message: str | Text) -> Problem:
+        return rule.at(message, path, span_of(token.start, token.end), details)
 
     if token.kind is TokenKind.EMPTY:
         return None
@@ -93,10 +194,10 @@ def _token_problem(
             return None  # hiera_config reports every method call in hiera.yaml
         method, argument = token.method or "", token.argument or ""
         if method not in METHODS:
-            return report("interpolation-unknown-method", _unknown_method(method))
+            return report(UNKNOWN_METHOD, _unknown_method(method))
         if method == "alias" and value != token.text:
             return report(
-                "interpolation-alias-not-whole",
+                ALIAS_NOT_WHOLE,
                 "Puppet fails the lookup with: 'alias' interpolation is only permitted if the "
                 "expression is equal to the entire string. Make the value exactly "
                 f"\"%{{alias('{argument}')}}\", or use %{{lookup('{argument}')}} to embed the "
@@ -107,18 +208,25 @@ def _token_problem(
                 LookupKey.parse(argument)
             except KeySyntaxError:
                 return report(
-                    "interpolation-syntax-error",
-                    f"Puppet fails the lookup with: Syntax error in key: '{argument}'",
+                    SYNTAX_ERROR, f"Puppet fails the lookup with: Syntax error in key: '{argument}'"
                 )
             return None
         if method == "literal":
             if argument == "%":
                 return None
+            text = as_value(argument)
             return report(
-                "interpolation-literal-argument",
-                f"%{{literal('{argument}')}} is just the text '{argument}': literal() is meant for "
-                f"a `%` that Puppet must not interpolate (%{{literal('%')}}); write '{argument}' "
-                "directly",
+                LITERAL_ARGUMENT,
+                Text.of(
+                    "%{literal('",
+                    text,
+                    "')} is just the text '",
+                    text,
+                    "': literal() is meant for a `%` that Puppet must not interpolate "
+                    "(%{literal('%')}); write '",
+                    text,
+                    "' directly",
+                ),
             )
         # scope('var')
         return _variable_problem(value, argument, token, report, local_variable, scope_call=True)
@@ -131,16 +239,19 @@ def _variable_problem(
     value: str,
     expression: str,
     token: Token,
-    report: Callable[[str, str], Problem],
+    report: Callable[[Rule, str | Text], Problem],
     local_variable: str | None,
     scope_call: bool,
 ) -> Problem | None:
     segments = split_key(expression)
     if segments is None:
         return report(
-            "interpolation-syntax-error",
-            f"Puppet fails the lookup with: Syntax error in string: {value}. "
-            f"{_syntax_hint(expression)}",
+            SYNTAX_ERROR,
+            Text.of(
+                "Puppet fails the lookup with: Syntax error in string: ",
+                as_value(value),
+                f". {_syntax_hint(expression)}",
+            ),
         )
     call = CALL_LIKE_RE.match(expression)
     if call is not None and not scope_call:
@@ -148,7 +259,7 @@ def _variable_problem(
         argument = expression[call.end() :].rstrip()
         argument = argument[:-1] if argument.endswith(")") else argument
         return report(
-            "interpolation-unquoted-argument",
+            UNQUOTED_ARGUMENT,
             f"Puppet reads `{expression}` as the name of a variable, not as a call of {name}(): "
             f"with strict_variables the lookup fails with Undefined variable '{segments[0]}', "
             f"otherwise it gives ''. Quote the argument: %{{{name}('{argument.strip()}')}}",
@@ -156,7 +267,7 @@ def _variable_problem(
     root = str(segments[0])
     if not _VARIABLE_NAME.match(root):
         return report(
-            "interpolation-not-a-variable",
+            NOT_A_VARIABLE,
             f"Puppet reads `{expression.strip()}` as a variable named '{root}', which no scope can "
             "hold: with strict_variables (Puppet 8's default) the lookup fails with Undefined "
             f"variable '{root}', otherwise it gives ''. Text meant for another tool (Logstash, "
@@ -170,7 +281,7 @@ def _variable_problem(
         return None
     rest = expression.strip()
     return report(
-        "interpolation-top-scope-variable",
+        TOP_SCOPE_VARIABLE,
         f"Puppet looks up '{root}' in the scope that runs the lookup, where a local variable of "
         f"that name hides the top-scope one: write %{{::{rest}}} for the top-scope variable, or "
         f"%{{facts.{rest}}} if it is a fact",
@@ -225,7 +336,9 @@ def check_data_tokens(path: str, data_file: DataFile, locator: Locator) -> list[
     for site in iter_strings(data_file, locator.lines):
         if site.alias:
             continue
-        out.extend(token_problems(site.value, _span_of(locator, site), path))
+        root = site.root_key
+        key = root if isinstance(root, str) and not site.in_key else None
+        out.extend(token_problems(site.value, _span_of(locator, site), path, key=key))
     return out
 
 
@@ -244,7 +357,7 @@ def unquoted_token_problem(syntax: Problem, text: str) -> Problem | None:
     ``%`` may not start a plain scalar (it is YAML's directive indicator), so ``key: %{x}``
     makes the whole file unparsable; the error libyaml reports says nothing about quoting.
     """
-    if syntax.code != "yaml-syntax":
+    if syntax.code != YAML_SYNTAX.code:
         return None
     where = syntax.where.span.start
     lines = text.splitlines()
@@ -261,10 +374,12 @@ def unquoted_token_problem(syntax: Problem, text: str) -> Problem | None:
         return None
     close = line.find("}", column)
     end = len(line.rstrip()) if close < 0 else close + 1
-    return problem(
-        "interpolation-unquoted",
-        'A plain YAML value cannot start with `%`: put the whole value in quotes (key: "%{...}"). '
-        f"Puppet cannot load this file: {syntax.message}",
+    return UNQUOTED.at(
+        Text.of(
+            "A plain YAML value cannot start with `%`: put the whole value in quotes "
+            '(key: "%{...}"). Puppet cannot load this file: ',
+            syntax.text,
+        ),
         syntax.where.path,
         Span.of(where.line, column, where.line, end),
     )

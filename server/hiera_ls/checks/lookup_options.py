@@ -15,16 +15,97 @@ from collections.abc import Callable, Collection, Mapping
 
 import regex
 
-from hiera_ls.checks.problems import problem
+from hiera_ls.checks import lookup_options_fixes as fixes
 from hiera_ls.engine.merge import parse_merge
 from hiera_ls.puppet.errors import MergeError, PuppetError
 from hiera_ls.puppet.regexp import compile_ruby_regex, regex_search_or
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.keys import LOOKUP_OPTIONS
-from hiera_ls.source.spans import Problem, Span
-from hiera_ls.source.yaml_loader import NodeSpans
+from hiera_ls.source.node_table import NodeSpans
+from hiera_ls.source.rules import Needs, Rule
+from hiera_ls.source.spans import Details, Problem, Severity, Span
 
-KNOWN_OPTIONS = ("merge", "convert_to")
+E, W = Severity.ERROR, Severity.WARNING
+
+NOT_HASH = Rule(
+    "lookup-options-not-hash",
+    E,
+    "lookup_options is not a hash: every lookup that reads it fails",
+    cause=True,
+)
+ENTRY_NOT_HASH = Rule(
+    "lookup-options-entry-not-hash",
+    E,
+    "An entry's options are a list, number or Boolean (or a String holding 'merge'): lookups "
+    "of matching keys fail",
+    fix=fixes.entry_not_hash,
+    cause=True,
+)
+ENTRY_IGNORED = Rule(
+    "lookup-options-entry-ignored",
+    W,
+    "An entry's options are a String such as deep: Puppet ignores it",
+    fix=fixes.entry_ignored,
+)
+UNKNOWN_OPTION = Rule(
+    "lookup-options-unknown-option",
+    W,
+    "An option other than merge and convert_to: Puppet ignores it",
+    fix=fixes.unknown_option,
+)
+UNKNOWN_MERGE = Rule(
+    "lookup-options-unknown-merge",
+    E,
+    "merge names no strategy Puppet knows, or a merge hash lacks strategy: lookups of the key fail",
+    fix=fixes.unknown_merge,
+    cause=True,
+)
+MERGE_OPTIONS = Rule(
+    "lookup-options-merge-options",
+    E,
+    "Merge options with a wrong type, or deep-only options on another strategy: lookups of the "
+    "key fail",
+    cause=True,
+)
+BAD_REGEX = Rule(
+    "lookup-options-bad-regex",
+    E,
+    "A ^pattern that Ruby cannot compile: every lookup fails",
+    cause=True,
+)
+LITERAL_PATTERN = Rule(
+    "lookup-options-literal-pattern",
+    W,
+    "A key that looks like a pattern but lacks the leading ^: Puppet matches it as plain text",
+    fix=fixes.literal_pattern,
+)
+MODULE_NAMESPACE = Rule(
+    "lookup-options-module-namespace",
+    E,
+    "In module data, a lookup_options key outside the module: every lookup of the module's "
+    "keys fails",
+    cause=True,
+)
+UNUSED_PATTERN = Rule(
+    "lookup-options-unused-pattern",
+    Severity.HINT,
+    "A ^pattern that matches no key of the data the environment can load",
+    needs=Needs.INDEX,
+)
+RULES = (
+    NOT_HASH,
+    ENTRY_NOT_HASH,
+    ENTRY_IGNORED,
+    UNKNOWN_OPTION,
+    UNKNOWN_MERGE,
+    MERGE_OPTIONS,
+    BAD_REGEX,
+    LITERAL_PATTERN,
+    MODULE_NAMESPACE,
+    UNUSED_PATTERN,
+)
+
+KNOWN_OPTIONS = fixes.LOOKUP_OPTION_NAMES
 PATTERN_START = "^"
 
 # Constructs Onigmo (Ruby) and the ``regex`` module disagree on: a compile failure of a
@@ -63,12 +144,12 @@ def check_lookup_options(
         return []
     if not isinstance(options, dict):
         return [
-            problem(
-                "lookup-options-not-hash",
+            NOT_HASH.at(
                 "Puppet fails every lookup that reads this file's lookup_options with: "
                 "value of lookup_options must be a hash",
                 path,
                 where,
+                Details(key=LOOKUP_OPTIONS, place=(LOOKUP_OPTIONS,)),
             )
         ]
     out: list[Problem] = []
@@ -78,8 +159,11 @@ def check_lookup_options(
             continue
         key_span = spans.key or spans.value
 
-        def report(code_id: str, message: str, span: Span = key_span) -> None:
-            out.append(problem(code_id, message, path, span))
+        def report(rule: Rule, message: str, span: Span = key_span, key: object = key) -> None:
+            details = (
+                Details(key=key, place=(LOOKUP_OPTIONS, key)) if isinstance(key, str) else Details()
+            )
+            out.append(rule.at(message, path, span, details))
 
         if not isinstance(key, str):
             continue
@@ -93,13 +177,13 @@ def check_lookup_options(
                 and not _matches_any(compiled, all_keys)
             ):
                 report(
-                    "lookup-options-unused-pattern",
+                    UNUSED_PATTERN,
                     f"The pattern {key} matches no key of the data this environment can load, "
                     "so these options apply to nothing",
                 )
         elif _REGEX_LOOK.search(key) and "%{" not in key:
             report(
-                "lookup-options-literal-pattern",
+                LITERAL_PATTERN,
                 f"'{key}' looks like a regular expression, but Puppet compares it with key names "
                 f"as plain text (only keys that start with ^ are patterns): write '^{key}' if you "
                 "mean a pattern",
@@ -114,7 +198,7 @@ def _outside_module(key: str, module_name: str, report: Callable[..., None]) -> 
         if key[1 : 1 + len(prefix)] == prefix:
             return False
         report(
-            "lookup-options-module-namespace",
+            MODULE_NAMESPACE,
             "Puppet fails every lookup of this module's keys with: all lookup_options patterns "
             f"must match a key starting with module name '{module_name}' (start the pattern with "
             f"^{prefix})",
@@ -123,7 +207,7 @@ def _outside_module(key: str, module_name: str, report: Callable[..., None]) -> 
     if key.startswith(prefix):
         return False
     report(
-        "lookup-options-module-namespace",
+        MODULE_NAMESPACE,
         "Puppet fails every lookup of this module's keys with: all lookup_options keys must start "
         f"with module name '{module_name}' (options for other keys belong in the environment's "
         "data)",
@@ -138,7 +222,7 @@ def _compile(key: str, report: Callable[..., None]) -> regex.Pattern[str] | None
         if _DIALECT_GAPS.search(key):
             return None
         report(
-            "lookup-options-bad-regex",
+            BAD_REGEX,
             "Puppet cannot compile this pattern, so every lookup fails with: "
             f"{_ruby_words(e.message)}",
         )
@@ -176,7 +260,7 @@ def _check_entry(
         if "merge" in value or "convert_to" in value:
             found = "merge" if "merge" in value else "convert_to"
             report(
-                "lookup-options-entry-not-hash",
+                ENTRY_NOT_HASH,
                 f"The options for '{key}' must be a hash such as {{merge: deep}}: Puppet reads "
                 f"this String with String#[] and finds the text '{found}' in it"
                 + (
@@ -187,9 +271,9 @@ def _check_entry(
                 spans.value,
             )
             return
-        example = value if value in ("first", "unique", "hash", "deep") else "deep"
+        example = value if value in fixes.MERGE_STRATEGIES else "deep"
         report(
-            "lookup-options-entry-ignored",
+            ENTRY_IGNORED,
             f"Puppet ignores the String '{value}' here: the options for '{key}' must be a hash, "
             f"e.g. {{merge: {example}}}",
             spans.value,
@@ -197,7 +281,7 @@ def _check_entry(
         return
     if not isinstance(value, dict):
         report(
-            "lookup-options-entry-not-hash",
+            ENTRY_NOT_HASH,
             f"The options for '{key}' must be a hash such as {{merge: deep}}: every lookup this "
             f"entry applies to fails with: {_ruby_index_error(value)}",
             spans.value,
@@ -209,12 +293,12 @@ def _check_entry(
         option_spans = nodes.get((LOOKUP_OPTIONS, key, option))
         span = (option_spans.key or option_spans.value) if option_spans is not None else spans.value
         out.append(
-            problem(
-                "lookup-options-unknown-option",
+            UNKNOWN_OPTION.at(
                 f"Puppet ignores the option '{option}': lookup_options entries know only merge and "
                 "convert_to",
                 path,
                 span,
+                Details(key=key, option=str(option), place=(LOOKUP_OPTIONS, key, str(option))),
             )
         )
     if "merge" in value:
@@ -247,13 +331,13 @@ def _check_merge(
     except MergeError as e:
         message = e.message
         if message.startswith(("Unknown merge strategy", "The hash given as 'merge'")):
-            code_id, span = "lookup-options-unknown-merge", merge_spans.value
+            rule, span = UNKNOWN_MERGE, merge_spans.value
             if isinstance(merge, dict) and "strategy" in merge:
                 strategy_spans = nodes.get((LOOKUP_OPTIONS, key, "merge", "strategy"))
                 span = strategy_spans.value if strategy_spans is not None else span
             hint = " (the strategies are first, unique, hash and deep)"
         else:
-            code_id, span, hint = "lookup-options-merge-options", merge_spans.value, ""
+            rule, span, hint = MERGE_OPTIONS, merge_spans.value, ""
             named = re.search(r"(?:entry|unrecognized key) '([^']+)'", message)
             if named is not None and isinstance(merge, dict):
                 option_spans = nodes.get((LOOKUP_OPTIONS, key, "merge", named.group(1)))
@@ -267,6 +351,6 @@ def _check_merge(
                     " (knockout_prefix, sort_merged_arrays, merge_hash_arrays and merge_debug are "
                     f"options of the deep strategy only, not of {strategy})"
                 )
-        out.append(
-            problem(code_id, f"Every lookup of '{key}' fails with: {message}{hint}", path, span)
-        )
+        message = f"Every lookup of '{key}' fails with: {message}{hint}"
+        details = Details(key=key, option="merge", place=(LOOKUP_OPTIONS, key, "merge"))
+        out.append(rule.at(message, path, span, details))

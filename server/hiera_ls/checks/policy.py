@@ -20,13 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 
-from hiera_ls.checks.problems import problem
-from hiera_ls.checks.registry import CHECKS
+from hiera_ls.checks.rules import RULES, code_matches, known_pattern, matching
+from hiera_ls.checks.suppression_rules import CONFIG_UNKNOWN_CODE, SUPPRESSION_UNUSED
 from hiera_ls.checks.suppressions import Suppression, find_suppressions, may_hold_suppressions
-from hiera_ls.codes import CODES
-from hiera_ls.project.repo_config import RepoConfig, code_matches
-from hiera_ls.source.spans import Problem, Severity
+from hiera_ls.project.repo_config import RepoConfig
+from hiera_ls.source.rules import Needs
+from hiera_ls.source.spans import Details, Problem, Severity
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,20 +46,36 @@ PARTIAL = Coverage(complete=False)
 
 
 def coverage(*, index: bool, profile: bool, loaded: bool = True, code: bool = False) -> Coverage:
-    """The codes checked for a file: the registry says what each family of rules needs
+    """The codes checked for a file: each rule's record says what its check needs
     (``code``: the environment's Puppet code was read, with the index)."""
     if not loaded:  # a file the loader refused gets the loader's findings only
         return PARTIAL
-    skipped: list[str] = []
-    for check in CHECKS:
-        if (
-            (check.needs == "profile" and not profile)
-            or (check.needs == "index" and not index)
-            or (check.needs == "index and code" and not (index and code))
-            or (check.needs == "index, code and profile" and not (index and code and profile))
-        ):
-            skipped.extend(check.codes)
-    return Coverage(True, tuple(skipped))
+    have = Needs.FILE
+    if index:
+        have |= Needs.INDEX
+    if index and code:
+        have |= Needs.CODE
+    if profile:
+        have |= Needs.PROFILE
+    skipped = tuple(r.code for r in RULES.values() if r.needs & ~have)
+    return Coverage(True, skipped)
+
+
+def config_code_problems(config: RepoConfig) -> list[Problem]:
+    """The codes and globs ``.hiera-ls.yaml`` names that name no code (a typo changes
+    nothing; said where it is written)."""
+    if config.path is None:
+        return []
+    return [
+        CONFIG_UNKNOWN_CODE.at(
+            f"{pattern} names no hiera-ls diagnostic code (docs/diagnostics.md lists them)",
+            config.path,
+            span,
+            Details(option=pattern),
+        )
+        for pattern, span in config.code_places
+        if not known_pattern(pattern)
+    ]
 
 
 def apply_policy(
@@ -89,7 +106,7 @@ def apply_policy(
     found = find_suppressions(path, text or "")
     if found.found:
         kept, unused = _suppress(found.found, kept)
-        if enabled("suppression-unused"):
+        if enabled(SUPPRESSION_UNUSED.code):
             kept.extend(_unused(path, unused, enabled, checked))
     kept.extend(p for p in found.problems if enabled(p.code))
     if config.severity:
@@ -97,8 +114,15 @@ def apply_policy(
     return sorted(kept, key=_order)
 
 
+@cache
+def _known(patterns: tuple[str, ...]) -> tuple[str, ...]:
+    """The patterns that name some code: one that names none (reported) changes nothing."""
+    return tuple(p for p in patterns if known_pattern(p))
+
+
 def _enabled(config: RepoConfig, off: Iterable[str], code_id: str) -> bool:
-    if config.select and not any(code_matches(p, code_id) for p in config.select):
+    select = _known(config.select)
+    if select and not any(code_matches(p, code_id) for p in select):
         return False
     if any(code_matches(p, code_id) for p in config.ignore):
         return False
@@ -166,14 +190,13 @@ def _unused(
 ) -> list[Problem]:
     out: list[Problem] = []
     for s, pattern in unused:
-        names = [c for c in CODES if pattern is None or code_matches(pattern, c)]
+        names = list(RULES) if pattern is None else matching(pattern)
         if not all(enabled(c) and checked.covers(c) for c in names):
             continue  # the checks could not have found it here: not known to be unused
         where = "in this file" if s.line is None else f"on line {s.line + 1}"
         what = "any problem" if pattern is None else pattern
         out.append(
-            problem(
-                "suppression-unused",
+            SUPPRESSION_UNUSED.at(
                 f"This suppression of {what} {where} suppresses nothing: remove it",
                 path,
                 s.span,

@@ -1,19 +1,10 @@
-"""Building Problems for the checks: the severity always comes from the code's registration.
-
-A diagnostic code is registered once (hiera_ls.codes) with its severity, so a check can
-never report a code at a severity the documentation does not announce.
-"""
+"""Problems as the checks hand them on: each once, in file order."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from hiera_ls.codes import CODES
-from hiera_ls.source.spans import FileSpan, Problem, Span
-
-
-def problem(code_id: str, message: str, path: str, span: Span) -> Problem:
-    return Problem(code_id, message, CODES[code_id].severity, FileSpan(path, span))
+from hiera_ls.source.spans import Problem
 
 
 def unique(problems: Iterable[Problem]) -> list[Problem]:

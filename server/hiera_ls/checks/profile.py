@@ -13,15 +13,30 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from hiera_ls.checks.problems import problem
+from hiera_ls.checks.interpolation import COLLECTION_IN_STRING
 from hiera_ls.engine.lookup import LookupOutcome
 from hiera_ls.project.key_index import Reference
+from hiera_ls.puppet.errors import Cause, Failure
+from hiera_ls.puppet.message import Text, as_key, as_value
 from hiera_ls.puppet.ruby_text import to_s
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.keys import LOOKUP_OPTIONS, split_key
-from hiera_ls.source.spans import Problem
+from hiera_ls.source.rules import Needs, Payload, Rule
+from hiera_ls.source.spans import Details, Problem, Severity
+
+LOOKUP_FAILS = Rule(
+    "lookup-fails-for-profile",
+    Severity.ERROR,
+    "Looking up this key fails for the active facts profile; the message is Puppet's",
+    needs=Needs.PROFILE,
+    payload=Payload.VALUES,
+)
+RULES = (LOOKUP_FAILS,)
 
 MAX_EMBED_LOOKUPS = 50
+# Whether the problem that causes a failure is reported where it is (then the failure is
+# one of its consequences, not a finding of its own: checks/causes.py).
+Folded = Callable[[Cause], bool]
 NAMED_PROFILES = 3  # profiles named in a message before "and N more"
 
 
@@ -55,11 +70,12 @@ def check_profile(
     *,
     module_name: str | None = None,
     references: Sequence[Reference] = (),
+    folded: Folded | None = None,
 ) -> list[Problem]:
     out: list[Problem] = []
     prefix = f"{module_name}::" if module_name is not None else None
     first_key_of: dict[str, tuple[str, int]] = {}  # error without key names -> (key, count)
-    failures: list[tuple[str, str]] = []
+    failures: list[tuple[str, Failure]] = []
     keys: list[str] = []
     for key in data_file.data:
         if not isinstance(key, str) or key == LOOKUP_OPTIONS:
@@ -73,28 +89,25 @@ def check_profile(
     outcomes = {key: profile.lookup(key_text(key) or key) for key in bottom_up(keys, references)}
     for key in keys:
         outcome = outcomes[key]
-        if outcome.error is None:
+        failure = outcome.failure
+        if failure is None or (failure.cause and folded is not None and folded(failure.cause)):
             continue
-        failures.append((key, outcome.error))
-        shape = _without_key(outcome.error, key)
+        failures.append((key, failure))
+        shape = _without_key(failure.text.plain, key)
         first, count = first_key_of.get(shape, (key, 0))
         first_key_of[shape] = (first, count + 1)
-    for key, error in failures:
-        first, count = first_key_of[_without_key(error, key)]
+    for key, failure in failures:
+        first, count = first_key_of[_without_key(failure.text.plain, key)]
         if first != key:
             continue
         spans = data_file.nodes.get((key,))
         if spans is None:
             continue
         more = f" (the same error for {count - 1} more keys of this file)" if count > 1 else ""
-        out.append(
-            problem(
-                "lookup-fails-for-profile",
-                f"[{profile.name}] Looking up '{key}' fails: {error}{more}",
-                path,
-                spans.key or spans.value,
-            )
+        message = Text.of(
+            f"[{profile.name}] Looking up '", as_key(key), "' fails: ", failure.text, more
         )
+        out.append(LOOKUP_FAILS.at(message, path, spans.key or spans.value, Details(key=key)))
     out.extend(_embedded_collections(profile, path, references))
     return out
 
@@ -106,6 +119,7 @@ def check_profiles(
     *,
     module_name: str | None = None,
     references: Sequence[Reference] = (),
+    folded: Folded | None = None,
 ) -> list[Problem]:
     """:func:`check_profile` for every profile, each finding reported once with the
     profiles that give it named (``[web01, db01 and 4 more profiles] ...``), as
@@ -113,7 +127,12 @@ def check_profiles(
     return per_profile(
         profiles,
         lambda profile: check_profile(
-            profile, path, data_file, module_name=module_name, references=references
+            profile,
+            path,
+            data_file,
+            module_name=module_name,
+            references=references,
+            folded=folded,
         ),
     )
 
@@ -125,17 +144,15 @@ def per_profile(
     once with the profiles that give it named."""
     if len(profiles) == 1:
         return run(profiles[0])
-    merged: dict[tuple[object, ...], tuple[Problem, str, list[str]]] = {}
+    merged: dict[tuple[object, ...], tuple[Problem, Text, list[str]]] = {}
     for profile in profiles:
         prefix = f"[{profile.name}] "
         for found in run(profile):
-            rest = (
-                found.message[len(prefix) :] if found.message.startswith(prefix) else found.message
-            )
+            rest = found.text.without_prefix(prefix)
             slot = (found.code, found.where, found.severity, rest)
             merged.setdefault(slot, (found, rest, []))[2].append(profile.name)
     return [
-        replace(found, message=f"[{profile_label(names, len(profiles))}] {rest}")
+        replace(found, text=Text.of(f"[{profile_label(names, len(profiles))}] ", rest))
         for found, rest, names in merged.values()
     ]
 
@@ -197,15 +214,14 @@ def _embedded_collections(
             if ref.whole
             else "interpolate a single element or value instead"
         )
-        out.append(
-            problem(
-                "interpolation-collection-in-string",
-                f"[{profile.name}] '{ref.key_text}' is {kind}: Puppet puts Ruby's text of it "
-                f"({shown}) into this string; {fix}",
-                path,
-                ref.span,
-            )
+        message = Text.of(
+            f"[{profile.name}] '",
+            as_key(ref.key_text),
+            f"' is {kind}: Puppet puts Ruby's text of it",
+            as_value(f" ({shown})", masked=""),
+            f" into this string; {fix}",
         )
+        out.append(COLLECTION_IN_STRING.at(message, path, ref.span, Details(key=ref.target)))
     return out
 
 

@@ -33,7 +33,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.cross_file import CrossFileIndex
-from hiera_ls.checks.problems import problem
 from hiera_ls.checks.profile import bottom_up
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.engine.trace import Event, Kind, TraceNode
@@ -41,12 +40,36 @@ from hiera_ls.project.key_index import LARGE_FILE_CHARS
 from hiera_ls.project.level_files import LevelRef
 from hiera_ls.project.model import Environment
 from hiera_ls.project.scope import NodeScope
+from hiera_ls.puppet.errors import Cause
 from hiera_ls.puppet.ruby import eql_key, ruby_equal
 from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.files import FileAccess, Stamp
 from hiera_ls.source.keys import LOOKUP_OPTIONS, LookupKey, split_key
-from hiera_ls.source.spans import Problem, Span
+from hiera_ls.source.rules import Needs, Rule
+from hiera_ls.source.spans import Consequence, Details, FileSpan, Problem, Severity, Span
+
+# every facts profile's lookups over the whole environment
+_EVERY_PROFILE = Needs.INDEX | Needs.PROFILE
+REDUNDANT_OVERRIDE = Rule(
+    "profile-redundant-override",
+    Severity.INFORMATION,
+    "A definition that changes nothing: without it every facts profile gets the same value",
+    needs=_EVERY_PROFILE,
+)
+SHADOWED_DEFINITION = Rule(
+    "profile-shadowed-definition",
+    Severity.INFORMATION,
+    "A definition no facts profile uses: a higher level wins for every profile reading it",
+    needs=_EVERY_PROFILE,
+)
+UNREAD_DATA_FILE = Rule(
+    "profile-unread-data-file",
+    Severity.HINT,
+    "A data file some level can read, but for none of the facts profiles' nodes",
+    needs=_EVERY_PROFILE,
+)
+RULES = (REDUNDANT_OVERRIDE, SHADOWED_DEFINITION, UNREAD_DATA_FILE)
 
 PROBE_KEY = "__hiera_ls_probe__"  # a key no file defines: its trace lists every file read
 SHOWN_NAMES = 3  # profile names in a message before "and N more"
@@ -123,6 +146,7 @@ class _Seen:
 
     taken: list[str]  # files whose definition the lookup took, highest priority first
     failed: bool = False
+    cause: Cause | None = None  # what made it fail, when a problem elsewhere did
     same_without: dict[str, str | None] = field(default_factory=dict)  # file -> source without
 
 
@@ -167,6 +191,15 @@ class CoverageMemo:
         self.lookups = 0
 
 
+@dataclass(frozen=True, slots=True)
+class CoverageResult:
+    """The findings by the file they are about, and every lookup a problem elsewhere makes
+    fail, by that problem (its consequences: checks/causes.py)."""
+
+    by_file: dict[str, list[Problem]]
+    consequences: dict[Cause, list[Consequence]] = field(default_factory=dict)
+
+
 def check_profile_coverage(
     env: Environment,
     index: CrossFileIndex,
@@ -176,13 +209,13 @@ def check_profile_coverage(
     levels_by_file: Mapping[str, Sequence[LevelRef]],
     pause: Callable[[], None] | None = None,
     memo: CoverageMemo | None = None,
-) -> dict[str, list[Problem]]:
+) -> CoverageResult:
     """The findings, by the file they are about.  ``levels_by_file``: every data file of the
     environment with the levels that can read it for some node (the workspace's listing).
     ``memo``: answers of the last run (see :class:`CoverageMemo`; its context is the caller's).
     """
     if not profiles:
-        return {}
+        return CoverageResult({})
     memo = memo if memo is not None else CoverageMemo()
     step = pause or (lambda: None)
     stamps: dict[str, Stamp | None] = {}
@@ -208,7 +241,39 @@ def check_profile_coverage(
         for key, answer in run.answers.items():
             seen[(profile.name, key)] = answer
     levels = levels_by_file if complete else {}
-    return _findings(env, index, profiles, reads, seen, levels, files)
+    by_file = _findings(env, index, profiles, reads, seen, levels, files)
+    return CoverageResult(by_file, _consequences(index, profiles, seen, files))
+
+
+def _consequences(
+    index: CrossFileIndex,
+    profiles: Sequence[NodeProfile],
+    seen: Mapping[tuple[str, str], _Seen],
+    files: FileAccess,
+) -> dict[Cause, list[Consequence]]:
+    """Each cause's failed lookups, placed on every file that defines the key (as each
+    file's own lookups would have failed), with the profiles they fail for."""
+    failed: dict[Cause, dict[str, list[str]]] = {}
+    for profile in profiles:
+        for (name, key), answer in seen.items():
+            if name == profile.name and answer.cause is not None:
+                failed.setdefault(answer.cause, {}).setdefault(key, []).append(name)
+    if not failed:
+        return {}
+    out: dict[Cause, list[Consequence]] = {}
+    for path, entry in sorted(index.files.items()):
+        role = index.role(path)
+        if role.read_by_no_level or _large(files, path):
+            continue  # a file no level reads takes no part in any lookup
+        kept = set(entry.kept_keys(role.module_name))
+        for cause, keys in failed.items():
+            if cause.path == path and cause.key is None:
+                continue  # the refused file's own keys: it is the finding
+            for key, names in keys.items():
+                if key in kept:
+                    where = FileSpan(path, entry.keys[key].key_span)
+                    out.setdefault(cause, []).append(Consequence(key, where, tuple(names)))
+    return out
 
 
 def _profile_run(
@@ -246,7 +311,7 @@ def _profile_run(
         traced = lookup(shallow, key, True) if outcome.found and not outcome.error else None
         taken = _taken(traced.trace, key) if traced is not None and traced.trace else []
         if not taken:  # failed, or unknown (a trace too large to keep is empty)
-            answers[key] = _Seen([], failed=True)
+            answers[key] = _Seen([], failed=True, cause=_cause(outcome))
             continue
         entry = answers[key] = _Seen(taken)
         for path in taken:
@@ -258,7 +323,26 @@ def _profile_run(
                 source = _taken(shown, key) if shown is not None else []
                 entry.same_without[path] = source[0] if source else None
             without.removed = None
+    # the keys not judged above are looked up too, for what makes them fail: a problem
+    # elsewhere that breaks lookups (then every key of the environment is, so its
+    # consequences are counted wherever a file defines them)
+    broken = not known or any(a.cause is not None for a in answers.values())
+    for key in _keys_defined(index, index.files if broken else read, files, every=True):
+        if key not in answers:
+            outcome = lookup(session, key)
+            cause = _cause(outcome)
+            if cause is not None:
+                answers[key] = _Seen([], failed=True, cause=cause)
     return _ProfileRun(read, known, deps, answers)
+
+
+def _cause(outcome: LookupOutcome) -> Cause | None:
+    """The problem elsewhere that made a lookup fail (its file's path as the checks name it)."""
+    failure = outcome.failure
+    cause = failure.cause if failure is not None else None
+    if cause is None or cause.path is None:
+        return cause
+    return Cause(os.path.normpath(cause.path), cause.key)
 
 
 def _files_read(
@@ -290,14 +374,18 @@ def _files_read(
     return out, known, tuple((path, files.stamp(path)) for path in sorted(looked))
 
 
-def _keys_defined(index: CrossFileIndex, read: Iterable[str], files: FileAccess) -> list[str]:
+def _keys_defined(
+    index: CrossFileIndex, read: Iterable[str], files: FileAccess, every: bool = False
+) -> list[str]:
+    """The keys the files define that are judged here (``every``: also those of modules
+    missing from the modulepath, whose lookups fail like any other's)."""
     keys: dict[str, None] = {}
     for path in sorted(read):
         entry = index.files.get(path)
         if entry is None or _large(files, path):
             continue
         for key in entry.kept_keys(index.role(path).module_name):
-            if _judged(index.env, key):
+            if _judged(index.env, key) or (every and _named(key)):
                 keys[key] = None
     return list(keys)
 
@@ -319,13 +407,18 @@ def _judged(env: Environment, key: str) -> bool:
     """A key a lookup names as written (``"a.b"`` would need quoting to be found), of no
     module missing from the modulepath: a missing module's lookup_options are unknown (a
     clone whose modules r10k has not deployed), and they may merge the key."""
-    if key == LOOKUP_OPTIONS or not key:
-        return False
-    segments = split_key(key)
-    if segments is None or len(segments) != 1 or segments[0] != key:
+    if not _named(key):
         return False
     module = LookupKey.parse(key).module_name
     return module is None or module in env.modules
+
+
+def _named(key: str) -> bool:
+    """A key a lookup names as written (``"a.b"`` would need quoting to be found)."""
+    if key == LOOKUP_OPTIONS or not key:
+        return False
+    segments = split_key(key)
+    return segments is not None and len(segments) == 1 and segments[0] == key
 
 
 def _taken(trace: TraceNode, key: str) -> list[str]:
@@ -428,24 +521,24 @@ def _by_source(env: Environment, pairs: Sequence[tuple[str, str | None]]) -> str
 def _shadowed(
     env: Environment, path: str, span: Span, key: str, winners: Sequence[tuple[str, str]]
 ) -> Problem:
-    return problem(
-        "profile-shadowed-definition",
+    return SHADOWED_DEFINITION.at(
         f"'{key}' here is never used: for every facts profile that reads this file a higher "
         f"level wins ({_by_source(env, winners)})",
         path,
         span,
+        Details(key=key),
     )
 
 
 def _redundant(
     env: Environment, path: str, span: Span, key: str, sources: Sequence[tuple[str, str | None]]
 ) -> Problem:
-    return problem(
-        "profile-redundant-override",
+    return REDUNDANT_OVERRIDE.at(
         f"'{key}' here changes nothing: without it every facts profile that takes it gets the "
         f"same value ({_by_source(env, sources)})",
         path,
         span,
+        Details(key=key),
     )
 
 
@@ -455,8 +548,7 @@ def _unread(
     level_names = list(dict.fromkeys(f'"{lv.entry.name}" ({lv.template})' for lv in levels))
     which = "level" if len(level_names) == 1 else "levels"
     verb = "reads" if len(level_names) == 1 else "read"
-    return problem(
-        "profile-unread-data-file",
+    return UNREAD_DATA_FILE.at(
         f"No facts profile reads this file ({len(names)}: {_listed(list(names))}); "
         f"{which} {_listed(level_names)} {verb} it only for other nodes",
         path,

@@ -11,14 +11,53 @@ come from the key index (:mod:`hiera_ls.project.key_index`).
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
-from hiera_ls.checks.problems import problem
+from hiera_ls.checks.interpolation_fixes import ARGUMENT_QUOTE as _Q
 from hiera_ls.project.key_index import Reference
 from hiera_ls.project.level_files import LevelRef, layer_levels
 from hiera_ls.project.model import Layer, LayerKind
 from hiera_ls.project.reference_graph import ReferenceGraph
-from hiera_ls.source.spans import Problem
+from hiera_ls.source.fix_source import FixSource
+from hiera_ls.source.rules import Needs, Rule
+from hiera_ls.source.spans import Details, Problem, Severity
+from hiera_ls.source.text_edits import Fix, edit
+from hiera_ls.source.yaml_edits import one_line
+
+
+def _write_defined_key(problem: Problem, src: FixSource) -> list[Fix]:
+    """The defined key the finding suggests, in place of the misspelt one inside the token."""
+    wrong, guesses = problem.details.key, problem.details.suggestions
+    span = one_line(problem)
+    written = src.at(span)
+    if wrong is None or not guesses or not written.startswith("%{"):
+        return []
+    m = re.fullmatch(
+        rf"(%\{{\s*\w+\(\s*{_Q})({re.escape(wrong)})((?:\.[^'\"]*)?{_Q}\s*\)\s*\}})", written
+    )
+    if m is None:
+        return []
+    new = m.group(1) + guesses[0] + m.group(3)
+    return [Fix(f"Write '{guesses[0]}'", edit(span, new), preferred=True)]
+
+
+UNDEFINED_KEY = Rule(
+    "reference-undefined-key",
+    Severity.WARNING,
+    "%{lookup('k')} / %{alias('k')} / %{hiera('k')} names a key no data file defines: Puppet "
+    "gives ''",
+    needs=Needs.INDEX,
+    fix=_write_defined_key,
+)
+CYCLE = Rule(
+    "reference-cycle",
+    Severity.ERROR,
+    "Interpolations that look each other up in a cycle: Puppet fails with Recursive lookup "
+    "detected",
+    needs=Needs.INDEX,
+)
+RULES = (UNDEFINED_KEY, CYCLE)
 
 
 def close_key(key: str, defined: Collection[str]) -> str | None:
@@ -54,13 +93,13 @@ def check_references(
             gives = "'' (an empty String)" if ref.method == "alias" else "''"
             near = close_key(ref.target, defined_keys)
             out.append(
-                problem(
-                    "reference-undefined-key",
+                UNDEFINED_KEY.at(
                     f"No data file of this environment defines '{ref.target}': Puppet's "
                     f"{ref.method}('{ref.key_text}') gives {gives} here"
                     + (f". Did you mean '{near}'?" if near else ""),
                     path,
                     ref.span,
+                    Details(key=ref.target, suggestions=(near,) if near else ()),
                 )
             )
         if graph is not None:
@@ -68,13 +107,13 @@ def check_references(
             if chain is not None:
                 stack = ", ".join(chain[:-1])
                 out.append(
-                    problem(
-                        "reference-cycle",
+                    CYCLE.at(
                         f"Recursive lookup: {' -> '.join(chain)}. Looking up '{chain[0]}' fails "
                         f"with: Lookup of key '{chain[0]}' failed: Recursive lookup detected in "
                         f"[{stack}]",
                         path,
                         ref.span,
+                        Details(key=chain[0]),
                     )
                 )
     return out

@@ -1,4 +1,4 @@
-"""Every Puppet-aware check, and the three entry points the language server and the CLI call.
+"""The entry points the language server and the CLI call, running every family of rules.
 
 - :func:`check_data_file`: one data file (YAML or JSON): what its loader found, its tokens,
   its lookup_options, module rules, references, and (with a profile) failing lookups.
@@ -16,8 +16,6 @@ then skipped), so a file opened outside any environment still gets its local che
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
-from typing import Literal
 
 from hiera_ls.checks.class_parameters import (
     CodeContext,
@@ -43,8 +41,8 @@ from hiera_ls.checks.hiera_yaml import (
 from hiera_ls.checks.interpolation import check_data_tokens, unquoted_token_problem
 from hiera_ls.checks.lookup_options import check_lookup_options
 from hiera_ls.checks.module_data import check_module_keys
-from hiera_ls.checks.problems import in_file_order, problem, unique
-from hiera_ls.checks.profile import ProfileLookup, check_profiles, per_profile
+from hiera_ls.checks.problems import in_file_order, unique
+from hiera_ls.checks.profile import Folded, ProfileLookup, check_profiles, per_profile
 from hiera_ls.checks.profile_coverage import CoverageMemo, NodeProfile, check_profile_coverage
 from hiera_ls.checks.references import check_references
 from hiera_ls.project.code_index import CodeIndex
@@ -53,12 +51,11 @@ from hiera_ls.project.level_files import candidate_files, layer_levels
 from hiera_ls.project.model import Environment, Layer
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.files import FileAccess
+from hiera_ls.source.loader_rules import DATA_LARGE_FILE, YAML_SYNTAX
 from hiera_ls.source.scalars import Locator
 from hiera_ls.source.spans import Problem, Span
 
 __all__ = [
-    "CHECKS",
-    "CheckInfo",
     "CoverageMemo",
     "CrossFileIndex",
     "DataSource",
@@ -71,116 +68,6 @@ __all__ = [
     "check_workspace",
 ]
 
-# What a family of rules reads.
-CheckSubject = Literal["data file", "hiera.yaml", "workspace", "profile"]
-
-
-@dataclass(frozen=True, slots=True)
-class CheckInfo:
-    """One family of rules: the codes it may emit and what it needs to run."""
-
-    name: str
-    subject: CheckSubject
-    codes: tuple[str, ...]
-    needs: str  # what must be given for the check to run ("" = the file alone)
-
-
-CHECKS: tuple[CheckInfo, ...] = (
-    CheckInfo("loader problems", "data file", ("yaml-*", "yaml11-*", "data-*", "json-*"), ""),
-    CheckInfo("unquoted token", "data file", ("interpolation-unquoted",), ""),
-    CheckInfo(
-        "interpolation tokens",
-        "data file",
-        (
-            "interpolation-syntax-error",
-            "interpolation-unknown-method",
-            "interpolation-alias-not-whole",
-            "interpolation-unterminated",
-            "interpolation-literal-argument",
-            "interpolation-unquoted-argument",
-            "interpolation-top-scope-variable",
-        ),
-        "",
-    ),
-    CheckInfo(
-        "lookup_options",
-        "data file",
-        (
-            "lookup-options-not-hash",
-            "lookup-options-entry-not-hash",
-            "lookup-options-entry-ignored",
-            "lookup-options-unknown-option",
-            "lookup-options-unknown-merge",
-            "lookup-options-merge-options",
-            "lookup-options-bad-regex",
-            "lookup-options-literal-pattern",
-            "lookup-options-module-namespace",
-        ),
-        "",
-    ),
-    CheckInfo(
-        "unused lookup_options pattern", "data file", ("lookup-options-unused-pattern",), "index"
-    ),
-    CheckInfo("module data keys", "data file", ("module-data-unqualified-key",), "index or env"),
-    CheckInfo("references", "data file", ("reference-undefined-key", "reference-cycle"), "index"),
-    CheckInfo(
-        "class parameter keys",
-        "data file",
-        (
-            "class-parameter-unknown",
-            "class-not-found",
-            "class-parameter-of-define",
-            "class-parameter-type-mismatch",
-        ),
-        "index and code",
-    ),
-    CheckInfo(
-        "class parameter values for a profile",
-        "profile",
-        ("class-parameter-type-mismatch", "class-parameter-missing"),
-        "index, code and profile",
-    ),
-    CheckInfo(
-        "profile lookups",
-        "profile",
-        ("lookup-fails-for-profile", "interpolation-collection-in-string"),
-        "profile",
-    ),
-    CheckInfo("hiera.yaml validation", "hiera.yaml", ("hiera-config-*",), ""),
-    CheckInfo(
-        "hiera.yaml tokens",
-        "hiera.yaml",
-        (
-            "interpolation-syntax-error",
-            "interpolation-unterminated",
-            "interpolation-top-scope-variable",
-        ),
-        "",
-    ),
-    CheckInfo("datadir", "hiera.yaml", ("hiera-datadir-missing",), "files"),
-    CheckInfo("location templates", "hiera.yaml", ("hiera-path-matches-nothing",), "files"),
-    CheckInfo("reads outside", "hiera.yaml", ("hiera-reads-outside-workspace",), "files"),
-    CheckInfo("unused data files", "workspace", ("hiera-data-file-unused",), "index"),
-    CheckInfo("eyaml blocks", "data file", ("eyaml-malformed", "eyaml-unknown-scheme"), ""),
-    CheckInfo(
-        "eyaml keys",
-        "hiera.yaml",
-        ("eyaml-public-key-missing", "eyaml-private-key-missing"),
-        "files",
-    ),
-    CheckInfo(
-        "every profile's lookups",
-        "workspace",
-        (
-            "profile-redundant-override",
-            "profile-shadowed-definition",
-            "profile-unread-data-file",
-        ),
-        "index and profiles",
-    ),
-    CheckInfo("unused keys", "workspace", ("key-unused",), "index"),  # and the code index
-)
-
 
 def check_data_file(
     index: CrossFileIndex | None,
@@ -189,6 +76,7 @@ def check_data_file(
     env: Environment | None = None,
     code: CodeIndex | None = None,
     declared: Callable[[], Collection[str]] = frozenset,
+    folded: Folded | None = None,
 ) -> list[Problem]:
     """All problems of one data file, in file order.
 
@@ -199,13 +87,15 @@ def check_data_file(
     ``code``: the environment's Puppet code (the class parameter checks need it and the
     index: which keys data reads through interpolation, which have lookup_options).
     ``declared``: the classes the code declares resource-like (asked only when needed).
+    ``folded``: whether a failure's cause is reported where it is (checks/causes.py): such
+    failures are its consequences, not findings of this file.
     """
     data = source.data
     path = source.path
     out: list[Problem] = []
     for found in data.problems:
         clearer = (
-            unquoted_token_problem(found, source.text) if found.code == "yaml-syntax" else None
+            unquoted_token_problem(found, source.text) if found.code == YAML_SYNTAX.code else None
         )
         out.append(clearer if clearer is not None else found)
     refused = data.error is not None
@@ -219,8 +109,7 @@ def check_data_file(
     large = len(source.text) > LARGE_FILE_CHARS
     if large:
         out.append(
-            problem(
-                "data-large-file",
+            DATA_LARGE_FILE.at(
                 f"This file holds {len(source.text):,} characters, more than "
                 f"{LARGE_FILE_CHARS:,}: hiera-ls skips its per-string checks (interpolation "
                 "tokens, references, unused keys) and the facts-profile lookup of each key. "
@@ -259,15 +148,22 @@ def check_data_file(
         )
     context = (
         CodeContext(code, index.referenced_keys, index.has_options)
-        if code is not None and index is not None and not _read_by_no_level(role)
+        if code is not None and index is not None and not role.read_by_no_level
         else None
     )
     if context is not None:
         out.extend(check_class_keys(path, data, context, module_name=module_name))
     profiles = [profile] if isinstance(profile, ProfileLookup) else list(profile or ())
-    if profiles and not large and not refused and not _read_by_no_level(role):
+    if profiles and not large and not refused and not role.read_by_no_level:
         out.extend(
-            check_profiles(profiles, path, data, module_name=module_name, references=references)
+            check_profiles(
+                profiles,
+                path,
+                data,
+                module_name=module_name,
+                references=references,
+                folded=folded,
+            )
         )
         if context is not None:
             out.extend(_class_values(profiles, path, data, context, module_name, declared))
@@ -300,16 +196,6 @@ def _reads_eyaml(role: FileRole, path: str) -> bool:
     if role.templates:
         return any(t.entry.function_name == "eyaml_lookup_key" for t in role.templates)
     return path.endswith(".eyaml")
-
-
-def _read_by_no_level(role: FileRole) -> bool:
-    """No level of the file's layer can read it (``hiera-data-file-unused``): whatever its keys'
-    lookups meet for the profile, this file takes no part, so it gets no profile findings."""
-    layer = role.layer
-    if layer is None or layer.config is None or layer.config.path is None:
-        return False
-    config = layer.config
-    return config.error is None and config.version >= 4 and not role.templates
 
 
 def _role(index: CrossFileIndex | None, env: Environment | None, path: str) -> FileRole:

@@ -19,8 +19,8 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from hiera_ls.checks.problems import problem
-from hiera_ls.project.repo_config import known_pattern
+from hiera_ls.checks.rules import known_pattern
+from hiera_ls.checks.suppression_rules import SUPPRESSION_MALFORMED, SUPPRESSION_UNKNOWN_CODE
 from hiera_ls.source.spans import Problem, Span
 from hiera_ls.source.yaml_comments import Comment, yaml_comments
 
@@ -75,13 +75,12 @@ def find_suppressions(path: str, text: str) -> Suppressions:
         )
         parsed = _parse(body[len(MARK) :].strip(), comment, span)
         if isinstance(parsed, str):
-            problems.append(problem("suppression-malformed", parsed, path, span))
+            problems.append(SUPPRESSION_MALFORMED.at(parsed, path, span))
             continue
         unknown = [c for c in parsed.codes if not known_pattern(c)]
         for code_id in unknown:
             problems.append(
-                problem(
-                    "suppression-unknown-code",
+                SUPPRESSION_UNKNOWN_CODE.at(
                     f"{code_id} names no hiera-ls diagnostic code: this suppression silences "
                     "nothing for it (docs/diagnostics.md lists the codes)",
                     path,

@@ -22,13 +22,21 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from hiera_ls.checks.cross_file import CrossFileIndex
-from hiera_ls.checks.problems import problem
 from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.key_index import FileKeys
 from hiera_ls.source.manifest_model import DefinitionKind
-from hiera_ls.source.spans import Problem
+from hiera_ls.source.rules import Needs, Rule
+from hiera_ls.source.spans import Details, Problem, Severity
 
-CODE = "key-unused"
+KEY_UNUSED = Rule(
+    "key-unused",
+    Severity.HINT,
+    "A key no class parameter, no lookup() in the code and no %{lookup()}/alias() in the data "
+    "reads",
+    needs=Needs.INDEX | Needs.CODE,
+    unnecessary=True,
+)
+RULES = (KEY_UNUSED,)
 CONVENTIONAL = ("classes",)  # keys read by convention (site.pp, an ENC), often outside code
 
 
@@ -116,24 +124,5 @@ def unused_in_file(
         if not judged(key, code, coded) or is_used(key, code, data_reads) or key in written:
             continue
         span = keys.keys[key].key_span
-        out.append(problem(CODE, unused_message(key, code), path, span))
-    return out
-
-
-def check_unused_keys(
-    index: CrossFileIndex,
-    code: CodeIndex,
-    unread: Collection[str] = (),
-    written: Collection[str] = frozenset(),
-) -> dict[str, list[Problem]]:
-    """Every data file's ``key-unused`` hints, by file; ``unread``: files not judged (no
-    level reads them: ``hiera-data-file-unused`` says so once, for the whole file)."""
-    data_reads = read_by_data(index)
-    out: dict[str, list[Problem]] = {}
-    for path, keys in index.files.items():
-        if path in unread:
-            continue
-        found = unused_in_file(path, keys, index.role(path).module_name, code, data_reads, written)
-        if found:
-            out[path] = found
+        out.append(KEY_UNUSED.at(unused_message(key, code), path, span, Details(key=key)))
     return out

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hiera_ls.puppet.errors import LookupFailure
+from hiera_ls.puppet.message import Text, as_type, as_value
 from hiera_ls.puppet.ruby_text import inspect, puppet_string, to_s
 from hiera_ls.puppet.type_format import format_type
 from hiera_ls.puppet.type_infer import generalize, infer
@@ -72,8 +73,9 @@ def convert_to(
             "shown unconverted",
         )
     except ValueError as e:
+        said = e.text if isinstance(e, _Refused) else Text.of(as_value(str(e)))
         raise LookupFailure(
-            f"The convert_to lookup_option for key '{key}' raised error: {e}"
+            Text.of(f"The convert_to lookup_option for key '{key}' raised error: ", said)
         ) from e
     return Converted(converted, explain)
 
@@ -98,8 +100,17 @@ def type_of(value: object) -> str:
     return format_type(generalize(infer(value)))
 
 
-def _cannot(fn: str, value: object, target: str) -> ValueError:
-    return ValueError(f"'{fn}' Value of type {type_of(value)} cannot be converted to {target}")
+class _Refused(ValueError):
+    """What ``new`` raises for a value it cannot convert, in Puppet's words (as parts)."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text.plain)
+        self.text = text
+
+
+def _cannot(fn: str, value: object, target: str) -> _Refused:
+    kind = as_type(type_of(value))
+    return _Refused(Text.of(f"'{fn}' Value of type ", kind, f" cannot be converted to {target}"))
 
 
 def _convert(type_name: str, value: object, rest: list[object]) -> object:
@@ -133,7 +144,13 @@ def _convert(type_name: str, value: object, rest: list[object]) -> object:
                 return True
             if low in ("false", "no", "n"):
                 return False
-            raise ValueError(f"'new_boolean' The string '{value}' cannot be converted to Boolean")
+            raise _Refused(
+                Text.of(
+                    "'new_boolean' The string '",
+                    as_value(value),
+                    "' cannot be converted to Boolean",
+                )
+            )
         raise _cannot("new_boolean", value, "Boolean")
     if type_name in ("Integer", "Float", "Numeric"):
         if isinstance(value, dict):
@@ -142,23 +159,31 @@ def _convert(type_name: str, value: object, rest: list[object]) -> object:
                 for k in value
                 if k != "from"
             )
-            raise ValueError(
-                f" {type_name}.new has wrong type, expects a value for key 'from'"
-                + ("\n" + keys if keys else "")
+            raise _Refused(
+                Text.of(
+                    f" {type_name}.new has wrong type, expects a value for key 'from'"
+                    + ("\n" + keys if keys else "")
+                )
             )
         if isinstance(value, bool):
             return (1 if value else 0) if type_name != "Float" else (1.0 if value else 0.0)
         if isinstance(value, (int, float)):
             if type_name == "Integer":
                 if value != value or value in (float("inf"), float("-inf")):
-                    raise ValueError(to_s(value))  # Ruby's FloatDomainError text
+                    raise _Refused(Text.of(as_value(to_s(value))))  # Ruby's FloatDomainError
                 return int(value)
             return float(value) if type_name == "Float" else value
         if isinstance(value, str):
             number = _parse_number(value, integer=type_name == "Integer")
             if number is None:
                 fn = {"Integer": "new", "Float": "new_float", "Numeric": "new_numeric"}[type_name]
-                raise ValueError(f"'{fn}' The string '{value}' cannot be converted to {type_name}")
+                raise _Refused(
+                    Text.of(
+                        f"'{fn}' The string '",
+                        as_value(value),
+                        f"' cannot be converted to {type_name}",
+                    )
+                )
             return number if type_name != "Float" else float(number)
         raise _cannot("new", value, type_name)
     if type_name == "String":

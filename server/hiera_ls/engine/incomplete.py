@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from hiera_ls.engine.invocation import OPTIONS, VALUE, SkippedLevel
 
 MERGE = "merge strategy"
-CONVERT = "convert_to"
 
 
 @dataclass(frozen=True, slots=True)

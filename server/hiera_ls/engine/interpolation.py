@@ -19,7 +19,8 @@ from hiera_ls.engine.invocation import (
     TraceTooLarge,
 )
 from hiera_ls.engine.trace import Event, Kind
-from hiera_ls.puppet.errors import LookupFailure, UndefinedVariable
+from hiera_ls.puppet.errors import LookupFailure, TokenFailure, UndefinedVariable
+from hiera_ls.puppet.message import Text, as_value
 from hiera_ls.puppet.ruby_text import to_s
 from hiera_ls.puppet.value_size import check_text_size
 from hiera_ls.puppet.values import Encrypted
@@ -103,7 +104,7 @@ def _interpolate_string(
             else:
                 method, arg = "scope", tok.expression
             if method == "alias" and subject != tok.text:
-                raise LookupFailure(
+                raise TokenFailure(
                     "'alias' interpolation is only permitted if the expression is equal to the "
                     "entire string",
                     issue_code="HIERA_INTERPOLATION_ALIAS_NOT_ENTIRE_STRING",
@@ -125,7 +126,7 @@ def _interpolate_string(
             elif method == "literal":
                 value = arg
             else:
-                raise LookupFailure(
+                raise TokenFailure(
                     f"Unknown interpolation method '{method}'",
                     issue_code="HIERA_INTERPOLATION_UNKNOWN_INTERPOLATION_METHOD",
                 )
@@ -211,7 +212,7 @@ def scope_lookup(inv: Invocation, key: str, subject: str) -> object:
     """
     segments = split_key(key)
     if segments is None:
-        raise LookupFailure(f"Syntax error in string: {subject}")
+        raise TokenFailure(Text.of("Syntax error in string: ", as_value(subject)))
     root = str(segments[0])
     scope = inv.scope
     with inv.trace.branch(Kind.SCOPE, "Global Scope"):

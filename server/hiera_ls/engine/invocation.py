@@ -142,11 +142,11 @@ class Invocation:
         except MergeError as e:
             if not e.puppet_error:
                 raise
-            raise LookupFailure(str(e)) from e
+            raise LookupFailure(e.text, cause=e.cause) from e
         except PuppetError as e:
             if isinstance(e, RegexpError):
                 raise
-            raise LookupFailure(str(e)) from e
+            raise LookupFailure(e.text, cause=e.cause) from e
         finally:
             stack.pop()
 

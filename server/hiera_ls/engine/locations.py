@@ -26,7 +26,7 @@ from hiera_ls.source.files import FileAccess
 from hiera_ls.source.ruby_glob import GlobTooComplex, GlobTooLarge
 
 if TYPE_CHECKING:
-    from hiera_ls.project.hiera_config import HierarchyEntry
+    from hiera_ls.project.hiera_config_model import HierarchyEntry
 
 
 @dataclass(frozen=True, slots=True)

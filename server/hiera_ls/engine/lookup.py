@@ -40,12 +40,21 @@ from hiera_ls.engine.providers import (
     lookup_in_environment,
     lookup_in_module,
     lookup_options_for,
+    lookup_options_key,
     options_skipped,
 )
 from hiera_ls.engine.trace import Event, Kind, NullBuilder, TraceBuilder, TraceNode
 from hiera_ls.project.model import Environment
 from hiera_ls.project.scope import NodeScope
-from hiera_ls.puppet.errors import LookupFailure, MergeError, PuppetError, UndefinedVariable
+from hiera_ls.puppet.errors import (
+    Cause,
+    Failure,
+    LookupFailure,
+    MergeError,
+    PuppetError,
+    UndefinedVariable,
+)
+from hiera_ls.puppet.message import Text, as_value
 from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.keys import LOOKUP_OPTIONS, LookupKey, NotFound, dig
@@ -58,12 +67,14 @@ class LookupOutcome:
     key: str
     found: bool
     value: object = None
-    error: str | None = None
+    error: str | None = None  # ``failure``'s plain text
     trace: TraceNode | None = None
     notes: tuple[str, ...] = ()
     # levels hiera-ls skipped that may change this answer (engine/incomplete.py)
     incomplete: Incomplete | None = None
     warnings: tuple[str, ...] = ()  # what Puppet prints as ``Warning: ...``
+    # the error as the checks read it: its parts, and the problem elsewhere that made it
+    failure: Failure | None = None
 
 
 NO_DEFAULT = object()
@@ -168,7 +179,7 @@ class LookupSession:
             return _outcome(inv, LOOKUP_OPTIONS, False, None)
         except (LookupFailure, PuppetError, MergeError, UndefinedVariable) as e:
             comp.forget()
-            return _outcome(inv, LOOKUP_OPTIONS, False, None, error=str(e))
+            return _outcome(inv, LOOKUP_OPTIONS, False, None, error=e.failure)
         except (RecursionError, StackTooDeep):
             comp.forget()
             return _outcome(inv, LOOKUP_OPTIONS, False, None, error=StackTooDeep.message)
@@ -241,7 +252,7 @@ class LookupSession:
             return _outcome(inv, key, False, None, not_found_message=msg)
         except (LookupFailure, PuppetError, MergeError, UndefinedVariable) as e:
             comp.forget()
-            return _outcome(inv, key, False, None, error=str(e))
+            return _outcome(inv, key, False, None, error=e.failure)
         except (RecursionError, StackTooDeep):
             comp.forget()
             return _outcome(inv, key, False, None, error=StackTooDeep.message)
@@ -249,9 +260,8 @@ class LookupSession:
             raise
         except Exception as e:
             comp.forget()
-            return _outcome(
-                inv, key, False, None, error=f"hiera-ls internal error ({type(e).__name__}: {e})"
-            )
+            said = Text.of(f"hiera-ls internal error ({type(e).__name__}: ", as_value(str(e)), ")")
+            return _outcome(inv, key, False, None, error=said)
 
 
 # Python frames one nested lookup takes (about 20), with room for the layers around it.
@@ -271,16 +281,20 @@ def _outcome(
     key: str,
     found: bool,
     value: object,
-    error: str | None = None,
+    error: str | Text | Failure | None = None,
     not_found_message: str | None = None,
 ) -> LookupOutcome:
     trace = inv.trace.root if not isinstance(inv.trace, NullBuilder) else None
     if not_found_message is not None and trace is not None:
         trace.children.append(TraceNode(Kind.TEXT, label=not_found_message))
-    if error is not None and trace is not None:
-        trace.children.append(TraceNode(Kind.TEXT, label=error))
+    failure = error if isinstance(error, Failure) or error is None else Failure(Text.of(error))
+    plain = failure.text.plain if failure is not None else None
+    if plain is not None and trace is not None:
+        trace.children.append(TraceNode(Kind.TEXT, label=plain))
     notes = tuple(dict.fromkeys(inv.notes))
-    return LookupOutcome(key, found, value, error, trace, notes, warnings=tuple(inv.warnings))
+    return LookupOutcome(
+        key, found, value, plain, trace, notes, warnings=tuple(inv.warnings), failure=failure
+    )
 
 
 def search_and_merge(
@@ -310,7 +324,11 @@ def search_and_merge(
         merge = parse_merge(merge_spec)
     strategy: MergeStrategy | None = merge
     if strategy is None and "merge" in options and options["merge"] is not None:
-        strategy = parse_merge(options["merge"])
+        try:
+            strategy = parse_merge(options["merge"])
+        except MergeError as e:  # the entry's merge: reported there
+            e.cause = Cause(key=lookup_options_key(comp, lk))
+            raise
         inv.trace.add(TraceNode(Kind.MERGE_SOURCE, label=LOOKUP_OPTIONS))
     with inv.trace.branch(Kind.ROOT, lk.text):
         try:

@@ -25,7 +25,7 @@ from hiera_ls.puppet.ruby import (
     truthy,
 )
 from hiera_ls.puppet.ruby_text import to_s
-from hiera_ls.puppet.type_mismatch import describe_mismatch, render
+from hiera_ls.puppet.type_mismatch import describe_mismatch, render_text
 from hiera_ls.puppet.type_parser import parse_type
 from hiera_ls.puppet.types import PType
 from hiera_ls.puppet.values import RubySymbol
@@ -148,7 +148,7 @@ _VALUE_TYPES = {"hash": "Hash[String, Data]", "unique": "Variant[Scalar, Array[D
 def _assert_type(subject: str, expected: PType, value: object) -> None:
     mismatches = describe_mismatch(subject, expected, value)
     if mismatches:
-        raise MergeError(render(mismatches))
+        raise MergeError(render_text(mismatches))
 
 
 def _check(strategy: str, ordinal: str, value: object) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import regex
 
-from hiera_ls.puppet.errors import LookupFailure
+from hiera_ls.puppet.errors import Cause, LookupFailure, PuppetError
 from hiera_ls.puppet.regexp import compile_ruby_regex, regex_search
 
 PATTERN_START = "^"
@@ -48,7 +48,9 @@ def validate_options(options: object, module_name: str | None) -> dict[str, obje
     if options is None:
         return None
     if not isinstance(options, dict):
-        raise LookupFailure("value of lookup_options must be a hash")
+        raise LookupFailure(
+            "value of lookup_options must be a hash", cause=Cause(key="lookup_options")
+        )
     if module_name is None:
         return options
     prefix = f"{module_name}::"
@@ -58,11 +60,13 @@ def validate_options(options: object, module_name: str | None) -> dict[str, obje
             if text[1 : 1 + len(prefix)] != prefix:
                 raise LookupFailure(
                     "all lookup_options patterns must match a key starting with module name "
-                    f"'{module_name}'"
+                    f"'{module_name}'",
+                    cause=Cause(key=text),
                 )
         elif not text.startswith(prefix):
             raise LookupFailure(
-                f"all lookup_options keys must start with module name '{module_name}'"
+                f"all lookup_options keys must start with module name '{module_name}'",
+                cause=Cause(key=text),
             )
     return options
 
@@ -74,7 +78,12 @@ def compile_options(options: Mapping[Any, object] | None) -> CompiledOptions | N
     patterns: list[tuple[str, regex.Pattern[str], object]] = []
     for key, value in options.items():
         if isinstance(key, str) and key.startswith(PATTERN_START):
-            patterns.append((key, compile_ruby_regex(key), value))
+            try:
+                compiled = compile_ruby_regex(key)
+            except PuppetError as e:
+                e.cause = Cause(key=key)  # the entry's pattern: reported there
+                raise
+            patterns.append((key, compiled, value))
         elif isinstance(key, str):
             literal[key] = value
     return CompiledOptions(literal, tuple(patterns))

@@ -22,11 +22,18 @@ from hiera_ls.engine.options import CompiledOptions, compile_options, validate_o
 from hiera_ls.engine.trace import NO_VALUE, Event, Kind, TraceNode
 from hiera_ls.project.backends import EXPAND_PATH, expand_path_file
 from hiera_ls.project.model import Environment, Layer, LayerKind
-from hiera_ls.puppet.errors import LookupFailure, PuppetError, UndefinedVariable
+from hiera_ls.puppet.errors import (
+    Cause,
+    LookupFailure,
+    PuppetError,
+    TokenFailure,
+    UndefinedVariable,
+)
+from hiera_ls.puppet.message import Text
 from hiera_ls.puppet.values import ENCRYPTED_RE, Encrypted
 from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.files import FileAccess
-from hiera_ls.source.keys import LOOKUP_OPTIONS, LookupKey, NotFound
+from hiera_ls.source.keys import LOOKUP_OPTIONS, KeySyntaxError, LookupKey, NotFound
 from hiera_ls.source.spans import FileSpan
 
 EYAML = "eyaml_lookup_key"  # reads YAML like yaml_data; its ENC[...] strings stay encrypted
@@ -86,7 +93,8 @@ def lookup_global(
     except LookupFailure as e:
         if e.issue_code is not None:
             raise
-        raise PuppetError(f"Lookup of key '{inv.top_key}' failed: {e.message}") from e
+        wrapped = Text.of(f"Lookup of key '{inv.top_key}' failed: ", e.text)
+        raise PuppetError(wrapped, e.cause) from e
 
 
 def lookup_in_environment(
@@ -167,7 +175,7 @@ def _resolved_entries(
         comp.entries[cache_key] = []
         return []
     if cfg.error is not None:
-        raise LookupFailure(cfg.error, issue_code="HIERA_CONFIG")
+        raise LookupFailure(cfg.error, issue_code="HIERA_CONFIG", cause=_config_cause(layer))
     entries = cfg.default_hierarchy if default_hierarchy else cfg.hierarchy
     resolved = resolve_entries(inv.untraced(), comp.files, layer, entries)
     comp.entries[cache_key] = resolved
@@ -232,13 +240,20 @@ def _entry_lookup(
                 inv.skip(skipped_level(rentry), VALUE)
             raise NotFound
         if rentry.locations is None or any(loc.is_uri for loc in rentry.locations):
-            raise LookupFailure(f"'{entry.function_name}' {MISSING_PATH}")
+            raise LookupFailure(
+                f"'{entry.function_name}' {MISSING_PATH}", cause=_config_cause(rentry.layer)
+            )
         return lookup_variants(
             inv,
             strategy,
             rentry.locations,
             lambda loc: _location_lookup(comp, inv, rentry, loc, lk),
         )
+
+
+def _config_cause(layer: Layer) -> Cause | None:
+    """The layer's hiera.yaml, the cause of a failure its levels make."""
+    return Cause(layer.config.path) if layer.config is not None else None
 
 
 def _location_lookup(
@@ -260,16 +275,16 @@ def _location_lookup(
         if df is None:
             trace.event(Event.LOCATION_NOT_FOUND, lk.root)
             raise NotFound
-        if df.error is not None:
-            if inv.scope.target.strict_errors or not df.error.endswith(NOT_A_HASH):
-                raise LookupFailure(df.error)
-            inv.warn(df.error)
+        if df.failure is not None:
+            if inv.scope.target.strict_errors or not df.failure.plain.endswith(NOT_A_HASH):
+                raise LookupFailure(df.failure, cause=Cause(path))
+            inv.warn(df.failure.plain)
         root = lk.root
         if root not in df.data:
             trace.event(Event.NOT_FOUND, root)
             raise NotFound
         if root in df.key_errors:
-            raise PuppetError(df.key_errors[root])
+            raise PuppetError(df.key_errors[root], Cause(path, root))
         raw = df.data[root]
         spans = df.nodes.get((root,))
         where = FileSpan(path, spans.value) if spans is not None else None
@@ -277,7 +292,12 @@ def _location_lookup(
             raw, encrypted = mark_encrypted(raw)
             if encrypted:
                 inv.notes.append(ENCRYPTED_NOTE)
-        value = interpolate(raw, inv, allow_methods=True)
+        try:
+            value = interpolate(raw, inv, allow_methods=True)
+        except (TokenFailure, KeySyntaxError) as e:
+            if e.cause is None:  # a token of this value: the file's problem, at this key
+                e.cause = Cause(path, root if isinstance(root, str) else None)
+            raise
         trace.event(Event.FOUND, root, value, where)
         return value
 
@@ -386,6 +406,12 @@ def lookup_options_for(
     if isinstance(found, Mapping):
         return found
     return {}  # Puppet tolerates a String here: "first"['merge'] is nil
+
+
+def lookup_options_key(comp: Compilation, lk: LookupKey) -> str | None:
+    """The lookup_options key whose entry applies to ``lk`` (once its options are known)."""
+    compiled = comp.options.get(lk.module_name)
+    return compiled.matching(lk.root) if compiled is not None else None
 
 
 def _retrieve_options(

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from lsprotocol import types
 
 from hiera_ls.checks.fixes import Fix, FixSource, fixes_for, safe_fixes
-from hiera_ls.codes import CODES
+from hiera_ls.checks.rules import RULES
 from hiera_ls.features.lsp_ranges import SOURCE, Converter
-from hiera_ls.source.spans import FileSpan, Problem, Span
+from hiera_ls.source.spans import Details, Problem, Span
 
 QUICK_FIX = types.CodeActionKind.QuickFix
 FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.hiera-ls"
@@ -51,14 +51,14 @@ def wanted(kind: str, only: Sequence[str] | None) -> bool:
 
 
 def problem_of(diagnostic: types.Diagnostic, path: str, conv: Converter) -> Problem | None:
-    """The hiera-ls problem a client's diagnostic stands for; None for another server's."""
+    """The hiera-ls problem a client's diagnostic stands for (its details from the
+    diagnostic's ``data``); None for another server's."""
     code = diagnostic.code
-    if not isinstance(code, str) or code not in CODES:
-        return None
-    if diagnostic.source not in (None, SOURCE):
+    rule = RULES.get(code) if isinstance(code, str) else None
+    if rule is None or diagnostic.source not in (None, SOURCE):
         return None
     span = Span(conv.from_lsp(diagnostic.range.start), conv.from_lsp(diagnostic.range.end))
-    return Problem(code, diagnostic.message, CODES[code].severity, FileSpan(path, span))
+    return rule.at(diagnostic.message, path, span, Details.from_data(diagnostic.data))
 
 
 def code_actions(

@@ -32,7 +32,7 @@ from hiera_ls.features.puppet_code import ready_code_index
 from hiera_ls.features.render import inline
 from hiera_ls.features.sessions import scope_for
 from hiera_ls.project.code_index import CodeIndex
-from hiera_ls.project.key_index import LineMap, root_of
+from hiera_ls.project.key_index import root_of
 from hiera_ls.project.model import LayerKind
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
@@ -47,6 +47,7 @@ from hiera_ls.puppet.types import (
 )
 from hiera_ls.schemas_path import load_schema
 from hiera_ls.source.keys import LOOKUP_OPTIONS
+from hiera_ls.source.line_map import LineMap
 from hiera_ls.source.manifest_model import Definition, DefinitionKind, Parameter
 from hiera_ls.source.spans import Position, Span
 
@@ -58,7 +59,6 @@ FUNCTIONS = {
     "literal": "the text of its argument as is: %{literal('%')} writes a `%`",
     "scope": "the value of a scope variable, as %{name} does",
 }
-KEY_FUNCTIONS = ("lookup", "hiera", "alias")
 VARIABLE_ROOTS = {
     "facts": "the node's facts (facts.os.family)",
     "trusted": "the node's trusted data (trusted.certname)",
@@ -82,8 +82,6 @@ MERGE_OPTIONS = {
 }
 BOOLEAN_OPTIONS = ("merge_hash_arrays", "sort_merged_arrays")
 CONVERT_TYPES = ("Sensitive", "Array", "Hash", "String", "Integer", "Boolean")
-BACKEND_KEYS = ("data_hash", "lookup_key", "data_dig")
-LEVEL_LISTS = ("hierarchy", "default_hierarchy", "plan_hierarchy")
 MAX_FACTS = 500  # fact paths offered at one level (a structured fact can have thousands)
 MAX_KEYS = 100  # keys offered at once (the list is cut to what matches the typed text)
 

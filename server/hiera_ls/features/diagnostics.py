@@ -16,12 +16,22 @@ edit (those inside the edited lines are dropped until the full checks run again)
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from hiera_ls.checks.causes import ByCause, fold
 from hiera_ls.checks.class_parameters import declared_with_parameters
-from hiera_ls.checks.policy import COMPLETE, PARTIAL, Coverage, apply_policy, coverage
+from hiera_ls.checks.policy import (
+    COMPLETE,
+    PARTIAL,
+    Coverage,
+    apply_policy,
+    config_code_problems,
+    coverage,
+)
+from hiera_ls.checks.profile_coverage import CoverageResult
 from hiera_ls.checks.registry import (
     CoverageMemo,
     CrossFileIndex,
@@ -35,8 +45,7 @@ from hiera_ls.checks.registry import (
     check_workspace,
 )
 from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
-from hiera_ls.checks.unused_data import CODE as UNUSED_KEY
-from hiera_ls.checks.unused_data import modules_with_code, read_by_data, unused_in_file
+from hiera_ls.checks.unused_data import KEY_UNUSED, modules_with_code, read_by_data, unused_in_file
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.features.puppet_code import code_index
 from hiera_ls.features.spread import profile_lookup
@@ -46,6 +55,7 @@ from hiera_ls.project.facts import node_scope
 from hiera_ls.project.key_index import LARGE_FILE_CHARS, FileKeys
 from hiera_ls.project.profiles import ProfileEntry
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
+from hiera_ls.puppet.errors import Cause
 from hiera_ls.source.files import Stamp
 from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
 from hiera_ls.source.yaml_reparse import changed_lines
@@ -86,7 +96,8 @@ class _EveryProfile:
 
     context: tuple[object, ...]  # what they were computed from (see Diagnostics._coverage_key)
     by_file: dict[str, list[Problem]]
-    stamps: dict[str, Stamp | None]  # each file with findings, as it was then
+    stamps: dict[str, Stamp | None]  # each file with findings or consequences, as it was then
+    consequences: ByCause = field(default_factory=dict)  # the lookups each cause breaks
 
 
 @dataclass(slots=True)
@@ -177,7 +188,7 @@ class Diagnostics:
                     raise
 
         try:
-            by_file = check_profile_coverage(
+            result = check_profile_coverage(
                 view.env, built.index, profiles, snapshot.files, snapshot.cache, levels, step, memo
             )
         except Exception:
@@ -185,27 +196,30 @@ class Diagnostics:
                 raise  # the caller gave up (an edit came in): not a failure of the checks
             # a bug must not cost the other checks: no findings of this kind until data changes
             memo.start(())
-            by_file = {}
-        stamps = {path: snapshot.files.stamp(path) for path in by_file}
-        done = _EveryProfile(key, by_file, stamps)
+            result = CoverageResult({})
+        by_file, consequences = result.by_file, result.consequences
+        about = {*by_file, *(c.path for c in consequences if c.path is not None)}
+        stamps = {path: snapshot.files.stamp(path) for path in about}
+        done = _EveryProfile(key, by_file, stamps, consequences)
         self._coverage[view.env.root] = done
         return done
 
-    def _coverage_for(self, snapshot: Snapshot, view: EnvironmentView, path: str) -> list[Problem]:
-        """This file's every-profile findings: current ones; else (the server, until its
-        worker recomputes them) the last ones if this file is unchanged since."""
+    def _coverage_for(
+        self, snapshot: Snapshot, view: EnvironmentView, path: str
+    ) -> _EveryProfile | None:
+        """The every-profile findings that hold for this file: current ones; else (the server,
+        until its worker recomputes them) the last ones if this file is unchanged since."""
         if not snapshot.profiles:
-            return []
+            return None
         key = (self.changes, *self._coverage_key(snapshot, view))
         last = self._coverage.get(view.env.root)
         if (last is None or last.context != key) and self.inline_coverage:
             last = self._profile_coverage(snapshot, view, self.changes, None)
         if last is None:
-            return []
-        found = last.by_file.get(path, [])
-        if found and last.context != key and last.stamps.get(path) != snapshot.files.stamp(path):
-            return []
-        return found
+            return None
+        if last.context != key and last.stamps.get(path) != snapshot.files.stamp(path):
+            return None
+        return last
 
     def source(self, snapshot: Snapshot, path: str) -> DataSource | None:
         """The file's text and parse; the text is read on each call, not kept (an open file's
@@ -292,15 +306,21 @@ class Diagnostics:
         return self._policy(snapshot, path, text, found, checked)
 
     def _with_coverage(self, snapshot: Snapshot, path: str, found: list[Problem]) -> list[Problem]:
-        """The file's problems plus its every-profile findings (kept apart from the file's own
-        result: a new run of those does not make every open file's checks run again)."""
+        """The file's problems plus its every-profile findings, each cause with the lookups it
+        makes fail (kept apart from the file's own result: a new run of those does not make
+        every open file's checks run again)."""
+        kind = snapshot.kind_of(path)
         info = snapshot.data_files.get(path)
-        if info is None or snapshot.kind_of(path) is not FileKind.DATA:
+        view = info.view if info is not None else snapshot.environment_for(path)
+        if view is None or kind not in (FileKind.DATA, FileKind.HIERA_CONFIG):
             return found
-        extra = self._coverage_for(snapshot, info.view, path)
-        if not extra:
+        last = self._coverage_for(snapshot, view, path)
+        if last is None:
             return found
-        return _located_in(sorted([*found, *extra], key=_order), path)
+        extra = last.by_file.get(path, []) if kind is FileKind.DATA else []
+        if extra:
+            found = _located_in(sorted([*found, *extra], key=_order), path)
+        return fold(found, last.consequences, len(snapshot.profiles))
 
     def _checked(
         self, snapshot: Snapshot, path: str, pause: Pause | None
@@ -415,7 +435,8 @@ class Diagnostics:
         source: DataSource | None = None
         checked = COMPLETE
         if kind is FileKind.REPO_CONFIG:
-            found = list(snapshot.config_for(path).problems)
+            config = snapshot.config_for(path)
+            found = sorted([*config.problems, *config_code_problems(config)], key=_order)
         elif kind is FileKind.FACTS:
             entry = snapshot.profile_at(path)
             found = list(entry.profile.problems) if entry is not None else []
@@ -444,6 +465,7 @@ class Diagnostics:
                     view.env,
                     code,
                     lambda: self.declared(snapshot, code) if code is not None else frozenset(),
+                    lambda cause: _reported_where_it_is(snapshot, cause),
                 )
                 large = len(source.text) > LARGE_FILE_CHARS
                 if built is not None:
@@ -462,8 +484,6 @@ class Diagnostics:
                     loaded=loaded,
                     code=code is not None,
                 )
-                if code is None and checked.complete:
-                    checked = replace(checked, skipped=(*checked.skipped, UNUSED_KEY))
         else:
             checked = PARTIAL  # a file no check reads: its suppressions are not judged
         return _located_in(found, path), source, checked
@@ -527,12 +547,12 @@ def _without_said(found: Sequence[Problem], reported: list[Problem]) -> list[Pro
     that a warning or an error of the checks marks (an unknown class parameter, a module key
     Puppet ignores) and that is reported too: said once, the stronger way. A finding the
     repository ignores or a comment suppresses leaves the hint, the only word on that key."""
-    if not any(p.code == UNUSED_KEY for p in reported):
+    if not any(p.code == KEY_UNUSED.code for p in reported):
         return reported
     strong = {
         (p.code, p.where.span)
         for p in found
-        if p.code != UNUSED_KEY and p.severity in (Severity.ERROR, Severity.WARNING)
+        if p.code != KEY_UNUSED.code and p.severity in (Severity.ERROR, Severity.WARNING)
     }
     marked = [p.where.span for p in reported if (p.code, p.where.span) in strong]
     if not marked:
@@ -540,9 +560,17 @@ def _without_said(found: Sequence[Problem], reported: list[Problem]) -> list[Pro
     return [
         p
         for p in reported
-        if p.code != UNUSED_KEY
+        if p.code != KEY_UNUSED.code
         or not any(s.start <= p.where.span.end and p.where.span.start <= s.end for s in marked)
     ]
+
+
+def _reported_where_it_is(snapshot: Snapshot, cause: Cause) -> bool:
+    """Whether the problem behind a failure is one of the files the checks report on (a
+    lookup_options entry always is): the failure is then folded into it."""
+    if cause.path is None:
+        return True
+    return snapshot.kind_of(os.path.normpath(cause.path)) in (FileKind.DATA, FileKind.HIERA_CONFIG)
 
 
 def node_profiles(snapshot: Snapshot, view: EnvironmentView) -> list[NodeProfile]:

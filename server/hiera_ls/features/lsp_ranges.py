@@ -13,9 +13,10 @@ from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
 
-from hiera_ls.codes import UNNECESSARY
+from hiera_ls.checks.causes import with_words
+from hiera_ls.checks.rules import RULES
 from hiera_ls.features.render import file_uri
-from hiera_ls.project.key_index import LineMap
+from hiera_ls.source.line_map import LineMap
 from hiera_ls.source.spans import FileSpan, Position, Problem, Severity, Span
 
 UTF8 = types.PositionEncodingKind.Utf8.value
@@ -28,6 +29,7 @@ SEVERITY = {
     Severity.HINT: types.DiagnosticSeverity.Hint,
 }
 SOURCE = "hiera-ls"
+MAX_RELATED = 100  # a cause's consequences listed with it (its message counts them all)
 
 
 def encoding_name(encoding: object) -> str:
@@ -91,14 +93,36 @@ def uri_of(path: str) -> str:
     return file_uri(path)
 
 
-def diagnostic(problem: Problem, conv: Converter) -> types.Diagnostic:
+def diagnostic(
+    problem: Problem, conv: Converter, converter_of: Callable[[str], Converter] | None = None
+) -> types.Diagnostic:
+    """The problem for the editor; its details travel as the diagnostic's ``data``, which the
+    client hands back with a code action request (the fixes read them, not the message). A
+    cause lists the lookups it makes fail as related information (``converter_of(path)``: the
+    positions of another file's text)."""
+    rule = RULES.get(problem.code)
+    details = problem.details.as_data()
+    related = None
+    if problem.consequences is not None and converter_of is not None:
+        related = [
+            types.DiagnosticRelatedInformation(
+                location=types.Location(
+                    uri=uri_of(c.where.path),
+                    range=converter_of(c.where.path).to_lsp_range(c.where.span),
+                ),
+                message=f"Looking up '{c.key}' fails because of this",
+            )
+            for c in problem.consequences.items[:MAX_RELATED]
+        ]
     return types.Diagnostic(
         range=conv.to_lsp_range(problem.where.span),
-        message=problem.message,
+        message=with_words(problem.message, problem.consequences),
         severity=SEVERITY[problem.severity],
         code=problem.code,
         source=SOURCE,
-        tags=[types.DiagnosticTag.Unnecessary] if problem.code in UNNECESSARY else None,
+        tags=[types.DiagnosticTag.Unnecessary] if rule is not None and rule.unnecessary else None,
+        data=details or None,
+        related_information=related,
     )
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from hiera_ls.features.render import code, link
 from hiera_ls.project.code_index import CodeIndex, ParameterRef
-from hiera_ls.project.key_index import LineMap
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
+from hiera_ls.source.line_map import LineMap
 from hiera_ls.source.manifest_model import LookupCall
 from hiera_ls.source.spans import FileSpan, Span
 

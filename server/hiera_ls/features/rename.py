@@ -30,11 +30,12 @@ from hiera_ls.features.provenance import module_of, pattern_matches
 from hiera_ls.features.puppet_code import code_index, key_text_span
 from hiera_ls.features.targets import DataKey, KeyCall, OptionsKey, TokenAt, target_at
 from hiera_ls.project.code_index import CodeIndex
-from hiera_ls.project.key_index import KEY_METHODS, LARGE_FILE_CHARS, FileKeys, LineMap, root_of
+from hiera_ls.project.key_index import KEY_METHODS, LARGE_FILE_CHARS, FileKeys, root_of
 from hiera_ls.project.model import LayerKind
 from hiera_ls.project.workspace import DataFileInfo, EnvironmentView, Snapshot
 from hiera_ls.source.interpolation import TokenKind
 from hiera_ls.source.keys import LOOKUP_OPTIONS
+from hiera_ls.source.line_map import LineMap
 from hiera_ls.source.spans import Position, Span
 
 # letters, digits, '_' and '-', with '::' between namespaces: what a key can be written as

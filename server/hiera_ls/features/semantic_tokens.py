@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hiera_ls.project.key_index import LineMap
 from hiera_ls.project.workspace import FileKind, Snapshot
 from hiera_ls.source.interpolation import Token, TokenKind, scan
+from hiera_ls.source.line_map import LineMap
 from hiera_ls.source.spans import Position, Span
 
 # The legend's order: a piece's type is its index here.

@@ -11,11 +11,12 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from hiera_ls.project.key_index import LineMap, iter_scalar_tokens, locate_tokens
+from hiera_ls.project.key_index import iter_scalar_tokens, locate_tokens
 from hiera_ls.project.level_files import LevelRef
 from hiera_ls.project.workspace import FileKind, Snapshot
 from hiera_ls.source.interpolation import Token, TokenKind
 from hiera_ls.source.keys import LOOKUP_OPTIONS
+from hiera_ls.source.line_map import LineMap
 from hiera_ls.source.node_table import Nodes, NodeSpans
 from hiera_ls.source.spans import Position, Span
 

@@ -13,10 +13,10 @@ from hiera_ls.features import lsp_ranges
 from hiera_ls.features.change_lens import changed_keys, compare_key
 from hiera_ls.lsp import protocol
 from hiera_ls.lsp.protocol import CompareKeyParams, KeyComparison
-from hiera_ls.lsp.server import HieraLanguageServer, empty, guard, none
+from hiera_ls.lsp.server import HieraLanguageServer, empty, handler, none
 
 
-@guard("codeLens", empty)
+@handler(types.TEXT_DOCUMENT_CODE_LENS, empty, types.CodeLensOptions(resolve_provider=False))
 async def text_document_code_lens(
     ls: HieraLanguageServer, params: types.CodeLensParams
 ) -> list[types.CodeLens]:
@@ -46,19 +46,11 @@ def _compare(ls: HieraLanguageServer, params: CompareKeyParams | None) -> KeyCom
     return compare_key(ls.snapshot(), path, params.key) if path is not None else None
 
 
-@guard(protocol.COMPARE_KEY, none)
+@handler(protocol.COMPARE_KEY, none)
 async def hiera_compare_key(ls: HieraLanguageServer, params: Any) -> KeyComparison | None:
     return _compare(ls, CompareKeyParams.from_json(params))
 
 
-@guard(protocol.CMD_COMPARE_KEY, none)
+@handler(protocol.CMD_COMPARE_KEY, none, command=True)
 async def command_compare_key(ls: HieraLanguageServer, *args: Any) -> KeyComparison | None:
     return _compare(ls, CompareKeyParams.from_json(args[0] if args else None))
-
-
-def register(ls: HieraLanguageServer) -> None:
-    ls.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))(
-        text_document_code_lens
-    )
-    ls.feature(protocol.COMPARE_KEY)(hiera_compare_key)
-    ls.command(protocol.CMD_COMPARE_KEY)(command_compare_key)

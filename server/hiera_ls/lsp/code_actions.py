@@ -10,13 +10,17 @@ from lsprotocol import types
 
 from hiera_ls.features import eyaml, lsp_ranges
 from hiera_ls.features.code_actions import FIX_ALL, QUICK_FIX, code_actions, fix_all, wanted
-from hiera_ls.lsp.server import HieraLanguageServer, empty, guard
+from hiera_ls.lsp.server import HieraLanguageServer, empty, handler
 from hiera_ls.source.spans import Span
 
 EYAML_KINDS = (eyaml.ENCRYPT_KIND, eyaml.DECRYPT_KIND)
 
 
-@guard("codeAction", empty)
+@handler(
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    empty,
+    types.CodeActionOptions(code_action_kinds=[QUICK_FIX, FIX_ALL, *EYAML_KINDS]),
+)
 async def text_document_code_action(
     ls: HieraLanguageServer, params: types.CodeActionParams
 ) -> list[types.CodeAction]:
@@ -47,10 +51,3 @@ async def text_document_code_action(
         found = eyaml.code_actions(ls.snapshot(), path, uri, span, conv)
         actions.extend(a for a in found if not only or wanted(a.kind or "", only))
     return actions
-
-
-def register(ls: HieraLanguageServer) -> None:
-    ls.feature(
-        types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[QUICK_FIX, FIX_ALL, *EYAML_KINDS]),
-    )(text_document_code_action)

@@ -13,8 +13,8 @@ from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
 from hiera_ls.features.completion import Item, complete, key_detail
-from hiera_ls.lsp.server import HieraLanguageServer, guard, none
-from hiera_ls.source.spans import Span
+from hiera_ls.lsp.server import HieraLanguageServer, at_position, handler, none
+from hiera_ls.source.spans import Position, Span
 
 TRIGGER_CHARACTERS = ["{", "(", "'", '"', ".", ":", " "]
 KINDS = {
@@ -58,14 +58,14 @@ def _range(conv: lsp_ranges.Converter, span: Span) -> dict[str, Any]:
     }
 
 
-@guard("completion", none)
+@at_position(
+    types.TEXT_DOCUMENT_COMPLETION,
+    none,
+    types.CompletionOptions(trigger_characters=TRIGGER_CHARACTERS, resolve_provider=True),
+)
 async def text_document_completion(
-    ls: HieraLanguageServer, params: types.CompletionParams
+    ls: HieraLanguageServer, params: types.CompletionParams, path: str, pos: Position
 ) -> dict[str, Any] | None:
-    at = ls.position(params.text_document.uri, params.position)
-    if at is None:
-        return None
-    path, pos = at
     found = complete(ls.snapshot(), path, pos)
     if not found.items:  # an empty incomplete list: nothing yet, the client asks again
         return {"isIncomplete": True, "items": []} if found.incomplete else None
@@ -81,7 +81,7 @@ async def text_document_completion(
     return {"isIncomplete": found.incomplete, "items": items}
 
 
-@guard("completionItem/resolve", none)
+@handler(types.COMPLETION_ITEM_RESOLVE, none)
 async def completion_item_resolve(
     ls: HieraLanguageServer, item: types.CompletionItem
 ) -> types.CompletionItem:
@@ -91,11 +91,3 @@ async def completion_item_resolve(
         if path is not None and item.detail is None:
             item.detail = key_detail(ls.snapshot(), path, data["key"])
     return item
-
-
-def register(ls: HieraLanguageServer) -> None:
-    ls.feature(
-        types.TEXT_DOCUMENT_COMPLETION,
-        types.CompletionOptions(trigger_characters=TRIGGER_CHARACTERS, resolve_provider=True),
-    )(text_document_completion)
-    ls.feature(types.COMPLETION_ITEM_RESOLVE)(completion_item_resolve)

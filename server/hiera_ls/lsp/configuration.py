@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from lsprotocol import types
 
 from hiera_ls.lsp.protocol import from_namedtuples
-from hiera_ls.lsp.server import HieraLanguageServer, guard, none
+from hiera_ls.lsp.server import HieraLanguageServer, handler, none
 from hiera_ls.project.settings import SECTION, parse_settings
 
 # Problems another extension already reports for the same YAML file (Red Hat's YAML
@@ -56,7 +56,7 @@ async def reload_settings(ls: HieraLanguageServer, pushed: object = None) -> Non
     ls.project.set_settings(parsed.settings)
 
 
-@guard("didChangeConfiguration", none, foreground=False)
+@handler(types.WORKSPACE_DID_CHANGE_CONFIGURATION, none, foreground=False)
 async def workspace_did_change_configuration(
     ls: HieraLanguageServer, params: types.DidChangeConfigurationParams
 ) -> None:
@@ -64,7 +64,3 @@ async def workspace_did_change_configuration(
     section = pushed.get(SECTION, pushed) if isinstance(pushed, dict) else None
     await reload_settings(ls, section)
     ls.scheduler.refresh()
-
-
-def register(ls: HieraLanguageServer) -> None:
-    ls.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)(workspace_did_change_configuration)

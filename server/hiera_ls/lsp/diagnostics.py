@@ -9,7 +9,7 @@ from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
 from hiera_ls.lsp.diagnostics_scheduler import result_id
-from hiera_ls.lsp.server import HieraLanguageServer, guard
+from hiera_ls.lsp.server import HieraLanguageServer, handler
 
 DIAGNOSTIC_ID = "hiera-ls"
 
@@ -18,7 +18,14 @@ def _no_report() -> types.FullDocumentDiagnosticReport:
     return types.FullDocumentDiagnosticReport(items=[])
 
 
-@guard("diagnostic", _no_report)
+@handler(
+    types.TEXT_DOCUMENT_DIAGNOSTIC,
+    _no_report,  # No workspace diagnostics: clients re-pull them every few seconds, and a full
+    # pass over a big repository (every key looked up) would keep the server busy.
+    types.DiagnosticOptions(
+        identifier=DIAGNOSTIC_ID, inter_file_dependencies=True, workspace_diagnostics=False
+    ),
+)
 async def text_document_diagnostic(
     ls: HieraLanguageServer, params: types.DocumentDiagnosticParams
 ) -> types.FullDocumentDiagnosticReport | types.UnchangedDocumentDiagnosticReport:
@@ -28,14 +35,3 @@ async def text_document_diagnostic(
     if params.previous_result_id == items_id:
         return types.UnchangedDocumentDiagnosticReport(result_id=items_id)
     return types.FullDocumentDiagnosticReport(items=items, result_id=items_id)
-
-
-def register(ls: HieraLanguageServer) -> None:
-    ls.feature(
-        types.TEXT_DOCUMENT_DIAGNOSTIC,
-        # No workspace diagnostics: clients re-pull them every few seconds, and a full
-        # pass over a big repository (every key looked up) would keep the server busy.
-        types.DiagnosticOptions(
-            identifier=DIAGNOSTIC_ID, inter_file_dependencies=True, workspace_diagnostics=False
-        ),
-    )(text_document_diagnostic)

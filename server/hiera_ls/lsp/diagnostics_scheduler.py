@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
-from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
+from hiera_ls.source.loader_rules import DATA_LARGE_FILE
+from hiera_ls.source.spans import Problem, Severity, Span
 
 if TYPE_CHECKING:
     from hiera_ls.lsp.server import HieraLanguageServer
@@ -49,12 +50,11 @@ def capped(problems: list[Problem]) -> list[Problem]:
     kept = sorted(range(len(problems)), key=lambda i: (rank[problems[i].severity], i))
     shown = [problems[i] for i in sorted(kept[:MAX_PUBLISHED])]
     first = problems[0].where
-    note = Problem(
-        "data-large-file",
+    note = DATA_LARGE_FILE.at(
         f"hiera-ls shows {MAX_PUBLISHED:,} of the {len(problems):,} problems of this file, the "
         "most severe first; hiera-ls check lists them all",
-        Severity.INFORMATION,
-        FileSpan(first.path, Span.of(0, 0, 0, 0)),
+        first.path,
+        Span.of(0, 0, 0, 0),
     )
     return [note, *shown]
 
@@ -111,7 +111,7 @@ class DiagnosticsScheduler:
         )
         hidden = ls.hidden_codes if path.endswith((".yaml", ".yml")) else frozenset()
         shown = capped([p for p in problems if p.code not in hidden])
-        return [lsp_ranges.diagnostic(p, conv) for p in shown]
+        return [lsp_ranges.diagnostic(p, conv, ls.converter) for p in shown]
 
     @property
     def changes_seen(self) -> int:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from hiera_ls.features.lsp_ranges import UTF8, UTF32
-from hiera_ls.project.key_index import LineMap
+from hiera_ls.source.line_map import LineMap
 from hiera_ls.source.spans import Position
 
 _CHUNK = 1 << 16  # characters counted at a time while looking for a line

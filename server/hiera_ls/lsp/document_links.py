@@ -7,10 +7,10 @@ from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
 from hiera_ls.features.document_links import document_links
-from hiera_ls.lsp.server import HieraLanguageServer, empty, guard
+from hiera_ls.lsp.server import HieraLanguageServer, empty, handler
 
 
-@guard("documentLink", empty)
+@handler(types.TEXT_DOCUMENT_DOCUMENT_LINK, empty, types.DocumentLinkOptions())
 async def text_document_document_link(
     ls: HieraLanguageServer, params: types.DocumentLinkParams
 ) -> list[types.DocumentLink]:
@@ -29,9 +29,3 @@ async def text_document_document_link(
         )
         for link in document_links(ls.snapshot(), path)
     ]
-
-
-def register(ls: HieraLanguageServer) -> None:
-    ls.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK, types.DocumentLinkOptions())(
-        text_document_document_link
-    )

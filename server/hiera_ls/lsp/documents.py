@@ -10,10 +10,10 @@ from __future__ import annotations
 from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
-from hiera_ls.lsp.server import HieraLanguageServer, guard, none
+from hiera_ls.lsp.server import HieraLanguageServer, handler, none
 
 
-@guard("didOpen", none)
+@handler(types.TEXT_DOCUMENT_DID_OPEN, none)
 async def text_document_did_open(
     ls: HieraLanguageServer, params: types.DidOpenTextDocumentParams
 ) -> None:
@@ -33,7 +33,7 @@ async def text_document_did_open(
     ls.scheduler.edited(path)
 
 
-@guard("didChange", none)
+@handler(types.TEXT_DOCUMENT_DID_CHANGE, none)
 async def text_document_did_change(
     ls: HieraLanguageServer, params: types.DidChangeTextDocumentParams
 ) -> None:
@@ -47,7 +47,7 @@ async def text_document_did_change(
     ls.scheduler.edited(path)
 
 
-@guard("didClose", none)
+@handler(types.TEXT_DOCUMENT_DID_CLOSE, none)
 async def text_document_did_close(
     ls: HieraLanguageServer, params: types.DidCloseTextDocumentParams
 ) -> None:
@@ -62,9 +62,3 @@ async def text_document_did_close(
     ls.scheduler.clear(uri)
     if unsaved:  # the disk's text is back: other files' problems may change (after a pause)
         ls.scheduler.data_changed()
-
-
-def register(ls: HieraLanguageServer) -> None:
-    ls.feature(types.TEXT_DOCUMENT_DID_OPEN)(text_document_did_open)
-    ls.feature(types.TEXT_DOCUMENT_DID_CHANGE)(text_document_did_change)
-    ls.feature(types.TEXT_DOCUMENT_DID_CLOSE)(text_document_did_close)

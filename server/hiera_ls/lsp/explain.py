@@ -9,7 +9,7 @@ from hiera_ls.features import lsp_ranges
 from hiera_ls.features.explain import explain
 from hiera_ls.lsp import protocol
 from hiera_ls.lsp.protocol import ExplainParams, ExplainResult
-from hiera_ls.lsp.server import HieraLanguageServer, guard, none
+from hiera_ls.lsp.server import HieraLanguageServer, handler, none
 
 
 def _explain(ls: HieraLanguageServer, params: ExplainParams | None) -> ExplainResult | None:
@@ -22,16 +22,11 @@ def _explain(ls: HieraLanguageServer, params: ExplainParams | None) -> ExplainRe
     return explain(ls.snapshot(), path, pos, params.key)
 
 
-@guard(protocol.EXPLAIN, none)
+@handler(protocol.EXPLAIN, none)
 async def hiera_explain(ls: HieraLanguageServer, params: Any) -> ExplainResult | None:
     return _explain(ls, ExplainParams.from_json(params))
 
 
-@guard(protocol.CMD_EXPLAIN, none)
+@handler(protocol.CMD_EXPLAIN, none, command=True)
 async def command_explain(ls: HieraLanguageServer, *args: Any) -> ExplainResult | None:
     return _explain(ls, ExplainParams.from_json(args[0] if args else None))
-
-
-def register(ls: HieraLanguageServer) -> None:
-    ls.feature(protocol.EXPLAIN)(hiera_explain)
-    ls.command(protocol.CMD_EXPLAIN)(command_explain)

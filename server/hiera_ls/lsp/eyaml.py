@@ -26,7 +26,7 @@ from hiera_ls.lsp.protocol import (
     EyamlParams,
     EyamlReencryptResult,
 )
-from hiera_ls.lsp.server import HieraLanguageServer, guard, none
+from hiera_ls.lsp.server import HieraLanguageServer, handler, none
 
 
 def _decrypt(ls: HieraLanguageServer, params: EyamlParams | None) -> EyamlDecryptResult | None:
@@ -39,17 +39,17 @@ def _decrypt(ls: HieraLanguageServer, params: EyamlParams | None) -> EyamlDecryp
     return decrypt_at(ls.snapshot(), path, pos)
 
 
-@guard(protocol.EYAML_DECRYPT, none)
+@handler(protocol.EYAML_DECRYPT, none)
 async def eyaml_decrypt(ls: HieraLanguageServer, params: Any) -> EyamlDecryptResult | None:
     return _decrypt(ls, EyamlParams.from_json(params))
 
 
-@guard(protocol.CMD_EYAML_DECRYPT, none)
+@handler(protocol.CMD_EYAML_DECRYPT, none, command=True)
 async def command_eyaml_decrypt(ls: HieraLanguageServer, *args: Any) -> EyamlDecryptResult | None:
     return _decrypt(ls, EyamlParams.from_json(args[0] if args else None))
 
 
-@guard(protocol.EYAML_EDIT_TEXT, none)
+@handler(protocol.EYAML_EDIT_TEXT, none)
 async def eyaml_edit_text(ls: HieraLanguageServer, params: Any) -> EyamlEditText | None:
     found = EyamlParams.from_json(params)
     path = lsp_ranges.path_of(found.uri) if found is not None else None
@@ -58,7 +58,7 @@ async def eyaml_edit_text(ls: HieraLanguageServer, params: Any) -> EyamlEditText
     return edit_text(ls.snapshot(), path)
 
 
-@guard(protocol.EYAML_REENCRYPT, none)
+@handler(protocol.EYAML_REENCRYPT, none)
 async def eyaml_reencrypt(ls: HieraLanguageServer, params: Any) -> EyamlReencryptResult | None:
     found = EyamlParams.from_json(params)
     path = lsp_ranges.path_of(found.uri) if found is not None else None
@@ -70,10 +70,3 @@ async def eyaml_reencrypt(ls: HieraLanguageServer, params: Any) -> EyamlReencryp
     conv = ls.converter(path)
     edits = [types.TextEdit(range=conv.to_lsp_range(s), new_text=t) for s, t in result.edits]
     return EyamlReencryptResult(edits, None)
-
-
-def register(ls: HieraLanguageServer) -> None:
-    ls.feature(protocol.EYAML_DECRYPT)(eyaml_decrypt)
-    ls.feature(protocol.EYAML_EDIT_TEXT)(eyaml_edit_text)
-    ls.feature(protocol.EYAML_REENCRYPT)(eyaml_reencrypt)
-    ls.command(protocol.CMD_EYAML_DECRYPT)(command_eyaml_decrypt)

@@ -7,17 +7,14 @@ from lsprotocol import types
 
 from hiera_ls.features.hover import hover
 from hiera_ls.features.render import plain_text
-from hiera_ls.lsp.server import HieraLanguageServer, guard, none
+from hiera_ls.lsp.server import HieraLanguageServer, at_position, none
+from hiera_ls.source.spans import Position
 
 
-@guard("hover", none)
+@at_position(types.TEXT_DOCUMENT_HOVER, none)
 async def text_document_hover(
-    ls: HieraLanguageServer, params: types.HoverParams
+    ls: HieraLanguageServer, params: types.HoverParams, path: str, pos: Position
 ) -> types.Hover | None:
-    at = ls.position(params.text_document.uri, params.position)
-    if at is None:
-        return None
-    path, pos = at
     result = hover(ls.snapshot(), path, pos)
     if result is None:
         return None
@@ -31,7 +28,3 @@ async def text_document_hover(
         contents=contents,
         range=ls.converter(path).to_lsp_range(result.span),
     )
-
-
-def register(ls: HieraLanguageServer) -> None:
-    ls.feature(types.TEXT_DOCUMENT_HOVER)(text_document_hover)

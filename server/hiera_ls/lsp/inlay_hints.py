@@ -8,10 +8,10 @@ from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
 from hiera_ls.features.inlay_hints import inlay_hints
-from hiera_ls.lsp.server import HieraLanguageServer, empty, guard
+from hiera_ls.lsp.server import HieraLanguageServer, empty, handler
 
 
-@guard("inlayHint", empty)
+@handler(types.TEXT_DOCUMENT_INLAY_HINT, empty, types.InlayHintOptions(resolve_provider=False))
 async def text_document_inlay_hint(
     ls: HieraLanguageServer, params: types.InlayHintParams
 ) -> list[types.InlayHint]:
@@ -30,9 +30,3 @@ async def text_document_inlay_hint(
         )
         for hint in found
     ]
-
-
-def register(ls: HieraLanguageServer) -> None:
-    ls.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))(
-        text_document_inlay_hint
-    )

@@ -9,10 +9,10 @@ from hiera_ls.features import lsp_ranges
 from hiera_ls.features.key_view import key_view
 from hiera_ls.lsp import protocol
 from hiera_ls.lsp.protocol import KeyView, KeyViewParams
-from hiera_ls.lsp.server import HieraLanguageServer, guard, none
+from hiera_ls.lsp.server import HieraLanguageServer, handler, none
 
 
-@guard(protocol.KEY_VIEW, none)
+@handler(protocol.KEY_VIEW, none)
 async def hiera_key_view(ls: HieraLanguageServer, params: Any) -> KeyView | None:
     found = KeyViewParams.from_json(params)
     if found is None:
@@ -22,7 +22,3 @@ async def hiera_key_view(ls: HieraLanguageServer, params: Any) -> KeyView | None
     if path is not None and found.position is not None:
         pos = ls.converter(path).from_lsp(found.position)
     return key_view(ls.snapshot(), path, pos, found.key)
-
-
-def register(ls: HieraLanguageServer) -> None:
-    ls.feature(protocol.KEY_VIEW)(hiera_key_view)

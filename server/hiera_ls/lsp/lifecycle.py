@@ -9,7 +9,7 @@ from hiera_ls import __version__
 from hiera_ls.features import lsp_ranges
 from hiera_ls.lsp.configuration import hidden_codes, reload_settings
 from hiera_ls.lsp.protocol import from_namedtuples
-from hiera_ls.lsp.server import HieraLanguageServer, guard, none
+from hiera_ls.lsp.server import HieraLanguageServer, handler, none
 from hiera_ls.project.settings import parse_settings
 from hiera_ls.project.workspace import Workspace
 
@@ -23,7 +23,7 @@ WATCH_GLOBS = (
 )
 
 
-@guard("initialize", none)
+@handler(types.INITIALIZE, none)
 async def initialize(ls: HieraLanguageServer, params: types.InitializeParams) -> None:
     caps = params.capabilities
     ls.pull_diagnostics = bool(caps.text_document and caps.text_document.diagnostic)
@@ -49,7 +49,7 @@ async def initialize(ls: HieraLanguageServer, params: types.InitializeParams) ->
     ls.project = Workspace(_roots(params), parsed.settings)
 
 
-@guard("initialized", none, foreground=False)
+@handler(types.INITIALIZED, none, foreground=False)
 async def initialized(ls: HieraLanguageServer, params: types.InitializedParams) -> None:
     caps = ls.client_capabilities
     watched = caps.workspace.did_change_watched_files if caps.workspace else None
@@ -97,8 +97,3 @@ def _roots(params: types.InitializeParams) -> list[str]:
     if not roots and params.root_path:
         roots.append(params.root_path)
     return roots
-
-
-def register(ls: HieraLanguageServer) -> None:
-    ls.feature(types.INITIALIZE)(initialize)
-    ls.feature(types.INITIALIZED)(initialized)

@@ -7,32 +7,20 @@ from lsprotocol import types
 from hiera_ls.features import lsp_ranges
 from hiera_ls.features.definition import definition
 from hiera_ls.features.references import references
-from hiera_ls.lsp.server import HieraLanguageServer, empty, guard
+from hiera_ls.lsp.server import HieraLanguageServer, at_position, empty
+from hiera_ls.source.spans import Position
 
 
-@guard("definition", empty)
+@at_position(types.TEXT_DOCUMENT_DEFINITION, empty)
 async def text_document_definition(
-    ls: HieraLanguageServer, params: types.DefinitionParams
+    ls: HieraLanguageServer, params: types.DefinitionParams, path: str, pos: Position
 ) -> list[types.Location]:
-    at = ls.position(params.text_document.uri, params.position)
-    if at is None:
-        return []
-    path, pos = at
     return lsp_ranges.locations(definition(ls.snapshot(), path, pos), ls.converter)
 
 
-@guard("references", empty)
+@at_position(types.TEXT_DOCUMENT_REFERENCES, empty)
 async def text_document_references(
-    ls: HieraLanguageServer, params: types.ReferenceParams
+    ls: HieraLanguageServer, params: types.ReferenceParams, path: str, pos: Position
 ) -> list[types.Location]:
-    at = ls.position(params.text_document.uri, params.position)
-    if at is None:
-        return []
-    path, pos = at
     found = references(ls.snapshot(), path, pos, params.context.include_declaration)
     return lsp_ranges.locations(found, ls.converter)
-
-
-def register(ls: HieraLanguageServer) -> None:
-    ls.feature(types.TEXT_DOCUMENT_DEFINITION)(text_document_definition)
-    ls.feature(types.TEXT_DOCUMENT_REFERENCES)(text_document_references)

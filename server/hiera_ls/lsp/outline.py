@@ -11,7 +11,7 @@ from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
 from hiera_ls.features.outline import Entry, folding_ranges, outline, selection_chain
-from hiera_ls.lsp.server import HieraLanguageServer, empty, guard
+from hiera_ls.lsp.server import HieraLanguageServer, empty, handler
 from hiera_ls.lsp.transport import RawJson
 from hiera_ls.source.spans import Position
 
@@ -26,7 +26,7 @@ SYMBOL_KINDS = {
 }
 
 
-@guard("documentSymbol", empty)
+@handler(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, empty)
 async def text_document_document_symbol(
     ls: HieraLanguageServer, params: types.DocumentSymbolParams
 ) -> list[Any] | RawJson:
@@ -119,7 +119,7 @@ _SYMBOL_TAIL = (
 )
 
 
-@guard("foldingRange", empty)
+@handler(types.TEXT_DOCUMENT_FOLDING_RANGE, empty)
 async def text_document_folding_range(
     ls: HieraLanguageServer, params: types.FoldingRangeParams
 ) -> list[types.FoldingRange] | RawJson:
@@ -152,7 +152,7 @@ _FOLD = '{"startLine":%d,"endLine":%d}'
 _COMMENT_FOLD = '{"startLine":%d,"endLine":%d,"kind":"comment"}'
 
 
-@guard("selectionRange", empty)
+@handler(types.TEXT_DOCUMENT_SELECTION_RANGE, empty)
 async def text_document_selection_range(
     ls: HieraLanguageServer, params: types.SelectionRangeParams
 ) -> list[types.SelectionRange]:
@@ -170,9 +170,3 @@ async def text_document_selection_range(
         here = types.Range(start=position, end=position)
         out.append(parent if parent is not None else types.SelectionRange(range=here))
     return out
-
-
-def register(ls: HieraLanguageServer) -> None:
-    ls.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(text_document_document_symbol)
-    ls.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)(text_document_folding_range)
-    ls.feature(types.TEXT_DOCUMENT_SELECTION_RANGE)(text_document_selection_range)

@@ -13,7 +13,7 @@ from lsprotocol import types
 from hiera_ls.features.profiles import list_profiles
 from hiera_ls.lsp import protocol
 from hiera_ls.lsp.protocol import FactsProfile, SelectFactsProfileParams, SelectFactsProfileResult
-from hiera_ls.lsp.server import HieraLanguageServer, empty, guard
+from hiera_ls.lsp.server import HieraLanguageServer, empty, handler
 
 
 def _no_selection() -> SelectFactsProfileResult:
@@ -40,32 +40,25 @@ def _select(ls: HieraLanguageServer, params: SelectFactsProfileParams) -> Select
     return SelectFactsProfileResult(active=active, profiles=_profiles(ls))
 
 
-@guard(protocol.LIST_FACTS_PROFILES, empty)
+@handler(protocol.LIST_FACTS_PROFILES, empty)
 async def hiera_list_facts_profiles(ls: HieraLanguageServer, params: Any) -> list[FactsProfile]:
     return _profiles(ls)
 
 
-@guard(protocol.SELECT_FACTS_PROFILE, _no_selection)
+@handler(protocol.SELECT_FACTS_PROFILE, _no_selection)
 async def hiera_select_facts_profile(
     ls: HieraLanguageServer, params: Any
 ) -> SelectFactsProfileResult:
     return _select(ls, SelectFactsProfileParams.from_json(params))
 
 
-@guard(protocol.CMD_LIST_FACTS_PROFILES, empty)
+@handler(protocol.CMD_LIST_FACTS_PROFILES, empty, command=True)
 async def command_list_facts_profiles(ls: HieraLanguageServer, *args: Any) -> list[FactsProfile]:
     return _profiles(ls)
 
 
-@guard(protocol.CMD_SELECT_FACTS_PROFILE, _no_selection)
+@handler(protocol.CMD_SELECT_FACTS_PROFILE, _no_selection, command=True)
 async def command_select_facts_profile(
     ls: HieraLanguageServer, *args: Any
 ) -> SelectFactsProfileResult:
     return _select(ls, SelectFactsProfileParams.from_json(args[0] if args else None))
-
-
-def register(ls: HieraLanguageServer) -> None:
-    ls.feature(protocol.LIST_FACTS_PROFILES)(hiera_list_facts_profiles)
-    ls.feature(protocol.SELECT_FACTS_PROFILE)(hiera_select_facts_profile)
-    ls.command(protocol.CMD_LIST_FACTS_PROFILES)(command_list_facts_profiles)
-    ls.command(protocol.CMD_SELECT_FACTS_PROFILE)(command_select_facts_profile)

@@ -12,7 +12,8 @@ from pygls.exceptions import JsonRpcException
 
 from hiera_ls.features import lsp_ranges
 from hiera_ls.features.rename import FileEdit, RenameRefused, prepare, rename
-from hiera_ls.lsp.server import HieraLanguageServer, guard, none
+from hiera_ls.lsp.server import HieraLanguageServer, at_position, none
+from hiera_ls.source.spans import Position
 
 
 class RenameFailed(JsonRpcException):
@@ -21,14 +22,10 @@ class RenameFailed(JsonRpcException):
     CODE = types.LSPErrorCodes.RequestFailed.value
 
 
-@guard("prepareRename", none)
+@at_position(types.TEXT_DOCUMENT_PREPARE_RENAME, none)
 async def text_document_prepare_rename(
-    ls: HieraLanguageServer, params: types.PrepareRenameParams
+    ls: HieraLanguageServer, params: types.PrepareRenameParams, path: str, pos: Position
 ) -> types.PrepareRenamePlaceholder | None:
-    at = ls.position(params.text_document.uri, params.position)
-    if at is None:
-        return None
-    path, pos = at
     try:
         target = prepare(ls.snapshot(), path, pos)
     except RenameRefused as refused:
@@ -38,14 +35,10 @@ async def text_document_prepare_rename(
     )
 
 
-@guard("rename", none)
+@at_position(types.TEXT_DOCUMENT_RENAME, none, types.RenameOptions(prepare_provider=True))
 async def text_document_rename(
-    ls: HieraLanguageServer, params: types.RenameParams
+    ls: HieraLanguageServer, params: types.RenameParams, path: str, pos: Position
 ) -> types.WorkspaceEdit | None:
-    at = ls.position(params.text_document.uri, params.position)
-    if at is None:
-        return None
-    path, pos = at
     try:
         edits = rename(ls.snapshot(), path, pos, params.new_name)
     except RenameRefused as refused:
@@ -82,12 +75,3 @@ def workspace_edit(ls: HieraLanguageServer, edits: list[FileEdit]) -> types.Work
     if versioned:
         return types.WorkspaceEdit(document_changes=list(per_file))
     return types.WorkspaceEdit(changes=changes)
-
-
-def register(ls: HieraLanguageServer) -> None:
-    ls.feature(
-        types.TEXT_DOCUMENT_PREPARE_RENAME,
-    )(text_document_prepare_rename)
-    ls.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))(
-        text_document_rename
-    )

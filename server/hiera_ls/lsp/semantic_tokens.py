@@ -10,7 +10,7 @@ from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
 from hiera_ls.features.semantic_tokens import TOKEN_TYPES, Piece, pieces
-from hiera_ls.lsp.server import HieraLanguageServer, guard, none
+from hiera_ls.lsp.server import HieraLanguageServer, handler, none
 from hiera_ls.source.spans import Position, Span
 
 LEGEND = types.SemanticTokensLegend(token_types=list(TOKEN_TYPES), token_modifiers=[])
@@ -34,7 +34,7 @@ def encode(found: list[Piece], conv: lsp_ranges.Converter) -> list[int]:
     return data
 
 
-@guard("semanticTokens/full", none)
+@handler(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, none, LEGEND)
 async def semantic_tokens_full(
     ls: HieraLanguageServer, params: types.SemanticTokensParams
 ) -> dict[str, list[int]] | None:
@@ -45,7 +45,7 @@ async def semantic_tokens_full(
     return {"data": encode(pieces(ls.snapshot(), path, lines=conv.lines), conv)}
 
 
-@guard("semanticTokens/range", none)
+@handler(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, none, LEGEND)
 async def semantic_tokens_range(
     ls: HieraLanguageServer, params: types.SemanticTokensRangeParams
 ) -> dict[str, list[int]] | None:
@@ -55,8 +55,3 @@ async def semantic_tokens_range(
     conv = ls.converter(path)
     within = Span(conv.from_lsp(params.range.start), conv.from_lsp(params.range.end))
     return {"data": encode(pieces(ls.snapshot(), path, within, conv.lines), conv)}
-
-
-def register(ls: HieraLanguageServer) -> None:
-    ls.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)(semantic_tokens_full)
-    ls.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, LEGEND)(semantic_tokens_range)

@@ -1,7 +1,8 @@
 """``hiera-ls serve``: a server with every handler registered once, run over stdio.
 
 Apart from ``server.py`` (the server's state, which every handler module imports for the
-type of its server parameter), so that nothing imports back: this module imports them all.
+type of its server parameter), so that nothing imports back: this module imports them all,
+and holds the one list of handlers.
 """
 
 from __future__ import annotations
@@ -37,9 +38,54 @@ from hiera_ls.lsp import (
     workspace_changes,
     workspace_symbols,
 )
-from hiera_ls.lsp.server import HieraLanguageServer
+from hiera_ls.lsp.server import HieraLanguageServer, registration
 from hiera_ls.lsp.transport import serve_stdio
 from hiera_ls.project.settings import Settings
+
+# Every handler, each once: the LSP method (or command) and options it is registered with
+# are on it (``server.handler``); ``tests/lsp/test_serve.py`` checks that no handler of the
+# modules is left out.
+HANDLERS = (
+    lifecycle.initialize,
+    lifecycle.initialized,
+    documents.text_document_did_open,
+    documents.text_document_did_change,
+    documents.text_document_did_close,
+    workspace_changes.workspace_did_change_watched_files,
+    workspace_changes.workspace_did_change_workspace_folders,
+    configuration.workspace_did_change_configuration,
+    hover.text_document_hover,
+    navigation.text_document_definition,
+    navigation.text_document_references,
+    diagnostics.text_document_diagnostic,
+    profiles.hiera_list_facts_profiles,
+    profiles.hiera_select_facts_profile,
+    profiles.command_list_facts_profiles,
+    profiles.command_select_facts_profile,
+    explain.hiera_explain,
+    explain.command_explain,
+    code_actions.text_document_code_action,
+    outline.text_document_document_symbol,
+    outline.text_document_folding_range,
+    outline.text_document_selection_range,
+    eyaml.eyaml_decrypt,
+    eyaml.eyaml_edit_text,
+    eyaml.eyaml_reencrypt,
+    eyaml.command_eyaml_decrypt,
+    rename.text_document_prepare_rename,
+    rename.text_document_rename,
+    workspace_symbols.workspace_symbol,
+    document_links.text_document_document_link,
+    change_lens.text_document_code_lens,
+    change_lens.hiera_compare_key,
+    change_lens.command_compare_key,
+    completion.text_document_completion,
+    completion.completion_item_resolve,
+    semantic_tokens.semantic_tokens_full,
+    semantic_tokens.semantic_tokens_range,
+    inlay_hints.text_document_inlay_hint,
+    key_view.hiera_key_view,
+)
 
 
 def create_server(target: str | None = None) -> HieraLanguageServer:
@@ -47,29 +93,12 @@ def create_server(target: str | None = None) -> HieraLanguageServer:
     which the editor's ``hiera.target`` overrides."""
     ls = HieraLanguageServer()
     ls.init_settings = Settings(target=target)
-    for module in (
-        lifecycle,
-        documents,
-        workspace_changes,
-        configuration,
-        hover,
-        navigation,
-        diagnostics,
-        profiles,
-        explain,
-        code_actions,
-        outline,
-        eyaml,
-        rename,
-        workspace_symbols,
-        document_links,
-        change_lens,
-        completion,
-        semantic_tokens,
-        inlay_hints,
-        key_view,
-    ):
-        module.register(ls)
+    for fn in HANDLERS:
+        found = registration(fn)
+        if found.command:
+            ls.command(found.method)(fn)
+        else:
+            ls.feature(found.method, found.options)(fn)
     return ls
 
 

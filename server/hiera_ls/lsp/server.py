@@ -16,6 +16,7 @@ import logging
 import threading
 import traceback
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 from lsprotocol import types
@@ -26,6 +27,7 @@ from hiera_ls import __version__
 from hiera_ls.features import lsp_ranges
 from hiera_ls.features.code_actions import FixSources
 from hiera_ls.features.diagnostics import Diagnostics
+from hiera_ls.features.workspace_symbols import SymbolTable
 from hiera_ls.lsp import protocol
 from hiera_ls.lsp.diagnostics_scheduler import DiagnosticsScheduler
 from hiera_ls.lsp.transport import MessageProtocol
@@ -66,6 +68,7 @@ class HieraLanguageServer(LanguageServer):
         ] = {}  # path -> positions of its text (see converter)
         self.diagnostics = Diagnostics(inline_coverage=False)  # its worker computes them
         self.fix_sources = FixSources()  # each file's tokens for its quick fixes
+        self.symbol_table = SymbolTable()  # workspace/symbol's, kept between snapshots
         # (path, encoding) -> each top-level outline entry's DocumentSymbol text, by the
         # entry's id, for the outline after the next edit (see outline.symbols_json)
         self.outline_json: dict[tuple[str, str], dict[int, tuple[Any, str]]] = {}
@@ -195,6 +198,68 @@ def guard(name: str, default: Callable[[], Any], foreground: bool = True) -> Cal
                 return default()
 
         return cast(F, guarded)
+
+    return wrap
+
+
+@dataclass(frozen=True, slots=True)
+class Registration:
+    """How ``serve.py`` registers a handler: an LSP method (or a command) and its options."""
+
+    method: str
+    options: Any = None
+    command: bool = False
+
+
+def handler(
+    method: str,
+    default: Callable[[], Any],
+    options: Any = None,
+    *,
+    command: bool = False,
+    foreground: bool = True,
+) -> Callable[[F], F]:
+    """A handler of ``method`` (``command``: a ``workspace/executeCommand`` command) under
+    :func:`guard`, marked for ``serve.py``'s one list of handlers (:func:`registration`)."""
+
+    def wrap(fn: F) -> F:
+        guarded = guard(method, default, foreground)(fn)
+        setattr(guarded, _REGISTRATION, Registration(method, options, command))
+        return guarded
+
+    return wrap
+
+
+_REGISTRATION = "hiera_ls_registration"
+
+
+def registration(fn: Callable[..., Any]) -> Registration:
+    """The method ``fn`` handles (every handler is made by :func:`handler`)."""
+    found = getattr(fn, _REGISTRATION, None)
+    if not isinstance(found, Registration):
+        raise TypeError(f"{fn.__name__} is not a handler (see lsp/server.py: handler)")
+    return found
+
+
+def at_position(
+    method: str, default: Callable[[], Any], options: Any = None
+) -> Callable[[Callable[..., Awaitable[Any]]], Callable[..., Awaitable[Any]]]:
+    """A :func:`handler` of a request about one position of a document: the function gets
+    the document's path and the position (code points) after its params, and the request
+    is answered with ``default`` when the document is no file."""
+
+    def wrap(fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        async def handle(ls: HieraLanguageServer, params: Any) -> Any:
+            document = getattr(params, "text_document", None)
+            uri = document.uri if document is not None else params.uri
+            at = ls.position(uri, params.position)
+            if at is None:
+                return default()
+            return await fn(ls, params, *at)
+
+        handle.__name__ = handle.__qualname__ = fn.__name__
+        handle.__doc__ = fn.__doc__
+        return handler(method, default, options)(handle)
 
     return wrap
 

@@ -7,11 +7,11 @@ from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
 from hiera_ls.features.diagnostics import Diagnostics
-from hiera_ls.lsp.server import HieraLanguageServer, guard, none
+from hiera_ls.lsp.server import HieraLanguageServer, handler, none
 from hiera_ls.project.workspace import Workspace
 
 
-@guard("didChangeWatchedFiles", none)
+@handler(types.WORKSPACE_DID_CHANGE_WATCHED_FILES, none)
 async def workspace_did_change_watched_files(
     ls: HieraLanguageServer, params: types.DidChangeWatchedFilesParams
 ) -> None:
@@ -26,7 +26,7 @@ async def workspace_did_change_watched_files(
         ls.workspace_code_lens_refresh(None)
 
 
-@guard("didChangeWorkspaceFolders", none)
+@handler(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, none)
 async def workspace_did_change_workspace_folders(
     ls: HieraLanguageServer, params: types.DidChangeWorkspaceFoldersParams
 ) -> None:
@@ -46,8 +46,3 @@ async def workspace_did_change_workspace_folders(
         ls.project.open_buffer(path, text)
     ls.diagnostics = Diagnostics(inline_coverage=False)
     ls.scheduler.refresh()
-
-
-def register(ls: HieraLanguageServer) -> None:
-    ls.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)(workspace_did_change_watched_files)
-    ls.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)(workspace_did_change_workspace_folders)

@@ -1,19 +1,21 @@
-"""``workspace/symbol``: every data key of the repository (``features/workspace_symbols.py``)."""
+"""``workspace/symbol``: every data key of the repository (``features/workspace_symbols.py``),
+from the server's symbol table (kept between snapshots)."""
 
 from __future__ import annotations
 
 from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
-from hiera_ls.features.workspace_symbols import SymbolTable, workspace_symbols
-from hiera_ls.lsp.server import HieraLanguageServer, empty, guard
+from hiera_ls.features.workspace_symbols import workspace_symbols
+from hiera_ls.lsp.server import HieraLanguageServer, empty, handler
 
 
+@handler(types.WORKSPACE_SYMBOL, empty)
 async def workspace_symbol(
-    ls: HieraLanguageServer, params: types.WorkspaceSymbolParams, table: SymbolTable
+    ls: HieraLanguageServer, params: types.WorkspaceSymbolParams
 ) -> list[types.SymbolInformation]:
     out: list[types.SymbolInformation] = []
-    for symbol in workspace_symbols(ls.snapshot(), params.query, table):
+    for symbol in workspace_symbols(ls.snapshot(), params.query, ls.symbol_table):
         uri = ls.uris.get(symbol.path) or lsp_ranges.uri_of(symbol.path)
         out.append(
             types.SymbolInformation(
@@ -26,15 +28,3 @@ async def workspace_symbol(
             )
         )
     return out
-
-
-def register(ls: HieraLanguageServer) -> None:
-    table = SymbolTable()  # this server's, kept between snapshots
-
-    @guard("workspaceSymbol", empty)
-    async def handler(
-        ls: HieraLanguageServer, params: types.WorkspaceSymbolParams
-    ) -> list[types.SymbolInformation]:
-        return await workspace_symbol(ls, params, table)
-
-    ls.feature(types.WORKSPACE_SYMBOL)(handler)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from hiera_ls.project.hiera_config import HieraConfig, HierarchyEntry
+from hiera_ls.project.hiera_config_model import HieraConfig, HierarchyEntry
 
 READERS = ("yaml_data", "json_data", "hocon_data", "eyaml_lookup_key", "expand_path")
 EXPAND_PATH = "expand_path"

@@ -29,13 +29,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from hiera_ls.project.backends import with_backends
-from hiera_ls.project.hiera_config import (
-    HieraConfig,
-    LayerName,
-    builtin_default_config,
-    load_hiera_config,
-    unreadable_config,
-)
+from hiera_ls.project.hiera_config import load_hiera_config, unreadable_config
+from hiera_ls.project.hiera_config_model import HieraConfig, LayerName, builtin_default_config
 from hiera_ls.project.model import Environment, Layer, LayerKind
 from hiera_ls.project.targets import DEFAULT_TARGET, Target
 from hiera_ls.source.files import FileAccess, Stamp

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from cryptography import x509
 
-from hiera_ls.project.hiera_config import HierarchyEntry
+from hiera_ls.project.hiera_config_model import HierarchyEntry
 from hiera_ls.project.model import Layer
 from hiera_ls.source.eyaml_crypto import (
     EyamlKeyError,

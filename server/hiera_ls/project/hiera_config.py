@@ -10,145 +10,50 @@ Puppet's words, because every lookup in the layer raises it; ``problems`` holds 
 finding, each at the range in the file that causes it, so an editor can show them all.
 
 The structure check is driven by ``schemas/hiera.v5.schema.json`` (see
-:mod:`hiera_ls.project.schema_validation`), the same file editors use.
+:mod:`hiera_ls.project.schema_validation`), the same file editors use. The model is in
+``hiera_config_model.py``, where each finding goes in ``hiera_config_spans.py``, the rules and
+their fixes in ``hiera_config_rules.py``.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import cache
-from typing import Literal
 
-from hiera_ls.codes import code
+from hiera_ls.project.hiera_config_model import (
+    ALL_FUNCTION_KEYS,
+    FUNCTION_KEYS,
+    LOCATION_KEYS,
+    NO_SPAN,
+    PATH_ONLY_DATA_HASH,
+    V3_BACKENDS,
+    V3_DATADIR,
+    V4_BACKENDS,
+    HieraConfig,
+    HierarchyEntry,
+    LayerName,
+    LocationKind,
+    LocationSpec,
+    version_number,
+)
+from hiera_ls.project.hiera_config_rules import HIERA_KEYS
+from hiera_ls.project.hiera_config_spans import LocatedReader
 from hiera_ls.project.legacy_schemas import V3_DEFAULTS, V4_SCHEMA, v3_schema
 from hiera_ls.project.schema_validation import Finding, SchemaReader
-from hiera_ls.puppet.ruby_text import inspect, ruby_class, symkeys_to_string
-from hiera_ls.puppet.type_mismatch import Mismatch, describe_mismatch, render
+from hiera_ls.puppet.regexp import ruby_regexp_error
+from hiera_ls.puppet.ruby_text import symkeys_to_string
+from hiera_ls.puppet.type_mismatch import describe_mismatch, render
 from hiera_ls.puppet.values import RubySymbol
 from hiera_ls.schemas_path import HIERA_V5, load_schema
 from hiera_ls.source.files import ReadProblem
 from hiera_ls.source.interpolation import TokenKind, scan
-from hiera_ls.source.spans import FileSpan, Problem, Span
-from hiera_ls.source.yaml_loader import YamlDocument, load_yaml, psych_error_text
-
-LayerName = Literal["global", "environment", "module"]
-LocationKind = Literal["path", "paths", "glob", "globs", "uri", "uris", "mapped_paths"]
-
-FUNCTION_KEYS = ("data_hash", "lookup_key", "data_dig", "hiera3_backend")
-ALL_FUNCTION_KEYS = (*FUNCTION_KEYS, "v4_data_hash")
-LOCATION_KEYS: tuple[LocationKind, ...] = (
-    "path",
-    "paths",
-    "glob",
-    "globs",
-    "uri",
-    "uris",
-    "mapped_paths",
-)
-# Functions Puppet ships whose dispatch needs options {'path' => String} and nothing else.
-PATH_ONLY_DATA_HASH = frozenset({"yaml_data", "json_data", "hocon_data"})
-V4_BACKENDS = {
-    "yaml": ("yaml_data", ".yaml"),
-    "json": ("json_data", ".json"),
-    "hocon": ("hocon_data", ".conf"),
-}
-NO_SPAN = Span.of(0, 0, 0, 0)
-# Hiera 3 backends Puppet reads with its own functions; any other is a custom Hiera 3 backend
-V3_BACKENDS = {
-    "yaml": ("data_hash", "yaml_data"),
-    "json": ("data_hash", "json_data"),
-    "hocon": ("data_hash", "hocon_data"),
-    "eyaml": ("lookup_key", "eyaml_lookup_key"),
-}
-# Puppet's default for a backend without :datadir: (its default codedir, as root)
-V3_DATADIR = "/etc/puppetlabs/code/environments/%{::environment}/hieradata"
-
-
-@dataclass(frozen=True, slots=True)
-class LocationSpec:
-    """The level's location key as written (before interpolation)."""
-
-    kind: LocationKind | None
-    values: tuple[str, ...]  # path/glob/uri: one string; mapped_paths: the three strings
-    spans: tuple[Span, ...]  # where each string is in hiera.yaml
-
-
-@dataclass(frozen=True, slots=True)
-class HierarchyEntry:
-    name: str
-    name_span: Span
-    span: Span  # the whole level
-    function_kind: str  # data_hash | lookup_key | data_dig | hiera3_backend | v4_data_hash
-    function_name: str  # e.g. yaml_data
-    location: LocationSpec
-    datadir: str  # as written: the level's, else defaults', else "data"
-    datadir_span: Span | None
-    options: Mapping[str, object] | None  # the level's options, else defaults' (never merged)
-    # How hiera-ls reads a custom function's level, as the user said (project/backends.py)
-    custom_reader: str | None = None
-
-    @property
-    def reader(self) -> str | None:
-        """How hiera-ls reads the level's files: a built-in function reads its own, a custom
-        one the reader the user mapped it to; None: user code, which hiera-ls never runs."""
-        if (self.function_kind, self.function_name) in READ_FUNCTIONS:
-            return self.function_name
-        return self.custom_reader
-
-    # version 3: added to each path (once interpolated) that does not already end with it
-    extension: str | None = None
-    # where each string option's value is written (the level's, else defaults')
-    option_spans: tuple[tuple[str, Span], ...] = ()
-
-    @property
-    def read_by_hiera_ls(self) -> bool:
-        return self.reader is not None
-
-
-# (function kind, function name) of the levels whose data files hiera-ls reads
-READ_FUNCTIONS = frozenset(
-    {
-        ("data_hash", "yaml_data"),
-        ("data_hash", "json_data"),
-        ("data_hash", "hocon_data"),
-        ("lookup_key", "eyaml_lookup_key"),
-    }
-)
-
-
-@dataclass(frozen=True, slots=True)
-class HieraConfig:
-    path: str | None  # None for Puppet's built-in default config
-    version: int
-    hierarchy: tuple[HierarchyEntry, ...]
-    default_hierarchy: tuple[HierarchyEntry, ...]
-    problems: tuple[Problem, ...]
-    # What Puppet raises for every lookup in this layer, in its words (file/line suffix
-    # included); None when the configuration is usable.
-    error: str | None
-
-
-def builtin_default_config() -> HieraConfig:
-    """The config Puppet uses when the global hiera.yaml does not exist (Puppet's default
-    HieraConfig).
-
-    Its datadir is ``data`` next to where hiera.yaml would be; missing files are dropped.
-    """
-    common = HierarchyEntry(
-        name="Common",
-        name_span=NO_SPAN,
-        span=NO_SPAN,
-        function_kind="data_hash",
-        function_name="yaml_data",
-        location=LocationSpec("path", ("common.yaml",), (NO_SPAN,)),
-        datadir="data",
-        datadir_span=None,
-        options=None,
-    )
-    return HieraConfig(None, 5, (common,), (), (), None)
+from hiera_ls.source.loader_rules import BY_CODE as LOADER_RULES
+from hiera_ls.source.spans import NO_DETAILS, Details, Span
+from hiera_ls.source.yaml_document import psych_error_text
+from hiera_ls.source.yaml_edits import nearest
+from hiera_ls.source.yaml_loader import load_yaml
 
 
 def unreadable_config(path: str, problem: ReadProblem) -> HieraConfig:
@@ -163,7 +68,7 @@ def unreadable_config(path: str, problem: ReadProblem) -> HieraConfig:
             f"{problem.message} (line {problem.line + 1}, column {problem.column + 1}): "
             f"Puppet refuses the whole file: {error}"
         )
-    found = Problem(problem.code, shown, code(problem.code).severity, FileSpan(path, span))
+    found = LOADER_RULES[problem.code].at(shown, path, span)
     return HieraConfig(path, 5, (), (), (found,), error)
 
 
@@ -205,45 +110,13 @@ _ISSUE_CODE = {
 _FUNCTIONS_TEXT = "data_hash, lookup_key, data_dig, or hiera3_backend"
 _LOCATIONS_TEXT = "path, paths, glob, globs, uri, uris, or mapped_paths"
 _QUOTE = "['\"]?"  # Puppet's optional quote, as its pattern source spells it
-_LINE_RE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 _MISSING_PATH = (
     "one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml"
 )
 
 
-def version_number(value: object) -> int | str:
-    """Puppet's ``version.to_i``: an int, or the text of the Ruby exception it raises."""
-    if isinstance(value, bool):
-        return "undefined method `to_i' for true:TrueClass"  # false never gets here (|| fallback)
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        if value != value:
-            return "NaN"
-        if value in (float("inf"), float("-inf")):
-            return "Infinity" if value > 0 else "-Infinity"
-        return int(value)
-    if isinstance(value, str):
-        m = re.match(r"[ \t\n\v\f\r]*([+-]?)([0-9]+(?:_[0-9]+)*)", value)
-        if m is None:
-            return 0
-        number = int(m.group(2).replace("_", ""))
-        return -number if m.group(1) == "-" else number
-    # Ruby 3.1's NoMethodError text (Puppet then adds Ruby's error_highlight lines).
-    return f"undefined method `to_i' for {inspect(value)}:{ruby_class(value)}"
-
-
-class _ConfigReader:
-    """State for reading one file: the problems found so far and the first error."""
-
-    def __init__(self, path: str, text: str, layer: LayerName, doc: YamlDocument) -> None:
-        self.path = path
-        self.text = text
-        self.layer = layer
-        self.doc = doc
-        self.problems: list[Problem] = []
-        self.error: str | None = None
-        self.raw: object = None  # the loaded value (original keys), for ranges
+class _ConfigReader(LocatedReader):
+    """Puppet's reading of one hiera.yaml, version by version."""
 
     # ------------------------------------------------------------------ entry point
 
@@ -347,7 +220,13 @@ class _ConfigReader:
         if not mismatches:
             return
         for m in mismatches:
-            self._problem("hiera-config-wrong-type", m.message().strip(), self._mismatch_span(m))
+            details = NO_DETAILS
+            if m.kind == "unknown-key" and m.key is not None:
+                best = nearest(m.key, HIERA_KEYS)
+                suggested = (best,) if best is not None and best != m.key else ()
+                details = Details(option=m.key, suggestions=suggested)
+            message = m.message().strip()
+            self._problem("hiera-config-wrong-type", message, self._mismatch_span(m), details)
         if self.error is None:
             self.error = self._uncoded(render(mismatches))
 
@@ -356,6 +235,7 @@ class _ConfigReader:
         owner = _get(config, path)
         name = owner.get("name") if isinstance(owner, dict) else None
         line: int | None = None
+        details = Details(level=str(name)) if name is not None else NO_DETAILS
         span = self._span(path)
         if issue == "HIERA_MULTIPLE_DATA_PROVIDER_FUNCTIONS_IN_DEFAULT":
             text = f"Only one of {_FUNCTIONS_TEXT} can be defined in defaults"
@@ -380,6 +260,7 @@ class _ConfigReader:
         elif issue == "HIERA_V3_BACKEND_REPLACED_BY_DATA_HASH":
             backend = owner.get("hiera3_backend") if isinstance(owner, dict) else ""
             text = f'Use "data_hash: {backend}_data" instead of "hiera3_backend: {backend}"'
+            details = Details(option="hiera3_backend", suggestions=(f"data_hash: {backend}_data",))
             span = self._span((*path, "hiera3_backend"))
             found = self._line(
                 r"\s+hiera3_backend:\s*" + _QUOTE + str(backend) + r"(?:[^\w]|$)",
@@ -402,7 +283,8 @@ class _ConfigReader:
             span = self._span(path, key=True)
         else:  # a rule the schema names but this module does not know: still report it
             text = issue
-        self._fail(_ISSUE_CODE.get(issue, "hiera-config-wrong-type"), text, span, line=line)
+        code_id = _ISSUE_CODE.get(issue, "hiera-config-wrong-type")
+        self._fail(code_id, text, span, line=line, details=details)
 
     def _line(self, pattern: str, code_id: str, span: Span, start: int = 1) -> int | bool | None:
         """``find_line``, or False after reporting the RegexpError Ruby would raise (names
@@ -498,7 +380,12 @@ class _ConfigReader:
         elif name != "eyaml_lookup_key" and entry.options:
             own = isinstance(he, dict) and he.get("options") not in (None, False)
             where = (*path, "options") if own else ("defaults", "options")
-            self._problem("hiera-config-options-refused", text, self._span(where, key=True))
+            self._problem(
+                "hiera-config-options-refused",
+                text,
+                self._span(where, key=True),
+                Details(option="options", level=entry.name),
+            )
 
     # ------------------------------------------------------------------ versions 3 and 4
 
@@ -760,156 +647,6 @@ class _ConfigReader:
             tuple(v for _, v in strings),
             tuple(self._here((*base, kind, i)) for i, _ in strings),
         )
-
-    # ------------------------------------------------------------------ reporting
-
-    def _problem(self, code_id: str, message: str, span: Span) -> Problem:
-        problem = Problem(code_id, message, code(code_id).severity, FileSpan(self.path, span))
-        self.problems.append(problem)
-        return problem
-
-    def _fail(
-        self, code_id: str, text: str, span: Span, line: int | None = None, suffix: bool = True
-    ) -> None:
-        """A finding that makes Puppet raise; the first one becomes the layer's error."""
-        if suffix:
-            where = f"file: {self.path}, line: {line}" if line is not None else f"file: {self.path}"
-            text = f"{text} ({where})"
-        self._problem(code_id, text, span)
-        if self.error is None:
-            self.error = text
-
-    def find_line(self, pattern: str, start: int = 1) -> int | None:
-        """Puppet's line search: the first line (from ``start``, 1-based) whose text before
-        the first ``#`` matches ``pattern``.  Puppet cuts at any ``#``, quoted or not."""
-        try:
-            rx = re.compile(pattern, re.ASCII)
-        except (re.error, ValueError):  # valid for Ruby, not for Python: no line
-            return None
-        for number, line in enumerate(_LINE_RE.findall(self.text), start=1):
-            if number >= start and rx.search(line.split("#", 1)[0]):
-                return number
-        return None
-
-    def _original_path(self, path: Sequence[object]) -> tuple[object, ...]:
-        """The key path in the loaded document for a path in Puppet's (string-keyed) view."""
-        node = self.raw
-        out: list[object] = []
-        for step in path:
-            if isinstance(node, dict):
-                match = None
-                for k in node:
-                    if k == step or (isinstance(k, RubySymbol) and k.name == step):
-                        match = k
-                if match is None:
-                    break
-                out.append(match)
-                node = node[match]
-            elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
-                out.append(step)
-                node = node[step]
-            else:
-                break
-        return tuple(out)
-
-    def _span(self, path: Sequence[object], key: bool = False) -> Span:
-        """The range of the value (or key) at ``path``, else of its nearest ancestor."""
-        found = self._existing_span(path, key)
-        return found if found is not None else NO_SPAN
-
-    def _here(self, path: Sequence[object]) -> Span:
-        """The value's own range; NO_SPAN for a value Puppet filled in (not in the file)."""
-        original = self._original_path(path)
-        spans = self.doc.nodes.get(original) if len(original) == len(path) else None
-        return spans.value if spans is not None else NO_SPAN
-
-    def _existing_span(self, path: Sequence[object], key: bool = False) -> Span | None:
-        original = self._original_path(path)
-        nodes = self.doc.nodes
-        exact = len(original) == len(path)
-        while True:
-            spans = nodes.get(original)
-            if spans is not None:
-                return spans.key if key and exact and spans.key is not None else spans.value
-            if not original:
-                return None
-            original = original[:-1]
-            exact = False
-
-    def _mismatch_span(self, m: Mismatch) -> Span:
-        path = m.value_path()
-        if m.kind == "missing-key":
-            return self._first_line(path)
-        return self._span(path, key=m.points_at_key)
-
-    def _first_line(self, path: Sequence[object]) -> Span:
-        """A mapping's first line: where to say that it lacks a key."""
-        span = self._span(path)
-        if span.end.line == span.start.line:
-            return span
-        lines = re.split("\r\n|\r|\n", self.text)  # a lone \r ends a line too
-        end = len(lines[span.start.line]) if span.start.line < len(lines) else span.start.column
-        return Span.of(
-            span.start.line, span.start.column, span.start.line, max(end, span.start.column)
-        )
-
-    def _second_key_span(self, path: tuple[object, ...], keys: Sequence[str]) -> Span:
-        """The key that makes a set of exclusive keys more than one (in file order)."""
-        owner = self._original_path(path)
-        present: list[tuple[Span, object]] = []
-        for k in keys:
-            spans = self.doc.nodes.get((*owner, _original_key(self.raw, owner, k)))
-            if spans is not None and spans.key is not None:
-                present.append((spans.key, k))
-        present.sort(key=lambda p: (p[0].start.line, p[0].start.column))
-        return present[1][0] if len(present) > 1 else self._span(path)
-
-
-def ruby_regexp_error(pattern: str) -> str | None:
-    """The message of the RegexpError Ruby raises for the commonest broken patterns."""
-    depth = 0
-    in_class = 0
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\":
-            if i + 1 >= len(pattern):
-                return "too short escape sequence"
-            i += 2
-            continue
-        if in_class:
-            if c == "[":
-                in_class += 1
-            elif c == "]":
-                in_class -= 1
-        elif c == "[":
-            in_class = 1
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            if depth == 0:
-                return "unmatched close parenthesis"
-            depth -= 1
-        i += 1
-    if in_class:
-        return "premature end of char-class"
-    if depth:
-        return "end pattern with unmatched parenthesis"
-    return None
-
-
-def _original_key(raw: object, owner: tuple[object, ...], key: str) -> object:
-    node = raw
-    for step in owner:
-        if isinstance(node, dict):
-            node = node.get(step)
-        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
-            node = node[step]
-    if isinstance(node, dict):
-        for k in node:
-            if isinstance(k, RubySymbol) and k.name == key:
-                return k
-    return key
 
 
 def _finding_order(f: Finding) -> tuple[int, int, int]:

@@ -15,7 +15,6 @@ place cannot be replayed gets the scalar's whole range.
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -23,6 +22,7 @@ from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.files import FileAccess, Stamp
 from hiera_ls.source.interpolation import TOKEN_RE, Token, TokenKind, scan, token_of
 from hiera_ls.source.keys import LOOKUP_OPTIONS, split_key
+from hiera_ls.source.line_map import LineMap
 from hiera_ls.source.node_table import Nodes, NodeSpans
 from hiera_ls.source.scalars import Locator, iter_strings
 from hiera_ls.source.spans import Position, Span
@@ -114,6 +114,9 @@ class FileKeys:
     references: tuple[Reference, ...]
     merging_options: tuple[str, ...]  # lookup_options entries that set a merge strategy
     first_line: int  # length of the first line: the range of a finding about the whole file
+    # Puppet cannot read the file (a syntax error, a date, bytes that are not UTF-8): the keys
+    # it would define are unknown, so no finding may say a key is defined nowhere
+    unread: bool = False
 
     def kept_keys(self, module_name: str | None) -> list[str]:
         """The root keys a lookup can find in the file (a module's data: only its own keys;
@@ -139,59 +142,6 @@ def root_of(key: str) -> str | None:
     if not segments:
         return None
     return str(segments[0])
-
-
-class LineMap:
-    """Code-point offsets <-> (line, column) for one text; lines end at \\n, \\r\\n or \\r."""
-
-    __slots__ = ("_starts", "text")
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        starts = [0]
-        i = 0
-        n = len(text)
-        find = text.find
-        while True:
-            j = find("\n", i)
-            if j < 0:
-                break
-            starts.append(j + 1)
-            i = j + 1
-        if "\r" in text:
-            starts = _with_lone_cr(text, n)
-        self._starts = starts
-
-    def offset(self, pos: Position) -> int:
-        if pos.line >= len(self._starts):
-            return len(self.text)
-        return min(self._starts[pos.line] + pos.column, len(self.text))
-
-    def position(self, offset: int) -> Position:
-        line = bisect.bisect_right(self._starts, offset) - 1
-        return Position(line, offset - self._starts[line])
-
-    def line_text(self, line: int) -> str:
-        if line >= len(self._starts):
-            return ""
-        start = self._starts[line]
-        end = self._starts[line + 1] if line + 1 < len(self._starts) else len(self.text)
-        return self.text[start:end].rstrip("\r\n")
-
-
-def _with_lone_cr(text: str, n: int) -> list[int]:
-    starts = [0]
-    i = 0
-    while i < n:
-        c = text[i]
-        if c == "\r":
-            if i + 1 < n and text[i + 1] == "\n":
-                i += 1
-            starts.append(i + 1)
-        elif c == "\n":
-            starts.append(i + 1)
-        i += 1
-    return starts
 
 
 def _key_marks(nodes: Mapping[NodePath, NodeSpans], path: NodePath) -> Marks | None:
@@ -228,6 +178,9 @@ def index_file(
     ``scans``: tokens of strings already scanned (shared by equal strings, which data
     repeats a lot; a Token's offsets are in its string, so sharing is exact).
     """
+    unread = df.failure is not None and not df.data
+    if df.readable is not None:  # refused for a date or a tag: the rest of it is known
+        df, unread = df.readable, False
     keys: dict[str, KeyDef] = {}
     options: dict[str, KeyDef] = {}
     merging: list[str] = []
@@ -267,6 +220,7 @@ def index_file(
         references,
         tuple(merging) if merging else (),
         len(first_line),
+        unread,
     )
 
 
@@ -320,19 +274,6 @@ def _tokens(
 
 def _start(use: TokenUse) -> Position:
     return use.span.start
-
-
-def scalar_tokens(
-    path: str,
-    text: str,
-    span: Span,
-    style: str | None,
-    string: str,
-    node_path: NodePath,
-    in_key: bool,
-) -> list[TokenUse]:
-    """The tokens of one scalar."""
-    return list(iter_scalar_tokens(path, text, span, style, string, node_path, in_key))
 
 
 def iter_scalar_tokens(

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from hiera_ls.project.backends import EXPAND_PATH
-from hiera_ls.project.hiera_config import HierarchyEntry
+from hiera_ls.project.hiera_config_model import HierarchyEntry
 from hiera_ls.project.model import Environment, Layer, LayerKind
 from hiera_ls.source import ruby_glob
 from hiera_ls.source.files import FileAccess, walk_files

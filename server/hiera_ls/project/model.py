@@ -11,7 +11,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from hiera_ls.project.hiera_config import HieraConfig
+    from hiera_ls.project.hiera_config_model import HieraConfig
 
 
 class LayerKind(Enum):

@@ -14,19 +14,18 @@ of the file still applies. Applying it to problems is ``hiera_ls.checks.policy``
 
 from __future__ import annotations
 
-import fnmatch
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from hiera_ls.codes import CODES
 from hiera_ls.project.backends import READERS
 from hiera_ls.project.path_patterns import GitIgnore
 from hiera_ls.project.targets import TARGET_NAMES
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.node_table import Path
-from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
+from hiera_ls.source.rules import Rule
+from hiera_ls.source.spans import Problem, Severity, Span
 from hiera_ls.source.yaml_loader import load_yaml
 
 CONFIG_NAME = ".hiera-ls.yaml"
@@ -44,14 +43,17 @@ SEVERITY_NAMES: Mapping[str, Severity | None] = {
 SETTINGS = ("target", "facts", "select", "ignore", "severity", "exclude", "per-path", "backends")
 
 
-def code_matches(pattern: str, code_id: str) -> bool:
-    """A code or a glob of codes (``yaml11-*``), as select, ignore and suppressions write them."""
-    return pattern == code_id or fnmatch.fnmatchcase(code_id, pattern)
-
-
-def known_pattern(pattern: str) -> bool:
-    """Whether a code or glob names at least one registered code (a typo names none)."""
-    return pattern in CODES or any(fnmatch.fnmatchcase(c, pattern) for c in CODES)
+CONFIG_UNKNOWN_SETTING = Rule(
+    "config-unknown-setting",
+    Severity.WARNING,
+    "A setting .hiera-ls.yaml does not have (a typo?): it is ignored",
+)
+CONFIG_BAD_VALUE = Rule(
+    "config-bad-value",
+    Severity.ERROR,
+    "A setting of .hiera-ls.yaml with a wrong type or value: that setting is ignored",
+)
+RULES = (CONFIG_UNKNOWN_SETTING, CONFIG_BAD_VALUE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +86,9 @@ class RepoConfig:
     rules: tuple[PathRule, ...] = ()  # exclude (all codes) and per-path rules
     backends: tuple[tuple[str, str], ...] = ()  # custom function name -> reader it behaves like
     problems: tuple[Problem, ...] = ()  # about the file itself
+    # every code or glob written (select, ignore, severity, per-path) and where: the checks
+    # judge which name no code (they know the codes; this layer does not)
+    code_places: tuple[tuple[str, Span], ...] = ()
     text: str | None = field(default=None, compare=False, repr=False)
 
     EMPTY: ClassVar[RepoConfig]
@@ -146,6 +151,7 @@ class _Reader:
         self.text = text
         self.doc = load_yaml(path, text)
         self.problems: list[Problem] = []
+        self.code_places: list[tuple[str, Span]] = []
 
     def read(self) -> RepoConfig:
         doc = self.doc
@@ -160,14 +166,14 @@ class _Reader:
         if doc.fatal is not None or value is None:
             return self._done({})
         if not isinstance(value, dict):
-            self._report("config-bad-value", (), "The file must hold a mapping of settings")
+            self._report(CONFIG_BAD_VALUE, (), "The file must hold a mapping of settings")
             return self._done({})
         found: dict[str, object] = {}
         for key in value:
             if not isinstance(key, str) or key not in SETTINGS:
                 known = ", ".join(SETTINGS)
                 self._report(
-                    "config-unknown-setting",
+                    CONFIG_UNKNOWN_SETTING,
                     (key,),
                     f"Unknown setting {key!s}: hiera-ls reads {known}",
                     on_key=True,
@@ -195,6 +201,7 @@ class _Reader:
             rules=rules,
             backends=backends,
             problems=tuple(sorted(self.problems, key=_order)),
+            code_places=tuple(self.code_places),
             text=self.text,
         )
 
@@ -208,14 +215,14 @@ class _Reader:
         if isinstance(value, str):
             return [(value, (name,))]
         if not isinstance(value, list):
-            self._report("config-bad-value", (name,), f"{name} must be a list of {what}")
+            self._report(CONFIG_BAD_VALUE, (name,), f"{name} must be a list of {what}")
             return []
         out: list[tuple[str, Path]] = []
         for i, item in enumerate(value):
             if isinstance(item, str) and item:
                 out.append((item, (name, i)))
             else:
-                self._report("config-bad-value", (name, i), f"{name}: each entry must be {what}")
+                self._report(CONFIG_BAD_VALUE, (name, i), f"{name}: each entry must be {what}")
         return out
 
     def _target(self, found: dict[str, object]) -> str | None:
@@ -225,7 +232,7 @@ class _Reader:
         if isinstance(value, str) and value in TARGET_NAMES:
             return value
         names = " | ".join(TARGET_NAMES)
-        self._report("config-bad-value", ("target",), f"target must be one of {names}")
+        self._report(CONFIG_BAD_VALUE, ("target",), f"target must be one of {names}")
         return None
 
     def _paths(self, found: dict[str, object]) -> tuple[str, ...]:
@@ -241,7 +248,7 @@ class _Reader:
                 real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
             ):
                 self._report(
-                    "config-bad-value",
+                    CONFIG_BAD_VALUE,
                     where,
                     f"facts: {entry} lies outside the repository ({self.root}); a "
                     "repository names facts only inside itself. To read facts from there, "
@@ -254,15 +261,8 @@ class _Reader:
         return tuple(out)
 
     def _code(self, pattern: str, where: Path, on_key: bool = False) -> bool:
-        if known_pattern(pattern):
-            return True
-        self._report(
-            "config-unknown-code",
-            where,
-            f"{pattern} names no hiera-ls diagnostic code (docs/diagnostics.md lists them)",
-            on_key=on_key,
-        )
-        return False
+        self.code_places.append((pattern, self._span(where, on_key)))
+        return True
 
     def _codes(self, found: dict[str, object], name: str) -> tuple[str, ...]:
         out: list[str] = []
@@ -276,7 +276,7 @@ class _Reader:
         if value is None:
             return {}
         if not isinstance(value, dict):
-            self._report("config-bad-value", (name,), f"{name} must be a mapping of {what}")
+            self._report(CONFIG_BAD_VALUE, (name,), f"{name} must be a mapping of {what}")
             return {}
         return value
 
@@ -285,7 +285,7 @@ class _Reader:
         choices = "error, warning, info, hint or off"
         for key, value in self._mapping(found, "severity", "codes to severities").items():
             if not isinstance(key, str):
-                self._report("config-bad-value", ("severity", key), "A code must be a string")
+                self._report(CONFIG_BAD_VALUE, ("severity", key), "A code must be a string")
                 continue
             if not self._code(key, ("severity", key), on_key=True):
                 continue
@@ -295,7 +295,7 @@ class _Reader:
                 out.append((key, SEVERITY_NAMES[value]))
             else:
                 message = f"The severity of {key} must be {choices}"
-                self._report("config-bad-value", ("severity", key), message)
+                self._report(CONFIG_BAD_VALUE, ("severity", key), message)
         return tuple(out)
 
     def _rules(self, found: dict[str, object]) -> tuple[PathRule, ...]:
@@ -306,7 +306,7 @@ class _Reader:
         per_path = self._mapping(found, "per-path", "path patterns to lists of codes")
         for key, value in per_path.items():
             if not isinstance(key, str) or not key:
-                self._report("config-bad-value", ("per-path", key), "A path pattern is a string")
+                self._report(CONFIG_BAD_VALUE, ("per-path", key), "A path pattern is a string")
                 continue
             items = value if isinstance(value, list) else [value]
             codes: list[str] = []
@@ -314,7 +314,7 @@ class _Reader:
                 where: Path = ("per-path", key, i) if isinstance(value, list) else ("per-path", key)
                 if not isinstance(item, str) or not item:
                     self._report(
-                        "config-bad-value",
+                        CONFIG_BAD_VALUE,
                         where,
                         f"per-path: {key} takes a list of codes or globs",
                     )
@@ -329,10 +329,10 @@ class _Reader:
         readers = ", ".join(READERS)
         for key, value in self._mapping(found, "backends", "function names to readers").items():
             if not isinstance(key, str) or not key:
-                self._report("config-bad-value", ("backends", key), "A function name is a string")
+                self._report(CONFIG_BAD_VALUE, ("backends", key), "A function name is a string")
             elif not isinstance(value, str) or value not in READERS:
                 self._report(
-                    "config-bad-value",
+                    CONFIG_BAD_VALUE,
                     ("backends", key),
                     f"backends: {key} must name one of hiera-ls' readers: {readers}",
                 )
@@ -342,9 +342,8 @@ class _Reader:
 
     # ------------------------------------------------------------------ reporting
 
-    def _report(self, code_id: str, where: Path, message: str, on_key: bool = False) -> None:
-        span = FileSpan(self.path, self._span(where, on_key))
-        self.problems.append(Problem(code_id, message, CODES[code_id].severity, span))
+    def _report(self, rule: Rule, where: Path, message: str, on_key: bool = False) -> None:
+        self.problems.append(rule.at(message, self.path, self._span(where, on_key)))
 
     def _span(self, where: Path, on_key: bool) -> Span:
         spans = self.doc.nodes.get(where)

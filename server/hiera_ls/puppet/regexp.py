@@ -140,3 +140,36 @@ def top_level_alternatives(source: str) -> list[str]:
         i += 1
     parts.append(source[start:])
     return parts
+
+
+def ruby_regexp_error(pattern: str) -> str | None:
+    """The message of the RegexpError Ruby raises for the commonest broken patterns."""
+    depth = 0
+    in_class = 0
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            if i + 1 >= len(pattern):
+                return "too short escape sequence"
+            i += 2
+            continue
+        if in_class:
+            if c == "[":
+                in_class += 1
+            elif c == "]":
+                in_class -= 1
+        elif c == "[":
+            in_class = 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            if depth == 0:
+                return "unmatched close parenthesis"
+            depth -= 1
+        i += 1
+    if in_class:
+        return "premature end of char-class"
+    if depth:
+        return "end pattern with unmatched parenthesis"
+    return None

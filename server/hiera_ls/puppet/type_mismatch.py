@@ -14,6 +14,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from hiera_ls.puppet.message import Text, as_inferred_type, as_value
 from hiera_ls.puppet.type_assignable import assignable
 from hiera_ls.puppet.type_format import (
     a_an,
@@ -122,16 +123,21 @@ class Mismatch:
         return self.kind == "unknown-key" or (bool(self.path) and self.path[-1].kind == "key")
 
     def message(self) -> str:
+        return self.text().plain
+
+    def text(self) -> Text:
+        """Puppet's sentence, the type it got from the data marked: it may hold the value
+        (``got 'x'``, ``got Integer[70000, 70000]``)."""
         position = " " + " ".join(str(e) for e in self.path) if self.path else ""
         if self.kind == "missing-key":
-            return f"{position} expects a value for key '{self.key}'"
+            return Text.of(f"{position} expects a value for key '{self.key}'")
         if self.kind == "unknown-key":
-            return f"{position} unrecognized key '{self.key}'"
+            return Text.of(f"{position} unrecognized key '{self.key}'")
         if self.kind == "unresolved":
-            return f"{position} references an unresolved type '{self.key}'"
+            return Text.of(f"{position} references an unresolved type '{self.key}'")
         assert self.expected is not None and self.actual is not None
         if self.kind == "size":
-            return (
+            return Text.of(
                 f"{position} expects size to be {_range_text(self.expected)}, "
                 f"got {_range_text(self.actual)}"
             )
@@ -165,16 +171,18 @@ def _range_text(t: PType) -> str:
     return f"between {low} and {int(high)}"
 
 
-def _pattern_message(position: str, e: PType, a: PType) -> str:
+def _pattern_message(position: str, e: PType, a: PType) -> Text:
     prefix = ""
     if isinstance(e, OptionalType) and e.type is not None:
         e = e.type
         prefix = "an undef value or "
-    got = f"'{a.value}'" if isinstance(a, StringType) and a.value is not None else short_name(a)
-    return f"{position} expects {prefix}a match for {format_expanded(e)}, got {got}"
+    expects = f"{position} expects {prefix}a match for {format_expanded(e)}, got "
+    if isinstance(a, StringType) and a.value is not None:
+        return Text.of(expects, "'", as_value(a.value), "'")
+    return Text.of(expects, as_inferred_type(short_name(a)))
 
 
-def _type_message(position: str, e: PType, a: PType) -> str:
+def _type_message(position: str, e: PType, a: PType) -> Text:
     optional = False
     if isinstance(e, OptionalType) and e.type is not None:
         e = e.type
@@ -206,8 +214,10 @@ def _type_message(position: str, e: PType, a: PType) -> str:
         if optional:
             expected_text, multi = f"Undef or {expected_text}", True
     if multi:
-        return f"{position} expects a value of type {expected_text}, got {got}"
-    return f"{position} expects {a_an(expected_text)} value, got {got}"
+        return Text.of(
+            f"{position} expects a value of type {expected_text}, got ", as_inferred_type(got)
+        )
+    return Text.of(f"{position} expects {a_an(expected_text)} value, got ", as_inferred_type(got))
 
 
 def _specialization(e: PType, a: PType) -> bool:
@@ -274,11 +284,19 @@ def describe_mismatch(subject: str, expected: PType, value: object) -> list[Mism
 
 def render(mismatches: Sequence[Mismatch]) -> str:
     """The exception text: one mismatch stripped, several joined as Puppet joins them."""
+    return render_text(mismatches).plain
+
+
+def render_text(mismatches: Sequence[Mismatch]) -> Text:
+    """:func:`render` as parts (what the data holds marked)."""
     if not mismatches:
-        return ""
+        return Text()
     if len(mismatches) == 1:
-        return mismatches[0].message().strip()
-    return "\n ".join(m.message() for m in mismatches)
+        return mismatches[0].text().strip()
+    parts: list[Text | str] = []
+    for i, m in enumerate(mismatches):
+        parts.extend(("\n " if i else "", m.text()))
+    return Text.of(*parts)
 
 
 def _describe(expected: PType, actual: PType, path: Path) -> list[Mismatch]:

@@ -32,18 +32,17 @@ from hiera_ls.engine.providers import EYAML
 from hiera_ls.project.facts import node_scope
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import NO_PROFILE_CERTNAME, Snapshot, Workspace
+from hiera_ls.puppet.message import Text
 from hiera_ls.puppet.values import Encrypted
 from hiera_ls.report.git_tree import Repository, commit_of, repository_at, write_tree
-from hiera_ls.report.redact import report_message, strings_in
+from hiera_ls.report.redact import shown, strings_in
 from hiera_ls.report.run import CheckError, _profile_names
 from hiera_ls.source.keys import LOOKUP_OPTIONS
-from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
 
 WORKING_TREE = "working tree"
 MASKED = "<eyaml value>"
 OUTSIDE = "<read from outside the repository>"
 NO_PROFILE = "(no facts profile)"
-_ERROR_CODE = "lookup-fails-for-profile"  # its message quotes data: quoted text is masked
 
 Progress = Callable[[int, int], None]  # (lookups done, lookups in all)
 
@@ -325,7 +324,8 @@ class _Side:
                     continue
                 outcome = session.lookup(key)
                 if outcome.error is not None:
-                    out[key].append(_error(outcome.error, self.root))
+                    assert outcome.failure is not None
+                    out[key].append(_error(outcome.failure.text, self.root))
                 elif not outcome.found:
                     out[key].append(Answer("missing"))
                 else:
@@ -344,12 +344,11 @@ def _select_keys(defined: Iterable[str], patterns: Sequence[str] | None) -> list
     return sorted(chosen)
 
 
-def _error(message: str, root: str) -> Answer:
+def _error(message: Text, root: str) -> Answer:
     """Puppet's error, its paths relative to the compared directory (the two sides live in
-    different directories), quoted data masked as ``hiera-ls check`` masks it."""
+    different directories), its data values masked as ``hiera-ls check`` masks them."""
     text = message.replace(root.rstrip(os.sep) + os.sep, "").replace(root, ".")
-    problem = Problem(_ERROR_CODE, text, Severity.ERROR, FileSpan("", Span.of(0, 0, 0, 0)))
-    return Answer("error", report_message(problem), text)
+    return Answer("error", shown(text), text.plain)
 
 
 MIN_MASKED_PART = 4  # an eyaml level's string this long is masked inside other strings too

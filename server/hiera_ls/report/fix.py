@@ -1,6 +1,7 @@
 """``hiera-ls check --fix``: the editor's safe quick fixes, applied to the files on disk.
 
-The edits are the ones the editor's code actions make (checks/fixes.py, ``SAFE_CODES``): they
+The edits are the ones the editor's code actions make (checks/fixes.py, each rule's record
+says whether its fix is safe): they
 make a file Puppet refuses say what it evidently meant, or change no value. A fix may reveal
 what its problem hid (a file that parses again shows its other problems), so the files are
 re-checked and fixed again until nothing changes, a few rounds at most.
@@ -32,7 +33,7 @@ import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hiera_ls.checks.fixes import SAFE_CODES, apply_edits, safe_fixes
+from hiera_ls.checks.fixes import fixed_text, safe_codes
 from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import FileKind, Snapshot, Workspace
@@ -57,7 +58,7 @@ class NotFixed:
 
 @dataclass(frozen=True, slots=True)
 class FixResult:
-    fixes: int  # quick fixes applied, over every round
+    fixes: int  # problems the quick fixes applied fixed, over every round
     files: tuple[str, ...]  # files written (absolute)
     not_fixed: tuple[NotFixed, ...] = ()
 
@@ -88,6 +89,7 @@ def fix_files(
     allowed = _Allowed(tuple(os.path.normpath(r) for r in roots), frozenset(only))
     applied = 0
     written: dict[str, None] = {}
+    safe = safe_codes()
     not_fixed: dict[str, NotFixed] = {}
     for _ in range(MAX_ROUNDS):
         snapshot = Workspace(list(roots), settings).snapshot()
@@ -100,9 +102,7 @@ def fix_files(
             text = snapshot.files.read_text(path)
             if not text:
                 continue
-            problems = [
-                p for p in diagnostics.file_problems(snapshot, path) if p.code in SAFE_CODES
-            ]
+            problems = [p for p in diagnostics.file_problems(snapshot, path) if p.code in safe]
             if not problems:
                 continue
             try:
@@ -120,12 +120,10 @@ def fix_files(
 
 
 def _fix_file(path: str, text: str, problems: list[Problem], allowed: _Allowed) -> int:
-    """Write ``path`` with its safe fixes; the number applied (0: nothing to change)."""
-    fixes = safe_fixes(text, problems)
-    if not fixes:
-        return 0
-    fixed = apply_edits(text, [edit for fix in fixes for edit in fix.edits])
-    if fixed == text:
+    """Write ``path`` with its safe fixes; the number of problems they fix (0: nothing to
+    change, or fixes that would leave the file unreadable)."""
+    fixed, fixes, count = fixed_text(path, text, problems)
+    if not fixes or fixed == text:
         return 0
     allowed.check(path)
     original = _read(path)
@@ -138,7 +136,7 @@ def _fix_file(path: str, text: str, problems: list[Problem], allowed: _Allowed) 
     if current != text:
         raise _Skip(_CHANGED)
     _replace(path, fixed.encode("utf-8"), original)
-    return len(fixes)
+    return count
 
 
 _CHANGED = "it changed on disk while hiera-ls was fixing it; run hiera-ls check --fix again"

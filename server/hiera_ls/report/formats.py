@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from hiera_ls import __version__
 from hiera_ls.display_text import json_text, visible
 from hiera_ls.report.run import CheckResult, Finding, fails
-from hiera_ls.source.spans import Severity
+from hiera_ls.source.spans import Consequence, Severity
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,10 +67,28 @@ def summary(report: Report) -> str:
     return f"Found {_plural(len(result.findings), 'problem')} ({parts}) in {checked}."
 
 
+def causes_first(findings: tuple[Finding, ...]) -> list[Finding]:
+    """The findings that make lookups fail elsewhere first: fixing one fixes its
+    consequences, which are counted in it."""
+    return sorted(findings, key=lambda f: not f.consequences)
+
+
+def consequence_data(report: Report, item: Consequence) -> dict[str, object]:
+    start = item.where.span.start
+    return {
+        "path": report.relative(item.where.path),
+        "line": start.line + 1,
+        "column": start.column + 1,
+        "key": item.key,
+        "profiles": list(item.profiles),
+    }
+
+
 def text(report: Report) -> str:
-    """``path:line:col: code message`` lines, as ruff and compilers print them."""
+    """``path:line:col: code message`` lines, as ruff and compilers print them; the causes
+    first."""
     lines = []
-    for finding in report.result.findings:
+    for finding in causes_first(report.result.findings):
         line, column, _, _ = position(finding)
         where = visible(report.relative(finding.path), one_line=True)
         lines.append(f"{where}:{line}:{column}: {finding.code} {visible(finding.message, True)}")
@@ -94,6 +112,7 @@ def json_report(report: Report) -> str:
                 "severity": finding.severity.value,
                 "message": finding.message,
                 "profiles": list(finding.profiles),
+                "consequences": [consequence_data(report, c) for c in finding.consequences],
             }
         )
     data = {

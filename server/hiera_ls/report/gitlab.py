@@ -2,8 +2,9 @@
 
 The fingerprint must stay the same while the finding stays (GitLab compares the branch's
 report with the target's): it is built from the file, the code, the message (which names
-the key) and the finding's rank among identical ones, never from the line number, so
-moving a key does not make its finding look new.
+the key; without the count of lookups it makes fail, which changes as other files do) and
+the finding's rank among identical ones, never from the line number, so moving a key does
+not make its finding look new.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def gitlab(report: Report) -> str:
     ranks: dict[tuple[str, str, str], int] = {}
     for finding in report.result.findings:
         path = report.relative(finding.path)
-        same = (path, finding.code, finding.message)
+        same = (path, finding.code, finding.stem)
         rank = ranks.get(same, 0)
         ranks[same] = rank + 1
         issues.append(
@@ -41,7 +42,7 @@ def gitlab(report: Report) -> str:
                 "type": "issue",
                 "description": finding.message,
                 "check_name": finding.code,
-                "fingerprint": fingerprint(path, finding.code, finding.message, rank),
+                "fingerprint": fingerprint(path, finding.code, finding.stem, rank),
                 "severity": _SEVERITY[finding.severity],
                 "location": {
                     "path": path,

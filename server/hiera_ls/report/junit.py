@@ -40,7 +40,11 @@ def junit(report: Report) -> str:
                 failure = ET.SubElement(
                     case, "failure", message=message, type=finding.severity.value
                 )
-                failure.text = f"{name}:{line}:{column}: {finding.code} {message}"
+                failure.text = f"{name}:{line}:{column}: {finding.code} {message}" + "".join(
+                    f"\n  {visible(report.relative(c.where.path))}:{c.where.span.start.human()}: "
+                    f"looking up '{visible(c.key)}' fails"
+                    for c in finding.consequences
+                )
             else:
                 out = ET.SubElement(case, "system-out")
                 out.text = f"{finding.severity.value}: {visible(finding.message)}"

@@ -18,13 +18,16 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from hiera_ls.checks.causes import with_words
 from hiera_ls.checks.profile import profile_label
 from hiera_ls.features.diagnostics import Diagnostics, project_paths
 from hiera_ls.project.settings import Settings
-from hiera_ls.project.workspace import FileKind, Snapshot, Workspace
-from hiera_ls.report.redact import key_names, report_message, string_values
+from hiera_ls.project.workspace import Snapshot, Workspace
+from hiera_ls.puppet.message import Text
+from hiera_ls.report.redact import shown
 from hiera_ls.report.selection import Selection
-from hiera_ls.source.spans import Problem, Severity, Span
+from hiera_ls.source.loader_rules import WALK_LIMIT
+from hiera_ls.source.spans import NO_DETAILS, Consequence, Details, Problem, Severity, Span
 
 UNUSED_SUPPRESSION = "suppression-unused"
 
@@ -40,9 +43,13 @@ class Finding:
     path: str  # absolute
     code: str
     severity: Severity
-    message: str  # without data values; names the profiles when only some give it
+    message: str  # as reported: data values masked (unless shown); names some profiles
     span: Span  # 0-based, code points
     profiles: tuple[str, ...] = ()  # the profiles that give it; () when it holds for any
+    details: Details = NO_DETAILS  # what it is about, as data
+    # the lookups it makes fail elsewhere (a cause's), which are not findings of their own
+    consequences: tuple[Consequence, ...] = ()
+    stem: str = ""  # the message without what it makes fail (stable while those change)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +63,7 @@ class CheckResult:
 @dataclass(slots=True)
 class _Seen:
     problem: Problem
-    message: str  # the profile prefix removed
+    text: Text  # the message, the profile prefix removed
     profiles: list[str]
     tagged: bool  # the message named its profile: a per-profile finding
 
@@ -68,10 +75,12 @@ def run_check(
     settings: Settings | None = None,
     selection: Selection | None = None,
     progress: Progress | None = None,
+    show_values: bool = False,
 ) -> CheckResult:
     """Check ``paths``: directories, or files (checked in their environment, reported alone).
 
-    ``profiles``: names to check with (None: every profile found).
+    ``profiles``: names to check with (None: every profile found); ``show_values``: messages
+    quote the data's values (for a person at a terminal), not ``…``.
     """
     roots, only = check_roots(paths)
     workspace = Workspace(roots, settings)
@@ -103,17 +112,14 @@ def run_check(
                 progress(done, total)
     wanted = selection or Selection()
     findings = [
-        _finding(entry, len(passes), first)
+        _finding(entry, len(passes), show_values)
         for entry in seen.values()
         if wanted.wants(entry.problem.code) and not _used_by_some_profile(entry, len(passes))
     ]
-    if wanted.wants(WALK_LIMIT):
+    if wanted.wants(WALK_LIMIT.code):
         findings += [_walk_limit(root, why, first.settings.max_files) for root, why in cut.items()]
     findings.sort(key=lambda f: (f.path, f.span.start, f.span.end, f.code, f.message))
     return CheckResult(tuple(findings), tuple(files), tuple(names), first.messages)
-
-
-WALK_LIMIT = "walk-limit"
 
 
 def _walk_limit(root: str, why: str, limit: int) -> Finding:
@@ -124,7 +130,8 @@ def _walk_limit(root: str, why: str, limit: int) -> Finding:
         f"checked. Raise the limit (now {limit:,} files) with --max-files (the editor's "
         "hiera.maxFiles setting)"
     )
-    return Finding(root, WALK_LIMIT, Severity.ERROR, message, Span.of(0, 0, 0, 0))
+    start = Span.of(0, 0, 0, 0)
+    return Finding(root, WALK_LIMIT.code, WALK_LIMIT.severity, message, start, stem=message)
 
 
 def check_roots(paths: Sequence[str]) -> tuple[list[str], set[str]]:
@@ -193,13 +200,13 @@ def _profile_names(snapshot: Snapshot, wanted: Sequence[str] | None) -> list[str
 
 
 def _record(seen: dict[tuple[object, ...], _Seen], found: Problem, name: str | None) -> None:
-    prefix = f"[{name}] " if name is not None else None
-    tagged = prefix is not None and found.message.startswith(prefix)
-    message = found.message[len(prefix) :] if tagged and prefix is not None else found.message
-    key = (found.where.path, found.code, found.where.span, message, found.severity)
+    prefix = f"[{name}] " if name is not None else ""
+    tagged = bool(prefix) and found.text.startswith(prefix)
+    text = found.text.without_prefix(prefix) if tagged else found.text
+    key = (found.where.path, found.code, found.where.span, text, found.severity)
     entry = seen.get(key)
     if entry is None:
-        seen[key] = entry = _Seen(found, message, [], tagged)
+        seen[key] = entry = _Seen(found, text, [], tagged)
     entry.tagged = entry.tagged or tagged
     if name is not None and name not in entry.profiles:
         entry.profiles.append(name)
@@ -211,22 +218,32 @@ def _used_by_some_profile(entry: _Seen, passes: int) -> bool:
     return entry.problem.code == UNUSED_SUPPRESSION and 0 < len(entry.profiles) < passes
 
 
-def _finding(entry: _Seen, passes: int, snapshot: Snapshot) -> Finding:
+def _finding(entry: _Seen, passes: int, show_values: bool) -> Finding:
+    """The report's finding: paths under the current directory relative, data values masked
+    (exactly the parts the message marks as values: one pass over the message)."""
     found = entry.problem
-    path = found.where.path
-    data = _data_of(snapshot, path)
-    keys = key_names(data)
-    message = report_message(
-        Problem(found.code, entry.message, found.severity, found.where),
-        string_values(data, keys),
-        keys,
-    )
-    message = message.replace(os.getcwd().rstrip(os.sep) + os.sep, "")
+    message = shown(entry.text.replace(os.getcwd().rstrip(os.sep) + os.sep, ""), show_values)
     some = entry.tagged or (0 < len(entry.profiles) < passes)
     profiles = tuple(entry.profiles) if some else ()
     if profiles:
         message = f"[{profile_label(profiles, passes)}] {message}"
-    return Finding(path, found.code, found.severity, message, found.where.span, profiles)
+    where = found.where
+    stem = message
+    items: tuple[Consequence, ...] = ()
+    if found.consequences is not None:
+        items = found.consequences.items
+        message = with_words(message, found.consequences)
+    return Finding(
+        where.path,
+        found.code,
+        found.severity,
+        message,
+        where.span,
+        profiles,
+        found.details,
+        items,
+        stem,
+    )
 
 
 SEVERITY_RANK = {
@@ -241,11 +258,3 @@ FAIL_ON = {"info": 0, "warning": 1, "error": 2}
 def fails(finding: Finding, fail_on: str) -> bool:
     """Whether ``finding`` is at or above ``--fail-on``'s level."""
     return SEVERITY_RANK[finding.severity] >= FAIL_ON[fail_on]
-
-
-def _data_of(snapshot: Snapshot, path: str) -> object:
-    if snapshot.kind_of(path) is FileKind.FACTS:
-        entry = snapshot.profile_at(path)
-        return entry.profile.source.data if entry is not None else {}
-    df = snapshot.data_file(path)
-    return df.data if df is not None else {}

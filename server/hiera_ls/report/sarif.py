@@ -1,6 +1,6 @@
 """SARIF 2.1.0: what GitHub code scanning and other security dashboards import.
 
-Every registered code is a rule with its summary and, as its help, its section of
+Every rule's record is a SARIF rule with its summary and, as its help, its section of
 docs/diagnostics.md (report/rule_help.py: there is no documentation site to link to); a
 finding refers to its rule by index.  Columns count Unicode code
 points (``columnKind``), as hiera-ls' positions do.
@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 
 from hiera_ls import __version__
-from hiera_ls.codes import CODES, Code
+from hiera_ls.checks.rules import RULES
 from hiera_ls.display_text import json_text
 from hiera_ls.report.formats import Report, position
 from hiera_ls.report.rule_help import rule_help
+from hiera_ls.source.rules import Rule
 from hiera_ls.source.spans import Severity
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -31,23 +32,28 @@ def rule_name(code_id: str) -> str:
     return "".join(part.capitalize() for part in code_id.split("-"))
 
 
-def _rule(entry: Code) -> dict[str, object]:
+def _rule(entry: Rule) -> dict[str, object]:
     rule: dict[str, object] = {
-        "id": entry.id,
-        "name": rule_name(entry.id),
+        "id": entry.code,
+        "name": rule_name(entry.code),
         "shortDescription": {"text": entry.summary},
         "defaultConfiguration": {"level": _LEVEL[entry.severity]},
+        "properties": {
+            "documentation": f"docs/diagnostics.md#{entry.anchor}",
+            "payload": entry.payload.value,
+            "safeFix": entry.fix_safe,
+        },
     }
-    documented = rule_help().get(entry.id)
+    documented = rule_help().get(entry.code)
     if documented:
         rule["help"] = {"text": documented, "markdown": documented}
     return rule
 
 
 def sarif(report: Report) -> str:
-    codes = list(CODES)
+    codes = list(RULES)
     extra = sorted({f.code for f in report.result.findings} - set(codes))
-    rules = [_rule(CODES[c]) for c in codes] + [
+    rules = [_rule(RULES[c]) for c in codes] + [
         {"id": c, "name": rule_name(c), "shortDescription": {"text": c}} for c in extra
     ]
     index = {c: i for i, c in enumerate([*codes, *extra])}
@@ -76,6 +82,26 @@ def sarif(report: Report) -> str:
                 }
             ],
         }
+        if finding.consequences:
+            result["relatedLocations"] = [
+                {
+                    "id": i,
+                    "physicalLocation": {
+                        "artifactLocation": {
+                            "uri": report.relative(c.where.path),
+                            "uriBaseId": "%SRCROOT%",
+                        },
+                        "region": {
+                            "startLine": c.where.span.start.line + 1,
+                            "startColumn": c.where.span.start.column + 1,
+                            "endLine": c.where.span.end.line + 1,
+                            "endColumn": c.where.span.end.column + 1,
+                        },
+                    },
+                    "message": {"text": f"Looking up '{c.key}' fails (this finding's cause)"},
+                }
+                for i, c in enumerate(finding.consequences, start=1)
+            ]
         if finding.profiles:
             result["properties"] = {"profiles": list(finding.profiles)}
         results.append(result)

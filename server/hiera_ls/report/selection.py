@@ -6,14 +6,14 @@ import fnmatch
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from hiera_ls.codes import CODES
+from hiera_ls.checks.rules import RULES
 
 
 class SelectionError(ValueError):
     """A pattern that names no registered code: a typo would silently check nothing."""
 
 
-def parse_codes(text: str | None, known: Collection[str] = CODES) -> tuple[str, ...]:
+def parse_codes(text: str | None, known: Collection[str] = RULES.keys()) -> tuple[str, ...]:
     """``"yaml-*,reference-cycle"`` -> the patterns, each checked to match some code."""
     if text is None:
         return ()

@@ -11,30 +11,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from hiera_ls.codes import CODES
+from hiera_ls.puppet.message import Text, as_inferred_type, as_key, as_path, as_value
 from hiera_ls.puppet.ruby_text import symkeys_to_string
 from hiera_ls.puppet.type_format import format_type
 from hiera_ls.puppet.type_infer import infer
-from hiera_ls.puppet.type_mismatch import describe_mismatch, render
+from hiera_ls.puppet.type_mismatch import describe_mismatch, render_text
 from hiera_ls.puppet.types import HashType
 from hiera_ls.puppet.values import CompositeKey, RubySymbol
+from hiera_ls.source import loader_rules as rules
 from hiera_ls.source.files import ReadProblem
 from hiera_ls.source.hocon_includes import IncludeReader
 from hiera_ls.source.json_loader import load_json
-from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
-from hiera_ls.source.yaml_loader import (
-    EMPTY_NODES,
-    LENIENT_CODES,
-    LOAD_ERROR_PREFIX,
-    Nodes,
-    NodeSpans,
-    NodeTable,
-    Path,
-    RubyObject,
-    YamlDocument,
-    load_yaml,
-    load_yaml_leniently,
-)
+from hiera_ls.source.node_table import EMPTY_NODES, Nodes, NodeSpans, NodeTable, Path
+from hiera_ls.source.psych_scalars import RubyObject
+from hiera_ls.source.rules import Rule
+from hiera_ls.source.spans import Details, Problem, Severity, Span
+from hiera_ls.source.yaml_document import LOAD_ERROR_PREFIX, YamlDocument
+from hiera_ls.source.yaml_loader import LENIENT_CODES, load_yaml, load_yaml_leniently
 from hiera_ls.source.yaml_reparse import reload_yaml
 
 
@@ -42,8 +35,8 @@ from hiera_ls.source.yaml_reparse import reload_yaml
 class DataFile:
     path: str
     data: Mapping[object, object]  # the top-level hash the lookup sees; {} when unusable
-    error: str | None  # what Puppet raises when a lookup reads this file
-    key_errors: Mapping[object, str]  # top-level key -> what Puppet raises when it is looked up
+    failure: Text | None  # what Puppet raises when a lookup reads this file (``error``)
+    key_errors: Mapping[object, Text]  # top-level key -> what Puppet raises when it is looked up
     nodes: Mapping[Path, NodeSpans]
     problems: tuple[Problem, ...]
     # the YAML as loaded, kept when an edit may re-parse only the entries it touched
@@ -52,23 +45,30 @@ class DataFile:
     # those scalars, for its other diagnostics (lookups still fail with ``error``)
     readable: DataFile | None = None
 
+    @property
+    def error(self) -> str | None:
+        """Puppet's error for any lookup reading the file, as plain text."""
+        return self.failure.plain if self.failure is not None else None
+
 
 def unreadable_data(path: str, problem: ReadProblem) -> DataFile:
     """A file no lookup can read (not UTF-8, a device, too large, a symlink loop): every
     lookup that reads it fails with Puppet's message (ours where Puppet would hang)."""
     span = Span.of(problem.line, problem.column, problem.line, problem.column + 1)
-    if problem.code == "file-invalid-utf8":
+    rule = rules.BY_CODE[problem.code]
+    if rule is rules.FILE_INVALID_UTF8:
         # libyaml's reader errors carry no position: Psych always says line 1 column 1.
-        error = f"{LOAD_ERROR_PREFIX}({path}): {problem.message} at line 1 column 1"
-        shown = (
+        error = Text.of(
+            LOAD_ERROR_PREFIX, "(", as_path(path), f"): {problem.message} at line 1 column 1"
+        )
+        shown = Text.of(
             f"{problem.message} (line {problem.line + 1}, column {problem.column + 1}): "
-            f"Puppet refuses the whole file: {error}"
+            "Puppet refuses the whole file: ",
+            error,
         )
-        return DataFile(
-            path, {}, error, {}, EMPTY_NODES, (_problem(problem.code, shown, path, span),)
-        )
-    found = _problem(problem.code, problem.message, path, span)
-    return DataFile(path, {}, problem.message, {}, EMPTY_NODES, (found,))
+        return DataFile(path, {}, error, {}, EMPTY_NODES, (rule.at(shown, path, span),))
+    message = Text.of(problem.message)
+    return DataFile(path, {}, message, {}, EMPTY_NODES, (rule.at(message, path, span),))
 
 
 def load_yaml_data(path: str, text: str) -> DataFile:
@@ -86,7 +86,7 @@ def reload_yaml_data(previous: DataFile, previous_text: str, text: str) -> DataF
 
 def _with_readable(data: DataFile, text: str) -> DataFile:
     refused = next((p for p in data.problems if p.code in LENIENT_CODES), None)
-    if data.error is None or refused is None or refused.message != data.error:
+    if data.failure is None or refused is None or refused.text != data.failure:
         return data
     readable = _yaml_data(data.path, load_yaml_leniently(data.path, text))
     return replace(data, readable=readable)
@@ -100,28 +100,29 @@ def load_custom_yaml_data(path: str, text: str) -> DataFile:
     refused = [p for p in loaded.problems if p.code in LENIENT_CODES]
     problems = [p for p in loaded.problems if p.code not in LENIENT_CODES]
     if refused:  # said once, on the first such scalar
-        note = (
+        note = Text.of(
             "Only custom backends read this file, and whether they accept this depends on their "
-            f"code; Puppet's yaml_data would refuse the file: {refused[0].message}"
+            "code; Puppet's yaml_data would refuse the file: ",
+            refused[0].text,
         )
-        problems.append(replace(refused[0], severity=Severity.INFORMATION, message=note))
+        problems.append(replace(refused[0], severity=Severity.INFORMATION, text=note))
     return replace(loaded, problems=tuple(problems))
 
 
 def _yaml_data(path: str, doc: YamlDocument) -> DataFile:
     if doc.fatal is not None:
-        return DataFile(path, {}, doc.fatal.message, {}, EMPTY_NODES, (doc.fatal,))
+        return DataFile(path, {}, doc.fatal.text, {}, EMPTY_NODES, (doc.fatal,))
     value = doc.value
     problems = list(doc.problems)
     if not isinstance(value, dict):
-        message = f"{path}: file does not contain a valid yaml hash"
+        message = Text.of(as_path(path), ": file does not contain a valid yaml hash")
         root = doc.nodes.get(())
         span = root.value if root is not None else Span.of(0, 0, 0, 0)
         if value is None or value is False:
             # Psych gives false for an empty stream; Puppet only warns, even under strict=error.
-            problems.append(_problem("data-empty-file", message, path, span))
+            problems.append(rules.DATA_EMPTY_FILE.at(message, path, span))
             return DataFile(path, {}, None, {}, doc.nodes, tuple(problems))
-        problems.append(_problem("data-not-a-hash", message, path, span))
+        problems.append(rules.DATA_NOT_A_HASH.at(message, path, span))
         return DataFile(path, {}, message, {}, doc.nodes, tuple(problems))
     nodes = doc.nodes
     data: dict[object, object] = value
@@ -129,7 +130,7 @@ def _yaml_data(path: str, doc: YamlDocument) -> DataFile:
         problems.extend(_symbol_key_notes(path, nodes))
         data = symkeys_to_string(value)  # type: ignore[assignment]
         nodes = _string_paths(nodes)
-    key_errors: dict[object, str] = {}
+    key_errors: dict[object, Text] = {}
     if not isinstance(nodes, Nodes) or nodes.suspect:
         key_errors = _validate(path, "yaml_data", data, nodes, problems, doc.too_large)
     else:
@@ -143,16 +144,18 @@ def _yaml_data(path: str, doc: YamlDocument) -> DataFile:
 def load_json_data(path: str, text: str) -> DataFile:
     doc = load_json(path, text)
     if doc.fatal is not None:
-        return DataFile(path, {}, doc.fatal.message, {}, EMPTY_NODES, (doc.fatal, *doc.problems))
+        return DataFile(path, {}, doc.fatal.text, {}, EMPTY_NODES, (doc.fatal, *doc.problems))
     problems = list(doc.problems)
     if not isinstance(doc.value, dict):
-        message = (
-            f"Value returned from data_hash function 'json_data', when using location '{path}', "
-            f"has wrong type, {render(describe_mismatch('', HashType(), doc.value))}"
+        message = Text.of(
+            "Value returned from data_hash function 'json_data', when using location '",
+            as_path(path),
+            "', has wrong type, ",
+            render_text(describe_mismatch("", HashType(), doc.value)),
         )
         root = doc.nodes.get(())
         span = root.value if root is not None else Span.of(0, 0, 0, 0)
-        problems.append(_problem("data-not-a-hash", message, path, span))
+        problems.append(rules.DATA_NOT_A_HASH.at(message, path, span))
         return DataFile(path, {}, message, {}, doc.nodes, tuple(problems))
     key_errors = _validate(path, "json_data", doc.value, doc.nodes, problems)
     return DataFile(path, doc.value, None, key_errors, doc.nodes, tuple(problems))
@@ -161,12 +164,12 @@ def load_json_data(path: str, text: str) -> DataFile:
 def load_hocon_data(path: str, text: str, includes: IncludeReader | None = None) -> DataFile:
     """``hocon_data``: keys placed by a text scan, included files read through ``includes``
     (source/hocon_data.py, source/hocon_includes.py)."""
-    from hiera_ls.source.hocon_data import HoconFailure, hocon_problem
+    from hiera_ls.source.hocon_data import HoconFailure, hocon_problem, not_a_hash
     from hiera_ls.source.hocon_data import load_hocon_data as parse_hocon
 
     data, error, places = parse_hocon(path, text, includes)
     if error is not None or not isinstance(data, dict):
-        error = error or HoconFailure(f"{path}: file does not contain a valid hash")
+        error = error or HoconFailure(not_a_hash(path))
         problem = hocon_problem(path, error)
         return DataFile(path, {}, error.message, {}, EMPTY_NODES, (problem,))
     problems: list[Problem] = []
@@ -183,10 +186,10 @@ def _validate(
     data: Mapping[object, object],
     nodes: Mapping[Path, NodeSpans],
     problems: list[Problem],
-    too_large: Mapping[object, str] | None = None,
-) -> dict[object, str]:
+    too_large: Mapping[object, Text] | None = None,
+) -> dict[object, Text]:
     """Puppet's validate_data_value for every top-level key, done once per file."""
-    key_errors: dict[object, str] = {}
+    key_errors: dict[object, Text] = {}
     checked: dict[int, bool] = {}  # containers already checked (aliases share them)
     _note_unreachable(path, data, nodes, problems)
     for key, value in data.items():
@@ -196,29 +199,33 @@ def _validate(
         _find_invalid(value, (key,), checked, offenders)
         if not offenders:
             continue
-        message = (
-            f"Value for key '{key}', in hash returned from data_hash function '{function}', "
-            f"when using location '{path}', has wrong type, expects Puppet::LookupValue, "
-            f"got {_safe_type_text(value)}"
+        message = Text.of(
+            "Value for key '",
+            as_key(key),
+            f"', in hash returned from data_hash function '{function}', when using location '",
+            as_path(path),
+            "', has wrong type, expects Puppet::LookupValue, got ",
+            as_inferred_type(_safe_type_text(value)),
         )
         key_errors[key] = message
         for node_path, is_key in offenders:
             spans = nodes.get(node_path)
             if spans is None:
                 continue
+            rule: Rule
             if is_key:
-                code_id = "data-bad-key-type"
-                what = f"the hash key {_key_words(node_path[-1])}"
+                rule = rules.DATA_BAD_KEY_TYPE
+                what = Text.of("the hash key ", as_key(_key_words(node_path[-1])))
                 span = spans.key or spans.value
             else:
-                code_id = "yaml-symbol-value"
+                rule = rules.YAML_SYMBOL_VALUE
                 what = _value_words(_value_at(data, node_path))
                 span = spans.value
-            problems.append(
-                _problem(
-                    code_id, f"Puppet reads {what}; looking up '{key}' fails: {message}", path, span
-                )
+            text = Text.of(
+                "Puppet reads ", what, "; looking up '", as_key(key), "' fails: ", message
             )
+            details = Details(key=key, place=_place(node_path))
+            problems.append(rule.at(text, path, span, details))
     return key_errors
 
 
@@ -233,15 +240,12 @@ def _note_unreachable(
             continue
         spans = nodes.get((key,))
         if spans is not None:
-            problems.append(
-                _problem(
-                    "data-unreachable-key",
-                    f"Puppet reads the top-level key as {_key_words(key)}, not a String: no lookup "
-                    "can find it",
-                    path,
-                    spans.key or spans.value,
-                )
+            message = Text.of(
+                "Puppet reads the top-level key as ",
+                as_key(_key_words(key)),
+                ", not a String: no lookup can find it",
             )
+            problems.append(rules.DATA_UNREACHABLE_KEY.at(message, path, spans.key or spans.value))
 
 
 def _find_invalid(
@@ -294,12 +298,20 @@ def _value_at(data: Mapping[object, object], node_path: Path) -> object:
     return current
 
 
-def _value_words(value: object) -> str:
+def _value_words(value: object) -> Text:
     if isinstance(value, RubySymbol):
-        return f"the Ruby Symbol :{value.name}"
+        return Text.of("the Ruby Symbol :", as_value(value.name))
     if isinstance(value, RubyObject):
-        return f"a Ruby {value.class_name} object"
-    return "a value no Hiera data can hold"
+        return Text.of(f"a Ruby {value.class_name} object")
+    return Text.of("a value no Hiera data can hold")
+
+
+def _place(node_path: Path) -> tuple[str | int, ...]:
+    """A node's path as data: keys that are not Strings (a Symbol, a Boolean) as their text."""
+    return tuple(
+        step if isinstance(step, (str, int)) and not isinstance(step, bool) else _key_words(step)
+        for step in node_path
+    )
 
 
 def _key_words(key: object) -> str:
@@ -327,17 +339,14 @@ def _symbol_key_notes(path: str, nodes: Nodes) -> list[Problem]:
         if node_path and isinstance(node_path[-1], RubySymbol):
             spans = nodes[node_path]
             name = node_path[-1].name
-            notes.append(
-                _problem(
-                    "yaml-symbol-key",
-                    f"Puppet reads the key `:{name}` as the Ruby Symbol :{name} and turns it into "
-                    f"the String '{name}'",
-                    path,
-                    spans.key or spans.value,
-                )
+            message = Text.of(
+                "Puppet reads the key `:",
+                as_key(name),
+                "` as the Ruby Symbol :",
+                as_key(name),
+                " and turns it into the String '",
+                as_key(name),
+                "'",
             )
+            notes.append(rules.YAML_SYMBOL_KEY.at(message, path, spans.key or spans.value))
     return notes
-
-
-def _problem(code_id: str, message: str, path: str, span: Span) -> Problem:
-    return Problem(code_id, message, CODES[code_id].severity, FileSpan(path, span))

@@ -82,9 +82,10 @@ def walk_files(
 class ReadProblem:
     """Why a file's text is not what Puppet would read (or not read at all).
 
-    ``code`` is a diagnostic code (codes.py).  For ``file-invalid-utf8`` the ``message`` is
-    libyaml's words for the first bad byte and ``line``/``column`` (0-based, in characters)
-    where it is; otherwise the message is what a lookup reading the file fails with.
+    ``code`` is a diagnostic code (its record: source/loader_rules.py).  For
+    ``file-invalid-utf8`` the ``message`` is libyaml's words for the first bad byte and
+    ``line``/``column`` (0-based, in characters) where it is; otherwise the message is what a
+    lookup reading the file fails with.
     """
 
     code: str

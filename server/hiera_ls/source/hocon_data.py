@@ -21,10 +21,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from hiera_ls.codes import CODES
+from hiera_ls.puppet.message import Text, as_path, as_value
+from hiera_ls.source import loader_rules
 from hiera_ls.source.hocon_includes import IncludeFailure, IncludeReader, Prepared, prepare
 from hiera_ls.source.node_table import NodeSpans, Path
-from hiera_ls.source.spans import FileSpan, Problem, Span
+from hiera_ls.source.rules import Rule
+from hiera_ls.source.spans import Problem, Span
 
 START = Span.of(0, 0, 0, 0)
 
@@ -32,11 +34,11 @@ START = Span.of(0, 0, 0, 0)
 @dataclass(frozen=True, slots=True)
 class HoconFailure:
     """Puppet's error text, and where the problem lies (an include directive, else the
-    file's start); ``code``: hocon-syntax or hocon-include."""
+    file's start); ``rule``: hocon-syntax or hocon-include."""
 
-    message: str
+    message: Text
     span: Span = START
-    code: str = "hocon-syntax"
+    rule: Rule = loader_rules.HOCON_SYNTAX
 
 
 def load_hocon_data(
@@ -52,20 +54,33 @@ def load_hocon_data(
         tree = _parse(prepared, resolve=True)
         data = _plain(tree.as_plain_ordered_dict())
     except (ConfigException, ValueError, TypeError, KeyError, RecursionError) as e:
-        return {}, HoconFailure(f"Unable to parse ({path}): {_first_line(e)}"), {}
+        return {}, HoconFailure(_unparsed(path, _first_line(e))), {}
     except Exception as e:  # pyhocon raises pyparsing's errors for some syntax errors
-        return {}, HoconFailure(f"Unable to parse ({path}): {_first_line(e)}"), {}
+        return {}, HoconFailure(_unparsed(path, _first_line(e))), {}
     if not isinstance(data, dict):
-        return {}, HoconFailure(f"{path}: file does not contain a valid hash"), {}
+        return {}, HoconFailure(not_a_hash(path)), {}
     return data, None, _key_places(text, data)
+
+
+def _unparsed(path: str, error: str) -> Text:
+    """The parser's words quote the text it met: data, masked in reports."""
+    return Text.of("Unable to parse (", as_path(path), "): ", as_value(error))
+
+
+def not_a_hash(path: str) -> Text:
+    return Text.of(as_path(path), ": file does not contain a valid hash")
 
 
 def _include_failure(path: str, failure: IncludeFailure) -> HoconFailure:
     span = Span.of(failure.line, failure.column, failure.line, failure.end_column)
     if failure.message.startswith("String: "):  # the gem's own syntax error
-        return HoconFailure(f"Unable to parse ({path}): {failure.message}", span)
+        return HoconFailure(_unparsed(path, failure.message), span)
     where = f"{path}:{failure.line + 1}:{failure.column + 1}"
-    return HoconFailure(f"{where}: {failure.message}", span, "hocon-include")
+    # the include's target (a file name, a URL) is shown; a syntax error of an included file,
+    # or the text after a bare `include`, quotes the data
+    quoted = "String: " in failure.message or "but by: " in failure.message
+    words = as_value(failure.message) if quoted else failure.message
+    return HoconFailure(Text.of(as_path(where), ": ", words), span, loader_rules.HOCON_INCLUDE)
 
 
 class _Includes:
@@ -129,8 +144,7 @@ def _parser_class() -> Any:
 
 
 def hocon_problem(path: str, failure: HoconFailure) -> Problem:
-    code = failure.code
-    return Problem(code, failure.message, CODES[code].severity, FileSpan(path, failure.span))
+    return failure.rule.at(failure.message, path, failure.span)
 
 
 def _first_line(e: BaseException) -> str:

@@ -14,16 +14,12 @@ from __future__ import annotations
 import bisect
 import re
 
-from hiera_ls.codes import CODES
+from hiera_ls.puppet.message import Text, as_key, as_path, as_value
+from hiera_ls.source.loader_rules import JSON_DUPLICATE_KEY, JSON_SYNTAX
+from hiera_ls.source.node_table import EMPTY_NODES, NodeTable, Path
 from hiera_ls.source.psych_scalars import _int_of_digits
-from hiera_ls.source.spans import FileSpan, Problem, Span
-from hiera_ls.source.yaml_loader import (
-    EMPTY_NODES,
-    LOAD_ERROR_PREFIX,
-    NodeTable,
-    Path,
-    YamlDocument,
-)
+from hiera_ls.source.spans import Details, Span
+from hiera_ls.source.yaml_document import LOAD_ERROR_PREFIX, YamlDocument
 
 MAX_NESTING = 100
 
@@ -216,13 +212,7 @@ class _Scanner:
             if j is None:
                 return None
             if name in result:
-                self.problems.append(
-                    (
-                        key_marks,
-                        f"Duplicate key '{name}' in this object: Ruby's JSON keeps the value given "
-                        "last",
-                    )
-                )
+                self.problems.append((key_marks, name))
                 self.drop(path, name)
             child = None if path is None else (*path, name)
             item = self.value(j, child, depth, key_marks)
@@ -302,11 +292,13 @@ def load_json(path: str, text: str) -> YamlDocument:
     except RecursionError:  # cannot happen below MAX_NESTING, kept for safety
         return _fatal(path, scanner, _Error("nesting of 101 is too deep", 0))
     problems = []
-    severity = CODES["json-duplicate-key"].severity
-    for marks, message in scanner.problems:
-        problems.append(
-            Problem("json-duplicate-key", message, severity, FileSpan(path, Span.of(*marks)))
+    for marks, name in scanner.problems:
+        message = Text.of(
+            "Duplicate key '",
+            as_key(name),
+            "' in this object: Ruby's JSON keeps the value given last",
         )
+        problems.append(JSON_DUPLICATE_KEY.at(message, path, Span.of(*marks), Details(key=name)))
     return YamlDocument(path, value, NodeTable(dict(scanner.entries)), tuple(problems), None)
 
 
@@ -332,12 +324,13 @@ def _top(scanner: _Scanner) -> tuple[object, int]:
 
 def _fatal(path: str, scanner: _Scanner, error: _Error) -> YamlDocument:
     text = scanner.text
-    message = error.message.format(text[error.where :]) if "{}" in error.message else error.message
+    before, quoted, after = error.message.partition("{}")
+    # Ruby's parser quotes the rest of the file from where it stopped: data, never shown
+    message = Text.of(before, as_value(text[error.where :]), after) if quoted else error.message
     line, col = scanner.pos(min(error.where, len(text)))
-    problem = Problem(
-        "json-syntax",
-        f"{LOAD_ERROR_PREFIX}({path}): {message}",
-        CODES["json-syntax"].severity,
-        FileSpan(path, Span.of(line, col, line, col)),
+    problem = JSON_SYNTAX.at(
+        Text.of(LOAD_ERROR_PREFIX, "(", as_path(path), "): ", message),
+        path,
+        Span.of(line, col, line, col),
     )
     return YamlDocument(path, None, EMPTY_NODES, (), problem)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import regex
 
+from hiera_ls.puppet.message import Text, as_value
 from hiera_ls.puppet.ruby_text import inspect_string
 from hiera_ls.puppet.values import RubySymbol
 
@@ -44,9 +45,10 @@ class Refusal(Exception):
     ``code`` is the diagnostic family.
     """
 
-    def __init__(self, message: str, code: str, disallowed: bool = False) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | Text, code: str, disallowed: bool = False) -> None:
+        self.text = Text.of(message)
+        super().__init__(self.text.plain)
+        self.message = self.text.plain
         self.code = code
         self.disallowed = disallowed
 
@@ -179,7 +181,10 @@ def _float_of(cleaned: str) -> float:
     """Ruby's Float() on what Psych left of a YAML 1.1 float: a mantissa needs a digit."""
     mantissa = re.split("[eE]", cleaned, maxsplit=1)[0]
     if not any(c.isdigit() for c in mantissa):
-        raise Refusal(f"invalid value for Float(): {inspect_string(cleaned)}", "yaml-bad-number")
+        raise Refusal(
+            Text.of("invalid value for Float(): ", as_value(inspect_string(cleaned))),
+            "yaml-bad-number",
+        )
     return float(cleaned)
 
 
@@ -217,7 +222,8 @@ def _integer_of(cleaned: str) -> int:
         return _int_of_digits(sign + body, 10)
     except ValueError:
         raise Refusal(
-            f"invalid value for Integer(): {inspect_string(cleaned)}", "yaml-bad-number"
+            Text.of("invalid value for Integer(): ", as_value(inspect_string(cleaned))),
+            "yaml-bad-number",
         ) from None
 
 
@@ -252,7 +258,8 @@ def ruby_float(value: object) -> float:
                 return float.fromhex(text)
             return float(text)
         raise Refusal(
-            f"invalid value for Float(): {inspect_string(value, binary=True)}", "yaml-bad-number"
+            Text.of("invalid value for Float(): ", as_value(inspect_string(value, binary=True))),
+            "yaml-bad-number",
         )
     kind = "Symbol" if isinstance(value, RubySymbol) else type(value).__name__
     raise Refusal(f"can't convert {kind} into Float", "yaml-bad-number")
@@ -303,7 +310,9 @@ def tagged_scalar(tag: str, text: str) -> object:
         try:
             codecs.lookup(text)
         except LookupError:
-            raise Refusal(f"unknown encoding name - {text}", "yaml-bad-tag") from None
+            raise Refusal(
+                Text.of("unknown encoding name - ", as_value(text)), "yaml-bad-tag"
+            ) from None
         return RubyObject("Encoding", text)
     if tag == "!ruby/object:Complex":
         raise disallowed("Complex")

@@ -12,9 +12,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from hiera_ls.source.data_file import DataFile
+from hiera_ls.source.node_table import NodeSpans
 from hiera_ls.source.spans import Span
 from hiera_ls.source.string_positions import ScalarMap, SourceLines, infer_style, map_scalar
-from hiera_ls.source.yaml_loader import NodeSpans
 
 NodePath = tuple[object, ...]
 VISIT_BUDGET = 200_000

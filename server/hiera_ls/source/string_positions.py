@@ -55,7 +55,8 @@ class SourceLines:
     """A document split into lines the way its loader counts them.
 
     YAML marks (libyaml) break lines at every YAML 1.1 line break; the JSON loader breaks
-    at ``\\n`` only.  A byte-order mark at the start is not counted by libyaml.
+    at ``\\n`` only.  A byte-order mark at the start is a column of the first line, as
+    libyaml counts it when Psych hands it the text (``yaml_loader.py``).
     """
 
     __slots__ = ("lines",)
@@ -65,8 +66,6 @@ class SourceLines:
             lines = text.split("\n")  # a tenth of the regular expression's time
         else:
             lines = _YAML_BREAKS.split(text)
-        if lines and lines[0].startswith("\ufeff") and not json:
-            lines[0] = lines[0][1:]
         self.lines: list[str] = lines
 
     def line(self, index: int) -> str:

@@ -22,7 +22,8 @@ from dataclasses import dataclass, replace
 
 from hiera_ls.source.node_table import Nodes, NodeTable, splice_nodes
 from hiera_ls.source.spans import FileSpan, Problem, Span
-from hiera_ls.source.yaml_loader import Outline, YamlDocument, load_yaml
+from hiera_ls.source.yaml_document import Outline, YamlDocument
+from hiera_ls.source.yaml_loader import load_yaml
 
 __all__ = ["changed_lines", "reload_yaml"]
 

@@ -1,9 +1,8 @@
-"""The ``hiera-ls`` command: ``lookup`` (puppet lookup's flags and meaning), ``check`` (the
-server's diagnostics over a repository, for CI), ``diff`` (what a change does to every key
-for every facts profile), and the server.
+"""``hiera-ls lookup``: Hiera keys for a node, with ``puppet lookup``'s flags and meaning.
 
-Every failure a user can cause ends as one line on stderr and exit status 1 (``check``: 2,
-as 1 means findings); a Python traceback here is a bug.
+Every failure a user can cause ends as one line on stderr and exit status 1, as ``puppet
+lookup``'s do. Only what a lookup uses is imported (no language server, no reports; eyaml's
+cryptography only with ``--decrypt``).
 """
 
 from __future__ import annotations
@@ -13,16 +12,14 @@ import json
 import math
 import os
 import re
-import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from hiera_ls import __version__
+from hiera_ls.cli.usage import UsageError
 from hiera_ls.engine.explain import plain_data, render_text, to_data
 from hiera_ls.engine.lookup import NO_DEFAULT, LookupOutcome, LookupSession
 from hiera_ls.engine.providers import ENCRYPTED_NOTE
 from hiera_ls.engine.trace import Kind, TraceNode
-from hiera_ls.features.eyaml import decrypt_tree, environment_pairs
 from hiera_ls.project.backends import invalid_backends
 from hiera_ls.project.environments import ModuleDirs, environment_at
 from hiera_ls.project.facts import (
@@ -38,25 +35,18 @@ from hiera_ls.puppet.ruby_text import float_to_s, to_s
 from hiera_ls.puppet.type_mismatch import describe_mismatch, render
 from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
 from hiera_ls.puppet.types import PType
-from hiera_ls.source.eyaml_crypto import DecryptError
 from hiera_ls.source.files import UNREAD_CODES, FileAccess
 from hiera_ls.source.psych_dump import psych_dump
-from hiera_ls.source.yaml_loader import LOAD_ERROR_PREFIX, VALUE_RECURSION_LIMIT
+from hiera_ls.source.yaml_document import LOAD_ERROR_PREFIX
 
 STRATEGIES = ("first", "unique", "hash", "deep")
 BACKEND_HINT = "Name a reader for a function with --backend FUNCTION=READER."
 
 
-class UsageError(Exception):
-    pass
-
-
-def _lookup_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "lookup",
-        help="look up keys as `puppet lookup` does",
-        description="Look up Hiera keys for a node, as `puppet lookup` does (with --target's "
-        "Puppet's defaults: Puppet 8's unless told otherwise).",
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = (
+        "Look up Hiera keys for a node, as `puppet lookup` does (with --target's Puppet's "
+        "defaults: Puppet 8's unless told otherwise)."
     )
     p.add_argument(
         "keys", nargs="*", metavar="KEY", help="keys to look up; the first one found wins"
@@ -148,83 +138,6 @@ def _lookup_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         action="store_false",
         help="deprecated: --target puppet7",
     )
-
-
-def _check_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from hiera_ls.report.command import add_trust_options
-    from hiera_ls.report.formats import FORMATS
-
-    p = sub.add_parser(
-        "check",
-        help="report every problem the language server finds, for CI and pre-commit",
-        description="Check every environment, data file, hiera.yaml and facts file under PATH "
-        "with the language server's rules, for every facts profile. Exit status: 0 clean, "
-        "1 findings at or above --fail-on, 2 usage or configuration error.",
-    )
-    p.add_argument(
-        "paths", nargs="*", metavar="PATH", help="directories or files (default: the current one)"
-    )
-    p.add_argument(
-        "--profiles",
-        action="append",
-        metavar="NAMES",
-        help="facts profiles to check with: 'all' (the default) or comma-separated names "
-        "(the option may be repeated)",
-    )
-    p.add_argument(
-        "--format",
-        choices=FORMATS,
-        help="report format (default: text; github when GITHUB_ACTIONS=true)",
-    )
-    p.add_argument("--output", metavar="FILE", help="write the report to FILE, not stdout")
-    p.add_argument(
-        "--select", metavar="CODES", help="only these codes (comma-separated; globs like yaml-*)"
-    )
-    p.add_argument("--ignore", metavar="CODES", help="leave out these codes (comma-separated)")
-    p.add_argument(
-        "--fail-on",
-        choices=("error", "warning", "info"),
-        default="error",
-        help="the least severity that makes the exit status 1 (default: error)",
-    )
-    p.add_argument(
-        "--hiera-config",
-        "--hiera_config",
-        dest="hiera_config",
-        metavar="FILE",
-        help="the global layer's hiera.yaml (the server's hiera.hieraConfig setting)",
-    )
-    add_trust_options(p)
-    p.add_argument(
-        "--fix",
-        action="store_true",
-        help="first apply the safe quick fixes (docs/diagnostics.md lists them) to the files, "
-        "then report what is left",
-    )
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="hiera-ls", description="Hiera 5 language server and lookup tool"
-    )
-    parser.add_argument("--version", action="version", version=f"hiera-ls {__version__}")
-    sub = parser.add_subparsers(dest="command")
-    _lookup_parser(sub)
-    _check_parser(sub)
-    from hiera_ls.report.diff_command import add_diff_parser
-
-    add_diff_parser(sub)
-    serve = sub.add_parser("serve", help="run the language server on stdio (what editors start)")
-    serve.add_argument(
-        "--stdio",
-        action="store_true",
-        help="accepted for editors that pass it; stdio is the only transport",
-    )
-    from hiera_ls.report.command import add_target_option
-
-    for command in sub.choices.values():
-        add_target_option(command)
-    return parser
 
 
 def _merge_from_args(args: argparse.Namespace) -> object:
@@ -451,7 +364,7 @@ def _batch_answer(outcome: LookupOutcome) -> dict[str, object]:
     return answer
 
 
-def run_lookup(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     merge = _merge_from_args(args)
     session, notes = _session(args)
     for note in notes:
@@ -543,7 +456,7 @@ _VALUE_OPTIONS = {
 }
 
 
-def _take_values(argv: Sequence[str]) -> tuple[list[str], dict[str, str]]:
+def take_values(argv: Sequence[str]) -> tuple[list[str], dict[str, str]]:
     rest: list[str] = []
     taken: dict[str, str] = {}
     words = list(argv)
@@ -566,48 +479,14 @@ def _take_values(argv: Sequence[str]) -> tuple[list[str], dict[str, str]]:
 
 def _decrypted(session: LookupSession, value: object) -> object:
     """``--decrypt``: the value with its eyaml strings decrypted, or a UsageError saying why
-    not (the reason names keys and levels, never a key's content or a plaintext)."""
+    not (the reason names keys and levels, never a key's content or a plaintext). Its
+    cryptography is imported here, for the lookups that decrypt."""
+    from hiera_ls.features.eyaml import decrypt_tree, environment_pairs
+    from hiera_ls.source.eyaml_crypto import DecryptError
+
     pairs, problems = environment_pairs(session.env)
     try:
         return decrypt_tree(value, pairs)
     except DecryptError as e:
         why = f"; {'; '.join(problems)}" if problems else ""
         raise UsageError(f"Could not decrypt the eyaml value: {e}{why}") from None
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    words, taken = _take_values(sys.argv[1:] if argv is None else argv)
-    args = parser.parse_args(words)
-    for dest, value in taken.items():
-        setattr(args, dest, value)
-    # values nest up to MAX_DEPTH levels and every walk of them recurses a few frames a level
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), VALUE_RECURSION_LIMIT))
-    try:
-        if args.command == "lookup":
-            return run_lookup(args, sys.stdin, sys.stdout, sys.stderr)
-        if args.command == "check":
-            from hiera_ls.report.command import run_check_command
-
-            return run_check_command(args, sys.stdout, sys.stderr)
-        if args.command == "diff":
-            from hiera_ls.report.diff_command import run_diff_command
-
-            return run_diff_command(args, sys.stdout, sys.stderr)
-        if args.command == "serve":
-            from hiera_ls.lsp.serve import serve
-
-            return serve(args.target)
-        parser.print_help()
-        return 2
-    except UsageError as e:
-        sys.stderr.write(f"Error: {e}\n")
-        return 1
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 1
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,5 +1,6 @@
-"""``hiera-ls diff``'s arguments to a report and an exit status: 0 nothing changes, 1 some
-key changes for some profile, 2 usage error (not a git repository, an unknown revision)."""
+"""``hiera-ls diff``: what a change of the data does to every key for every facts profile, and
+an exit status (0 nothing changes, 1 some key changes for some profile, 2 usage error: not a
+git repository, an unknown revision)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import threading
 from collections.abc import Iterator
 from typing import TextIO
 
-from hiera_ls.report.command import (
+from hiera_ls.cli.reports import (
     USAGE_ERROR,
     add_trust_options,
     settings_for,
@@ -25,14 +26,12 @@ from hiera_ls.report.progress import ProgressBar
 from hiera_ls.report.run import CheckError
 
 
-def add_diff_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "diff",
-        help="what a change of the data does to every key for every facts profile",
-        description="Compare the merged value of every key for every facts profile between two "
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = (
+        "Compare the merged value of every key for every facts profile between two "
         "revisions of the git repository (default: HEAD against the working tree). The facts "
         "profiles are the head side's, used at both revisions. Values from eyaml are masked. "
-        "Exit status: 0 nothing changes, 1 something changes, 2 usage error.",
+        "Exit status: 0 nothing changes, 1 something changes, 2 usage error."
     )
     p.add_argument("--base", default="HEAD", metavar="REV", help="the revision before (HEAD)")
     p.add_argument("--head", metavar="REV", help="the revision after (default: the files on disk)")
@@ -108,12 +107,12 @@ def _cleaned_up_on_signals() -> Iterator[None]:
             signal.signal(s, handler)
 
 
-def run_diff_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     with _cleaned_up_on_signals():
-        return _run_diff_command(args, stdout, stderr)
+        return _run(args, stdout, stderr)
 
 
-def _run_diff_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
         settings = settings_for(args.hiera_config, args.facts_paths, args.max_files, args.target)
         progress = ProgressBar(stderr)

@@ -1,0 +1,136 @@
+"""``hiera-ls check``: the server's diagnostics over a repository, as a report and an exit
+status (0 clean, 1 findings at or above ``--fail-on``, 2 usage or configuration error)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import TextIO
+
+from hiera_ls.cli.reports import (
+    USAGE_ERROR,
+    add_trust_options,
+    settings_for,
+    split_names,
+    write_report,
+)
+from hiera_ls.report.fix import FixResult, fix_files
+from hiera_ls.report.formats import FORMATS, Report, formatters
+from hiera_ls.report.progress import ProgressBar
+from hiera_ls.report.run import CheckError, check_roots, run_check
+from hiera_ls.report.selection import Selection, SelectionError, parse_codes
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = (
+        "Check every environment, data file, hiera.yaml and facts file under PATH with the "
+        "language server's rules, for every facts profile. Exit status: 0 clean, 1 findings at "
+        "or above --fail-on, 2 usage or configuration error."
+    )
+    p.add_argument(
+        "paths", nargs="*", metavar="PATH", help="directories or files (default: the current one)"
+    )
+    p.add_argument(
+        "--profiles",
+        action="append",
+        metavar="NAMES",
+        help="facts profiles to check with: 'all' (the default) or comma-separated names "
+        "(the option may be repeated)",
+    )
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="report format (default: text; github when GITHUB_ACTIONS=true)",
+    )
+    p.add_argument("--output", metavar="FILE", help="write the report to FILE, not stdout")
+    p.add_argument(
+        "--select", metavar="CODES", help="only these codes (comma-separated; globs like yaml-*)"
+    )
+    p.add_argument("--ignore", metavar="CODES", help="leave out these codes (comma-separated)")
+    p.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "info"),
+        default="error",
+        help="the least severity that makes the exit status 1 (default: error)",
+    )
+    p.add_argument(
+        "--hiera-config",
+        "--hiera_config",
+        dest="hiera_config",
+        metavar="FILE",
+        help="the global layer's hiera.yaml (the server's hiera.hieraConfig setting)",
+    )
+    add_trust_options(p)
+    p.add_argument(
+        "--fix",
+        action="store_true",
+        help="first apply the safe quick fixes (docs/diagnostics.md lists them) to the files, "
+        "then report what is left",
+    )
+    p.add_argument(
+        "--show-values",
+        action="store_true",
+        help="quote the data's values in messages, for a person at a terminal (text format "
+        "only: a report that leaves the machine never carries them)",
+    )
+
+
+def chosen_format(given: str | None) -> str:
+    if given is not None:
+        return given
+    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+
+
+def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    try:
+        if args.show_values and chosen_format(args.format) != "text":
+            raise CheckError(
+                "--show-values is for the text format only: the other formats are for CI, "
+                "code scanning and dashboards, which never get the data's values"
+            )
+        selection = Selection(parse_codes(args.select), parse_codes(args.ignore))
+        settings = settings_for(args.hiera_config, args.facts_paths, args.max_files, args.target)
+        profiles = split_names(args.profiles)
+        fixed = None
+        if args.fix:
+            roots, only = check_roots(args.paths)
+            fixed = fix_files(roots, sorted(only), settings)
+        progress = ProgressBar(stderr)
+        try:
+            result = run_check(
+                args.paths,
+                profiles=profiles,
+                settings=settings,
+                selection=selection,
+                progress=progress,
+                show_values=args.show_values,
+            )
+        finally:
+            progress.close()
+    except (CheckError, SelectionError) as e:
+        stderr.write(f"hiera-ls check: error: {e}\n")
+        return USAGE_ERROR
+    for note in result.notes:
+        stderr.write(f"hiera-ls check: note: {note}\n")
+    report = Report(result, args.fail_on, os.getcwd())
+    text = formatters()[chosen_format(args.format)](report)
+    if not write_report("check", text, args.output, stdout, stderr):
+        return USAGE_ERROR
+    if fixed is not None:
+        _tell_fixes(fixed, stderr)  # stderr: stdout may be a report a program reads
+        if fixed.failed:
+            return USAGE_ERROR
+    return 1 if report.failing else 0
+
+
+def _tell_fixes(fixed: FixResult, stderr: TextIO) -> None:
+    if fixed.fixes:
+        files = len(fixed.files)
+        stderr.write(
+            f"Fixed {fixed.fixes} problem{'s' * (fixed.fixes != 1)} in {files} "
+            f"file{'s' * (files != 1)}.\n"
+        )
+    cwd = os.getcwd().rstrip(os.sep) + os.sep
+    for skipped in fixed.not_fixed:
+        path = skipped.path.removeprefix(cwd)
+        stderr.write(f"Not fixed: {path}: {skipped.why}\n")

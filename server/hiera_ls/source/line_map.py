@@ -1,0 +1,60 @@
+"""Code-point offsets and (line, column) positions of one text, both ways."""
+
+from __future__ import annotations
+
+import bisect
+
+from hiera_ls.source.spans import Position
+
+
+class LineMap:
+    """Code-point offsets <-> (line, column) for one text; lines end at \\n, \\r\\n or \\r."""
+
+    __slots__ = ("_starts", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        starts = [0]
+        i = 0
+        n = len(text)
+        find = text.find
+        while True:
+            j = find("\n", i)
+            if j < 0:
+                break
+            starts.append(j + 1)
+            i = j + 1
+        if "\r" in text:
+            starts = _with_lone_cr(text, n)
+        self._starts = starts
+
+    def offset(self, pos: Position) -> int:
+        if pos.line >= len(self._starts):
+            return len(self.text)
+        return min(self._starts[pos.line] + pos.column, len(self.text))
+
+    def position(self, offset: int) -> Position:
+        line = bisect.bisect_right(self._starts, offset) - 1
+        return Position(line, offset - self._starts[line])
+
+    def line_text(self, line: int) -> str:
+        if line >= len(self._starts):
+            return ""
+        start = self._starts[line]
+        end = self._starts[line + 1] if line + 1 < len(self._starts) else len(self.text)
+        return self.text[start:end].rstrip("\r\n")
+
+
+def _with_lone_cr(text: str, n: int) -> list[int]:
+    starts = [0]
+    i = 0
+    while i < n:
+        c = text[i]
+        if c == "\r":
+            if i + 1 < n and text[i + 1] == "\n":
+                i += 1
+            starts.append(i + 1)
+        elif c == "\n":
+            starts.append(i + 1)
+        i += 1
+    return starts
