@@ -14,6 +14,7 @@ from collections.abc import Collection
 
 from hiera_ls.checks.cross_file import CrossFileIndex
 from hiera_ls.checks.interpolation import token_problems
+from hiera_ls.checks.legacy_facts import LegacyFacts
 from hiera_ls.project.hiera_config_model import HierarchyEntry
 from hiera_ls.project.level_files import LevelRef, is_data_file, layer_levels, static_datadirs
 from hiera_ls.project.model import Layer, LayerKind
@@ -49,7 +50,9 @@ READS_OUTSIDE = Rule(
 RULES = (DATADIR_MISSING, PATH_MATCHES_NOTHING, DATA_FILE_UNUSED, READS_OUTSIDE)
 
 
-def check_config_tokens(layer: Layer, text: str) -> list[Problem]:
+def check_config_tokens(
+    layer: Layer, text: str, legacy: LegacyFacts | None = None
+) -> list[Problem]:
     """Variable problems in each level's datadir and location templates."""
     config = layer.config
     if config is None or config.path is None:
@@ -61,7 +64,9 @@ def check_config_tokens(layer: Layer, text: str) -> list[Problem]:
         if entry.datadir_span is not None and entry.datadir_span not in seen_datadirs:
             seen_datadirs.add(entry.datadir_span)
             out.extend(
-                _string_tokens(config.path, locator, entry.datadir, entry.datadir_span, None)
+                _string_tokens(
+                    config.path, locator, entry.datadir, entry.datadir_span, None, legacy
+                )
             )
         location = entry.location
         local = None
@@ -73,14 +78,24 @@ def check_config_tokens(layer: Layer, text: str) -> list[Problem]:
             if slot < len(location.spans) and location.spans[slot] != NO_SPAN:
                 out.extend(
                     _string_tokens(
-                        config.path, locator, location.values[slot], location.spans[slot], local
+                        config.path,
+                        locator,
+                        location.values[slot],
+                        location.spans[slot],
+                        local,
+                        legacy,
                     )
                 )
     return out
 
 
 def _string_tokens(
-    path: str, locator: Locator, value: str, span: Span, local: str | None
+    path: str,
+    locator: Locator,
+    value: str,
+    span: Span,
+    local: str | None,
+    legacy: LegacyFacts | None,
 ) -> list[Problem]:
     if "%{" not in value:
         return []
@@ -89,7 +104,7 @@ def _string_tokens(
     def span_of(start: int, end: int) -> Span:
         return locator.span(site, start, end)
 
-    return token_problems(value, span_of, path, config=True, local_variable=local)
+    return token_problems(value, span_of, path, config=True, local_variable=local, legacy=legacy)
 
 
 def check_datadirs(layer: Layer, files: FileAccess) -> list[Problem]:

@@ -39,6 +39,7 @@ from hiera_ls.checks.hiera_yaml import (
     check_unused_data_files,
 )
 from hiera_ls.checks.interpolation import check_data_tokens, unquoted_token_problem
+from hiera_ls.checks.legacy_facts import LegacyFacts
 from hiera_ls.checks.lookup_options import check_lookup_options
 from hiera_ls.checks.module_data import check_module_keys
 from hiera_ls.checks.problems import in_file_order, unique
@@ -59,6 +60,7 @@ __all__ = [
     "CoverageMemo",
     "CrossFileIndex",
     "DataSource",
+    "LegacyFacts",
     "NodeProfile",
     "ProfileLookup",
     "build_index",
@@ -77,6 +79,7 @@ def check_data_file(
     code: CodeIndex | None = None,
     declared: Callable[[], Collection[str]] = frozenset,
     folded: Folded | None = None,
+    legacy: LegacyFacts | None = None,
 ) -> list[Problem]:
     """All problems of one data file, in file order.
 
@@ -89,6 +92,7 @@ def check_data_file(
     ``declared``: the classes the code declares resource-like (asked only when needed).
     ``folded``: whether a failure's cause is reported where it is (checks/causes.py): such
     failures are its consequences, not findings of this file.
+    ``legacy``: the target's agents send no legacy facts (checks/legacy_facts.py).
     """
     data = source.data
     path = source.path
@@ -120,7 +124,7 @@ def check_data_file(
         )
     locator = Locator.of(source.text, source.is_json)
     if not large:
-        out.extend(check_data_tokens(path, data, locator))
+        out.extend(check_data_tokens(path, data, locator, legacy))
     out.extend(
         check_lookup_options(
             path,
@@ -211,16 +215,18 @@ def check_hiera_config(
     text: str,
     files: FileAccess | None = None,
     index: CrossFileIndex | None = None,
+    legacy: LegacyFacts | None = None,
 ) -> list[Problem]:
     """Puppet's findings for the layer's hiera.yaml (from ``layer.config``) plus location checks.
 
-    ``files`` enables the checks that look at the disk (datadir, templates matching no file).
+    ``files`` enables the checks that look at the disk (datadir, templates matching no file);
+    ``legacy``: the target's agents send no legacy facts (checks/legacy_facts.py).
     """
     config = layer.config
     if config is None or config.path is None:
         return []
     out: list[Problem] = list(config.problems)
-    out.extend(check_config_tokens(layer, text))
+    out.extend(check_config_tokens(layer, text, legacy))
     if files is not None:
         out.extend(check_datadirs(layer, files))
         out.extend(check_eyaml_keys(layer, files))

@@ -36,6 +36,7 @@ from hiera_ls.checks.registry import (
     CoverageMemo,
     CrossFileIndex,
     DataSource,
+    LegacyFacts,
     NodeProfile,
     ProfileLookup,
     build_index,
@@ -445,7 +446,11 @@ class Diagnostics:
             text = snapshot.text(path) or ""
             built = self.built(snapshot, view)
             found = check_hiera_config(
-                layer, text, snapshot.files, built.index if built is not None else None
+                layer,
+                text,
+                snapshot.files,
+                built.index if built is not None else None,
+                legacy_facts(snapshot),
             )
         elif view is not None and kind is FileKind.DATA:
             source = self.source(snapshot, path)
@@ -466,6 +471,7 @@ class Diagnostics:
                     code,
                     lambda: self.declared(snapshot, code) if code is not None else frozenset(),
                     lambda cause: _reported_where_it_is(snapshot, cause),
+                    legacy_facts(snapshot),
                 )
                 large = len(source.text) > LARGE_FILE_CHARS
                 if built is not None:
@@ -571,6 +577,12 @@ def _reported_where_it_is(snapshot: Snapshot, cause: Cause) -> bool:
     if cause.path is None:
         return True
     return snapshot.kind_of(os.path.normpath(cause.path)) in (FileKind.DATA, FileKind.HIERA_CONFIG)
+
+
+def legacy_facts(snapshot: Snapshot) -> LegacyFacts | None:
+    """What the legacy-fact check needs of the snapshot: its target, and the profiles whose
+    files had legacy facts (None: the target's agents still send them)."""
+    return LegacyFacts.of(snapshot.target, [(e.name, e.profile) for e in snapshot.profiles])
 
 
 def node_profiles(snapshot: Snapshot, view: EnvironmentView) -> list[NodeProfile]:

@@ -35,6 +35,7 @@ class FactsProfile:
     error: str | None = None
     # Facter's legacy facts the file has and the target's agents do not send (as_target_reads)
     left_out: tuple[str, ...] = ()
+    left_out_values: tuple[object, ...] = ()  # their values in the file, in the same order
 
     @property
     def problems(self) -> tuple[Problem, ...]:
@@ -52,7 +53,13 @@ def as_target_reads(profile: FactsProfile, target: Target) -> FactsProfile:
     if not legacy:
         return profile
     kept = {k: v for k, v in profile.facts.items() if k not in legacy}
-    return replace(profile, facts=kept, left_out=tuple(k for k in profile.facts if k in legacy))
+    dropped = [(k, v) for k, v in profile.facts.items() if k in legacy]
+    return replace(
+        profile,
+        facts=kept,
+        left_out=tuple(k for k, _ in dropped),
+        left_out_values=tuple(v for _, v in dropped),
+    )
 
 
 def left_out_note(profiles: Sequence[FactsProfile], target: Target) -> str | None:

@@ -26,6 +26,7 @@ class LegacyFact:
     name: str  # the legacy fact as a node has it: ipaddress_eth0
     modern: str  # dotted path of the structured fact: networking.interfaces.eth0.ip
     differs: str = ""  # how the value differs, when the modern fact is only the nearest one
+    per_instance: bool = False  # one of a kind Facter makes per interface, disk, zone ...
 
     @property
     def exact(self) -> bool:
@@ -218,7 +219,7 @@ def legacy_fact(name: str) -> LegacyFact | None:
     for pattern, template, differs in _PATTERNS:
         m = pattern.fullmatch(name)
         if m is not None:
-            return LegacyFact(name, template.format(**m.groupdict()), differs)
+            return LegacyFact(name, template.format(**m.groupdict()), differs, per_instance=True)
     return None
 
 
