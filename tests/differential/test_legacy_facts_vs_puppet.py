@@ -18,7 +18,7 @@ from hiera_ls.checks.fixes import fixes_for
 from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.project.workspace import Workspace
 from hiera_ls.source.text_edits import apply_edits
-from tests.differential.test_cli_vs_puppet_lookup import NODE, both, layout, same
+from tests.differential.test_cli_vs_puppet_lookup import both, layout, same
 from tests.oracle.engines import PuppetEngine, node_facts
 
 pytestmark = pytest.mark.puppet
