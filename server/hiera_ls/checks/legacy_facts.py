@@ -2,9 +2,11 @@
 not send them (Puppet 8: ``include_legacy_facts = false``): the migration's silent failure.
 
 Verified on Puppet 8.10 (tests/differential/test_legacy_facts_vs_puppet.py): in a hiera.yaml
-path, ``%{osfamily}``, ``%{::osfamily}`` and ``%{facts.osfamily}`` all become ``''`` without a
-word, so the level matches nothing; in data, ``%{osfamily}`` and ``%{::osfamily}`` fail the
-lookup under strict_variables (Undefined variable) and ``%{facts.osfamily}`` is ``''``.
+path, ``%{osfamily}``, ``%{::osfamily}`` and ``%{facts.osfamily}`` all become ``''``, so the
+level matches nothing (the first two with a warning, ``Interpolation failed with
+'osfamily', but compilation continuing``, the third without a word); in data,
+``%{osfamily}`` and ``%{::osfamily}`` fail the lookup under strict_variables (Undefined
+variable) and ``%{facts.osfamily}`` is ``''``.
 
 Each finding names the structured fact that holds the value now (project/legacy_facts.py,
 Facter's own table) and the facts profiles whose files still had the legacy fact, with its
@@ -93,10 +95,16 @@ class LegacyFacts:
             f"'{fact.name}' is a legacy fact: {title} agents do not send it "
             "(include_legacy_facts = false): "
         )
-        if config:
+        if config and dug:
             said += (
                 "this path has '' in its place for every node, so the level matches nothing, "
                 "without a word"
+            )
+        elif config:
+            said += (
+                "this path has '' in its place for every node, so the level matches nothing "
+                f"(Puppet 8 only warns: Interpolation failed with '{root}', but compilation "
+                "continuing)"
             )
         elif dug:
             said += f"facts.{fact.name} is '' for every node"
