@@ -76,8 +76,8 @@ def test_profiles_that_had_the_fact_are_named_with_their_values() -> None:
     )
     [problem] = found("os/%{osfamily}.yaml", legacy, config=True)
     assert problem.message.endswith(
-        "The facts profiles that had it: web01 (RedHat), db01 (Debian): their nodes read "
-        "another file here under Puppet 7"
+        "The facts profiles that had it: web01 (RedHat), db01 (Debian): under Puppet 7 "
+        "their nodes had its value in this path"
     )
 
 

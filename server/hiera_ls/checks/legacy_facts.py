@@ -131,7 +131,7 @@ class LegacyFacts:
             if len(had) > _SHOWN_PROFILES:
                 parts.append(f" and {len(had) - _SHOWN_PROFILES} more")
             parts.append(
-                ": their nodes read another file here under Puppet 7"
+                ": under Puppet 7 their nodes had its value in this path"
                 if config
                 else ": their nodes' value here changes"
             )
