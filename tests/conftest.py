@@ -40,11 +40,21 @@ def puppet_oracle(puppet_engine: PuppetEngine) -> Iterator[PuppetOracle]:
 
 TESTS = Path(__file__).resolve().parent
 # Every test of these kinds is slow: the quick loop leaves them out.
-SLOW_KINDS = ("puppet", "editor", "vscode", "lsp_e2e", "install")
+SLOW_KINDS = ("puppet", "editor", "vscode", "lsp_e2e", "install", "puppetdb")
 # Every test under tests/<directory> is of this kind.
-DIRECTORY_KINDS = {"e2e": "lsp_e2e", "vscode": "vscode", "install": "install"}
+DIRECTORY_KINDS = {
+    "e2e": "lsp_e2e",
+    "vscode": "vscode",
+    "install": "install",
+    "puppetdb": "puppetdb",
+}
 # A test that uses this fixture is of this kind.
-FIXTURE_KINDS = {"puppet_oracle": "puppet", "puppet_engine": "puppet", "fresh_client": "lsp_e2e"}
+FIXTURE_KINDS = {
+    "puppet_oracle": "puppet",
+    "puppet_engine": "puppet",
+    "fresh_client": "lsp_e2e",
+    "puppetdb": "puppetdb",
+}
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker

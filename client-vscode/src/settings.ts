@@ -32,6 +32,23 @@ export interface HieraSettings {
     backends: Record<string, string>;
     /** `hiera.maxFiles`: the most files one listing of the workspace holds. */
     maxFiles: number;
+    /** `hiera.puppetdb.*`: the user's PuppetDB, whose nodes the profile picker lists. */
+    puppetdb: PuppetDBSettings;
+}
+
+/**
+ * The PuppetDB settings: machine scope in package.json, so VS Code takes them from the
+ * user's settings only and a workspace cannot make the server connect anywhere.
+ */
+export interface PuppetDBSettings {
+    url: string | null;
+    query: string | null;
+    cert: string | null;
+    key: string | null;
+    cacert: string | null;
+    token: string | null;
+    timeout: number | null;
+    allowedUrls: string[];
 }
 
 /** The values of `hiera.target` (the server's project/targets.py). */
@@ -60,10 +77,18 @@ export const SERVER_SETTING_KEYS: readonly (keyof HieraSettings)[] = [
     'inlayHints',
     'backends',
     'maxFiles',
+    'puppetdb',
 ];
 
 /** The settings in groups (`hiera.eyaml`, `hiera.inlayHints`), contributed one by one in package.json. */
-export const NESTED_SETTING_KEYS: readonly string[] = ['eyaml.decryptInHover', 'inlayHints.enabled'];
+export const NESTED_SETTING_KEYS: readonly string[] = [
+    'eyaml.decryptInHover',
+    'inlayHints.enabled',
+    ...['url', 'query', 'cert', 'key', 'cacert', 'token', 'timeout', 'allowedUrls'].map((k) => `puppetdb.${k}`),
+];
+
+/** The settings that are groups: contributed as their NESTED_SETTING_KEYS. */
+export const SETTING_GROUPS: readonly string[] = ['eyaml', 'inlayHints', 'puppetdb'];
 
 export interface InitializationOptions extends HieraSettings {
     /**
@@ -111,6 +136,26 @@ export function normalizeSettings(raw: unknown, home: string, folder?: string): 
         inlayHints: { enabled: flag(get('inlayHints'), 'enabled', true) },
         backends: backends(get('backends')),
         maxFiles: positive(get('maxFiles'), 20000),
+        puppetdb: puppetdb(get('puppetdb'), home, folder),
+    };
+}
+
+function puppetdb(raw: unknown, home: string, folder: string | undefined): PuppetDBSettings {
+    const get = (key: string): unknown =>
+        raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>)[key] : undefined;
+    const timeout = get('timeout');
+    const allowed = get('allowedUrls');
+    return {
+        url: text(get('url')),
+        query: text(get('query')),
+        cert: path(get('cert'), home, folder),
+        key: path(get('key'), home, folder),
+        cacert: path(get('cacert'), home, folder),
+        token: path(get('token'), home, folder),
+        timeout: typeof timeout === 'number' && timeout > 0 ? timeout : null,
+        allowedUrls: Array.isArray(allowed)
+            ? allowed.filter((u): u is string => typeof u === 'string' && u.trim() !== '').map((u) => u.trim())
+            : [],
     };
 }
 

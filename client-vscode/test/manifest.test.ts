@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { PICK_PROFILE_COMMAND, RESTART_COMMAND, SHOW_OUTPUT_COMMAND } from '../src/profiles';
 import { SERVER_COMMANDS } from '../src/protocol';
-import { LAUNCH_SETTINGS, MODULE_DIRS, NESTED_SETTING_KEYS, SERVER_SETTING_KEYS } from '../src/settings';
+import { LAUNCH_SETTINGS, MODULE_DIRS, NESTED_SETTING_KEYS, SERVER_SETTING_KEYS, SETTING_GROUPS } from '../src/settings';
 import { EYAML_CLIENT_COMMANDS } from '../src/eyaml';
 import { BUNDLED_TARGETS, IMPORT_STRATEGIES } from '../src/serverCommand';
 
@@ -24,7 +24,7 @@ describe('package.json', () => {
 
     it('contributes every server setting, the server path and the trace setting, each described', () => {
         const expected = [
-            ...SERVER_SETTING_KEYS.filter((k) => !['eyaml', 'inlayHints'].includes(k)).map((k) => `hiera.${k}`),
+            ...SERVER_SETTING_KEYS.filter((k) => !SETTING_GROUPS.includes(k)).map((k) => `hiera.${k}`),
             ...NESTED_SETTING_KEYS.map((k) => `hiera.${k}`),
             ...LAUNCH_SETTINGS,
             'hiera.trace.server',

@@ -20,6 +20,16 @@ describe('settings -> initializationOptions', () => {
             inlayHints: { enabled: true },
             backends: {},
             maxFiles: 20000,
+            puppetdb: {
+                url: null,
+                query: null,
+                cert: null,
+                key: null,
+                cacert: null,
+                token: null,
+                timeout: null,
+                allowedUrls: [],
+            },
             yamlSyntaxDiagnostics: true,
             hieraConfigSchemaDiagnostics: true,
             client: { name: 'Visual Studio Code', version: '1.99.0' },
@@ -40,6 +50,13 @@ describe('settings -> initializationOptions', () => {
             inlayHints: { enabled: false },
             backends: { 'wmflib::expand_path': 'expand_path' },
             maxFiles: 50000,
+            puppetdb: {
+                url: 'https://puppetdb.example.com:8081',
+                query: 'inventory[certname] { facts.os.family = "Debian" }',
+                token: '~/.puppetlabs/token',
+                timeout: 10,
+                allowedUrls: ['https://puppetdb.example.com:8081', 7],
+            },
             server: { path: '/x/hiera-ls' },
             trace: { server: 'verbose' },
         };
@@ -57,6 +74,16 @@ describe('settings -> initializationOptions', () => {
             inlayHints: { enabled: false },
             backends: { 'wmflib::expand_path': 'expand_path' },
             maxFiles: 50000,
+            puppetdb: {
+                url: 'https://puppetdb.example.com:8081',
+                query: 'inventory[certname] { facts.os.family = "Debian" }',
+                cert: null,
+                key: null,
+                cacert: null,
+                token: '/home/u/.puppetlabs/token',
+                timeout: 10,
+                allowedUrls: ['https://puppetdb.example.com:8081'],
+            },
         });
     });
 

@@ -26,6 +26,7 @@ def test_the_example_configuration_loads_clean() -> None:
     assert config.facts == ("/repo/ci/facts",)
     assert config.backend_reader("company_yaml") == "yaml_data"
     assert ("hiera-data-file-unused", None) in config.severity
+    assert config.puppetdb.url == "https://puppetdb.example.com:8081"
 
 
 def test_the_schema_offered_to_editors_accepts_the_example_and_refuses_mistakes() -> None:
@@ -45,6 +46,9 @@ def test_the_schema_offered_to_editors_accepts_the_example_and_refuses_mistakes(
         "backends: {mine: yaml}\n",
         "exclude: 7\n",
         "severity: {yaml11-boolean: off}\n",  # YAML 1.1 false: accepted as off
+        "puppetdb: {url: puppetdb.example.com}\n",
+        "puppetdb: {timeout: 0}\n",
+        "puppetdb: {port: 8081}\n",
     ]:
         value = load_yaml("/repo/.hiera-ls.yaml", mistake).value
         errors = list(validator.iter_errors(value))

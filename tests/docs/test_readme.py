@@ -302,3 +302,101 @@ def test_every_link_between_the_documents_lands_on_a_file_and_heading() -> None:
 def _prose(text: str) -> str:
     """The text without its fenced blocks (a ``#`` comment there is no heading)."""
     return re.sub(r"^```.*?^```", "", text, flags=re.M | re.S)
+
+
+def _ci_tools(tmp_path: Path) -> tuple[Path, Path]:
+    """A bin directory where ``hiera-ls`` is this interpreter's and the tools that reach the
+    network (pipx, pip, gh, curl) only write their arguments, and their ``--body-file`` or
+    ``body@`` file's text, to the returned log."""
+    bin_dir, log = tmp_path / "bin", tmp_path / "calls.log"
+    bin_dir.mkdir()
+    path, python, out = (
+        shlex.quote(s) for s in (os.pathsep.join(sys.path), sys.executable, str(log))
+    )
+    (bin_dir / "hiera-ls").write_text(
+        f'#!/bin/sh\nPYTHONPATH={path} exec {python} -m hiera_ls "$@"\n'
+    )
+    recorder = (
+        f'#!/bin/sh\necho "$(basename "$0") $*" >> {out}\n'
+        f'for a in "$@"; do case "$a" in body@*) cat "${{a#body@}}" >> {out};; esac; done\n'
+        f'while [ $# -gt 0 ]; do [ "$1" = --body-file ] && cat "$2" >> {out}; shift; done\n'
+    )
+    for tool in ("pipx", "pip", "gh", "curl"):
+        (bin_dir / tool).write_text(recorder)
+    for tool in bin_dir.iterdir():
+        tool.chmod(0o755)
+    return bin_dir, log
+
+
+def _pull_request(tmp_path: Path) -> Path:
+    """A clone of a control repository whose branch ``feature`` changes one key."""
+    origin, clone = tmp_path / "origin", tmp_path / "clone"
+    shutil.copytree(EXAMPLE, origin)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for argv in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-qm", "data"]):
+        subprocess.run([*git, *argv], cwd=origin, check=True)
+    subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True)
+    subprocess.run([*git, "checkout", "-qb", "feature"], cwd=clone, check=True)
+    common = clone / "data" / "common.yaml"
+    common.write_text(
+        common.read_text().replace("profile::ssh::port: 22", "profile::ssh::port: 2222")
+    )
+    subprocess.run([*git, "commit", "-qam", "port"], cwd=clone, check=True)
+    return clone
+
+
+def _run_script(lines: list[str], cwd: Path, shell: list[str], **env: str) -> None:
+    for line in lines:
+        done = subprocess.run(
+            [*shell, line], cwd=cwd, capture_output=True, text=True, env={**os.environ, **env}
+        )
+        assert done.returncode == 0, (line, done.stdout, done.stderr)
+
+
+WORKFLOWS = "### What a change does to every node"
+
+
+@pytest.mark.slow
+def test_the_github_diff_workflow_posts_the_report_as_written(tmp_path: Path) -> None:
+    github, _ = fenced(section(README, WORKFLOWS), "yaml")
+    steps = yaml.safe_load(github)["jobs"]["diff"]["steps"]
+    assert steps[0]["uses"].startswith("actions/checkout@") and steps[0]["with"]["fetch-depth"] == 0
+    bin_dir, log = _ci_tools(tmp_path)
+    clone = _pull_request(tmp_path)
+    values = {"${{ github.token }}": "tok", "${{ github.event.pull_request.number }}": "7"}
+    for step in steps[1:]:
+        env = {k: values.get(v, v) for k, v in step.get("env", {}).items()}
+        path = f"{bin_dir}{os.pathsep}{os.environ['PATH']}"
+        bash = ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c"]  # GitHub's own
+        _run_script([step["run"]], clone, bash, PATH=path, GITHUB_BASE_REF="main", **env)
+    calls = log.read_text()
+    assert "pipx install git+https://github.com/hiera-ls/hiera-ls\n" in calls
+    assert "gh pr comment 7 --body-file diff.md\n### hiera-ls diff: `origin/main`" in calls
+    assert "#### `profile::ssh::port`: 2 of 3 profiles" in calls
+
+
+@pytest.mark.slow
+def test_the_gitlab_diff_job_posts_the_report_as_written(tmp_path: Path) -> None:
+    _, gitlab = fenced(section(README, WORKFLOWS), "yaml")
+    job = yaml.safe_load(gitlab)["hiera-ls diff"]
+    assert job["variables"] == {"GIT_DEPTH": 0}
+    bin_dir, log = _ci_tools(tmp_path)
+    clone = _pull_request(tmp_path)
+    _run_script(
+        job["script"],
+        clone,
+        ["sh", "-ec"],
+        PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+        CI_MERGE_REQUEST_TARGET_BRANCH_NAME="main",
+        HIERA_LS_TOKEN="tok",
+        CI_API_V4_URL="https://gitlab.example.com/api/v4",
+        CI_PROJECT_ID="42",
+        CI_MERGE_REQUEST_IID="5",
+    )
+    calls = log.read_text()
+    assert "pip install git+https://github.com/hiera-ls/hiera-ls\n" in calls
+    notes = "https://gitlab.example.com/api/v4/projects/42/merge_requests/5/notes"
+    assert (
+        f"curl --fail --header PRIVATE-TOKEN: tok --data-urlencode body@diff.md {notes}\n" in calls
+    )
+    assert "#### `profile::ssh::port`: 2 of 3 profiles" in calls

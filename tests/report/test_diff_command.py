@@ -64,11 +64,13 @@ def test_json_names_every_profile_with_both_answers(
             "groups": [
                 {
                     "profiles": ["web01.example.com"],
+                    "shared": {},
                     "before": {"found": True, "value": 80},
                     "after": {"found": True, "value": 443},
                 },
                 {
                     "profiles": ["web02.example.com"],
+                    "shared": {},
                     "before": {"found": True, "value": 8081},
                     "after": {"found": True, "value": 443},
                 },
@@ -88,11 +90,11 @@ def test_markdown_has_a_table_per_changed_key(
         "\n"
         f"1 of 1 key changes for 4 profiles ({before} -> working tree).\n"
         "\n"
-        "#### `ntp::servers`\n"
+        "#### `ntp::servers`: 1 of 4 profiles\n"
         "\n"
-        "| Profiles | Before | After |\n"
-        "| --- | --- | --- |\n"
-        '| db01.example.com | `["0.pool.ntp.org", "1.pool.ntp.org"]` | `["rh.pool.ntp.org"]` |\n'
+        "| Profiles | They share | Before | After |\n"
+        "| --- | --- | --- | --- |\n"
+        '| db01.example.com |  | `["0.pool.ntp.org", "1.pool.ntp.org"]` | `["rh.pool.ntp.org"]` |\n'
     )
 
 

@@ -345,7 +345,9 @@ def test_each_platform_build_carries_compiled_modules_for_each_python(
         for module in ("regex/_regex", "yaml/_yaml", "_ruamel_yaml", "_cffi_backend"):
             assert f"{libs}{module}{suffix}" in names, f"{module}{suffix}"
     assert any(n.startswith(f"{libs}cryptography/hazmat/bindings/_rust.") for n in names)
-    assert f"{libs}hiera_ls/cli.py" in names and "extension/bundled/tool/launch.py" in names
+    assert (
+        f"{libs}hiera_ls/cli/__init__.py" in names and "extension/bundled/tool/launch.py" in names
+    )
     assert {"extension/LICENSE.txt", "extension/images/icon.png"} <= names
 
 

@@ -1,8 +1,9 @@
 """The ``hiera-ls`` command: one module per subcommand, imported only when it runs.
 
 ``lookup`` (puppet lookup's flags and meaning), ``check`` (the server's diagnostics over a
-repository, for CI), ``diff`` (what a change does to every key for every facts profile) and
-``serve`` (the language server). Each module has ``add_arguments`` and ``run``; only the
+repository, for CI), ``diff`` (what a change does to every key for every facts profile),
+``facts pull`` (the fleet's facts profiles from PuppetDB) and ``serve`` (the language
+server). Each module has ``add_arguments`` and ``run``; only the
 command named on the command line is imported, so a plain lookup loads no language server,
 no reports and no cryptography.
 
@@ -35,6 +36,7 @@ COMMANDS = {
         "what a change of the data does to every key for every facts profile",
         "hiera_ls.cli.diff",
     ),
+    "facts": ("facts profiles from PuppetDB (facts pull)", "hiera_ls.cli.facts"),
     "serve": ("run the language server on stdio (what editors start)", "hiera_ls.cli.serve"),
 }
 

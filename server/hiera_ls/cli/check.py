@@ -14,6 +14,9 @@ from hiera_ls.cli.reports import (
     split_names,
     write_report,
 )
+from hiera_ls.fleet.config import FleetConfigError
+from hiera_ls.fleet.connection import PuppetDBError
+from hiera_ls.fleet.options import add_puppetdb_arguments, fleet_for_run
 from hiera_ls.report.fix import FixResult, fix_files
 from hiera_ls.report.formats import FORMATS, Report, formatters
 from hiera_ls.report.progress import ProgressBar
@@ -73,6 +76,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="quote the data's values in messages, for a person at a terminal (text format "
         "only: a report that leaves the machine never carries them)",
     )
+    add_puppetdb_arguments(p, live=True)
 
 
 def chosen_format(given: str | None) -> str:
@@ -95,6 +99,8 @@ def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO)
         if args.fix:
             roots, only = check_roots(args.paths)
             fixed = fix_files(roots, sorted(only), settings)
+        start = args.paths[0] if args.paths else os.getcwd()
+        fleet = fleet_for_run(args, start, "check", stderr)
         progress = ProgressBar(stderr)
         try:
             result = run_check(
@@ -104,10 +110,11 @@ def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO)
                 selection=selection,
                 progress=progress,
                 show_values=args.show_values,
+                fleet=fleet,
             )
         finally:
             progress.close()
-    except (CheckError, SelectionError) as e:
+    except (CheckError, SelectionError, FleetConfigError, PuppetDBError) as e:
         stderr.write(f"hiera-ls check: error: {e}\n")
         return USAGE_ERROR
     for note in result.notes:

@@ -19,6 +19,9 @@ from hiera_ls.cli.reports import (
     split_names,
     write_report,
 )
+from hiera_ls.fleet.config import FleetConfigError
+from hiera_ls.fleet.connection import PuppetDBError
+from hiera_ls.fleet.options import add_puppetdb_arguments, fleet_for_run
 from hiera_ls.report.diff import run_diff
 from hiera_ls.report.diff_formats import DIFF_FORMATS
 from hiera_ls.report.git_tree import GitError
@@ -33,8 +36,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "profiles are the head side's, used at both revisions. Values from eyaml are masked. "
         "Exit status: 0 nothing changes, 1 something changes, 2 usage error."
     )
-    p.add_argument("--base", default="HEAD", metavar="REV", help="the revision before (HEAD)")
+    p.add_argument("--base", metavar="REV", help="the revision before (HEAD)")
     p.add_argument("--head", metavar="REV", help="the revision after (default: the files on disk)")
+    p.add_argument(
+        "--base-environment",
+        metavar="NAME",
+        help="compare two environments of the files on disk instead of two revisions: this "
+        "one before (with --head-environment; no git needed)",
+    )
+    p.add_argument(
+        "--head-environment",
+        metavar="NAME",
+        help="the environment after (with --base-environment)",
+    )
     p.add_argument(
         "--profiles",
         nargs="+",
@@ -67,6 +81,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="the global layer's hiera.yaml",
     )
     add_trust_options(p)
+    add_puppetdb_arguments(p, live=True)
 
 
 class _Stopped(BaseException):
@@ -112,23 +127,43 @@ def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO)
         return _run(args, stdout, stderr)
 
 
+def _environment_misuse(
+    args: argparse.Namespace, environments: tuple[str | None, str | None]
+) -> str | None:
+    if not any(environments):
+        return None
+    if not all(environments):
+        return "give both --base-environment and --head-environment"
+    if args.base is not None or args.head is not None:
+        return "--base and --head compare revisions; environments are compared on disk"
+    return None
+
+
 def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    environments = (args.base_environment, args.head_environment)
+    wrong = _environment_misuse(args, environments)
+    if wrong is not None:
+        stderr.write(f"hiera-ls diff: error: {wrong}\n")
+        return USAGE_ERROR
     try:
         settings = settings_for(args.hiera_config, args.facts_paths, args.max_files, args.target)
+        fleet = fleet_for_run(args, args.directory, "diff", stderr)
         progress = ProgressBar(stderr)
         try:
             result = run_diff(
                 args.directory,
-                args.base,
+                args.base if args.base is not None else "HEAD",
                 args.head,
                 profiles=split_names(args.profiles),
                 keys=split_names(args.keys),
                 settings=settings,
                 progress=progress,
+                fleet=fleet,
+                environments=environments if all(environments) else None,
             )
         finally:
             progress.close()
-    except (CheckError, GitError) as e:
+    except (CheckError, GitError, FleetConfigError, PuppetDBError) as e:
         stderr.write(f"hiera-ls diff: error: {e}\n")
         return USAGE_ERROR
     for note in result.notes:

@@ -16,8 +16,19 @@ class ProfileItem:
 
 
 def list_profiles(snapshot: Snapshot) -> list[ProfileItem]:
+    """The workspace's profiles, then the fleet's nodes (PuppetDB), each by name; a node's
+    facts are not read to list it."""
     active = snapshot.active
-    return [
+    items = [
         ProfileItem(e.name, e.profile.path, active is not None and e is active, e.profile.error)
         for e in snapshot.profiles
     ]
+    fleet = snapshot.fleet
+    if fleet is not None:
+        local = any(e is active for e in snapshot.profiles)
+        chosen = active.name if active is not None and not local else None
+        items.extend(
+            ProfileItem(name, fleet.path(name) or "", name == chosen)
+            for name in snapshot.fleet_names()
+        )
+    return items

@@ -63,4 +63,5 @@ async def workspace_did_change_configuration(
     pushed = from_namedtuples(params.settings)
     section = pushed.get(SECTION, pushed) if isinstance(pushed, dict) else None
     await reload_settings(ls, section)
+    ls.fleet.update()
     ls.scheduler.refresh()

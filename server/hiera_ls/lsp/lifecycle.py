@@ -73,6 +73,7 @@ async def initialized(ls: HieraLanguageServer, params: types.InitializedParams) 
             )
     if ls.configuration_supported:
         await reload_settings(ls)
+    ls.fleet.update()
     snap = ls.snapshot()
     envs = ", ".join(
         f"{v.env.name} ({v.env.root}, {len(v.env.modules)} modules)" for v in snap.environments

@@ -30,6 +30,7 @@ from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.features.workspace_symbols import SymbolTable
 from hiera_ls.lsp import protocol
 from hiera_ls.lsp.diagnostics_scheduler import DiagnosticsScheduler
+from hiera_ls.lsp.fleet_sync import FleetSync
 from hiera_ls.lsp.transport import MessageProtocol
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Snapshot, Workspace
@@ -73,6 +74,7 @@ class HieraLanguageServer(LanguageServer):
         # entry's id, for the outline after the next edit (see outline.symbols_json)
         self.outline_json: dict[tuple[str, str], dict[int, tuple[Any, str]]] = {}
         self.scheduler = DiagnosticsScheduler(self)
+        self.fleet = FleetSync(self)  # PuppetDB's nodes as profiles, when the user chose one
         self._announced: tuple[str | None] | None = None
         self._last_snapshot: Snapshot | None = None  # the code is read for each new one
 

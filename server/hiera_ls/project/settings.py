@@ -18,6 +18,13 @@ from dataclasses import dataclass, field, replace
 
 from hiera_ls.project.backends import invalid_backends, usable_backends
 from hiera_ls.project.environments import ModuleDirs
+from hiera_ls.project.puppetdb_settings import FIELDS as PUPPETDB_FIELDS
+from hiera_ls.project.puppetdb_settings import (
+    PuppetDBSettings,
+    normal_url,
+    timeout_problem,
+    url_problem,
+)
 from hiera_ls.project.targets import TARGET_NAMES
 
 SECTION = "hiera"
@@ -34,8 +41,10 @@ _FIELDS = {
     "eyaml.decryptInHover": "eyaml_decrypt_in_hover",
     "inlayHints.enabled": "inlay_hints",
     "maxFiles": "max_files",
+    "puppetdb.allowedUrls": "puppetdb_allowed",
+    **{f"puppetdb.{name}": "puppetdb" for name in PUPPETDB_FIELDS},
 }
-_NESTED = ("eyaml", "inlayHints")  # groups of dotted names
+_NESTED = ("eyaml", "inlayHints", "puppetdb")  # groups of dotted names
 _MODULE_DIRS = {m.value: m for m in ModuleDirs}
 
 
@@ -61,6 +70,11 @@ class Settings:
     inlay_hints: bool = True
     # files one listing of the workspace holds (FileAccess.max_files); a cut is reported
     max_files: int = 20_000
+    # the user's PuppetDB, whose nodes the picker lists (hiera_ls.fleet); VS Code takes
+    # these from the user's settings only, never a workspace's (machine scope)
+    puppetdb: PuppetDBSettings = field(default_factory=PuppetDBSettings)
+    # PuppetDB URLs a repository's .hiera-ls.yaml may name (hiera_ls.fleet.config)
+    puppetdb_allowed: tuple[str, ...] = ()
     given: frozenset[str] = field(default_factory=frozenset)  # which fields the user set
 
 
@@ -99,10 +113,29 @@ def parse_settings(raw: object, base: Settings | None = None) -> ParsedSettings:
     values = _section(raw)
     messages: list[str] = []
     changes: dict[str, object] = {}
+    puppetdb: dict[str, object] = {}
     for name, attr in _FIELDS.items():
         if name not in values or values[name] is None:
             continue
         value = values[name]
+        if attr == "puppetdb":
+            field_name = name.split(".", 1)[1]
+            problem = _puppetdb_problem(field_name, value)
+            if value == "":
+                puppetdb[field_name] = None  # cleared
+            elif problem is not None:
+                messages.append(f"hiera.{name}: {problem}; ignored")
+            else:
+                puppetdb[field_name] = float(value) if field_name == "timeout" else value  # type: ignore[arg-type]
+            continue
+        if attr == "puppetdb_allowed":
+            if isinstance(value, str):
+                value = [value]
+            if not isinstance(value, list) or any(url_problem(u) for u in value):
+                messages.append(f"hiera.{name} must be a list of http(s) URLs; ignored")
+                continue
+            changes[attr] = tuple(normal_url(u) for u in value)
+            continue
         if attr == "facts_paths":
             if isinstance(value, str):
                 value = [value]
@@ -143,7 +176,19 @@ def parse_settings(raw: object, base: Settings | None = None) -> ParsedSettings:
                 messages.append(f"hiera.{name} must be a string; ignored")
                 continue
             changes[attr] = value or None
+    if puppetdb:
+        changes["puppetdb"] = replace(current.puppetdb, **puppetdb)  # type: ignore[arg-type]
     if not changes:
         return ParsedSettings(current, tuple(messages))
     given = current.given | frozenset(changes)
     return ParsedSettings(replace(current, **changes, given=given), tuple(messages))  # type: ignore[arg-type]
+
+
+def _puppetdb_problem(name: str, value: object) -> str | None:
+    if name == "url":
+        return url_problem(value)
+    if name == "timeout":
+        return timeout_problem(value)
+    if not isinstance(value, str):
+        return "must be a string"
+    return None

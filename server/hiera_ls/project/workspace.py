@@ -29,6 +29,7 @@ from hiera_ls.project.environments import (
     global_layer,
 )
 from hiera_ls.project.facts import left_out_note
+from hiera_ls.project.fleet_profiles import FleetProfiles
 from hiera_ls.project.key_index import FileKeys, KeyIndex
 from hiera_ls.project.level_files import (
     LevelRef,
@@ -142,6 +143,24 @@ class Snapshot:
     # the Puppet code indexes, shared by the snapshots of one code generation: a data edit
     # keeps them, a .pp change re-reads that file only (project/code_index.py)
     code: CodeIndexes = field(default_factory=CodeIndexes, compare=False, repr=False)
+    # the fleet's nodes (PuppetDB, project/fleet_profiles.py): listed by the picker and
+    # selectable as the active profile, read one at a time; a node that also has a
+    # profile file among ``profiles`` is that file
+    fleet: FleetProfiles | None = field(default=None, compare=False, repr=False)
+
+    def fleet_names(self) -> list[str]:
+        """The fleet's nodes that are not also a profile file of the workspace."""
+        if self.fleet is None:
+            return []
+        local = {entry.name for entry in self.profiles}
+        return [name for name in self.fleet.names() if name not in local]
+
+    def profile_named(self, name: str) -> ProfileEntry | None:
+        """A workspace profile by its name, else a fleet node by its certname (read now)."""
+        entry = next((e for e in self.profiles if e.name == name), None)
+        if entry is None and self.fleet is not None:
+            entry = self.fleet.entry(name, self.files, self.target)
+        return entry
 
     # -------------------------------------------------------------- what a file is
 
@@ -271,6 +290,20 @@ class Workspace:
         self._listed_data: Mapping[str, DataFileInfo] = {}  # the last snapshot's data files
         self._code = CodeIndexes()
         self._built_for: Target | None = None  # the target the environments were built for
+        self._fleet: FleetProfiles | None = None
+
+    @property
+    def fleet(self) -> FleetProfiles | None:
+        return self._fleet
+
+    def set_fleet(self, fleet: FleetProfiles | None) -> None:
+        """The fleet's nodes as profiles (None: none); a node's facts may have changed, so
+        the lookups cached for the data generation go too."""
+        if fleet is self._fleet:
+            return
+        self._fleet = fleet
+        self._snapshot = None
+        self._data_memo = {}
 
     # -------------------------------------------------------------- inputs
 
@@ -492,6 +525,8 @@ class Workspace:
         )
         messages.extend(_unreadable_configs(self._views))
         active = find_profile(self._profiles, wanted)
+        if wanted and active is None and self._fleet is not None:
+            active = self._fleet.entry(wanted, files, choice.target)
         if wanted and active is None:
             messages.append(
                 f"No facts profile named '{wanted}': hovers show every definition instead"
@@ -512,6 +547,7 @@ class Workspace:
             configs=self._repo_configs,
             data_memo=self._data_memo,
             code=self._code,
+            fleet=self._fleet,
         )
         return self._snapshot
 

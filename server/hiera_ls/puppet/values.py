@@ -50,3 +50,25 @@ class CompositeKey:
 
 # What eyaml_lookup_key takes for encrypted (Ruby's /.*ENC\[.*?\]/: on one line)
 ENCRYPTED_RE = re.compile(r"ENC\[.*?\]")
+
+
+def canonical(value: object) -> object:
+    """A hashable form in which ``==`` is Puppet's ``==`` on the values: types count
+    (``1``, ``1.0``, ``true``, ``'1'`` differ), a hash's order does not."""
+    if value is None:
+        return ("undef",)
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, int):
+        return ("int", value)
+    if isinstance(value, float):
+        return ("float", repr(value))
+    if isinstance(value, Encrypted):
+        return ("eyaml", str(value))
+    if isinstance(value, str):
+        return ("string", value)
+    if isinstance(value, list | tuple):
+        return ("array", tuple(canonical(v) for v in value))
+    if isinstance(value, dict):
+        return ("hash", frozenset((canonical(k), canonical(v)) for k, v in value.items()))
+    return (type(value).__name__, repr(value))

@@ -23,18 +23,32 @@ import fnmatch
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from hiera_ls.engine.explain import plain_data
 from hiera_ls.engine.lookup import LookupSession
+from hiera_ls.engine.node_classes import (
+    interpolated_variables,
+    module_config_variables,
+    signature,
+    strings_and_keys,
+)
 from hiera_ls.engine.providers import EYAML
 from hiera_ls.project.facts import node_scope
+from hiera_ls.project.fleet_profiles import FleetProfiles
 from hiera_ls.project.settings import Settings
-from hiera_ls.project.workspace import NO_PROFILE_CERTNAME, Snapshot, Workspace
+from hiera_ls.project.targets import PUPPET7
+from hiera_ls.project.workspace import (
+    NO_PROFILE_CERTNAME,
+    EnvironmentView,
+    Snapshot,
+    Workspace,
+)
 from hiera_ls.puppet.message import Text
-from hiera_ls.puppet.values import Encrypted
+from hiera_ls.puppet.values import Encrypted, canonical
 from hiera_ls.report.git_tree import Repository, commit_of, repository_at, write_tree
+from hiera_ls.report.node_traits import Splitter, hierarchy_variables, traits
 from hiera_ls.report.redact import shown, strings_in
 from hiera_ls.report.run import CheckError, _profile_names
 from hiera_ls.source.keys import LOOKUP_OPTIONS
@@ -70,6 +84,8 @@ class ChangeGroup:
     profiles: tuple[str, ...]
     before: Answer
     after: Answer
+    # (variable, value) every one of the profiles has, of those the hierarchy reads
+    shared: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +101,7 @@ class DiffResult:
     head: str
     profiles: tuple[str, ...]  # compared ((NO_PROFILE,) when the repository has none)
     keys: int  # keys compared (over every environment)
-    environments: tuple[str, ...]
+    environments: tuple[str, ...]  # compared: a directory, or "base -> head" environments
     changes: tuple[KeyChange, ...]
     # levels that read data from outside the repository, each said once; values from there
     # are masked as eyaml's are (a pull request may name ~/.docker/config.json)
@@ -109,13 +125,21 @@ def run_diff(
     keys: Sequence[str] | None = None,
     settings: Settings | None = None,
     progress: Progress | None = None,
+    fleet: FleetProfiles | None = None,
+    environments: tuple[str, str] | None = None,
 ) -> DiffResult:
     """Compare every key for every profile between ``base`` and ``head`` (None: the files on
     disk) of the git repository holding ``path`` (the control repository or environment
-    directory).  Raises GitError or CheckError for what the user must fix."""
+    directory); or, with ``environments`` (base, head), between two environments of the
+    files on disk, no git needed.  ``fleet``: PuppetDB's nodes, compared beside the
+    repository's profiles.  Raises GitError or CheckError for what the user must fix."""
     root = os.path.realpath(path)
     if not os.path.isdir(root):
         raise CheckError(f"{path}: no such directory")
+    if environments is not None:
+        return _diff_environments(
+            root, path, environments, profiles, keys, settings, progress, fleet
+        )
     repo = repository_at(root)
     rel = os.path.relpath(root, repo.top)
     base_commit = commit_of(repo, base)
@@ -128,7 +152,9 @@ def run_diff(
             else root
         )
         base_snap = Workspace([base_root], settings).snapshot()
-        head_snap = Workspace([head_root], settings).snapshot()
+        head_workspace = Workspace([head_root], settings)
+        head_workspace.set_fleet(fleet)
+        head_snap = head_workspace.snapshot()
         chosen = _profiles(head_snap, profiles)
         base_top = os.path.join(tmp, "base", "tree")
         head_top = os.path.join(tmp, "head", "tree") if head_commit is not None else repo.top
@@ -137,34 +163,121 @@ def run_diff(
             _Side(head_snap, head_root, chosen, head_top),
         )
         names = sorted(set(sides[0].views) | set(sides[1].views))
-        wanted = {
-            env: _select_keys(set().union(*(s.defined_keys(env) for s in sides)), keys)
-            for env in names
-        }
-        total = sum(len(k) for k in wanted.values()) * len(chosen) * 2
-        counter = _Counter(total, progress)
-        changes: list[KeyChange] = []
-        for env in names:
-            mask = Masker(
-                frozenset().union(*(s.eyaml_keys(env) for s in sides)),
-                frozenset().union(*(s.eyaml_strings(env) for s in sides)),
-                outside_keys=frozenset().union(*(s.outside_keys(env) for s in sides)),
-                outside_strings=frozenset().union(*(s.outside_strings(env) for s in sides)),
-            )
-            before, after = (s.answers(env, wanted[env], counter) for s in sides)
-            for key in wanted[env]:
-                groups = _groups(chosen, before[key], after[key], mask.for_key(key))
-                if groups:
-                    changes.append(KeyChange(env, key, groups))
+        pairs = [_Pair(env, (sides[0], env), (sides[1], env)) for env in names]
+        return _compare(
+            pairs,
+            chosen,
+            keys,
+            progress,
+            (base, head if head is not None else WORKING_TREE),
+            head_snap.messages,
+        )
+
+
+def _diff_environments(
+    root: str,
+    path: str,
+    environments: tuple[str, str],
+    profiles: Sequence[str] | None,
+    keys: Sequence[str] | None,
+    settings: Settings | None,
+    progress: Progress | None,
+    fleet: FleetProfiles | None,
+) -> DiffResult:
+    """One node's or the fleet's data in one environment against another (a branch about to
+    be promoted, say), both as they are on disk."""
+    workspace = Workspace([root], settings)
+    workspace.set_fleet(fleet)
+    snap = workspace.snapshot()
+    chosen = _profiles(snap, profiles)
+    side = _Side(snap, root, chosen, root)
+    base_env, head_env = (_environment_named(side, name, path) for name in environments)
+    label = f"{environments[0]} -> {environments[1]}"
+    pair = _Pair(label, (side, base_env), (side, head_env))
+    return _compare(
+        [pair],
+        chosen,
+        keys,
+        progress,
+        (f"environment {environments[0]}", f"environment {environments[1]}"),
+        snap.messages,
+    )
+
+
+def _environment_named(side: _Side, name: str, path: str) -> str:
+    for key, view in side.views.items():
+        if name in (key, view.env.name):
+            return key
+    known = ", ".join(sorted(v.env.name for v in side.views.values())) or "none"
+    raise CheckError(f"{path}: no environment named {name!r} (environments: {known})")
+
+
+@dataclass(frozen=True, slots=True)
+class _Pair:
+    """What is compared: an environment of the base side against one of the head side."""
+
+    label: str
+    base: tuple[_Side, str]
+    head: tuple[_Side, str]
+
+
+def _compare(
+    pairs: Sequence[_Pair],
+    chosen: Sequence[_Profile],
+    keys: Sequence[str] | None,
+    progress: Progress | None,
+    revisions: tuple[str, str],
+    notes: tuple[str, ...],
+) -> DiffResult:
+    """``revisions``: what the base and the head are, as the report names them; ``notes``:
+    about the run itself (the target, facts left out), from the head side."""
+    base, head = revisions
+    wanted = {
+        pair.label: _select_keys(
+            set().union(*(side.defined_keys(env) for side, env in (pair.base, pair.head))), keys
+        )
+        for pair in pairs
+    }
+    total = sum(len(k) for k in wanted.values()) * len(chosen) * 2
+    counter = _Counter(total, progress)
+    changes: list[KeyChange] = []
+    for pair in pairs:
+        both = (pair.base, pair.head)
+        mask = Masker(
+            frozenset().union(*(side.eyaml_keys(env) for side, env in both)),
+            frozenset().union(*(side.eyaml_strings(env) for side, env in both)),
+            outside_keys=frozenset().union(*(side.outside_keys(env) for side, env in both)),
+            outside_strings=frozenset().union(*(side.outside_strings(env) for side, env in both)),
+        )
+        splitter = _splitter(pair, chosen)
+        chosen_keys = wanted[pair.label]
+        before, after = (side.answers(env, chosen_keys, counter) for side, env in both)
+        for key in chosen_keys:
+            groups = _groups(chosen, before[key], after[key], mask.for_key(key), splitter)
+            if groups:
+                changes.append(KeyChange(pair.label, key, groups))
+    sides = dict.fromkeys(side for pair in pairs for side, _ in (pair.base, pair.head))
     return DiffResult(
         base=base,
-        head=head if head is not None else WORKING_TREE,
+        head=head,
         profiles=tuple(p.name for p in chosen),
         keys=sum(len(k) for k in wanted.values()),
-        environments=tuple(names),
+        environments=tuple(pair.label for pair in pairs),
         changes=tuple(changes),
         outside=tuple(dict.fromkeys(note for side in sides for note in side.outside_notes())),
-        notes=head_snap.messages,
+        notes=notes,
+    )
+
+
+def _splitter(pair: _Pair, chosen: Sequence[_Profile]) -> Splitter:
+    """The facts that split the compared nodes: those the two sides' hierarchies read."""
+    views = [side.views.get(env) for side, env in (pair.base, pair.head)]
+    envs = [view.env for view in views if view is not None]
+    variables = tuple(dict.fromkeys(v for env in envs for v in hierarchy_variables(env)))
+    name = envs[-1].name if envs else ""
+    # an undefined variable is a trait like any other here: read as Puppet 7 reads it ('')
+    return Splitter(
+        {p.name: traits(node_scope(p.facts, p.certname, name, PUPPET7), variables) for p in chosen}
     )
 
 
@@ -189,18 +302,19 @@ def _profiles(snapshot: Snapshot, wanted: Sequence[str] | None) -> list[_Profile
     names = _profile_names(snapshot, wanted)
     if not names:
         return [_Profile(NO_PROFILE, {}, NO_PROFILE_CERTNAME)]
-    by_name = {e.name: e for e in snapshot.profiles}
-    return [
-        _Profile(n, by_name[n].profile.facts, by_name[n].profile.name)
-        for n in names
-        if by_name[n].profile.error is None
-    ]
+    out: list[_Profile] = []
+    for name in names:
+        entry = snapshot.profile_named(name)
+        if entry is not None and entry.profile.error is None:
+            out.append(_Profile(name, entry.profile.facts, entry.profile.name))
+    return out
 
 
 class _Side:
     """One revision as the server's project builder reads it: its environments by their
-    directory relative to the compared directory, and a lookup session per environment and
-    profile (made first, as they also say which files each node's hierarchy reads)."""
+    directory relative to the compared directory, and per environment a lookup session for
+    each class of profiles that must get the same answers (made first, as they also say
+    which files the nodes' hierarchies read)."""
 
     def __init__(
         self, snapshot: Snapshot, root: str, profiles: Sequence[_Profile], top: str
@@ -214,29 +328,55 @@ class _Side:
             if info.levels and not os.path.realpath(path).startswith(real_top)
         }
         self.views = {os.path.relpath(v.env.root, root): v for v in snapshot.environments}
+        # per environment: one session per class of profiles that must get the same answers
+        # (engine/node_classes.py), and each class's profiles (indexes into ``profiles``)
         self.sessions: dict[str, list[LookupSession]] = {}
+        self.members: dict[str, list[list[int]]] = {}
         self.read: dict[str, frozenset[str] | None] = {}
         for env, view in self.views.items():
-            target = snapshot.target
-            sessions = [
-                LookupSession(
-                    view.env,
-                    node_scope(p.facts, p.certname, view.env.name, target),
-                    snapshot.files,
-                    snapshot.cache,
-                )
-                for p in profiles
-            ]
-            self.sessions[env] = sessions
-            paths: set[str] = set()
-            for session in sessions:
-                named = session.hierarchy_files()
-                if named is None:  # this node's lookups fail: every file may matter
-                    self.read[env] = None
-                    break
-                paths |= named
-            else:
-                self.read[env] = frozenset(paths)
+            self._classify(env, view)
+
+    def _classify(self, env: str, view: EnvironmentView) -> None:
+        target = self.snapshot.target
+        variables = sorted(self._variables(view))
+        index: dict[Hashable, int] = {}
+        sessions: list[LookupSession] = []
+        members: list[list[int]] = []
+        for i, p in enumerate(self.profiles):
+            session = LookupSession(
+                view.env,
+                node_scope(p.facts, p.certname, view.env.name, target),
+                self.snapshot.files,
+                self.snapshot.cache,
+            )
+            sig = signature(session, variables)
+            if sig is not None and sig in index:
+                members[index[sig]].append(i)
+                continue
+            if sig is not None:
+                index[sig] = len(sessions)
+            sessions.append(session)
+            members.append([i])
+        paths: set[str] = set()
+        read: frozenset[str] | None = None
+        for session in sessions:
+            named = session.hierarchy_files()
+            if named is None:  # this node's lookups fail: every file may matter
+                break
+            paths |= named
+        else:
+            read = frozenset(paths)
+        self.sessions[env], self.members[env], self.read[env] = sessions, members, read
+
+    def _variables(self, view: EnvironmentView) -> set[str]:
+        """What the environment's data and modules' hiera.yaml files interpolate."""
+        texts = (
+            text
+            for path, info in self.snapshot.data_files.items()
+            if info.view is view
+            for text in strings_and_keys(_data(self.snapshot, path))
+        )
+        return interpolated_variables(texts) | module_config_variables(view.env)
 
     def _data_files(self, env: str, function: str | None = None) -> Iterator[tuple[str, str]]:
         """(path, module name or "") of each data file some profile's lookups can read: a
@@ -311,27 +451,37 @@ class _Side:
         return out
 
     def answers(self, env: str, keys: Sequence[str], counter: _Counter) -> dict[str, list[Answer]]:
-        """Every key's answer for every profile: all keys through the profile's one session
-        (lookup_options, hierarchies and nested lookups resolved once)."""
-        out: dict[str, list[Answer]] = {key: [] for key in keys}
-        sessions: Sequence[LookupSession | None] = self.sessions.get(env) or [None] * len(
-            self.profiles
-        )
-        for session in sessions:
+        """Every key's answer for every profile: all keys through one session per class of
+        profiles (lookup_options, hierarchies and nested lookups resolved once), each
+        answer given to every profile of the class."""
+        n = len(self.profiles)
+        sessions = self.sessions.get(env)
+        if sessions is None:  # the environment is not there at this revision
+            counter.step(len(keys) * n)
+            return {key: [Answer("missing")] * n for key in keys}
+        out: dict[str, list[Answer]] = {key: [Answer("missing")] * n for key in keys}
+        for session, members in zip(sessions, self.members[env], strict=True):
             for key in keys:
-                if session is None:  # the environment is not there at this revision
-                    out[key].append(Answer("missing"))
-                    continue
-                outcome = session.lookup(key)
-                if outcome.error is not None:
-                    assert outcome.failure is not None
-                    out[key].append(_error(outcome.failure.text, self.root))
-                elif not outcome.found:
-                    out[key].append(Answer("missing"))
-                else:
-                    out[key].append(Answer("value", outcome.value, canonical(outcome.value)))
-            counter.step(len(keys))
+                answer = self._answer(session, key)
+                column = out[key]
+                for i in members:
+                    column[i] = answer
+            counter.step(len(keys) * len(members))
         return out
+
+    def _answer(self, session: LookupSession, key: str) -> Answer:
+        outcome = session.lookup(key)
+        if outcome.error is not None:
+            assert outcome.failure is not None
+            return _error(outcome.failure.text, self.root)
+        if not outcome.found:
+            return Answer("missing")
+        return Answer("value", outcome.value, canonical(outcome.value))
+
+
+def _data(snapshot: Snapshot, path: str) -> object:
+    df = snapshot.data_file(path)
+    return df.data if df is not None else None
 
 
 def _select_keys(defined: Iterable[str], patterns: Sequence[str] | None) -> list[str]:
@@ -416,33 +566,12 @@ def _inside(strings: frozenset[str]) -> re.Pattern[str] | None:
     return re.compile("|".join(re.escape(s) for s in reversed(parts))) if parts else None
 
 
-def canonical(value: object) -> object:
-    """A hashable form in which ``==`` is Puppet's ``==`` on the values: types count
-    (``1``, ``1.0``, ``true``, ``'1'`` differ), a hash's order does not."""
-    if value is None:
-        return ("undef",)
-    if isinstance(value, bool):
-        return ("bool", value)
-    if isinstance(value, int):
-        return ("int", value)
-    if isinstance(value, float):
-        return ("float", repr(value))
-    if isinstance(value, Encrypted):
-        return ("eyaml", str(value))
-    if isinstance(value, str):
-        return ("string", value)
-    if isinstance(value, list):
-        return ("array", tuple(canonical(v) for v in value))
-    if isinstance(value, dict):
-        return ("hash", frozenset((canonical(k), canonical(v)) for k, v in value.items()))
-    return (type(value).__name__, repr(value))
-
-
 def _groups(
     profiles: Sequence[_Profile],
     before: Sequence[Answer],
     after: Sequence[Answer],
     mask: Masker,
+    splitter: Splitter,
 ) -> tuple[ChangeGroup, ...]:
     found: dict[tuple[object, ...], tuple[list[str], Answer, Answer]] = {}
     for profile, old, new in zip(profiles, before, after, strict=True):
@@ -451,7 +580,10 @@ def _groups(
         mark = (old.state, old.same_as, new.state, new.same_as)
         entry = found.setdefault(mark, ([], _shown(old, mask), _shown(new, mask)))
         entry[0].append(profile.name)
-    return tuple(ChangeGroup(tuple(names), old, new) for names, old, new in found.values())
+    return tuple(
+        ChangeGroup(tuple(names), old, new, splitter.shared(names))
+        for names, old, new in found.values()
+    )
 
 
 def _shown(answer: Answer, mask: Masker) -> Answer:

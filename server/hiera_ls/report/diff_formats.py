@@ -12,7 +12,6 @@ from hiera_ls.report.diff import Answer, DiffResult, KeyChange
 
 SHORT = 60  # characters of a value shown in text and Markdown
 TEXT_NAMES = 3  # profiles named in text before "and N more"
-MARKDOWN_NAMES = 10
 
 
 def _json(value: object) -> str:
@@ -41,10 +40,10 @@ def _short(answer: Answer, other: Answer) -> str:
 
 def _names(profiles: Sequence[str], total: int, shown: int) -> str:
     if len(profiles) == total and total > 1:
-        return f"all {total} profiles"
+        return f"all {total:,} profiles"
     named = ", ".join(profiles[:shown])
     rest = len(profiles) - shown
-    return f"{named} and {rest} more" if rest > 0 else named
+    return f"{named} and {rest:,} more" if rest > 0 else named
 
 
 def _title(change: KeyChange, result: DiffResult) -> str:
@@ -96,6 +95,7 @@ def as_json(result: DiffResult) -> str:
                 "groups": [
                     {
                         "profiles": list(group.profiles),
+                        "shared": dict(group.shared),
                         "before": group.before.as_data(),
                         "after": group.after.as_data(),
                     }
@@ -108,9 +108,16 @@ def as_json(result: DiffResult) -> str:
     return json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
-def markdown(result: DiffResult) -> str:
-    """For a pull-request comment: every key, value, profile name and revision is escaped or
-    in a code span longer than any backtick run inside it (display_text.py)."""
+MARKDOWN_BUDGET = 60_000  # characters: GitHub refuses a comment over 65,536
+MARKDOWN_ROWS = 10  # groups shown per key
+MARKDOWN_EXAMPLES = 3  # nodes named per group
+
+
+def markdown(result: DiffResult, budget: int = MARKDOWN_BUDGET) -> str:
+    """For a pull-request comment: each changed key, then its groups of nodes, each with how
+    many they are, a few examples and the facts they share, the biggest group first; cut to
+    ``budget`` characters with what was left out said.  Every key, value, node name and
+    revision is escaped or in a code span longer than any backtick run inside it."""
     head = md_code(result.head) if result.head != "working tree" else "the working tree"
     lines = [f"### hiera-ls diff: {md_code(result.base)} → {head}", ""]
     lines += _outside_notes(result, md_escape)
@@ -118,16 +125,43 @@ def markdown(result: DiffResult) -> str:
         lines.append(f"No changes: {md_escape(_summary(result))}.")
         return "\n".join(lines) + "\n"
     lines.append(f"{md_escape(_summary(result))}.")
-    total = len(result.profiles)
-    for change in result.changes:
-        lines += ["", f"#### {md_code(_title(change, result))}", ""]
-        lines += ["| Profiles | Before | After |", "| --- | --- | --- |"]
-        for group in change.groups:
-            who = md_escape(_names(group.profiles, total, MARKDOWN_NAMES))
-            before = md_cell(_short(group.before, group.after))
-            after = md_cell(_short(group.after, group.before))
-            lines.append(f"| {who} | {before} | {after} |")
+    used = sum(len(line) + 1 for line in lines)
+    for shown, change in enumerate(result.changes):
+        section = _markdown_change(change, result)
+        size = sum(len(line) + 1 for line in section)
+        if used + size > budget - 200:  # room for the last line
+            left = len(result.changes) - shown
+            lines += [
+                "",
+                f"…and {left:,} more changed key{'s' * (left != 1)}: "
+                "`hiera-ls diff` lists them all.",
+            ]
+            break
+        lines += section
+        used += size
     return "\n".join(lines) + "\n"
+
+
+def _markdown_change(change: KeyChange, result: DiffResult) -> list[str]:
+    total = len(result.profiles)
+    groups = sorted(change.groups, key=lambda g: -len(g.profiles))
+    nodes = sum(len(g.profiles) for g in groups)
+    count = f"{nodes:,} of {total:,} profile{'s' * (total != 1)}"
+    lines = ["", f"#### {md_code(_title(change, result))}: {count}", ""]
+    lines += ["| Profiles | They share | Before | After |", "| --- | --- | --- | --- |"]
+    for group in groups[:MARKDOWN_ROWS]:
+        who = md_escape(_names(group.profiles, total, MARKDOWN_EXAMPLES))
+        if 1 < len(group.profiles) < total:
+            who = f"{len(group.profiles):,}: {who}"
+        share = ", ".join(f"{md_code(name)} = {md_code(value)}" for name, value in group.shared)
+        before = md_cell(_short(group.before, group.after))
+        after = md_cell(_short(group.after, group.before))
+        lines.append(f"| {who} | {share} | {before} | {after} |")
+    rest = groups[MARKDOWN_ROWS:]
+    if rest:
+        left = sum(len(g.profiles) for g in rest)
+        lines.append(f"| …and {len(rest):,} more groups ({left:,} profiles) | | | |")
+    return lines
 
 
 def _outside_notes(result: DiffResult, shown: Callable[[str], str]) -> list[str]:

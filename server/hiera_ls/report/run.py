@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from hiera_ls.checks.causes import with_words
 from hiera_ls.checks.profile import profile_label
 from hiera_ls.features.diagnostics import Diagnostics, project_paths
+from hiera_ls.project.fleet_profiles import FleetProfiles
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Snapshot, Workspace
 from hiera_ls.puppet.message import Text
@@ -30,6 +31,7 @@ from hiera_ls.source.loader_rules import WALK_LIMIT
 from hiera_ls.source.spans import NO_DETAILS, Consequence, Details, Problem, Severity, Span
 
 UNUSED_SUPPRESSION = "suppression-unused"
+KNOWN_SHOWN = 20  # profile names an error lists
 
 Progress = Callable[[int, int], None]  # (files done, files in all)
 
@@ -76,14 +78,17 @@ def run_check(
     selection: Selection | None = None,
     progress: Progress | None = None,
     show_values: bool = False,
+    fleet: FleetProfiles | None = None,
 ) -> CheckResult:
     """Check ``paths``: directories, or files (checked in their environment, reported alone).
 
-    ``profiles``: names to check with (None: every profile found); ``show_values``: messages
-    quote the data's values (for a person at a terminal), not ``…``.
+    ``profiles``: names to check with (None: every profile found, the ``fleet``'s nodes
+    too; a pass reads one node's facts at a time); ``show_values``: messages quote the
+    data's values (for a person at a terminal), not ``…``.
     """
     roots, only = check_roots(paths)
     workspace = Workspace(roots, settings)
+    workspace.set_fleet(fleet)
     first = workspace.snapshot()
     names = _profile_names(first, profiles)
     diagnostics = Diagnostics(every_profile=False)  # a pass per profile, merged below
@@ -175,12 +180,16 @@ def _environment_above(path: str, cwd: str) -> str:
 
 
 def _profile_names(snapshot: Snapshot, wanted: Sequence[str] | None) -> list[str]:
-    available = [entry.name for entry in snapshot.profiles]
+    available = [entry.name for entry in snapshot.profiles] + snapshot.fleet_names()
     if wanted is None or list(wanted) == ["all"]:
         return available
     out: list[str] = []
     for name in wanted:
         entry = next((e for e in snapshot.profiles if e.name == name), None)
+        if entry is None and snapshot.fleet is not None and name in snapshot.fleet:
+            if name not in out:
+                out.append(name)
+            continue
         if entry is None:
             entry = next(
                 (
@@ -192,7 +201,9 @@ def _profile_names(snapshot: Snapshot, wanted: Sequence[str] | None) -> list[str
                 None,
             )
         if entry is None:
-            known = ", ".join(available) or "none found"
+            known = ", ".join(available[:KNOWN_SHOWN]) or "none found"
+            if len(available) > KNOWN_SHOWN:
+                known += f" and {len(available) - KNOWN_SHOWN} more"
             raise CheckError(f"no facts profile named '{name}' (profiles: {known})")
         if entry.name not in out:
             out.append(entry.name)

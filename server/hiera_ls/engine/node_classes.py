@@ -1,0 +1,111 @@
+"""Nodes that must get the same answer to every lookup: one lookup serves them all.
+
+A fleet of 10,000 nodes has a few dozen distinct hierarchies: a node's answers depend only
+on (a) which data files its global and environment hierarchy levels name and find, with
+their options as interpolated for it (eyaml keys, a HOCON file), and any URI they name;
+(b) the values of the variables the data interpolates (``%{facts.os.family}`` in a value,
+``%{scope('x')}``, in a hash key too) and those modules' hiera.yaml files interpolate (a
+module's hierarchy is resolved per module, so its variables are taken by value).  Two
+nodes that agree on all of these read the same bytes and interpolate the same values, so
+every lookup, nested lookups and errors included, gives both the same answer.  A node whose
+scope or hierarchy is in error is a class of its own.
+
+The signature is conservative: nodes are split whenever a difference *could* matter (two
+nodes whose node file names differ but neither exists are one class; two whose data reads
+``%{trusted.certname}`` are two).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+
+from hiera_ls.engine.lookup import LookupSession
+from hiera_ls.project.hiera_config_model import HieraConfig
+from hiera_ls.project.model import Environment
+from hiera_ls.project.scope import NodeScope
+from hiera_ls.puppet.values import canonical
+
+_INTERPOLATION = re.compile(r"%\{([^}]*)\}")
+_SCOPE_CALL = re.compile(r"""^\s*scope\(\s*(['"])(.*?)\1\s*\)\s*$""")
+_NAME = re.compile(r"^(?:::)?([A-Za-z_][\w:]*(?:\.[^.\s]+)*)$")
+_MISSING = ("missing",)
+
+
+def interpolated_variables(texts: Iterable[str]) -> set[str]:
+    """The variables ``%{...}`` in ``texts`` read: ``%{facts.os.family}``, ``%{::role}``,
+    ``%{scope('x')}``; never a lookup (``%{lookup('k')}``, ``%{alias('k')}``), which reads
+    data, not the node."""
+    found: set[str] = set()
+    for text in texts:
+        if "%{" not in text:
+            continue
+        for match in _INTERPOLATION.finditer(text):
+            inner = match.group(1).strip()
+            call = _SCOPE_CALL.match(inner)
+            name = _NAME.match(call.group(2) if call else inner)
+            if name is not None:
+                found.add(name.group(1))
+    return found
+
+
+def strings_and_keys(data: object) -> Iterator[str]:
+    """Every string inside ``data``, hash keys included (Hiera interpolates both)."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+
+
+def module_config_variables(env: Environment) -> set[str]:
+    """The variables the modules' hiera.yaml files interpolate (paths and options)."""
+    found: set[str] = set()
+    for layer in env.modules.values():
+        found |= _config_variables(layer.config)
+    return found
+
+
+def _config_variables(config: HieraConfig | None) -> set[str]:
+    if config is None:
+        return set()
+    texts: list[str] = []
+    for entry in (*config.hierarchy, *config.default_hierarchy):
+        texts.extend(entry.location.values)
+        if entry.location.kind == "mapped_paths" and entry.location.values:
+            texts.append("%{" + entry.location.values[0] + "}")
+        texts.extend(strings_and_keys(entry.options))
+    return interpolated_variables(texts)
+
+
+def variable_value(scope: NodeScope, name: str) -> object:
+    """``facts.os.family`` in this node's scope: a canonical value, or a mark for none."""
+    top, *rest = name.split(".")
+    top = top.removeprefix("::")
+    if top not in scope.variables:
+        return _MISSING
+    value: object = scope.variables[top]
+    for part in rest:
+        if isinstance(value, Mapping) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            return _MISSING
+    return canonical(value)
+
+
+def signature(session: LookupSession, variables: Sequence[str]) -> Hashable | None:
+    """What decides every answer of ``session``'s node (module docstring); None when the
+    node must be a class of its own (its scope or hierarchy fails)."""
+    if session.scope.error is not None:
+        return None
+    reads = session.hierarchy_reads()
+    if reads is None:
+        return None
+    return (reads, tuple(variable_value(session.scope, name) for name in variables))

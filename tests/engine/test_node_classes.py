@@ -1,0 +1,143 @@
+"""Nodes that share one lookup must get what their own lookups give: a fleet of random
+nodes, data that interpolates facts, the certname and ``scope()``, node files for a few,
+compared class by class against a session per node."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from hiera_ls.engine.lookup import LookupSession
+from hiera_ls.engine.node_classes import interpolated_variables, signature
+from hiera_ls.project.facts import node_scope
+from hiera_ls.project.workspace import Workspace
+from hiera_ls.puppet.values import canonical
+from hiera_ls.report.diff import run_diff
+
+HIERA = """\
+---
+version: 5
+defaults:
+  datadir: data
+  data_hash: yaml_data
+hierarchy:
+  - name: nodes
+    path: "nodes/%{trusted.certname}.yaml"
+  - name: role and os
+    path: "roles/%{facts.role}/%{facts.os.family}.yaml"
+  - name: role
+    path: "roles/%{::role}.yaml"
+  - name: common
+    path: common.yaml
+"""
+
+
+def _write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def _env(root: Path, rng: random.Random, nodes: list[str]) -> None:
+    _write(root, "hiera.yaml", HIERA)
+    common = {
+        "lookup_options": {"app::settings": {"merge": "deep"}},
+        "app::settings": {"dc": "%{facts.dc}", "port": rng.choice([80, 8080])},
+        "app::motd": "welcome to %{trusted.certname}",
+        "app::zone": "%{scope('dc')}-%{facts.os.family}",
+        "app::alias": "%{alias('app::settings')}",
+        "app::nested": "%{lookup('app::zone')}/x",
+        "app::plain": rng.choice(["a", "b"]),
+    }
+    _write(root, "data/common.yaml", json.dumps(common))
+    for role in ("web", "db"):
+        _write(
+            root, f"data/roles/{role}.yaml", json.dumps({"app::plain": f"{role}-{rng.random()}"})
+        )
+        for family in ("Debian", "RedHat"):
+            settings = {"app::settings": {"tier": f"{role}/{family}-{rng.randint(0, 1)}"}}
+            _write(root, f"data/roles/{role}/{family}.yaml", json.dumps(settings))
+    for name in rng.sample(nodes, 3):
+        _write(root, f"data/nodes/{name}.yaml", json.dumps({"app::plain": name}))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_class_gets_what_each_of_its_nodes_gets_alone(tmp_path: Path, seed: int) -> None:
+    rng = random.Random(seed)
+    nodes = [f"n{i}.example.com" for i in range(30)]
+    for side in ("base", "head"):
+        _env(tmp_path / "environments" / side, rng, nodes)
+    for name in nodes:
+        facts = {
+            "clientcert": name,
+            "role": rng.choice(["web", "db"]),
+            "os": {"family": rng.choice(["Debian", "RedHat"])},
+            "dc": rng.choice(["fra", "ams"]),
+            "uptime": rng.random(),
+        }
+        _write(tmp_path, f".hiera-ls/facts/{name}.json", json.dumps(facts))
+    result = run_diff(str(tmp_path), environments=("base", "head"))
+    got = {
+        (change.key, name): (group.before.same_as, group.after.same_as)
+        for change in result.changes
+        for group in change.groups
+        for name in group.profiles
+    }
+    snap = Workspace([str(tmp_path)]).snapshot()
+    views = {view.env.name: view for view in snap.environments}
+    keys = ("app::settings", "app::motd", "app::zone", "app::alias", "app::nested", "app::plain")
+    expected = {}
+    for name in nodes:
+        entry = snap.profile_named(name)
+        assert entry is not None
+        answers = []
+        for side in ("base", "head"):
+            env = views[side].env
+            scope = node_scope(entry.profile.facts, name, env.name, True)
+            session = LookupSession(env, scope, snap.files, snap.cache)
+            answers.append({k: canonical(session.lookup(k).value) for k in keys})
+        for key in keys:
+            if answers[0][key] != answers[1][key]:
+                expected[(key, name)] = (answers[0][key], answers[1][key])
+    assert got == expected
+    assert expected  # the random data changes something
+
+
+def test_nodes_without_a_node_file_share_a_class_until_the_data_reads_what_splits_them(
+    tmp_path: Path,
+) -> None:
+    _write(tmp_path, "hiera.yaml", HIERA)
+    _write(tmp_path, "data/common.yaml", "a: '%{facts.dc}'\n")
+    _write(tmp_path, "data/nodes/n3.yaml", "a: mine\n")
+    snap = Workspace([str(tmp_path)]).snapshot()
+    env = snap.environments[0].env
+    variables = sorted(interpolated_variables(["%{facts.dc}"]))
+
+    def sig(name: str, dc: str, role: str = "web") -> object:
+        facts = {"clientcert": name, "dc": dc, "role": role, "os": {"family": "Debian"}}
+        session = LookupSession(env, node_scope(facts, name, env.name), snap.files, snap.cache)
+        return signature(session, variables)
+
+    assert sig("n1", "fra") == sig("n2", "fra")  # neither has a node file
+    assert sig("n1", "fra") != sig("n2", "ams")  # the data reads the datacenter
+    assert sig("n1", "fra") != sig("n3", "fra")  # n3's own file
+    assert sig("n1", "fra", "web") == sig("n2", "fra", "db")  # no roles/db.yaml here
+
+
+def test_the_variables_interpolations_read() -> None:
+    texts = [
+        "%{facts.os.family}-%{::role}",
+        "%{scope('dc')} %{scope(\"trusted.certname\")}",
+        "%{lookup('k')} %{alias('x')} %{literal('%')} %{hiera('y')}",
+        "%{ facts.spaced }",
+    ]
+    assert interpolated_variables(texts) == {
+        "facts.os.family",
+        "role",
+        "dc",
+        "trusted.certname",
+        "facts.spaced",
+    }
