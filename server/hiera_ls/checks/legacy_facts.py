@@ -103,7 +103,7 @@ class LegacyFacts:
         elif config:
             said += (
                 "this path has '' in its place for every node, so the level matches nothing "
-                f"(Puppet 8 only warns: Interpolation failed with '{root}', but compilation "
+                f"({title} only warns: Interpolation failed with '{root}', but compilation "
                 "continuing)"
             )
         elif dug:
