@@ -70,3 +70,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 item.add_marker(kind)
         if any(item.get_closest_marker(kind) for kind in SLOW_KINDS):
             item.add_marker("slow")
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """The quick loop does not import the directories whose every test is slow (their
+    modules load language-server clients and installers: a second of the loop)."""
+    quick = config.getoption("markexpr", "") == "not slow"
+    if quick and collection_path.parent == TESTS and collection_path.name in DIRECTORY_KINDS:
+        return True
+    return None

@@ -38,6 +38,12 @@ export interface HierarchyLevel {
     readonly skipped: string | null;
 }
 
+/** Every profile's value with another merge some code reads the key with. */
+export interface MergeProfiles {
+    readonly merge: string;
+    readonly profiles: readonly ProfileValue[];
+}
+
 export interface KeyViewResult {
     readonly key: string;
     readonly environment: string;
@@ -46,6 +52,10 @@ export interface KeyViewResult {
     readonly profiles: readonly ProfileValue[];
     readonly hierarchy: readonly HierarchyLevel[];
     readonly notes: readonly string[];
+    /** The merge the code asks for, and who asks (null: the key's lookup_options). */
+    readonly merge: string | null;
+    /** Code that reads the key with other merges: each one's values. */
+    readonly otherMerges: readonly MergeProfiles[];
 }
 
 /** A row of the tree: groups have children; a path row may open its file at the key. */
@@ -72,21 +82,14 @@ export function parseKeyView(raw: unknown): KeyViewResult | null {
     if (r === null || key === null || key === '') {
         return null;
     }
-    const profiles: ProfileValue[] = [];
-    for (const item of list(r.profiles)) {
-        const p = rec(item);
-        const name = p === null ? null : str(p.name);
-        if (p === null || name === null) {
-            continue;
+    const profiles = parseProfiles(r.profiles);
+    const otherMerges: MergeProfiles[] = [];
+    for (const item of list(r.other_merges)) {
+        const m = rec(item);
+        const merge = m === null ? null : str(m.merge);
+        if (m !== null && merge !== null) {
+            otherMerges.push({ merge, profiles: parseProfiles(m.profiles) });
         }
-        profiles.push({
-            name,
-            active: p.active === true,
-            found: p.found === true,
-            value: str(p.value),
-            encrypted: p.encrypted === true,
-            error: str(p.error),
-        });
     }
     const hierarchy: HierarchyLevel[] = [];
     for (const item of list(r.hierarchy)) {
@@ -129,7 +132,29 @@ export function parseKeyView(raw: unknown): KeyViewResult | null {
         profiles,
         hierarchy,
         notes: list(r.notes).filter((n): n is string => typeof n === 'string'),
+        merge: str(r.merge),
+        otherMerges,
     };
+}
+
+function parseProfiles(raw: unknown): ProfileValue[] {
+    const profiles: ProfileValue[] = [];
+    for (const item of list(raw)) {
+        const p = rec(item);
+        const name = p === null ? null : str(p.name);
+        if (p === null || name === null) {
+            continue;
+        }
+        profiles.push({
+            name,
+            active: p.active === true,
+            found: p.found === true,
+            value: str(p.value),
+            encrypted: p.encrypted === true,
+            error: str(p.error),
+        });
+    }
+    return profiles;
 }
 
 /** ✓/✗: the file exists; ●/○: it holds the key (○ only where the file exists). */
@@ -165,7 +190,7 @@ function layerText(level: HierarchyLevel): string {
     return level.defaultHierarchy ? `${layer}, default_hierarchy` : layer;
 }
 
-function profileRow(p: ProfileValue, total: number): Row {
+function profileRow(p: ProfileValue, total: number, group = 'profile'): Row {
     let description: string;
     let icon: string;
     if (p.error !== null) {
@@ -189,7 +214,7 @@ function profileRow(p: ProfileValue, total: number): Row {
         .filter((t) => t !== '')
         .join('\n');
     return {
-        id: `profile:${p.name}`,
+        id: `${group}:${p.name}`,
         label: p.name,
         description: p.active && total > 1 ? `${description} (active)` : description,
         tooltip,
@@ -247,15 +272,26 @@ function levelRow(level: HierarchyLevel, index: number): Row {
 /** The tree: "Profiles" (name → value, failing ones marked), "Hierarchy (profile)" and notes. */
 export function keyViewRows(view: KeyViewResult): Row[] {
     const total = view.profiles.length;
+    const tooltip = 'The value lookup() gives each facts profile (.hiera-ls/facts/, spec/factsets/, hiera.factsPaths).';
     const profiles: Row = {
         id: 'group:profiles',
         label: total === 0 ? 'Profiles (none found)' : `Profiles (${total})`,
-        description: '',
-        tooltip: 'The value lookup() gives each facts profile (.hiera-ls/facts/, spec/factsets/, hiera.factsPaths).',
+        description: view.merge ?? '',
+        tooltip: view.merge === null ? tooltip : `${tooltip}\nLooked up with the ${view.merge}.`,
         icon: 'server-environment',
         children: view.profiles.map((p) => profileRow(p, total)),
         open: null,
     };
+    // code that reads the key with another merge: what each profile gets that way
+    const others: Row[] = view.otherMerges.map((m, i) => ({
+        id: `group:merge:${i}`,
+        label: `Profiles, other merge (${m.profiles.length})`,
+        description: m.merge,
+        tooltip: `Code also reads ${view.key} with the ${m.merge}: the value lookup() gives each facts profile that way.`,
+        icon: 'git-merge',
+        children: m.profiles.map((p) => profileRow(p, m.profiles.length, `merge:${i}`)),
+        open: null,
+    }));
     const hierarchy: Row = {
         id: 'group:hierarchy',
         label: `Hierarchy (${view.profile ?? 'no facts profile'})`,
@@ -265,7 +301,7 @@ export function keyViewRows(view: KeyViewResult): Row[] {
         children: view.hierarchy.map((level, i) => levelRow(level, i)),
         open: null,
     };
-    const rows = [profiles, hierarchy];
+    const rows = [profiles, ...others, hierarchy];
     if (view.notes.length > 0) {
         rows.push({
             id: 'group:notes',

@@ -67,6 +67,32 @@ describe('key side view', () => {
         );
     });
 
+    it('names the merge the code asks for, and each other merge code reads the key with', () => {
+        const view = parseKeyView({
+            ...raw,
+            merge: "merge deep, asked by lookup(…, 'deep') at site/profile/manifests/base.pp:2",
+            other_merges: [
+                {
+                    merge: 'merge from lookup_options (else first found), read by lookup() at site/profile/manifests/base.pp:3',
+                    profiles: [{ name: 'web01.example.com', active: true, found: true, value: '{"a"=>1}', encrypted: false, error: null }],
+                },
+                { nope: 1 },
+            ],
+        });
+        assert.ok(view !== null);
+        const [profiles, other, hierarchy] = keyViewRows(view);
+        assert.equal(profiles.description, "merge deep, asked by lookup(…, 'deep') at site/profile/manifests/base.pp:2");
+        assert.equal(other.label, 'Profiles, other merge (1)');
+        assert.match(other.description, /^merge from lookup_options/);
+        assert.deepEqual(
+            other.children.map((r) => [r.id, r.label, r.description]),
+            [['merge:0:web01.example.com', 'web01.example.com', '{"a"=>1}']],
+        );
+        assert.equal(hierarchy.label, 'Hierarchy (web01.example.com)');
+        assert.equal(parseKeyView(raw)?.merge, null);
+        assert.deepEqual(parseKeyView(raw)?.otherMerges, []);
+    });
+
     it("shows the active profile's levels: path, exists, holds the key", () => {
         const view = parseKeyView(raw);
         assert.ok(view !== null);

@@ -403,3 +403,41 @@ def test_a_module_without_classes_is_not_judged(tmp_path: Path) -> None:
     ws = make_workspace(tmp_path, {"data/common.yaml": "vendored::thing::port: 1\n"})
     code = index(WEB, modules=frozenset({"profile", "vendored"}))
     assert problems(ws, "data/common.yaml", code) == []
+
+
+def test_a_value_is_judged_as_convert_to_makes_it(tmp_path: Path) -> None:
+    """``convert_to: Sensitive`` binds ``Sensitive[String]``, as Puppet wraps it (a declared
+    ``Sensitive[String[10]]`` is generalized too); a conversion hiera-ls does not do leaves
+    the value unjudged."""
+    ws = make_workspace(
+        tmp_path,
+        {
+            "data/common.yaml": """\
+            lookup_options:
+              profile::conv::secret: {convert_to: Sensitive}
+              profile::conv::short: {convert_to: Sensitive}
+              profile::conv::pin: {convert_to: Sensitive}
+              profile::conv::pairs: {convert_to: Hash}
+              profile::conv::sealed: {convert_to: Sensitive}
+            profile::conv::secret: hunter2
+            profile::conv::short: abc
+            profile::conv::pin: "1234"
+            profile::conv::pairs: [[a, 1]]
+            profile::conv::sealed: ENC[PKCS7,MIIBiQYJKoZIhvcNAQcDoIIBejCCAXYCAQAx]
+            """,
+        },
+    )
+    conv = define(
+        "profile::conv",
+        param("secret", "Sensitive[String]"),
+        param("short", "Sensitive[String[10]]"),
+        param("pin", "Sensitive[Integer]"),
+        param("pairs", "Hash[String, Integer]"),
+        param("sealed", "Sensitive[Integer]"),
+    )
+    found = problems(ws, "data/common.yaml", index(conv), profile_of(ws))
+    assert [p.message for p in found] == [
+        "[web01.example.com] Class[Profile::Conv]: parameter 'pin' expects a "
+        "Sensitive[Integer] value, got Sensitive[String] (the value this node gets from this "
+        "file)"
+    ]

@@ -90,7 +90,8 @@ def layout(base: Path) -> Path:
     return env
 
 
-def puppet_lines(engine: PuppetEngine, base: Path, env: Path) -> set[str]:
+def puppet_lines(engine: PuppetEngine, base: Path, env: Path, title: str = "Difft") -> set[str]:
+    """The lines `puppet apply` prints under ``Class[<title>]:`` (each mismatch, one line)."""
     run = subprocess.run(
         engine.command([
             "puppet", "apply", "--noop", "--confdir", str(base / "conf"), "--codedir",
@@ -101,7 +102,7 @@ def puppet_lines(engine: PuppetEngine, base: Path, env: Path) -> set[str]:
         capture_output=True, text=True, timeout=300, cwd=base,
     )  # fmt: skip
     error = run.stdout + run.stderr
-    m = re.search(r"Class\[Difft\]:\n((?:  .*\n?)+)", error)
+    m = re.search(rf"Class\[{title}\]:\n((?:  .*\n?)+)", error)
     assert m is not None, error[-2000:]
     lines = [line.strip() for line in m.group(1).splitlines()]
     lines[-1] = re.sub(r" \(file: .*\)? ?\(?line: .*$| \(line: .*$| on node .*$", "", lines[-1])

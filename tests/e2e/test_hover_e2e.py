@@ -58,9 +58,9 @@ async def test_deep_merged_key_shows_merged_value_strategy_and_levels(
 ) -> None:
     text = await hover_text(client, COMMON, "profile::base::users:")
     assert "for `web01.example.com`" in text
-    # the merged value: carol from the node file, bob's shell overridden there
-    assert "carol:\n  shell: /bin/zsh\n  uid: 1003" in text
-    assert "bob:\n  shell: /bin/zsh\n  uid: 1002" in text
+    # the merged value in Puppet's order (as `puppet lookup` prints it): carol from the node
+    # file, bob's shell overridden there
+    assert "bob:\n  uid: 1002\n  shell: /bin/zsh\ncarol:\n  uid: 1003\n  shell: /bin/zsh" in text
     assert (
         '**Merge:** `deep` (knockout_prefix: "--"), set by lookup_options `profile::base::users`'
         in text

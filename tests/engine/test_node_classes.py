@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from hiera_ls.engine.lookup import LookupSession
-from hiera_ls.engine.node_classes import interpolated_variables, signature
+from hiera_ls.engine.node_classes import hierarchy_reads, interpolated_variables, values_of
 from hiera_ls.project.facts import node_scope
 from hiera_ls.project.workspace import Workspace
 from hiera_ls.puppet.values import canonical
@@ -119,7 +119,7 @@ def test_nodes_without_a_node_file_share_a_class_until_the_data_reads_what_split
     def sig(name: str, dc: str, role: str = "web") -> object:
         facts = {"clientcert": name, "dc": dc, "role": role, "os": {"family": "Debian"}}
         session = LookupSession(env, node_scope(facts, name, env.name), snap.files, snap.cache)
-        return signature(session, variables)
+        return (hierarchy_reads(session), values_of(session.scope, variables))
 
     assert sig("n1", "fra") == sig("n2", "fra")  # neither has a node file
     assert sig("n1", "fra") != sig("n2", "ams")  # the data reads the datacenter

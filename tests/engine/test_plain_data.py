@@ -6,9 +6,8 @@ import json
 
 import yaml
 
-from hiera_ls.engine.convert import Sensitive
 from hiera_ls.engine.explain import plain_data
-from hiera_ls.puppet.values import Encrypted
+from hiera_ls.puppet.values import Encrypted, Sensitive
 
 
 def test_secrets_are_redacted_and_keys_written_as_ruby_writes_them() -> None:

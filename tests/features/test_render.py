@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from hiera_ls.engine.convert import Sensitive
 from hiera_ls.features.render import code, inline, link, plain_text, shrink, to_yaml
-from hiera_ls.puppet.values import Encrypted, RubySymbol
+from hiera_ls.puppet.values import Encrypted, RubySymbol, Sensitive
 from hiera_ls.source.spans import FileSpan, Span
 
 
@@ -39,10 +38,18 @@ def test_links_and_code() -> None:
     assert code("a`b") == "``a`b``"
 
 
+def test_hash_keys_keep_their_order_at_every_depth() -> None:
+    """Puppet prints a merged hash in the merge's order (the lower level's keys first): so does
+    every preview, never sorted."""
+    value = {"zeta": {"b": 1, "a": [{"w": 1, "v": 2}]}, "alpha": 0}
+    assert to_yaml(value) == "zeta:\n  b: 1\n  a:\n    - w: 1\n      v: 2\nalpha: 0"
+    assert inline(value) == '{"zeta"=>{"b"=>1, "a"=>[{"w"=>1, "v"=>2}]}, "alpha"=>0}'
+
+
 def test_encrypted_eyaml_strings_are_shortened() -> None:
     secret = Encrypted("ENC[PKCS7,MIIBeQYJKoZIhvcNAQcDoIIBajCCAWYCAQAxggEhMIIBHQIBADAF]")
     assert to_yaml({"password": secret, "dsn": Encrypted(f"postgres://app:{secret}@db")}) == (
-        "dsn: postgres://app:ENC[PKCS7,MIIBeQYJKo…]@db\npassword: ENC[PKCS7,MIIBeQYJKo…]"
+        "password: ENC[PKCS7,MIIBeQYJKo…]\ndsn: postgres://app:ENC[PKCS7,MIIBeQYJKo…]@db"
     )
     assert to_yaml(Encrypted("ENC[GPG,abc]")) == "ENC[GPG,abc]"
 

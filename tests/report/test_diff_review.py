@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from hiera_ls.cli import main
-from hiera_ls.report.diff import run_diff
+from hiera_ls.report.diff import Answer, ChangeGroup, DiffResult, KeyChange, run_diff
 from hiera_ls.report.diff_formats import markdown
 from tests.report.diff_fixture import git, write
 
@@ -107,12 +107,18 @@ def test_a_big_change_fits_a_pull_request_comment_and_says_what_it_left_out(
     assert "| …and 2 more groups (2 profiles) | | | |" in report
 
 
-def test_whole_report_stays_under_githubs_comment_limit(fleet_repo: Path) -> None:
-    per_node = "".join(f"key{i:04}: {i}\n" for i in range(3_000))
-    for i in range(12):
-        write(fleet_repo, f"data/nodes/n{i:02}.example.com.yaml", per_node.replace(": ", f": {i}"))
-    report = markdown(run_diff(str(fleet_repo)))
-    assert len(report) <= 65_536
+def test_whole_report_stays_under_githubs_comment_limit() -> None:
+    nodes = tuple(f"node{i:05d}.example.com" for i in range(10_000))
+    value = Answer("value", {"k": "v" * 40}, None)
+    groups = tuple(
+        ChangeGroup(nodes[i::20], value, Answer("value", i, None), (("facts.dc", f"dc{i}"),))
+        for i in range(20)
+    )
+    changes = tuple(KeyChange(".", f"profile::key{i:04d}", groups) for i in range(3_000))
+    result = DiffResult("HEAD", "working tree", nodes, 3_000, (".",), changes)
+    report = markdown(result)
+    assert 50_000 < len(report) <= 65_536
+    assert "more changed keys" in report
 
 
 def _environments(root: Path) -> None:

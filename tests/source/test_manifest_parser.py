@@ -211,3 +211,51 @@ def test_method_lookups_on_an_array_or_a_bare_word() -> None:
     src = "$q = ['t::q1', 't::q2'].lookup\n$r = t::r.lookup\n$s = f().lookup\n"
     facts = read_manifest("/m/t.pp", src)
     assert [c.key for c in facts.lookups] == ["t::q1", "t::q2", "t::r", None]
+
+
+def test_the_merge_each_lookup_asks_for() -> None:
+    """The merge argument as Puppet's lookup dispatches it (third positional, or the options
+    hash's ``merge``), the one the ``hiera_*`` functions pass, and a computed one marked."""
+    src = textwrap.dedent(
+        """\
+        class a {
+          $a = lookup('k1', Hash, 'deep')
+          $b = lookup('k2', {merge => {'strategy' => 'deep', 'merge_hash_arrays' => true,
+                                       knockout_prefix => '--'}, default_value => {}})
+          $c = lookup({'name' => 'k3', 'merge' => unique})
+          $d = lookup('k4', Hash, $merge)
+          $e = lookup('k5', undef, undef, {})
+          $f = 'k6'.lookup(Array, 'unique')
+          $g = hiera_hash('k7')
+          $h = hiera('k8')
+          $i = lookup(['k9', 'k10'], Hash, hash, {})
+          $j = lookup('k11')
+        }
+        """
+    )
+    got = [
+        (
+            c.key,
+            c.asked_merge.value if c.asked_merge else None,
+            c.asked_merge.text if c.asked_merge else None,
+        )
+        for c in read_manifest("/m/a.pp", src).lookups
+    ]
+    assert got == [
+        ("k1", "deep", "'deep'"),
+        (
+            "k2",
+            (("strategy", "deep"), ("merge_hash_arrays", True), ("knockout_prefix", "--")),
+            "{'strategy' => 'deep', 'merge_hash_arrays' => true,\n"
+            "                               knockout_prefix => '--'}",
+        ),
+        ("k3", "unique", "unique"),
+        ("k4", None, "$merge"),
+        ("k5", None, None),
+        ("k6", "unique", "'unique'"),
+        ("k7", "hash", "hiera_hash()"),
+        ("k8", "first", "hiera()"),
+        ("k9", "hash", "hash"),
+        ("k10", "hash", "hash"),
+        ("k11", None, None),
+    ]

@@ -53,3 +53,17 @@ def test_a_percent_gt_inside_an_epp_string_does_not_close_the_tag() -> None:
         ("t::next", "t::next"),
     ]
     assert facts.problems == ()
+
+
+def test_a_plain_merge_passed_from_ruby() -> None:
+    src = (
+        "x = call_function('lookup', 'k1', nil, 'deep')\n"
+        "y = scope.call_function('lookup', ['k2', nil, 'hash'])\n"
+        "z = call_function('lookup', 'k3')\n"
+        "w = scope.function_hiera_array(['k4'])\n"
+    )
+    got = [
+        (c.key, c.asked_merge.value if c.asked_merge else None)
+        for c in read_ruby_lookups("/m/f.rb", src).lookups
+    ]
+    assert got == [("k1", "deep"), ("k2", "hash"), ("k3", None), ("k4", "unique")]

@@ -27,6 +27,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from hiera_ls.checks.profile import ProfileLookup
+from hiera_ls.engine.convert import NotConverted
 from hiera_ls.engine.lookup import LookupOutcome
 from hiera_ls.engine.trace import Event, Kind, TraceNode
 from hiera_ls.project.code_index import CodeIndex, ParameterRef
@@ -35,6 +36,7 @@ from hiera_ls.puppet.type_assignable import ruby_regex
 from hiera_ls.puppet.type_mismatch import Mismatch, describe_mismatch, render, render_text
 from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
 from hiera_ls.puppet.types import AliasType, PatternType, PType
+from hiera_ls.puppet.values import Sensitive
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.fix_source import FixSource
 from hiera_ls.source.keys import LOOKUP_OPTIONS
@@ -334,6 +336,8 @@ def _holds_unknown(value: object) -> bool:
             stack.extend(k for k in item if isinstance(k, str))
         elif isinstance(item, list):
             stack.extend(item)
+        elif isinstance(item, Sensitive):  # convert_to: Sensitive wraps what the data holds
+            stack.append(item.value)
     return False
 
 
@@ -402,6 +406,8 @@ def check_class_values(
         outcome = profile.lookup(key)
         if not outcome.found or outcome.error is not None or outcome.incomplete is not None:
             continue
+        if any(isinstance(note, NotConverted) for note in outcome.notes):
+            continue  # a convert_to hiera-ls does not do: Puppet binds another value
         found = mismatches(code, ref, outcome.value)
         if not found:
             continue

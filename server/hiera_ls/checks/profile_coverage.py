@@ -209,13 +209,18 @@ def check_profile_coverage(
     levels_by_file: Mapping[str, Sequence[LevelRef]],
     pause: Callable[[], None] | None = None,
     memo: CoverageMemo | None = None,
+    merges: Callable[[str], Sequence[object]] | None = None,
 ) -> CoverageResult:
     """The findings, by the file they are about.  ``levels_by_file``: every data file of the
     environment with the levels that can read it for some node (the workspace's listing).
     ``memo``: answers of the last run (see :class:`CoverageMemo`; its context is the caller's).
+    ``merges``: the merge arguments code reads a key with (project/asked_merges.py's
+    ``merge_arguments``; None for the key's lookup_options); a definition one of them takes
+    is used. Without it, every key is looked up as automatic parameter lookup does.
     """
     if not profiles:
         return CoverageResult({})
+    asked = merges if merges is not None else _lookup_options_only
     memo = memo if memo is not None else CoverageMemo()
     step = pause or (lambda: None)
     stamps: dict[str, Stamp | None] = {}
@@ -234,7 +239,7 @@ def check_profile_coverage(
     for profile in profiles:
         run = memo.runs.get(profile.name)
         if run is None or not fresh(run.deps):
-            run = _profile_run(env, index, profile, files, cache, step, memo)
+            run = _profile_run(env, index, profile, files, cache, step, memo, asked)
             memo.runs[profile.name] = run
         reads[profile.name] = run.reads
         complete = complete and run.known
@@ -284,20 +289,44 @@ def _profile_run(
     cache: DataCache,
     step: Callable[[], None],
     memo: CoverageMemo,
+    merges: Callable[[str], Sequence[object]],
 ) -> _ProfileRun:
     """Every key the profile's files define, looked up three ways: as Puppet does (the
     value), through blanked strings and explained (which files it was taken from), and with
-    each taken definition removed (whether it changes the value)."""
+    each taken definition removed (whether it changes the value); each way once per merge
+    the code reads the key with (``merges``)."""
     session = LookupSession(env, profile.scope, files, cache)
     shallow = LookupSession(env, profile.scope, files, _Shallow(cache))
     without = _WithoutKey(cache)
     removal = LookupSession(env, profile.scope, files, without)
     shallow_removal = LookupSession(env, profile.scope, files, _Shallow(without))
 
-    def lookup(on: LookupSession, key: str, explain: bool = False) -> LookupOutcome:
+    def lookup(
+        on: LookupSession, key: str, explain: bool = False, merge: object = None
+    ) -> LookupOutcome:
         step()
         memo.lookups += 1
-        return on.lookup(key, explain=explain)
+        return on.lookup(key, merge, explain=explain)
+
+    def judge(key: str, merge: object) -> _Seen:
+        """What the lookup with ``merge`` takes, and which definitions change nothing."""
+        outcome = lookup(session, key, merge=merge)
+        found = outcome.found and not outcome.error
+        traced = lookup(shallow, key, True, merge) if found else None
+        taken = _taken(traced.trace, key) if traced is not None and traced.trace else []
+        if not taken:  # failed, or unknown (a trace too large to keep is empty)
+            return _Seen([], failed=True, cause=_cause(outcome))
+        entry = _Seen(taken)
+        for path in taken:
+            without.removed = (path, key)
+            removal.forget_nested()  # values kept with another definition removed
+            other = lookup(removal, key, merge=merge)
+            if other.error is None and other.found and _same(other.value, outcome.value):
+                shown = lookup(shallow_removal, key, True, merge).trace
+                source = _taken(shown, key) if shown is not None else []
+                entry.same_without[path] = source[0] if source else None
+            without.removed = None
+        return entry
 
     read, known, deps = _files_read(functools.partial(lookup, session, explain=True), env, files)
     answers: dict[str, _Seen] = {}
@@ -307,22 +336,7 @@ def _profile_run(
     # keys before the keys whose tokens look them up: a chain of a thousand keys costs a
     # thousand lookups (each nested one already known to the session), not 500,000
     for key in bottom_up(_keys_defined(index, read, files), references):
-        outcome = lookup(session, key)
-        traced = lookup(shallow, key, True) if outcome.found and not outcome.error else None
-        taken = _taken(traced.trace, key) if traced is not None and traced.trace else []
-        if not taken:  # failed, or unknown (a trace too large to keep is empty)
-            answers[key] = _Seen([], failed=True, cause=_cause(outcome))
-            continue
-        entry = answers[key] = _Seen(taken)
-        for path in taken:
-            without.removed = (path, key)
-            removal.forget_nested()  # values kept with another definition removed
-            other = lookup(removal, key)
-            if other.error is None and other.found and _same(other.value, outcome.value):
-                shown = lookup(shallow_removal, key, True).trace
-                source = _taken(shown, key) if shown is not None else []
-                entry.same_without[path] = source[0] if source else None
-            without.removed = None
+        answers[key] = _combined([judge(key, merge) for merge in merges(key)])
     # the keys not judged above are looked up too, for what makes them fail: a problem
     # elsewhere that breaks lookups (then every key of the environment is, so its
     # consequences are counted wherever a file defines them)
@@ -334,6 +348,28 @@ def _profile_run(
             if cause is not None:
                 answers[key] = _Seen([], failed=True, cause=cause)
     return _ProfileRun(read, known, deps, answers)
+
+
+def _lookup_options_only(key: str) -> Sequence[object]:
+    return (None,)
+
+
+def _combined(seen: Sequence[_Seen]) -> _Seen:
+    """One key's answers under several merges as one: a definition any of them takes is
+    taken, and changes nothing only when it changes nothing under each merge taking it; a
+    failing lookup leaves the key unjudged (its failure is another rule's)."""
+    if len(seen) == 1:
+        return seen[0]
+    failed = next((s for s in seen if s.failed), None)
+    if failed is not None:
+        return failed
+    taken = list(dict.fromkeys(path for s in seen for path in s.taken))
+    entry = _Seen(taken)
+    for path in taken:
+        takers = [s for s in seen if path in s.taken]
+        if all(path in s.same_without for s in takers):
+            entry.same_without[path] = takers[0].same_without[path]
+    return entry
 
 
 def _cause(outcome: LookupOutcome) -> Cause | None:

@@ -46,6 +46,7 @@ from hiera_ls.checks.problems import in_file_order, unique
 from hiera_ls.checks.profile import Folded, ProfileLookup, check_profiles, per_profile
 from hiera_ls.checks.profile_coverage import CoverageMemo, NodeProfile, check_profile_coverage
 from hiera_ls.checks.references import check_references
+from hiera_ls.checks.yaml11_parameters import judge_yaml11_booleans
 from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.key_index import LARGE_FILE_CHARS
 from hiera_ls.project.level_files import candidate_files, layer_levels
@@ -157,6 +158,7 @@ def check_data_file(
     )
     if context is not None:
         out.extend(check_class_keys(path, data, context, module_name=module_name))
+        out = judge_yaml11_booleans(out, data, source.text, context, module_name)
     profiles = [profile] if isinstance(profile, ProfileLookup) else list(profile or ())
     if profiles and not large and not refused and not role.read_by_no_level:
         out.extend(

@@ -17,23 +17,24 @@ from hiera_ls.puppet.errors import LookupFailure
 from hiera_ls.puppet.message import Text, as_type, as_value
 from hiera_ls.puppet.ruby_text import inspect, puppet_string, to_s
 from hiera_ls.puppet.type_format import format_type
-from hiera_ls.puppet.type_infer import generalize, infer
+from hiera_ls.puppet.type_infer import infer
 from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
-from hiera_ls.puppet.types import TypeReferenceType
+from hiera_ls.puppet.types import TypeReferenceType, generalize
+from hiera_ls.puppet.values import Sensitive
 
 
-@dataclass(frozen=True, slots=True)
-class Sensitive:
-    """Puppet's Sensitive wrapper: shown redacted, kept for hover on request."""
+class NotConverted(str):
+    """The note of a conversion hiera-ls did not do (the value is the one found): a check of
+    the value against a type would judge what Puppet never binds."""
 
-    value: object
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Converted:
     value: object
     explain: str  # the --explain line
-    note: str | None = None  # set when hiera-ls could not do the conversion
+    note: NotConverted | None = None  # set when hiera-ls could not do the conversion
 
 
 _TYPE_NAME = re.compile(r"^[A-Z]\w*(::[A-Z]\w*)*(\[.*\])?$")
@@ -69,8 +70,10 @@ def convert_to(
         return Converted(
             value,
             explain,
-            f"convert_to {type_name} for key '{key}' is not evaluated by hiera-ls; the value is "
-            "shown unconverted",
+            NotConverted(
+                f"convert_to {type_name} for key '{key}' is not evaluated by hiera-ls; the value "
+                "is shown unconverted"
+            ),
         )
     except ValueError as e:
         said = e.text if isinstance(e, _Refused) else Text.of(as_value(str(e)))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from hiera_ls.engine.convert import Sensitive
 from hiera_ls.engine.merge import MergeStrategy
 from hiera_ls.engine.trace import NO_VALUE, Event, Kind, TraceNode
 from hiera_ls.puppet.ruby_text import inspect, to_s
+from hiera_ls.puppet.values import Sensitive
 
 INDENT = "  "
 

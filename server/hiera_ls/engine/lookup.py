@@ -55,7 +55,6 @@ from hiera_ls.puppet.errors import (
     UndefinedVariable,
 )
 from hiera_ls.puppet.message import Text, as_value
-from hiera_ls.puppet.values import canonical
 from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.keys import LOOKUP_OPTIONS, LookupKey, NotFound, dig
@@ -135,25 +134,6 @@ class LookupSession:
             for entry in entries
             for location in entry.locations or ()
             if location.exists and not location.is_uri
-        )
-
-    def hierarchy_reads(self) -> tuple[object, ...] | None:
-        """What this node's global and environment hierarchies read, as Puppet's values:
-        each level's existing files (and URIs) and its options, both as interpolated for
-        the node.  Nodes with equal reads read the same data (engine/node_classes.py).
-        None when the hierarchies cannot be resolved for this node."""
-        if self.lookup(UNDEFINED_KEY).error is not None:
-            return None
-        return tuple(
-            (
-                layer,
-                entry.entry.name,
-                tuple(loc.path for loc in entry.locations or () if loc.exists or loc.is_uri),
-                canonical(dict(entry.options)),
-            )
-            for layer, entries in self._compilation.entries.items()
-            if layer[1] is None
-            for entry in entries
         )
 
     def hierarchy(self, key: str) -> list[LayerHierarchy]:

@@ -18,18 +18,20 @@ nodes whose node file names differ but neither exists are one class; two whose d
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
-from hiera_ls.engine.lookup import LookupSession
+from hiera_ls.engine.lookup import UNDEFINED_KEY, LookupSession
 from hiera_ls.project.hiera_config_model import HieraConfig
 from hiera_ls.project.model import Environment
 from hiera_ls.project.scope import NodeScope
-from hiera_ls.puppet.values import canonical
+from hiera_ls.puppet.values import canonical, strings_in
 
 _INTERPOLATION = re.compile(r"%\{([^}]*)\}")
 _SCOPE_CALL = re.compile(r"""^\s*scope\(\s*(['"])(.*?)\1\s*\)\s*$""")
 _NAME = re.compile(r"^(?:::)?([A-Za-z_][\w:]*(?:\.[^.\s]+)*)$")
-_MISSING = ("missing",)
+MISSING = object()  # a variable the node does not have
+_ABSENT = ("absent",)  # its place among canonical values
 
 
 def interpolated_variables(texts: Iterable[str]) -> set[str]:
@@ -49,20 +51,6 @@ def interpolated_variables(texts: Iterable[str]) -> set[str]:
     return found
 
 
-def strings_and_keys(data: object) -> Iterator[str]:
-    """Every string inside ``data``, hash keys included (Hiera interpolates both)."""
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            yield item
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
-
-
 def module_config_variables(env: Environment) -> set[str]:
     """The variables the modules' hiera.yaml files interpolate (paths and options)."""
     found: set[str] = set()
@@ -79,16 +67,17 @@ def _config_variables(config: HieraConfig | None) -> set[str]:
         texts.extend(entry.location.values)
         if entry.location.kind == "mapped_paths" and entry.location.values:
             texts.append("%{" + entry.location.values[0] + "}")
-        texts.extend(strings_and_keys(entry.options))
+        texts.extend(strings_in(entry.options, keys=True))
     return interpolated_variables(texts)
 
 
-def variable_value(scope: NodeScope, name: str) -> object:
-    """``facts.os.family`` in this node's scope: a canonical value, or a mark for none."""
+def variable(scope: NodeScope, name: str) -> object:
+    """``facts.os.family`` in this node's scope (a hash's key or an array's index after
+    each dot), or :data:`MISSING`."""
     top, *rest = name.split(".")
     top = top.removeprefix("::")
     if top not in scope.variables:
-        return _MISSING
+        return MISSING
     value: object = scope.variables[top]
     for part in rest:
         if isinstance(value, Mapping) and part in value:
@@ -96,16 +85,47 @@ def variable_value(scope: NodeScope, name: str) -> object:
         elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
             value = value[int(part)]
         else:
-            return _MISSING
-    return canonical(value)
+            return MISSING
+    return value
 
 
-def signature(session: LookupSession, variables: Sequence[str]) -> Hashable | None:
-    """What decides every answer of ``session``'s node (module docstring); None when the
-    node must be a class of its own (its scope or hierarchy fails)."""
+@dataclass(frozen=True, slots=True)
+class LevelReads:
+    """One global or environment hierarchy level as resolved for a node."""
+
+    layer: str
+    name: str
+    files: tuple[str, ...]  # existing data files
+    uris: tuple[str, ...]
+    options: object  # canonical
+
+
+def hierarchy_reads(session: LookupSession) -> tuple[LevelReads, ...] | None:
+    """What the node's global and environment hierarchies read: each level's existing files
+    and URIs and its options, as interpolated for the node (no data is looked up).  None
+    when the node's scope or hierarchy is in error: a class of its own."""
     if session.scope.error is not None:
         return None
-    reads = session.hierarchy_reads()
-    if reads is None:
-        return None
-    return (reads, tuple(variable_value(session.scope, name) for name in variables))
+    out: list[LevelReads] = []
+    for layer in session.hierarchy(UNDEFINED_KEY):
+        if layer.error is not None:
+            return None
+        kind = f"{layer.layer.kind.value}{'-default' * layer.default_hierarchy}"
+        for entry in layer.entries:
+            locations = entry.locations or ()
+            out.append(
+                LevelReads(
+                    kind,
+                    entry.entry.name,
+                    tuple(loc.path for loc in locations if loc.exists and not loc.is_uri),
+                    tuple(loc.path for loc in locations if loc.is_uri),
+                    canonical(dict(entry.options)),
+                )
+            )
+    return tuple(out)
+
+
+def values_of(scope: NodeScope, variables: Sequence[str]) -> Hashable:
+    """The node's values of ``variables``, as compared between nodes."""
+    values = (variable(scope, name) for name in variables)
+    return tuple(_ABSENT if v is MISSING else canonical(v) for v in values)

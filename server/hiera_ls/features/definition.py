@@ -6,7 +6,8 @@
 - a hiera.yaml location: the data files it reads for the node (or may read for any node);
 - a data key: the class parameter it sets (automatic parameter lookup), then the same key in
   the other levels;
-- a lookup_options key: the keys it applies to.
+- a lookup_options key: the keys it applies to;
+- a YAML alias (``*name``): its anchor (features/yaml_aliases.py).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from hiera_ls.features.provenance import (
 )
 from hiera_ls.features.puppet_code import parameter_of, parameter_place
 from hiera_ls.features.targets import DataKey, KeyCall, LocationAt, OptionsKey, TokenAt, target_at
+from hiera_ls.features.yaml_aliases import alias_definition
 from hiera_ls.project.key_index import KEY_METHODS, root_of
 from hiera_ls.project.level_files import LevelRef
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
@@ -33,6 +35,9 @@ FILE_START = Span.of(0, 0, 0, 0)
 
 
 def definition(snapshot: Snapshot, path: str, pos: Position) -> list[FileSpan]:
+    anchored = alias_definition(snapshot, path, pos)
+    if anchored is not None:
+        return anchored
     target = target_at(snapshot, path, pos)
     view = snapshot.environment_for(path)
     if target is None or view is None:

@@ -16,6 +16,7 @@ edit (those inside the edited lines are dropped until the full checks run again)
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -50,6 +51,7 @@ from hiera_ls.checks.unused_data import KEY_UNUSED, modules_with_code, read_by_d
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.features.puppet_code import code_index
 from hiera_ls.features.spread import profile_lookup
+from hiera_ls.project.asked_merges import merge_arguments
 from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.code_mentions import MentionCache, mentioned
 from hiera_ls.project.facts import node_scope
@@ -58,6 +60,7 @@ from hiera_ls.project.profiles import ProfileEntry
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.puppet.errors import Cause
 from hiera_ls.source.files import Stamp
+from hiera_ls.source.loader_rules import YAML11_BOOLEAN
 from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
 from hiera_ls.source.yaml_reparse import changed_lines
 
@@ -74,6 +77,7 @@ class _Built:
 
 Pause = Callable[[], None]
 SYNC_INDEX_FILES = 300  # environments with more data files get their index in the background
+JUDGED_LOADER_CODES = frozenset({YAML11_BOOLEAN.code})  # loader notes the checks may rejudge
 FAST_BUDGET_S = 0.03  # full checks that took less than this last time run on every keystroke
 FOREGROUND_LOOKUPS = 2_000  # keys x profiles the server's thread looks up for one file
 
@@ -161,7 +165,10 @@ class Diagnostics:
     def _coverage_key(self, snapshot: Snapshot, view: EnvironmentView) -> tuple[object, ...]:
         built = self._built.get(view.env.root)
         generation = built.generation if built is not None and built.index.env is view.env else 0
-        return (generation, view, snapshot.profiles, snapshot.settings)
+        # a code change (a lookup asking for another merge) is a new generation of code
+        # indexes; its id first, so comparing keys never compares two generations' contents
+        code = snapshot.code
+        return (generation, view, snapshot.profiles, snapshot.settings, id(code), code)
 
     def _profile_coverage(
         self, snapshot: Snapshot, view: EnvironmentView, changes: int, pause: Pause | None
@@ -176,8 +183,9 @@ class Diagnostics:
             return None
         profiles = node_profiles(snapshot, view)
         levels = {p: info.levels for p, info in snapshot.data_files.items() if info.view is view}
+        code = snapshot.code_index(view)  # the merges code reads keys with
         memo = self._coverage_memo.setdefault(view.env.root, CoverageMemo())
-        memo.start((view, snapshot.profiles, snapshot.settings, snapshot.data_files))
+        memo.start((view, snapshot.profiles, snapshot.settings, snapshot.data_files, code))
         paused: list[BaseException] = []
 
         def step() -> None:
@@ -190,7 +198,15 @@ class Diagnostics:
 
         try:
             result = check_profile_coverage(
-                view.env, built.index, profiles, snapshot.files, snapshot.cache, levels, step, memo
+                view.env,
+                built.index,
+                profiles,
+                snapshot.files,
+                snapshot.cache,
+                levels,
+                step,
+                memo,
+                functools.partial(merge_arguments, code),
             )
         except Exception:
             if paused:
@@ -290,7 +306,13 @@ class Diagnostics:
             return self._policy(snapshot, path, source.text, found, last.checked)
         kept = [p for p in last.problems if p not in last.loader]
         moved = move_with_lines(last.text, source.text, kept)
-        found = _located_in(sorted([*source.data.problems, *moved], key=_order), path)
+        # loader notes the checks judged (a yaml11-boolean a class parameter's type silenced
+        # or made a warning) stay judged until the full checks run again
+        judged = frozenset(last.problems)
+        overridden = [p for p in last.loader if p.code in JUDGED_LOADER_CODES and p not in judged]
+        stale = frozenset(move_with_lines(last.text, source.text, overridden))
+        fresh = [p for p in source.data.problems if p not in stale]
+        found = _located_in(sorted([*fresh, *moved], key=_order), path)
         found = self._with_coverage(snapshot, path, found)
         return self._policy(snapshot, path, source.text, found, PARTIAL)
 

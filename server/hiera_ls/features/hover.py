@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass
 
 from hiera_ls.display_text import md_escape
-from hiera_ls.engine.merge import MergeStrategy
+from hiera_ls.engine.merge import FIRST, MergeStrategy
 from hiera_ls.features.eyaml import hover_lines as eyaml_hover_lines
 from hiera_ls.features.provenance import (
     Contribution,
@@ -29,8 +29,11 @@ from hiera_ls.features.provenance import (
     shown_path,
 )
 from hiera_ls.features.puppet_code import (
+    asked_by,
     lookup_hover_lines,
+    merge_value,
     parameter_hover_lines,
+    previewed_merges,
     ready_code_index,
 )
 from hiera_ls.features.render import (
@@ -54,6 +57,8 @@ from hiera_ls.features.targets import (
     target_at,
     value_at,
 )
+from hiera_ls.features.yaml_aliases import alias_hover
+from hiera_ls.project.asked_merges import AskedMerge
 from hiera_ls.project.key_index import root_of
 from hiera_ls.project.level_files import LevelRef
 from hiera_ls.project.scope import NodeScope
@@ -82,6 +87,9 @@ class HoverResult:
 
 
 def hover(snapshot: Snapshot, path: str, pos: Position) -> HoverResult | None:
+    aliased = alias_hover(snapshot, path, pos)
+    if aliased is not None:
+        return HoverResult(*aliased)
     target = target_at(snapshot, path, pos)
     if target is None:
         return None
@@ -147,7 +155,9 @@ def key_hover(
     if snapshot.active is None:
         return _unresolved_key_hover(snapshot, view, key, node_path)
     root = str(node_path[0])
-    res = resolve(snapshot, view, key, root)
+    asked = previewed_merges(snapshot, view, root)
+    primary = merge_value(asked)
+    res = resolve(snapshot, view, key, root, primary.argument() if primary else None)
     node = snapshot.active.name
     lines = [f"**{code(key)}** for {code(node)}", "", *_broken_profile(snapshot)]
     outcome = res.outcome
@@ -168,15 +178,17 @@ def key_hover(
             snapshot, outcome.value, [(c.entry, c.file) for c in res.contributions]
         )
     if len(snapshot.profiles) > 1:  # what every other node gets, said once
-        lines += [*spread_lines(spread(snapshot, view, key), node), ""]
+        merged = primary.value if primary is not None else None
+        lines += [*spread_lines(spread(snapshot, view, key, merge=merged), node), ""]
     for note in outcome.notes:
         lines += [f"_{md_escape(note)}_", ""]
     off_path = _off_modulepath_note(view, root)
     if off_path is not None:
         lines += [off_path, ""]
     lines += _code_lines(snapshot, view, root)
-    lines.append(_merge_line(res, snapshot, view))
+    lines.append(_merge_line(res, snapshot, view, primary))
     lines.append("")
+    lines += _other_merges(snapshot, view, key, root, asked, primary, res.strategy)
     if outcome.incomplete is not None:  # one line, whatever the number of levels
         lines += [f"_{md_escape(outcome.incomplete.message(BACKENDS_HINT))}_", ""]
     lines += _contribution_lines(snapshot, view, res, node_path, here)
@@ -218,15 +230,71 @@ def _code_lines(snapshot: Snapshot, view: EnvironmentView, root: str) -> list[st
     return lines
 
 
-def _merge_line(res: Resolution, snapshot: Snapshot, view: EnvironmentView) -> str:
-    text = f"**Merge:** {_strategy_text(res.strategy)}"
+def _merge_line(
+    res: Resolution, snapshot: Snapshot, view: EnvironmentView, asked: AskedMerge | None = None
+) -> str:
+    return f"**Merge:** {_merge_text(res, view, asked)}"
+
+
+def _merge_text(res: Resolution, view: EnvironmentView, asked: AskedMerge | None) -> str:
+    """The merge the lookup ran, and who chose it: the code that asks for it (``asked``),
+    else the lookup_options entry, else Puppet's default."""
+    text = _strategy_text(res.strategy)
+    if asked is not None and asked.value is not None:
+        return f"{text}, asked by {asked_by(asked, view.env.root)}"
     src = res.option_source
     if src is not None:
         where = f" in {link(src.where, view.env.root)}" if src.where is not None else ""
         text += f", set by lookup_options {code(src.pattern)}{where}"
     elif res.strategy is not None and res.strategy.name != "first":
         text += ", as requested"
+    if asked is not None:  # the readers that pass no merge
+        text += f"; so read by {asked_by(asked, view.env.root)}"
     return text
+
+
+def _other_merges(
+    snapshot: Snapshot,
+    view: EnvironmentView,
+    key: str,
+    root: str,
+    asked: tuple[AskedMerge, ...],
+    shown: AskedMerge | None,
+    strategy: MergeStrategy | None,
+) -> list[str]:
+    """Where code reads the key with another merge than the one shown (``strategy``): what
+    that merge gives this node, and who asks for it (calls that disagree are each shown); a
+    reader whose merge comes to the same (``hiera()`` asking for ``first`` of a key without
+    lookup_options) is named in one line."""
+    out: list[str] = []
+    for other in asked:
+        if other is shown:
+            continue
+        if not other.known:
+            out += [
+                f"_Also read by {asked_by(other, view.env.root)} with a merge the code "
+                "computes at run time: not previewed._",
+                "",
+            ]
+            continue
+        res = resolve(snapshot, view, key, root, other.argument())
+        if (res.strategy or FIRST) == (strategy or FIRST):
+            out += [f"_Also read with this merge by {asked_by(other, view.env.root)}._", ""]
+            continue
+        outcome = res.outcome
+        if outcome.error is not None:
+            value = f"Puppet fails: {md_escape(outcome.error)}"
+        elif not outcome.found:
+            value = "not found"
+        else:
+            value = yaml_block(outcome.value)
+        out += [
+            f"**Also read with another merge:** {_merge_text(res, view, other)}",
+            "",
+            value,
+            "",
+        ]
+    return out
 
 
 def _key_where(

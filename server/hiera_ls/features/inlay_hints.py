@@ -15,18 +15,25 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from hiera_ls.engine.convert import Sensitive
 from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.engine.trace import Kind, TraceNode
 from hiera_ls.features.hover import variable_value
 from hiera_ls.features.provenance import PROBE_KEY, winning_files
+from hiera_ls.features.puppet_code import (
+    asked_by,
+    merge_value,
+    previewed_merges,
+    ready_code_index,
+)
 from hiera_ls.features.render import REDACTED, displayable, relative, shrink
 from hiera_ls.features.sessions import scope_for, shared_session
 from hiera_ls.features.targets import value_at
+from hiera_ls.project.asked_merges import AskedMerge
 from hiera_ls.project.key_index import root_of
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.puppet.ruby_text import inspect, to_s
 from hiera_ls.puppet.value_size import ValueTooLarge
+from hiera_ls.puppet.values import Sensitive
 from hiera_ls.source.interpolation import Token, TokenKind, scan
 from hiera_ls.source.keys import LOOKUP_OPTIONS
 from hiera_ls.source.node_table import Nodes, NodeSpans, Raw
@@ -281,7 +288,9 @@ def _key_hint(
     if memo_key in snapshot.memo:
         found = snapshot.memo[memo_key]
     else:
-        found = snapshot.memo[memo_key] = _key_label(snapshot, view, path, key)
+        found = _key_label(snapshot, view, path, key)
+        if ready_code_index(snapshot, view) is not None:  # else the code's merges may come
+            snapshot.memo[memo_key] = found
     if not isinstance(found, tuple):
         return None
     if raw[4] == raw[0] and raw[6] == raw[0]:  # a value on the key's line: after it
@@ -294,8 +303,12 @@ def _key_hint(
 def _key_label(
     snapshot: Snapshot, view: EnvironmentView, path: str, key: str
 ) -> tuple[str, str | None] | None:
+    """What the node gets for ``key`` when it is not this file's value, with the merge the
+    code reads it with (the first one; the tooltip names the others and their values)."""
     session: LookupSession = shared_session(snapshot, view)
-    outcome = session.lookup(key, None, explain=True)
+    asked = previewed_merges(snapshot, view, key)
+    primary = merge_value(asked)
+    outcome = session.lookup(key, primary.argument() if primary else None, explain=True)
     if outcome.error is not None or not outcome.found:
         return None  # the diagnostics and the hover say why
     merged, files = winning_files(outcome, key)
@@ -303,13 +316,26 @@ def _key_label(
         return None
     base = view.env.root
     value = short(outcome.value, MAX_KEY_VALUE)
+    asking = f" (merge asked by {asked_by(primary, base, markdown=False)})" if primary else ""
+    others = "".join(
+        f"\nRead by {asked_by(m, base, markdown=False)}: {_other_value(session, key, m)}"
+        for m in asked
+        if m is not primary and m.known
+    )
     if merged and len(files) > 1:
         shown = ", ".join(relative(f, base) for f in _distinct(files))
-        return f"= {value} merged", f"Merged from {shown}: {short(outcome.value)}"
+        return f"= {value} merged", f"Merged from {shown}{asking}: {short(outcome.value)}{others}"
     if files[0] == path:
         return None
     where = relative(files[0], base)
-    return f"= {value} from {where}", f"From {where}: {short(outcome.value)}"
+    return f"= {value} from {where}", f"From {where}{asking}: {short(outcome.value)}{others}"
+
+
+def _other_value(session: LookupSession, key: str, asked: AskedMerge) -> str:
+    outcome = session.lookup(key, asked.argument())
+    if outcome.error is not None:
+        return f"fails: {outcome.error}"
+    return short(outcome.value) if outcome.found else "not found"
 
 
 def _distinct(items: Iterable[str]) -> list[str]:

@@ -17,20 +17,23 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hiera_ls.engine.locations import ResolvedLocation
 from hiera_ls.engine.providers import EYAML, mark_encrypted
 from hiera_ls.features.explain import key_request
 from hiera_ls.features.eyaml import decrypt_tree, environment_pairs, has_encrypted
+from hiera_ls.features.puppet_code import asked_by, merge_value, previewed_merges
 from hiera_ls.features.render import short
 from hiera_ls.features.sessions import shared_session
 from hiera_ls.features.spread import profile_lookup
+from hiera_ls.project.asked_merges import AskedMerge
 from hiera_ls.project.backends import EXPAND_PATH, expand_path_file
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.puppet.errors import LookupFailure
 from hiera_ls.source.eyaml_crypto import DecryptError, EyamlKeyError, KeyPair
 from hiera_ls.source.keys import LookupKey, NotFound, dig
+from hiera_ls.source.manifest_model import MergeValue
 from hiera_ls.source.spans import Position
 
 
@@ -71,6 +74,14 @@ class HierarchyLevel:
 
 
 @dataclass(frozen=True, slots=True)
+class MergeProfiles:
+    """Every profile's value with another merge some code reads the key with."""
+
+    merge: str  # the merge and who asks for it, in a person's words
+    profiles: list[ProfileValue]
+
+
+@dataclass(frozen=True, slots=True)
 class KeyView:
     key: str
     environment: str
@@ -78,6 +89,10 @@ class KeyView:
     profiles: list[ProfileValue]
     hierarchy: list[HierarchyLevel]
     notes: list[str]  # said once for the whole view: layer errors, decryption failures
+    # the merge ``profiles`` were looked up with when the code asks for one (who asks); None:
+    # the key's lookup_options (or first found), as automatic parameter lookup reads it
+    merge: str | None = None
+    other_merges: list[MergeProfiles] = field(default_factory=list)  # code disagreeing
 
 
 def key_view(
@@ -91,11 +106,64 @@ def key_view(
 def view_of(snapshot: Snapshot, view: EnvironmentView, key: str) -> KeyView:
     notes: list[str] = []
     reveal = _revealer(snapshot, view, notes)
+    asked = previewed_merges(snapshot, view, _root(key))
+    primary = merge_value(asked)
+    base = view.env.root
+    others: list[MergeProfiles] = []
+    for other in asked:
+        if other is primary:
+            continue
+        if not other.known:
+            notes.append(
+                f"Also read by {asked_by(other, base, markdown=False)} with a merge computed "
+                "at run time: not previewed"
+            )
+            continue
+        values = _profile_values(snapshot, view, key, reveal, other.value)
+        label = f"{_merge_label(other)}, read by {asked_by(other, base, False)}"
+        others.append(MergeProfiles(label, values))
+    active = snapshot.active
+    return KeyView(
+        key,
+        view.env.name,
+        active.name if active is not None else None,
+        _profile_values(snapshot, view, key, reveal, primary.value if primary else None),
+        _hierarchy(snapshot, view, key, reveal, notes),
+        list(dict.fromkeys(notes)),
+        f"{_merge_label(primary)}, asked by {asked_by(primary, base, False)}" if primary else None,
+        others,
+    )
+
+
+def _merge_label(asked: AskedMerge) -> str:
+    """``merge deep``, or the lookup_options' merge for readers passing none."""
+    if asked.value is None:
+        return "merge from lookup_options (else first found)"
+    if isinstance(asked.value, str):
+        return f"merge {asked.value}"
+    options = ", ".join(f"{k}: {v!r}" for k, v in asked.value)
+    return f"merge {{{options}}}"
+
+
+def _root(key: str) -> str:
+    try:
+        return LookupKey.parse(key).root
+    except LookupFailure:
+        return key
+
+
+def _profile_values(
+    snapshot: Snapshot,
+    view: EnvironmentView,
+    key: str,
+    reveal: Reveal,
+    merge: MergeValue | None,
+) -> list[ProfileValue]:
     active = snapshot.active
     texts = _texts(snapshot)
     profiles: list[ProfileValue] = []
     for entry in snapshot.profiles:
-        outcome = profile_lookup(snapshot, view, entry, key)
+        outcome = profile_lookup(snapshot, view, entry, key, merge=merge)
         shown: str | None = None
         encrypted = False
         if outcome.found:
@@ -113,14 +181,7 @@ def view_of(snapshot: Snapshot, view: EnvironmentView, key: str) -> KeyView:
                 entry.name, entry is active, outcome.found, shown, encrypted, outcome.error
             )
         )
-    return KeyView(
-        key,
-        view.env.name,
-        active.name if active is not None else None,
-        profiles,
-        _hierarchy(snapshot, view, key, reveal, notes),
-        list(dict.fromkeys(notes)),
-    )
+    return profiles
 
 
 Reveal = Callable[[object], tuple[str, bool]]

@@ -292,9 +292,12 @@ def option_source(snapshot: Snapshot, trace: TraceNode, root: str) -> OptionSour
     return OptionSource(chosen, where, merged[chosen])
 
 
-def resolve(snapshot: Snapshot, view: EnvironmentView, key: str, root: str) -> Resolution:
-    """Look ``key`` up for the active profile and explain where its value came from."""
-    outcome = new_session(snapshot, view).lookup(key, None, explain=True)
+def resolve(
+    snapshot: Snapshot, view: EnvironmentView, key: str, root: str, merge: object = None
+) -> Resolution:
+    """Look ``key`` up for the active profile (with ``merge``, the merge argument the code
+    passes; None: the key's lookup_options decide) and explain where its value came from."""
+    outcome = new_session(snapshot, view).lookup(key, merge, explain=True)
     trace = outcome.trace
     strategy: MergeStrategy | None = None
     contributions: tuple[Contribution, ...] = ()

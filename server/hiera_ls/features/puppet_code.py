@@ -8,7 +8,8 @@ features' wording and places in one spot, so hover, definition and references sa
 
 from __future__ import annotations
 
-from hiera_ls.features.render import code, link
+from hiera_ls.features.render import code, link, relative
+from hiera_ls.project.asked_merges import AskedMerge, asked_merges
 from hiera_ls.project.code_index import CodeIndex, ParameterRef
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.source.line_map import LineMap
@@ -16,6 +17,7 @@ from hiera_ls.source.manifest_model import LookupCall
 from hiera_ls.source.spans import FileSpan, Span
 
 MAX_LOOKUPS = 10  # explicit lookups listed in a hover (the rest are counted)
+MAX_ASKING = 3  # calls named as asking for one merge (the rest are counted)
 MAX_DOC = 1_500  # characters of a parameter's documentation shown in a hover
 
 
@@ -138,3 +140,42 @@ def lookup_places(snapshot: Snapshot, index: CodeIndex, key: str) -> list[FileSp
         span = key_text_span(snapshot, call)
         out.append(FileSpan(call.path, span if span is not None else call.span))
     return out
+
+
+def previewed_merges(
+    snapshot: Snapshot, view: EnvironmentView | None, root: str
+) -> tuple[AskedMerge, ...]:
+    """The merges the code reads ``root`` with (project/asked_merges.py), as far as the code
+    index is ready: empty while the server still reads the code, or when no code asks."""
+    return asked_merges(ready_code_index(snapshot, view), root)
+
+
+def merge_value(asked: tuple[AskedMerge, ...]) -> AskedMerge | None:
+    """The merge a preview runs first: the first the code asks for, when it can be run."""
+    return asked[0] if asked and asked[0].known and asked[0].value is not None else None
+
+
+def asked_by(asked: AskedMerge, base: str | None, markdown: bool = True) -> str:
+    """Who asks for the merge: ``lookup()`` (with the merge as written) at file:line, or
+    automatic parameter lookup; a link in Markdown, else ``file:line``."""
+
+    def where(call: LookupCall) -> str:
+        place = FileSpan(call.path, call.span)
+        if markdown:
+            return link(place, base)
+        return f"{relative(call.path, base)}:{call.span.start.line + 1}"
+
+    parts: list[str] = []
+    for call in asked.calls[:MAX_ASKING]:
+        written = call.asked_merge.text if call.asked_merge is not None else ""
+        name = f"{call.function.value}()"
+        if call.merge is not None:
+            name = f"{call.function.value}(…, {written})"
+        parts.append(f"{code(name) if markdown else name} at {where(call)}")
+    if len(asked.calls) > MAX_ASKING:
+        parts.append(f"{len(asked.calls) - MAX_ASKING} more")
+    if asked.parameter is not None:
+        ref = asked.parameter
+        target = f"{ref.definition.name}::{ref.parameter.name}"
+        parts.append("automatic parameter lookup of " + (code(target) if markdown else target))
+    return ", ".join(parts)

@@ -3,7 +3,8 @@
 A key is used by ``%{lookup('k')}``, ``%{hiera('k')}`` and ``%{alias('k')}`` (also with
 sub keys, ``%{lookup('k.sub')}``) and by Puppet code's ``lookup('k')`` / ``hiera('k')`` calls
 (manifests, templates, Ruby functions: the code index); a variable by ``%{x}`` /
-``%{scope('x')}``, where ``::x`` and ``x`` name the same top-scope variable.
+``%{scope('x')}``, where ``::x`` and ``x`` name the same top-scope variable; a YAML anchor by
+its aliases (features/yaml_aliases.py).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from hiera_ls.features.definition import key_definitions, variable_definitions
 from hiera_ls.features.provenance import distinct
 from hiera_ls.features.puppet_code import code_index, lookup_places
 from hiera_ls.features.targets import DataKey, KeyCall, OptionsKey, TokenAt, target_at
+from hiera_ls.features.yaml_aliases import alias_references
 from hiera_ls.project.key_index import KEY_METHODS, TokenUse, root_of
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.source.interpolation import TokenKind
@@ -21,6 +23,9 @@ from hiera_ls.source.spans import FileSpan, Position
 def references(
     snapshot: Snapshot, path: str, pos: Position, include_declaration: bool
 ) -> list[FileSpan]:
+    aliases = alias_references(snapshot, path, pos, include_declaration)
+    if aliases is not None:
+        return aliases
     target = target_at(snapshot, path, pos)
     view = snapshot.environment_for(path)
     if target is None or view is None:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from hiera_ls.features.provenance import module_of, pattern_matches
 from hiera_ls.features.puppet_code import code_index, key_text_span
 from hiera_ls.features.targets import DataKey, KeyCall, OptionsKey, TokenAt, target_at
+from hiera_ls.features.yaml_aliases import AliasRenameRefused, alias_rename, alias_rename_target
 from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.key_index import KEY_METHODS, LARGE_FILE_CHARS, FileKeys, root_of
 from hiera_ls.project.model import LayerKind
@@ -135,7 +136,14 @@ def _refuse_lookup_options(snapshot: Snapshot, path: str, pos: Position) -> None
 
 
 def prepare(snapshot: Snapshot, path: str, pos: Position) -> RenameTarget:
-    """:func:`prepare_rename`, with the lookup_options key itself refused by name."""
+    """:func:`prepare_rename`, with the lookup_options key itself refused by name; on a
+    YAML anchor or alias, the anchor's name."""
+    try:
+        anchored = alias_rename_target(snapshot, path, pos)
+    except AliasRenameRefused as refused:
+        raise RenameRefused(refused.message) from None
+    if anchored is not None:
+        return RenameTarget(*anchored)
     _refuse_lookup_options(snapshot, path, pos)
     return prepare_rename(snapshot, path, pos)
 
@@ -223,7 +231,14 @@ def check_name(old: str, new: str) -> None:
 
 
 def rename(snapshot: Snapshot, path: str, pos: Position, new: str) -> list[FileEdit]:
-    """The edits renaming the key at ``pos`` to ``new``, file by file (files in path order)."""
+    """The edits renaming the key at ``pos`` to ``new``, file by file (files in path order);
+    at a YAML anchor or alias, the anchor and its aliases in this file."""
+    try:
+        anchored = alias_rename(snapshot, path, pos, new)
+    except AliasRenameRefused as refused:
+        raise RenameRefused(refused.message) from None
+    if anchored is not None:
+        return [FileEdit(path, tuple(anchored))]
     target = prepare(snapshot, path, pos)
     view = snapshot.environment_for(path)
     if view is None:

@@ -16,9 +16,8 @@ from urllib.parse import quote
 from ruamel.yaml import YAML
 
 from hiera_ls.display_text import md_code, md_escape, md_fence
-from hiera_ls.engine.convert import Sensitive
 from hiera_ls.puppet.ruby_text import inspect
-from hiera_ls.puppet.values import ENCRYPTED_RE, Encrypted, RubySymbol
+from hiera_ls.puppet.values import ENCRYPTED_RE, Encrypted, RubySymbol, Sensitive
 from hiera_ls.source.spans import FileSpan
 
 REDACTED = "Sensitive [value redacted]"
@@ -108,6 +107,9 @@ def to_yaml(value: object) -> str:
     dumper.version = (1, 1)
     dumper.width = 4096
     dumper.indent(mapping=2, sequence=4, offset=2)
+    # hashes in Puppet's order (the merge's), never sorted; the representer is made (from the
+    # settings above) on first access, so this comes last
+    dumper.representer.sort_base_mapping_type_on_output = False
     buf = io.StringIO()
     try:
         dumper.dump(displayable(shrink(value)), buf)

@@ -18,11 +18,13 @@ from hiera_ls.checks.profile import profile_label
 from hiera_ls.display_text import md_escape
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.features.render import code, short
+from hiera_ls.project.asked_merges import merge_argument
 from hiera_ls.project.facts import FactsProfile, node_scope
 from hiera_ls.project.model import Environment
 from hiera_ls.project.profiles import ProfileEntry
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.source.files import FileAccess
+from hiera_ls.source.manifest_model import MergeValue
 
 MAX_CACHED_KEYS = 2_000  # answers kept per profile; past it the profile's answers restart
 
@@ -34,7 +36,7 @@ class _ProfileLookups:
     facts: FactsProfile
     env: Environment
     session: LookupSession
-    answers: dict[str, LookupOutcome]
+    answers: dict[tuple[str, MergeValue | None], LookupOutcome]
 
 
 def profile_lookup(
@@ -43,9 +45,11 @@ def profile_lookup(
     entry: ProfileEntry,
     key: str,
     files: FileAccess | None = None,
+    merge: MergeValue | None = None,
 ) -> LookupOutcome:
-    """``lookup(key)`` (merge from lookup_options, as Puppet's automatic parameter lookup)
-    for ``entry``'s node, answered from the cache when its data and facts are unchanged.
+    """``lookup(key)`` (merge from lookup_options, as Puppet's automatic parameter lookup;
+    or ``merge``, the one the code asks for) for ``entry``'s node, answered from the cache
+    when its data and facts are unchanged.
 
     ``files``: read the data from these files instead of the snapshot's (the change lens's
     saved text); such lookups are cached under their own name in the snapshot's memo.
@@ -63,11 +67,12 @@ def profile_lookup(
         session = LookupSession(view.env, scope, files or snapshot.files, snapshot.cache)
         found = _ProfileLookups(profile, view.env, session, {})
         memo[slot] = found
-    answer = found.answers.get(key)
+    asked = (key, merge)
+    answer = found.answers.get(asked)
     if answer is None:
         if len(found.answers) >= MAX_CACHED_KEYS:
             found.answers.clear()
-        answer = found.answers[key] = found.session.lookup(key)
+        answer = found.answers[asked] = found.session.lookup(key, merge_argument(merge))
     return answer
 
 
@@ -112,14 +117,17 @@ def spread(
     view: EnvironmentView,
     key: str,
     profiles: Sequence[ProfileEntry] | None = None,
+    merge: MergeValue | None = None,
 ) -> Spread:
+    """What every profile (or ``profiles``) gets for ``key``, with ``merge`` when the code
+    asks for one."""
     entries = snapshot.profiles if profiles is None else profiles
     values: dict[object, tuple[object, list[str]]] = {}
     missing: list[str] = []
     failures: dict[str, list[str]] = {}
     known: dict[int, object] = {}  # id(value) -> identity: profiles reading one file share it
     for entry in entries:
-        outcome = profile_lookup(snapshot, view, entry, key)
+        outcome = profile_lookup(snapshot, view, entry, key, merge=merge)
         if outcome.error is not None:
             failures.setdefault(outcome.error, []).append(entry.name)
         elif not outcome.found:

@@ -20,6 +20,7 @@ from types import MappingProxyType
 from hiera_ls.project.environments import ENVIRONMENT_CONF
 from hiera_ls.project.model import Environment
 from hiera_ls.source.files import UNREAD_CODES, FileAccess, Stamp, walk_files
+from hiera_ls.source.keys import split_key
 from hiera_ls.source.manifest_model import (
     Definition,
     DefinitionKind,
@@ -53,6 +54,7 @@ class CodeIndex:
     _by_name: Mapping[str, Definition] = field(init=False, repr=False, compare=False)
     _aliases: Mapping[str, Definition] = field(init=False, repr=False, compare=False)
     _lookups: Mapping[str, tuple[LookupCall, ...]] = field(init=False, repr=False, compare=False)
+    _by_root: Mapping[str, tuple[LookupCall, ...]] = field(init=False, repr=False, compare=False)
     _patterns: tuple[tuple[re.Pattern[str], LookupCall], ...] = field(
         init=False, repr=False, compare=False
     )
@@ -84,6 +86,12 @@ class CodeIndex:
             self, "_lookups", MappingProxyType({k: tuple(v) for k, v in lookups.items()})
         )
         object.__setattr__(self, "_patterns", tuple(patterns))
+        by_root: dict[str, list[LookupCall]] = {}
+        for key, calls in lookups.items():
+            by_root.setdefault(_root(key), []).extend(calls)
+        object.__setattr__(
+            self, "_by_root", MappingProxyType({k: tuple(v) for k, v in by_root.items()})
+        )
 
     def replace(self, facts: Iterable[ManifestFacts], removed: Iterable[str] = ()) -> CodeIndex:
         """The index after some files changed (``facts``) or were deleted (``removed``)."""
@@ -137,6 +145,11 @@ class CodeIndex:
         """Explicit literal lookups of ``key`` in code."""
         return self._lookups.get(key.removeprefix("::"), ())
 
+    def lookups_of_root(self, root: str) -> tuple[LookupCall, ...]:
+        """Explicit literal lookups of ``root`` or of a sub key of it (``lookup('k.a')``):
+        every lookup whose merge runs on ``root``'s values."""
+        return self._by_root.get(root.removeprefix("::"), ())
+
     def possible_lookups_of(self, key: str) -> tuple[LookupCall, ...]:
         """Dynamic lookups (``lookup("${x}::port")``) whose key could be ``key``."""
         return tuple(call for rx, call in self._patterns if rx.fullmatch(key))
@@ -144,6 +157,14 @@ class CodeIndex:
     def inclusions(self) -> Iterator[Inclusion]:
         for path in sorted(self.files):
             yield from self.files[path].inclusions
+
+
+def _root(key: str) -> str:
+    """A lookup key's root key (``k`` of ``k.a``); the key itself when it does not split."""
+    if "." not in key and "'" not in key and '"' not in key:
+        return key
+    segments = split_key(key)
+    return str(segments[0]) if segments else key
 
 
 # ------------------------------------------------------------------ building an index

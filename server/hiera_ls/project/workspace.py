@@ -116,6 +116,9 @@ class DataFileInfo:
         return CUSTOM_YAML if self.custom_file and function == "yaml_data" else function
 
 
+_PROFILES_BY_NAME = "profiles by name"  # a key of Snapshot.memo
+
+
 @dataclass(frozen=True, slots=True)
 class Snapshot:
     """An immutable view of the project at one moment; what every feature reads."""
@@ -157,7 +160,10 @@ class Snapshot:
 
     def profile_named(self, name: str) -> ProfileEntry | None:
         """A workspace profile by its name, else a fleet node by its certname (read now)."""
-        entry = next((e for e in self.profiles if e.name == name), None)
+        index = self.memo.get(_PROFILES_BY_NAME)
+        if not isinstance(index, dict):  # the first of a name wins; a fleet asks 10,000 times
+            index = self.memo[_PROFILES_BY_NAME] = {e.name: e for e in reversed(self.profiles)}
+        entry = index.get(name)
         if entry is None and self.fleet is not None:
             entry = self.fleet.entry(name, self.files, self.target)
         return entry

@@ -45,11 +45,12 @@ from hiera_ls.puppet.types import (
     UnitType,
     VariantType,
     WrapperType,
+    generalize,
     make_enum,
     resolve_aliases,
     variant_of,
 )
-from hiera_ls.puppet.values import CompositeKey, RubySymbol
+from hiera_ls.puppet.values import CompositeKey, RubySymbol, Sensitive
 
 
 @cache
@@ -96,6 +97,8 @@ def _infer_set(value: object, active: set[int]) -> PType:
         return found
     if isinstance(value, CompositeKey):  # a list or hash used as a key
         return _infer_set(value.value, active)
+    if isinstance(value, Sensitive):
+        return sensitive_type(value)
     if not isinstance(value, list | dict):
         return _runtime(value)
     if id(value) in active:  # a cycle (YAML aliases): Puppet would recurse forever
@@ -169,6 +172,8 @@ def infer(value: object, memo: dict[int, PType] | None = None) -> PType:
         return found
     if isinstance(value, CompositeKey):
         return infer(value.value, memo)
+    if isinstance(value, Sensitive):
+        return sensitive_type(value)
     if not isinstance(value, list | dict):
         return _runtime(value)
     known = memo.get(id(value))
@@ -186,6 +191,12 @@ def infer(value: object, memo: dict[int, PType] | None = None) -> PType:
         result = HashType(keys, _reduce(infer(v, memo) for v in value.values()), size)
     memo[id(value)] = result
     return result
+
+
+def sensitive_type(value: Sensitive) -> PType:
+    """TypeCalculator#infer_Sensitive: ``Sensitive[T]``, ``T`` the generalized type of what
+    it wraps (PSensitiveType generalizes its type: ``Sensitive[String]``, never a size)."""
+    return WrapperType("Sensitive", generalize(infer(value.value)))
 
 
 def _reduce(types: Iterable[PType]) -> PType:
@@ -406,42 +417,3 @@ def _merge_range(
     if isinstance(a, IntegerType):
         return IntegerType(None if lo is None else int(lo), None if hi is None else int(hi))
     return FloatType(lo, hi)
-
-
-# ---------------------------------------------------------------------------- generalize
-
-
-def generalize(t: PType) -> PType:
-    """PAnyType#generalize: the type without its value-specific parameters."""
-    if isinstance(t, IntegerType):
-        return IntegerType()
-    if isinstance(t, FloatType):
-        return FloatType()
-    if isinstance(t, StringType):
-        return StringType()
-    if isinstance(t, BooleanType):
-        return BooleanType()
-    if isinstance(t, EnumType):
-        if not t.values:
-            return StringType()
-        lengths = [len(v) for v in t.values]
-        return StringType(IntegerType(min(lengths), max(lengths)))
-    if isinstance(t, CollectionType):
-        return CollectionType()
-    if isinstance(t, ArrayType):
-        return ArrayType() if t.element == AnyType() else ArrayType(generalize(t.element))
-    if isinstance(t, HashType):
-        if t == EMPTY_HASH or t == HashType():
-            return t
-        return HashType(generalize(t.key), generalize(t.value))
-    if isinstance(t, TupleType):
-        return TupleType(tuple(generalize(x) for x in t.types), t.size)
-    if isinstance(t, StructType):
-        return StructType(
-            tuple(StructElement(e.name, e.optional, generalize(e.value)) for e in t.elements)
-        )
-    if isinstance(t, VariantType):
-        return variant_of([generalize(x) for x in t.types])
-    if isinstance(t, OptionalType) and t.type is not None:
-        return OptionalType(generalize(t.type))
-    return t

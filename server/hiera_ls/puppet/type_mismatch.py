@@ -23,7 +23,7 @@ from hiera_ls.puppet.type_format import (
     short_name,
     simple_name,
 )
-from hiera_ls.puppet.type_infer import generalize, infer_set, instance_of, normalize
+from hiera_ls.puppet.type_infer import infer_set, instance_of, normalize
 from hiera_ls.puppet.types import (
     AliasType,
     ArrayType,
@@ -42,6 +42,7 @@ from hiera_ls.puppet.types import (
     UndefType,
     VariantType,
     WrapperType,
+    generalize,
     resolve_aliases,
     variant_of,
 )

@@ -50,6 +50,7 @@ from hiera_ls.puppet.types import (
     UndefType,
     VariantType,
     WrapperType,
+    generalize,
     resolve_aliases,
     variant_of,
 )
@@ -354,7 +355,10 @@ class _Interpreter:
         if key in _WRAPPERS:
             if len(params) != 1:
                 raise TypeExpressionError(f"{node.name} takes one parameter", p)
-            return WrapperType(_WRAPPERS[key], self.type_of(params[0], p))
+            inner = self.type_of(params[0], p)
+            if key == "sensitive":  # PSensitiveType keeps its type generalized
+                inner = generalize(inner)
+            return WrapperType(_WRAPPERS[key], inner)
         if key == "runtime":
             if len(params) != 2 or not all(isinstance(x, str) for x in params):
                 raise TypeExpressionError("Runtime takes a runtime name and a type name", p)

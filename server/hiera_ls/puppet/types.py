@@ -247,3 +247,39 @@ def variant_of(types: list[PType] | tuple[PType, ...]) -> PType:
 def make_enum(values: list[str] | tuple[str, ...]) -> EnumType:
     """An Enum as common_type and normalize build it: values unique and sorted."""
     return EnumType(tuple(sorted(set(values))))
+
+
+def generalize(t: PType) -> PType:
+    """PAnyType#generalize: the type without its value-specific parameters."""
+    if isinstance(t, IntegerType):
+        return IntegerType()
+    if isinstance(t, FloatType):
+        return FloatType()
+    if isinstance(t, StringType):
+        return StringType()
+    if isinstance(t, BooleanType):
+        return BooleanType()
+    if isinstance(t, EnumType):
+        if not t.values:
+            return StringType()
+        lengths = [len(v) for v in t.values]
+        return StringType(IntegerType(min(lengths), max(lengths)))
+    if isinstance(t, CollectionType):
+        return CollectionType()
+    if isinstance(t, ArrayType):
+        return ArrayType() if t.element == AnyType() else ArrayType(generalize(t.element))
+    if isinstance(t, HashType):
+        if t == EMPTY_HASH or t == HashType():
+            return t
+        return HashType(generalize(t.key), generalize(t.value))
+    if isinstance(t, TupleType):
+        return TupleType(tuple(generalize(x) for x in t.types), t.size)
+    if isinstance(t, StructType):
+        return StructType(
+            tuple(StructElement(e.name, e.optional, generalize(e.value)) for e in t.elements)
+        )
+    if isinstance(t, VariantType):
+        return variant_of([generalize(x) for x in t.types])
+    if isinstance(t, OptionalType) and t.type is not None:
+        return OptionalType(generalize(t.type))
+    return t

@@ -3,11 +3,13 @@
 Loaded data uses plain Python values (dict, list, str, int, float, bool, None).  Psych can
 also produce Ruby Symbols (``:name``); they are kept as :class:`RubySymbol` so that later
 layers can do what Puppet does with them (keys become strings, values fail type checks).
+A lookup's ``convert_to: Sensitive`` wraps its value in :class:`Sensitive`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 
@@ -28,6 +30,14 @@ class Encrypted(str):
     """
 
     __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Sensitive:
+    """Puppet's Sensitive wrapper (what ``convert_to: Sensitive`` makes of a value): shown
+    redacted, and typed ``Sensitive[T]`` with ``T`` the generalized type of what it wraps."""
+
+    value: object
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,3 +82,19 @@ def canonical(value: object) -> object:
     if isinstance(value, dict):
         return ("hash", frozenset((canonical(k), canonical(v)) for k, v in value.items()))
     return (type(value).__name__, repr(value))
+
+
+def strings_in(data: object, keys: bool = False) -> Iterator[str]:
+    """Every string inside ``data`` (hash values, array and tuple items; hash keys too with
+    ``keys``: Hiera interpolates them)."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            if keys:
+                stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)

@@ -29,10 +29,11 @@ from dataclasses import dataclass, replace
 from hiera_ls.engine.explain import plain_data
 from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.engine.node_classes import (
+    LevelReads,
+    hierarchy_reads,
     interpolated_variables,
     module_config_variables,
-    signature,
-    strings_and_keys,
+    values_of,
 )
 from hiera_ls.engine.providers import EYAML
 from hiera_ls.project.facts import node_scope
@@ -46,10 +47,10 @@ from hiera_ls.project.workspace import (
     Workspace,
 )
 from hiera_ls.puppet.message import Text
-from hiera_ls.puppet.values import Encrypted, canonical
+from hiera_ls.puppet.values import Encrypted, canonical, strings_in
 from hiera_ls.report.git_tree import Repository, commit_of, repository_at, write_tree
 from hiera_ls.report.node_traits import Splitter, hierarchy_variables, traits
-from hiera_ls.report.redact import shown, strings_in
+from hiera_ls.report.redact import shown
 from hiera_ls.report.run import CheckError, _profile_names
 from hiera_ls.source.keys import LOOKUP_OPTIONS
 
@@ -145,7 +146,7 @@ def run_diff(
     base_commit = commit_of(repo, base)
     head_commit = commit_of(repo, head) if head is not None else None
     with tempfile.TemporaryDirectory(prefix="hiera-ls-diff-") as tmp:
-        base_root = _tree(repo, base_commit, os.path.join(tmp, "base"), rel)
+        base_root = _tree(repo, base_commit, os.path.join(tmp, "base"), rel, profiles=False)
         head_root = (
             _tree(repo, head_commit, os.path.join(tmp, "head"), rel)
             if head_commit is not None
@@ -252,10 +253,15 @@ def _compare(
         splitter = _splitter(pair, chosen)
         chosen_keys = wanted[pair.label]
         before, after = (side.answers(env, chosen_keys, counter) for side, env in both)
+        # profiles by (class before, class after): a few dozen couples for a whole fleet
+        couples: dict[tuple[int | None, int | None], list[int]] = {}
+        classes = (side.classes_of(env) for side, env in both)
+        for i, couple in enumerate(zip(*classes, strict=True)):
+            couples.setdefault(couple, []).append(i)
         for key in chosen_keys:
-            groups = _groups(chosen, before[key], after[key], mask.for_key(key), splitter)
-            if groups:
-                changes.append(KeyChange(pair.label, key, groups))
+            found = _groups(chosen, couples, before[key], after[key], mask.for_key(key), splitter)
+            if found:
+                changes.append(KeyChange(pair.label, key, found))
     sides = dict.fromkeys(side for pair in pairs for side, _ in (pair.base, pair.head))
     return DiffResult(
         base=base,
@@ -281,8 +287,8 @@ def _splitter(pair: _Pair, chosen: Sequence[_Profile]) -> Splitter:
     )
 
 
-def _tree(repo: Repository, commit: str, dest: str, rel: str) -> str:
-    write_tree(repo, commit, dest)
+def _tree(repo: Repository, commit: str, dest: str, rel: str, profiles: bool = True) -> str:
+    write_tree(repo, commit, dest, profiles)
     root = os.path.normpath(os.path.join(dest, "tree", rel))
     os.makedirs(root, exist_ok=True)  # the directory is new in the other revision
     return root
@@ -333,50 +339,67 @@ class _Side:
         self.sessions: dict[str, list[LookupSession]] = {}
         self.members: dict[str, list[list[int]]] = {}
         self.read: dict[str, frozenset[str] | None] = {}
+        self._variables_of: dict[str, frozenset[str]] = {}  # data file -> what it interpolates
         for env, view in self.views.items():
             self._classify(env, view)
 
     def _classify(self, env: str, view: EnvironmentView) -> None:
+        """Profiles whose hierarchies read the same files, then that agree on every
+        variable those files and the modules interpolate, are one class."""
         target = self.snapshot.target
-        variables = sorted(self._variables(view))
-        index: dict[Hashable, int] = {}
+        by_reads: dict[tuple[LevelReads, ...], list[tuple[int, LookupSession]]] = {}
+        alone: list[tuple[int, LookupSession]] = []
+        for i, p in enumerate(self.profiles):
+            scope = node_scope(p.facts, p.certname, view.env.name, target)
+            session = LookupSession(view.env, scope, self.snapshot.files, self.snapshot.cache)
+            reads = hierarchy_reads(session)
+            if reads is None:
+                alone.append((i, session))
+            else:
+                by_reads.setdefault(reads, []).append((i, session))
+        modules = self._module_variables(view)
         sessions: list[LookupSession] = []
         members: list[list[int]] = []
-        for i, p in enumerate(self.profiles):
-            session = LookupSession(
-                view.env,
-                node_scope(p.facts, p.certname, view.env.name, target),
-                self.snapshot.files,
-                self.snapshot.cache,
-            )
-            sig = signature(session, variables)
-            if sig is not None and sig in index:
-                members[index[sig]].append(i)
-                continue
-            if sig is not None:
-                index[sig] = len(sessions)
+        paths: set[str] = set()
+        for reads, nodes in by_reads.items():
+            files = {path for level in reads for path in level.files}
+            paths |= files
+            variables = sorted(modules.union(*(self._file_variables(f) for f in files)))
+            classes: dict[Hashable, int] = {}
+            for i, session in nodes:
+                values = values_of(session.scope, variables)
+                if values in classes:
+                    members[classes[values]].append(i)
+                else:
+                    classes[values] = len(sessions)
+                    sessions.append(session)
+                    members.append([i])
+        read: frozenset[str] | None = frozenset(paths)
+        for i, session in alone:
             sessions.append(session)
             members.append([i])
-        paths: set[str] = set()
-        read: frozenset[str] | None = None
-        for session in sessions:
             named = session.hierarchy_files()
             if named is None:  # this node's lookups fail: every file may matter
-                break
-            paths |= named
-        else:
-            read = frozenset(paths)
+                read = None
+            elif read is not None:
+                read |= named
         self.sessions[env], self.members[env], self.read[env] = sessions, members, read
 
-    def _variables(self, view: EnvironmentView) -> set[str]:
-        """What the environment's data and modules' hiera.yaml files interpolate."""
-        texts = (
-            text
-            for path, info in self.snapshot.data_files.items()
-            if info.view is view
-            for text in strings_and_keys(_data(self.snapshot, path))
-        )
-        return interpolated_variables(texts) | module_config_variables(view.env)
+    def _file_variables(self, path: str) -> frozenset[str]:
+        found = self._variables_of.get(path)
+        if found is None:
+            texts = strings_in(_data(self.snapshot, path), keys=True)
+            found = self._variables_of[path] = frozenset(interpolated_variables(texts))
+        return found
+
+    def _module_variables(self, view: EnvironmentView) -> frozenset[str]:
+        """What every module's data and hiera.yaml interpolate: a module's hierarchy is
+        resolved per key, so all of it counts for every node."""
+        found = set(module_config_variables(view.env))
+        for path, info in self.snapshot.data_files.items():
+            if info.view is view and info.levels and info.levels[0].layer.module_name:
+                found |= self._file_variables(path)
+        return frozenset(found)
 
     def _data_files(self, env: str, function: str | None = None) -> Iterator[tuple[str, str]]:
         """(path, module name or "") of each data file some profile's lookups can read: a
@@ -450,23 +473,27 @@ class _Side:
                 out.update(strings_in(df.data))
         return out
 
+    def classes_of(self, env: str) -> list[int | None]:
+        """Each profile's class in ``env`` (None: the environment is not at this revision)."""
+        of: list[int | None] = [None] * len(self.profiles)
+        for c, members in enumerate(self.members.get(env, ())):
+            for i in members:
+                of[i] = c
+        return of
+
     def answers(self, env: str, keys: Sequence[str], counter: _Counter) -> dict[str, list[Answer]]:
-        """Every key's answer for every profile: all keys through one session per class of
-        profiles (lookup_options, hierarchies and nested lookups resolved once), each
-        answer given to every profile of the class."""
-        n = len(self.profiles)
-        sessions = self.sessions.get(env)
-        if sessions is None:  # the environment is not there at this revision
-            counter.step(len(keys) * n)
-            return {key: [Answer("missing")] * n for key in keys}
-        out: dict[str, list[Answer]] = {key: [Answer("missing")] * n for key in keys}
-        for session, members in zip(sessions, self.members[env], strict=True):
+        """Every key's answer for each class of profiles (:meth:`classes_of`): all keys
+        through the class's one session (lookup_options, hierarchies and nested lookups
+        resolved once)."""
+        out: dict[str, list[Answer]] = {key: [] for key in keys}
+        for session, members in zip(
+            self.sessions.get(env, ()), self.members.get(env, ()), strict=True
+        ):
             for key in keys:
-                answer = self._answer(session, key)
-                column = out[key]
-                for i in members:
-                    column[i] = answer
+                out[key].append(self._answer(session, key))
             counter.step(len(keys) * len(members))
+        if env not in self.sessions:
+            counter.step(len(keys) * len(self.profiles))
         return out
 
     def _answer(self, session: LookupSession, key: str) -> Answer:
@@ -566,24 +593,36 @@ def _inside(strings: frozenset[str]) -> re.Pattern[str] | None:
     return re.compile("|".join(re.escape(s) for s in reversed(parts))) if parts else None
 
 
+NOT_THERE = Answer("missing")  # the environment is not at this revision
+
+
 def _groups(
     profiles: Sequence[_Profile],
+    couples: Mapping[tuple[int | None, int | None], list[int]],
     before: Sequence[Answer],
     after: Sequence[Answer],
     mask: Masker,
     splitter: Splitter,
 ) -> tuple[ChangeGroup, ...]:
-    found: dict[tuple[object, ...], tuple[list[str], Answer, Answer]] = {}
-    for profile, old, new in zip(profiles, before, after, strict=True):
+    """The profiles whose answer changes, grouped by (before, after), each group's profiles
+    in the order given, the groups in the order of their first profile."""
+    found: dict[tuple[object, ...], tuple[list[int], Answer, Answer]] = {}
+    for (b, h), members in couples.items():
+        old = before[b] if b is not None else NOT_THERE
+        new = after[h] if h is not None else NOT_THERE
         if (old.state, old.same_as) == (new.state, new.same_as):
             continue
         mark = (old.state, old.same_as, new.state, new.same_as)
-        entry = found.setdefault(mark, ([], _shown(old, mask), _shown(new, mask)))
-        entry[0].append(profile.name)
-    return tuple(
-        ChangeGroup(tuple(names), old, new, splitter.shared(names))
-        for names, old, new in found.values()
-    )
+        entry = found.get(mark)
+        if entry is None:
+            entry = found[mark] = ([], _shown(old, mask), _shown(new, mask))
+        entry[0].extend(members)
+    groups = []
+    for indexes, old, new in found.values():
+        indexes.sort()
+        names = tuple(profiles[i].name for i in indexes)
+        groups.append((indexes[0], ChangeGroup(names, old, new, splitter.shared(names))))
+    return tuple(group for _, group in sorted(groups, key=lambda g: g[0]))
 
 
 def _shown(answer: Answer, mask: Masker) -> Answer:

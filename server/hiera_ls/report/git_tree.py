@@ -28,6 +28,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO
 
+from hiera_ls.project.profiles import DEFAULT_DIRS
 from hiera_ls.source.files import MAX_FILE_BYTES
 
 
@@ -75,6 +76,8 @@ UNSAFE_ENV = (
 )
 DATA_SUFFIXES = (".yaml", ".yml", ".json", ".conf", ".eyaml")
 HIERA_NAMES = ("hiera.yaml", "environment.conf", "metadata.json", ".hiera-ls.yaml")
+# where a repository keeps facts profiles (hiera-ls' own, onceover's), as git names them
+PROFILE_DIRS = tuple(f"/{d.replace(os.sep, '/')}/" for d in DEFAULT_DIRS)
 MAX_OTHER_BYTES = 1 << 20  # a file of another kind is written when at most this large
 
 
@@ -158,6 +161,10 @@ def _safe_path(path: str) -> bool:
     return all(p not in ("", ".", "..") and p.lower() != ".git" for p in parts)
 
 
+def _a_profile(path: str) -> bool:
+    return any(d in f"/{path}" for d in PROFILE_DIRS)
+
+
 def _wanted(entry: _Entry) -> bool:
     name = entry.path.rsplit("/", 1)[-1]
     return (
@@ -168,12 +175,16 @@ def _wanted(entry: _Entry) -> bool:
     )
 
 
-def write_tree(repo: Repository, commit: str, dest: str) -> None:
+def write_tree(repo: Repository, commit: str, dest: str, profiles: bool = True) -> None:
     """Write what Hiera can read of ``commit`` under ``dest``/tree (``dest``: an empty
-    directory of the caller's)."""
+    directory of the caller's); without ``profiles``, not the facts profiles of the usual
+    directories (the side of a diff that uses the other side's: a fleet's 10,000
+    files are neither written nor read)."""
     tree = os.path.join(dest, "tree")
     os.makedirs(tree, exist_ok=True)
-    entries = [e for e in _entries(repo, commit) if _wanted(e)]
+    entries = [
+        e for e in _entries(repo, commit) if _wanted(e) and (profiles or not _a_profile(e.path))
+    ]
     blobs = [e for e in entries if e.mode != "120000" and e.size <= MAX_FILE_BYTES]
     links = [e for e in entries if e.mode == "120000"]
     writer = _Writer(tree)

@@ -10,21 +10,24 @@ is left out.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
+from hiera_ls.engine.node_classes import variable
 from hiera_ls.project.model import Environment
 from hiera_ls.project.scope import NodeScope
 
 # %{facts.os.family}, %{::role}; never a function call (%{lookup('k')}, %{alias(...)})
 _VARIABLE = re.compile(r"%\{\s*(?:::)?([A-Za-z_][\w.:]*)\s*\}")
 MAX_SHARED = 3  # variables named per group
+MAX_LISTED = 5  # items of a list a node's value may have to be named
 
 
 def hierarchy_variables(env: Environment) -> tuple[str, ...]:
     """The variables the environment's and the global layer's hierarchy paths interpolate,
-    in hierarchy order (a mapped_paths entry's own variable is a node's list: left out)."""
+    in hierarchy order (of a mapped_paths entry, the variable holding the node's list)."""
     names: dict[str, None] = {}
     for layer in (env.global_layer, env.environment_layer):
         config = layer.config
@@ -32,36 +35,33 @@ def hierarchy_variables(env: Environment) -> tuple[str, ...]:
             continue
         for entry in config.hierarchy:
             values = entry.location.values
-            texts = values[2:] if entry.location.kind == "mapped_paths" else values
-            for text in texts:
+            if entry.location.kind == "mapped_paths" and values:
+                # the node's list (facts.datacenters), not the name each item is bound to
+                names.setdefault(values[0].strip(":"), None)
+                values = values[2:]
+            for text in values:
                 for match in _VARIABLE.finditer(text):
                     names.setdefault(match.group(1).strip(":"), None)
     return tuple(names)
 
 
 def traits(scope: NodeScope, variables: Iterable[str]) -> dict[str, str]:
-    """The node's value of each variable that has a scalar one, as text."""
+    """The node's value of each variable that has a scalar one (or a short list of them:
+    ``facts.datacenters`` of a mapped_paths level), as text."""
     out: dict[str, str] = {}
     for name in variables:
-        value = _dig(scope, name)
+        value = variable(scope, name)
         if isinstance(value, bool):
             out[name] = "true" if value else "false"
         elif isinstance(value, str | int | float):
             out[name] = str(value)
+        elif (
+            isinstance(value, list)
+            and len(value) <= MAX_LISTED
+            and all(isinstance(v, str | int | float) and not isinstance(v, bool) for v in value)
+        ):
+            out[name] = json.dumps(value, ensure_ascii=False)
     return out
-
-
-def _dig(scope: NodeScope, name: str) -> object:
-    top, *rest = name.split(".")
-    value: object = scope.variables.get(top)
-    for part in rest:
-        if isinstance(value, Mapping):
-            value = value.get(part)
-        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
-            value = value[int(part)]
-        else:
-            return None
-    return value
 
 
 class Splitter:
@@ -74,11 +74,13 @@ class Splitter:
             for name, value in values.items():
                 counts.setdefault(name, Counter())[value] += 1
         total = len(nodes)
-        # variables whose values split the nodes into groups of more than one node
+        self._said: dict[tuple[str, ...], tuple[tuple[str, str], ...]] = {}
+        # variables whose values (or their absence) split the nodes, in groups of more
+        # than one node
         self.counts = {
             name: c
             for name, c in counts.items()
-            if len(c) > 1 and max(c.values()) > 1 and sum(c.values()) == total
+            if (len(c) > 1 or sum(c.values()) < total) and max(c.values()) > 1
         }
 
     def shared(self, group: Sequence[str]) -> tuple[tuple[str, str], ...]:
@@ -87,6 +89,12 @@ class Splitter:
         nodes and no other has says exactly who they are)."""
         if len(group) < 2 or len(group) == len(self.nodes):
             return ()
+        key = tuple(group)
+        if key not in self._said:  # the same nodes change together for many keys
+            self._said[key] = self._shared(group)
+        return self._said[key]
+
+    def _shared(self, group: Sequence[str]) -> tuple[tuple[str, str], ...]:
         found: list[tuple[int, int, str, str]] = []
         for order, (name, counts) in enumerate(self.counts.items()):
             values = {self.nodes.get(node, {}).get(name) for node in group}

@@ -9,26 +9,11 @@ to a person at a terminal. Each rule's record says whether its messages may quot
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from hiera_ls.puppet.message import MASK, Text
 
-__all__ = ["MASK", "shown", "strings_in"]
+__all__ = ["MASK", "shown"]
 
 
 def shown(text: Text, values: bool = False) -> str:
     """``text`` as a report prints it: data values masked, unless ``values``."""
     return text.shown(values)
-
-
-def strings_in(data: object) -> Iterator[str]:
-    """Every string value inside ``data`` (hash values, array and tuple items), keys aside."""
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            yield item
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)

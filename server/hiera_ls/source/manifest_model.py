@@ -75,6 +75,31 @@ class LookupFunction(Enum):
     HIERA_INCLUDE = "hiera_include"
 
 
+MergeValue = str | tuple[tuple[str, object], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MergeArg:
+    """The merge a call asks for: ``lookup``'s third argument or its options' ``merge``
+    (``lookup('k', Hash, 'deep')``, ``lookup('k', {merge => {strategy => deep}})``), or the
+    one a ``hiera_*`` function passes. ``value`` is a strategy name or an options hash as
+    (key, value) pairs (hashable); None when the code computes it (``lookup('k', Hash,
+    $merge)``). ``text`` is how the code says it, for a person."""
+
+    value: MergeValue | None
+    text: str
+
+
+# what the hiera_* functions pass as the merge (Hiera::PuppetFunction#merge_type): hiera()
+# asks for a first-found lookup, whatever the key's lookup_options say
+IMPLIED_MERGES = {
+    LookupFunction.HIERA: "first",
+    LookupFunction.HIERA_ARRAY: "unique",
+    LookupFunction.HIERA_HASH: "hash",
+    LookupFunction.HIERA_INCLUDE: "unique",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class LookupCall:
     """An explicit lookup of a key in code (manifest, template or Ruby function).
@@ -83,7 +108,9 @@ class LookupCall:
     instead when the key is built at run time (``lookup("${x}::port")``): a regular expression
     (Python ``re`` syntax, anchored) matching every key the call could read, so such keys are
     "possibly used", never unused. ``span`` covers the key argument (for rename and
-    references), or the call when the key is dynamic.
+    references), or the call when the key is dynamic. ``merge`` is the merge the call passes
+    (None: none, so the key's lookup_options decide); :attr:`asked_merge` adds the one a
+    ``hiera_*`` function implies.
     """
 
     function: LookupFunction
@@ -91,6 +118,14 @@ class LookupCall:
     span: Span
     key: str | None
     pattern: str | None = None
+    merge: MergeArg | None = None
+
+    @property
+    def asked_merge(self) -> MergeArg | None:
+        if self.merge is not None:
+            return self.merge
+        implied = IMPLIED_MERGES.get(self.function)
+        return MergeArg(implied, f"{self.function.value}()") if implied is not None else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from hiera_ls.source.manifest_model import (
     LookupFunction,
     ManifestFacts,
     ManifestProblem,
+    MergeArg,
     Parameter,
 )
 from hiera_ls.source.puppet_lexer import (
@@ -34,6 +35,7 @@ from hiera_ls.source.puppet_lexer import (
     DQ,
     HEREDOC,
     NAME,
+    NUMBER,
     PUNCT,
     SQ,
     VARIABLE,
@@ -365,13 +367,16 @@ class _Reader:
                     opener = self.opening(toks, i - 2) if _is(toks[i - 2], "]") else None
                     if opener is not None:
                         receiver = toks[opener : i - 1]
-                    self.lookup(function, t, receiver, t.end)
+                    close = self.matching(toks, i + 1) if after and _is(after, "(") else None
+                    rest = _split_commas(toks[i + 2 : close]) if close is not None else []
+                    self.lookup(function, t, receiver, t.end, rest)  # 'k'.lookup(Hash, 'deep')
                 elif after is not None and _is(after, "("):
                     close = self.matching(toks, i + 1)
                     args = toks[i + 2 : close if close is not None else i + 3]
-                    first = next(iter(_split_commas(args)), [])
+                    groups = _split_commas(args)
+                    first = groups[0] if groups else []
                     end = toks[close].end if close is not None else toks[-1].end
-                    self.lookup(function, t, first, end)
+                    self.lookup(function, t, first, end, groups[1:])
                 continue
             if t.text in INCLUDING and before is not None and _is(before, ".") and i >= 2:
                 self.included(toks[i - 2 : i - 1])  # 'x'.include
@@ -382,21 +387,31 @@ class _Reader:
             elif t.text == "class" and after is not None and _is(after, "{"):
                 self.class_resource(toks, i + 2)
 
-    def lookup(self, function: LookupFunction, name: Token, arg: list[Token], end: int) -> None:
+    def lookup(
+        self,
+        function: LookupFunction,
+        name: Token,
+        arg: list[Token],
+        end: int,
+        rest: Sequence[list[Token]] = (),
+    ) -> None:
+        """One call: its key (``arg``, the first argument) and the merge its other arguments
+        (``rest``) ask for."""
         call = self.lines.span(name.start, end)
+        merge = self.merge_arg(arg, rest) if function is LookupFunction.LOOKUP else None
         if len(arg) == 1 and arg[0].kind in (SQ, DQ):
-            self.lookups.append(self.keyed(function, arg[0], call))
+            self.lookups.append(self.keyed(function, arg[0], call, merge))
             return
         if len(arg) == 1 and arg[0].kind == NAME:  # lookup(a::b): a bare word is a string
             t = arg[0]
             span = self.lines.span(t.start, t.end)
-            self.lookups.append(LookupCall(function, self.path, span, t.text))
+            self.lookups.append(LookupCall(function, self.path, span, t.text, merge=merge))
             return
         if arg and _is(arg[0], "[") and self.matching(arg, 0) == len(arg) - 1:
             # lookup(['a', 'b']): each name is a key Puppet reads (the first found wins)
             keys = [g[0] for g in _split_commas(arg[1:-1]) if len(g) == 1 and g[0].kind in (SQ, DQ)]
             if keys:
-                self.lookups.extend(self.keyed(function, k, call) for k in keys)
+                self.lookups.extend(self.keyed(function, k, call, merge) for k in keys)
                 return
         if arg and _is(arg[0], "{"):  # lookup({'name' => 'k', ...})
             inner = arg[1:-1]
@@ -404,21 +419,54 @@ class _Reader:
                 if t.kind in (SQ, DQ) and t.text == "name" and j + 2 < len(inner):
                     value = inner[j + 2]
                     if _is(inner[j + 1], "=>") and value.kind in (SQ, DQ):
-                        self.lookups.append(self.keyed(function, value, call))
+                        self.lookups.append(self.keyed(function, value, call, merge))
                         return
-        self.lookups.append(LookupCall(function, self.path, call, None))
+        self.lookups.append(LookupCall(function, self.path, call, None, merge=merge))
 
-    def keyed(self, function: LookupFunction, s: Token, call: Span) -> LookupCall:
+    def merge_arg(self, arg: list[Token], rest: Sequence[list[Token]]) -> MergeArg | None:
+        """What ``lookup``'s arguments pass as the merge: the third (``lookup(name, type,
+        merge[, default])``), or the options hash's ``merge`` (``lookup(name, {merge =>
+        ...})``, ``lookup({name => ..., merge => ...})``); None when they pass none."""
+        options = arg if arg and _is(arg[0], "{") else (rest[0] if rest else [])
+        if options and _is(options[0], "{") and self.matching(options, 0) == len(options) - 1:
+            given = _hash_entries(options[1:-1]).get("merge")
+            return self.merge_value(given) if given is not None else None
+        if len(rest) >= 2:
+            return self.merge_value(rest[1])
+        return None
+
+    def merge_value(self, toks: list[Token]) -> MergeArg | None:
+        """A merge argument's tokens as its value: a strategy name, or a hash of options;
+        ``undef`` passes none; anything else is computed at run time (value None)."""
+        if not toks or (len(toks) == 1 and _is_name(toks[0], "undef")):
+            return None
+        text = self.text[toks[0].start : toks[-1].end]
+        name = _literal(toks)
+        if isinstance(name, str):
+            return MergeArg(name, text)
+        if _is(toks[0], "{") and self.matching(toks, 0) == len(toks) - 1:
+            pairs: list[tuple[str, object]] = []
+            for key, value in _hash_entries(toks[1:-1]).items():
+                literal = _literal(value)
+                if literal is _NOT_LITERAL:
+                    return MergeArg(None, text)
+                pairs.append((key, literal))
+            return MergeArg(tuple(pairs), text)
+        return MergeArg(None, text)
+
+    def keyed(
+        self, function: LookupFunction, s: Token, call: Span, merge: MergeArg | None = None
+    ) -> LookupCall:
         inner = s.inner or (s.start, s.end)
         span = self.lines.span(*inner)
         parts = s.parts or []
         if not any(isinstance(p, list) for p in parts):
-            return LookupCall(function, self.path, span, s.text)
+            return LookupCall(function, self.path, span, s.text, merge=merge)
         literal = "".join(p[2] for p in parts if isinstance(p, tuple))
         if not literal:
-            return LookupCall(function, self.path, call, None)
+            return LookupCall(function, self.path, call, None, merge=merge)
         body = "".join(re.escape(p[2]) if isinstance(p, tuple) else ".*" for p in parts)
-        return LookupCall(function, self.path, call, None, pattern=f"^{body}\\Z")
+        return LookupCall(function, self.path, call, None, pattern=f"^{body}\\Z", merge=merge)
 
     def include_args(self, toks: list[Token], k: int) -> None:
         n = len(toks)
@@ -529,3 +577,42 @@ def _split_commas(toks: Sequence[Token]) -> list[list[Token]]:
     if not groups[-1]:
         groups.pop()
     return groups
+
+
+_NOT_LITERAL = object()
+_WORDS: dict[str, object] = {"true": True, "false": False, "undef": None}
+
+
+def _literal(toks: Sequence[Token]) -> object:
+    """A one-token literal's value (a string without interpolation, a bare word, a number,
+    true/false/undef); :data:`_NOT_LITERAL` for anything else."""
+    if len(toks) != 1:
+        return _NOT_LITERAL
+    t = toks[0]
+    if t.kind == SQ or (t.kind == DQ and not any(isinstance(p, list) for p in t.parts or [])):
+        return t.text
+    if t.kind == NAME:
+        return _WORDS.get(t.text, t.text)
+    if t.kind == NUMBER:
+        try:
+            return int(t.text, 0)
+        except ValueError:
+            try:
+                return float(t.text)
+            except ValueError:
+                return _NOT_LITERAL
+    return _NOT_LITERAL
+
+
+def _hash_entries(toks: Sequence[Token]) -> dict[str, list[Token]]:
+    """A hash literal's entries (its content, without braces) whose keys are literal words or
+    strings: key -> the value's tokens."""
+    out: dict[str, list[Token]] = {}
+    for group in _split_commas(toks):
+        arrow = next((j for j, t in _depth0(group) if _is(t, "=>")), None)
+        if arrow is None:
+            continue
+        key = _literal(group[:arrow])
+        if isinstance(key, str):
+            out[key] = group[arrow + 1 :]
+    return out

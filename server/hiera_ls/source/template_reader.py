@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from hiera_ls.source.manifest_model import LookupCall, LookupFunction, ManifestFacts
+from hiera_ls.source.manifest_model import LookupCall, LookupFunction, ManifestFacts, MergeArg
 from hiera_ls.source.manifest_parser import LineTable, read_calls
 
 _FUNCTIONS = "lookup|hiera_array|hiera_hash|hiera_include|hiera"
@@ -27,7 +27,9 @@ _RUBY_LOOKUP = re.compile(
     + r""")\(?\s*\[\s*
       | (?<![\w.:])(?P<f3>hiera_array|hiera_hash|hiera)\(\s*
     )
-    (?P<q>['"])(?P<key>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)""",
+    (?P<q>['"])(?P<key>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)
+    # lookup's merge, when the code passes a plain one: call_function('lookup', 'k', nil, 'deep')
+    (?:\s*,\s*[\w:]+\s*,\s*(?P<mq>['"])(?P<merge>first|unique|hash|deep)(?P=mq))?""",
     re.VERBOSE,
 )
 _RUBY_INTERPOLATION = re.compile(r"#\{[^}]*\}")
@@ -46,17 +48,23 @@ def read_ruby_lookups(path: str, text: str) -> ManifestFacts:
     for m in _RUBY_LOOKUP.finditer(text):
         function = LookupFunction(m.group("f1") or m.group("f2") or m.group("f3"))
         key = m.group("key")
+        merge = (
+            MergeArg(m.group("merge"), m.group("mq") + m.group("merge") + m.group("mq"))
+            if m.group("merge") and function is LookupFunction.LOOKUP
+            else None
+        )
         if m.group("q") == '"' and "#{" in key:
             literal = _RUBY_INTERPOLATION.split(key)
             call = lines.span(m.start(), m.end())
             if not "".join(literal):
-                calls.append(LookupCall(function, path, call, None))
+                calls.append(LookupCall(function, path, call, None, merge=merge))
                 continue
             body = ".*".join(re.escape(_ruby_unescape(p, '"')) for p in literal)
-            calls.append(LookupCall(function, path, call, None, pattern=f"^{body}\\Z"))
+            calls.append(LookupCall(function, path, call, None, pattern=f"^{body}\\Z", merge=merge))
             continue
         span = lines.span(m.start("key"), m.end("key"))
-        calls.append(LookupCall(function, path, span, _ruby_unescape(key, m.group("q"))))
+        key = _ruby_unescape(key, m.group("q"))
+        calls.append(LookupCall(function, path, span, key, merge=merge))
     return ManifestFacts(path, lookups=tuple(calls))
 
 
