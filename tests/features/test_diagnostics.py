@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 import hiera_ls.features.diagnostics as diagnostics
-from hiera_ls.features.diagnostics import Diagnostics, move_with_lines, project_paths
+from hiera_ls.features.carried_findings import move_with_lines
+from hiera_ls.features.diagnostics import Diagnostics, project_paths
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Workspace
 from hiera_ls.puppet.message import Text

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import regex
 
+from hiera_ls.checks.near_keys import NearKeys
 from hiera_ls.checks.references import unindexed_layers
 from hiera_ls.project.environment_keys import (
     EnvironmentKeys,
@@ -100,6 +101,7 @@ class CrossFileIndex:
     _complete: bool | None = None  # keys_complete(), worked out once
     _referenced: frozenset[str] | None = None
     _optioned: MergedKeys | None = None
+    _near: NearKeys | None = None  # near_keys(), made once
 
     @property
     def files(self) -> Mapping[str, FileKeys]:
@@ -110,6 +112,12 @@ class CrossFileIndex:
     def defined_keys(self) -> frozenset[str]:
         """Root keys a lookup can find somewhere."""
         return self.keys.defined_keys
+
+    def near_keys(self) -> NearKeys:
+        """The defined keys ready for "did you mean", shared by every file's check."""
+        if self._near is None:
+            self._near = NearKeys(self.defined_keys)
+        return self._near
 
     @property
     def graph(self) -> ReferenceGraph:

@@ -10,11 +10,11 @@ come from the key index (:mod:`hiera_ls.project.key_index`).
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from hiera_ls.checks.interpolation_fixes import ARGUMENT_QUOTE as _Q
+from hiera_ls.checks.near_keys import NearKeys
 from hiera_ls.project.key_index import Reference
 from hiera_ls.project.level_files import LevelRef, layer_levels
 from hiera_ls.project.model import Layer, LayerKind
@@ -60,13 +60,6 @@ CYCLE = Rule(
 RULES = (UNDEFINED_KEY, CYCLE)
 
 
-def close_key(key: str, defined: Collection[str]) -> str | None:
-    """The defined key ``key`` is most likely a misspelling of (the quick fix offers it)."""
-    candidates = [k for k in defined if abs(len(k) - len(key)) <= 2]
-    found = difflib.get_close_matches(key, candidates, n=1, cutoff=0.85)
-    return found[0] if found else None
-
-
 def check_references(
     path: str,
     references: Sequence[Reference],
@@ -75,10 +68,12 @@ def check_references(
     known_modules: Collection[str] | None = None,
     graph: ReferenceGraph | None = None,
     unindexed: Collection[str | None] = (),
+    near: NearKeys | None = None,
 ) -> list[Problem]:
     """Undefined targets (needs ``defined_keys``) and cycles (needs ``graph``) of one file.
 
     ``unindexed``: what :func:`unindexed_layers` gives; keys those layers may answer are not judged.
+    ``near``: ``defined_keys`` ready for "did you mean" (made here when the first is asked).
     """
     out: list[Problem] = []
     for ref in references:
@@ -91,15 +86,17 @@ def check_references(
             and not _maybe_elsewhere(ref.target, unindexed)
         ):
             gives = "'' (an empty String)" if ref.method == "alias" else "''"
-            near = close_key(ref.target, defined_keys)
+            if near is None:
+                near = NearKeys(defined_keys)
+            close = near.closest(ref.target)
             out.append(
                 UNDEFINED_KEY.at(
                     f"No data file of this environment defines '{ref.target}': Puppet's "
                     f"{ref.method}('{ref.key_text}') gives {gives} here"
-                    + (f". Did you mean '{near}'?" if near else ""),
+                    + (f". Did you mean '{close}'?" if close else ""),
                     path,
                     ref.span,
-                    Details(key=ref.target, suggestions=(near,) if near else ()),
+                    Details(key=ref.target, suggestions=(close,) if close else ()),
                 )
             )
         if graph is not None:

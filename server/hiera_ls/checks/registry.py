@@ -149,6 +149,7 @@ def check_data_file(
                 known_modules=index.module_names,
                 graph=index.graph,
                 unindexed=index.unindexed,
+                near=index.near_keys(),
             )
         )
     context = (

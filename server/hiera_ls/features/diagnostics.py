@@ -47,9 +47,11 @@ from hiera_ls.checks.registry import (
     check_workspace,
 )
 from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
-from hiera_ls.checks.unused_data import KEY_UNUSED, modules_with_code, read_by_data, unused_in_file
+from hiera_ls.checks.unused_data import modules_with_code, read_by_data, unused_in_file
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
+from hiera_ls.features.carried_findings import CarriedFindings, move_with_lines
 from hiera_ls.features.puppet_code import code_index
+from hiera_ls.features.said_once import without_said
 from hiera_ls.features.spread import profile_lookup
 from hiera_ls.project.asked_merges import merge_arguments
 from hiera_ls.project.code_index import CodeIndex
@@ -61,8 +63,7 @@ from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.puppet.errors import Cause
 from hiera_ls.source.files import Stamp
 from hiera_ls.source.loader_rules import YAML11_BOOLEAN
-from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
-from hiera_ls.source.yaml_reparse import changed_lines
+from hiera_ls.source.spans import Problem
 
 
 @dataclass(slots=True)
@@ -127,6 +128,8 @@ class Diagnostics:
     every_profile: bool = True
     # the classes the code declares resource-like, for the code index they were read from
     _declared: tuple[CodeIndex, frozenset[str]] | None = None
+    # the server's open files: cross-file findings shown until the checks after an edit run
+    _carried: CarriedFindings = field(default_factory=CarriedFindings)
 
     def data_changed(self) -> None:
         """Some data file changed: the indexes are out of date (kept until rebuilt)."""
@@ -223,20 +226,38 @@ class Diagnostics:
 
     def _coverage_for(
         self, snapshot: Snapshot, view: EnvironmentView, path: str
-    ) -> _EveryProfile | None:
-        """The every-profile findings that hold for this file: current ones; else (the server,
-        until its worker recomputes them) the last ones if this file is unchanged since."""
+    ) -> tuple[_EveryProfile | None, bool]:
+        """The last every-profile findings, and whether they hold for this file: current
+        ones; else (the server, until its worker recomputes them) if this file is unchanged."""
         if not snapshot.profiles:
-            return None
+            return None, True
         key = (self.changes, *self._coverage_key(snapshot, view))
         last = self._coverage.get(view.env.root)
         if (last is None or last.context != key) and self.inline_coverage:
             last = self._profile_coverage(snapshot, view, self.changes, None)
         if last is None:
-            return None
-        if last.context != key and last.stamps.get(path) != snapshot.files.stamp(path):
-            return None
-        return last
+            return None, False
+        holds = last.context == key or last.stamps.get(path) == snapshot.files.stamp(path)
+        return last, holds
+
+    def _carry(
+        self,
+        snapshot: Snapshot,
+        what: str,
+        path: str,
+        text: str | None,
+        found: Sequence[Problem],
+        holds: bool,
+    ) -> list[Problem] | None:
+        """Cross-file findings of kind ``what`` to show for ``path``: ``found`` when they hold
+        for its text (kept, for a file open in the server); else the last ones kept, moved
+        with the edits since (features/carried_findings.py); None when none were kept."""
+        kept = not self.inline_coverage and text is not None and path in snapshot.files.overlay
+        if holds:
+            if kept and text is not None:
+                self._carried.keep(what, path, text, found)
+            return list(found)
+        return self._carried.moved(what, path, text) if kept and text is not None else None
 
     def source(self, snapshot: Snapshot, path: str) -> DataSource | None:
         """The file's text and parse; the text is read on each call, not kept (an open file's
@@ -302,7 +323,7 @@ class Diagnostics:
         if source is None:
             return self.file_problems(snapshot, path)
         if source.text == last.text:
-            found = self._with_coverage(snapshot, path, list(last.problems))
+            found = self._with_coverage(snapshot, path, source.text, list(last.problems))
             return self._policy(snapshot, path, source.text, found, last.checked)
         kept = [p for p in last.problems if p not in last.loader]
         moved = move_with_lines(last.text, source.text, kept)
@@ -313,7 +334,7 @@ class Diagnostics:
         stale = frozenset(move_with_lines(last.text, source.text, overridden))
         fresh = [p for p in source.data.problems if p not in stale]
         found = _located_in(sorted([*fresh, *moved], key=_order), path)
-        found = self._with_coverage(snapshot, path, found)
+        found = self._with_coverage(snapshot, path, source.text, found)
         return self._policy(snapshot, path, source.text, found, PARTIAL)
 
     def file_problems(
@@ -325,10 +346,12 @@ class Diagnostics:
         uses it to let the server's thread go first, or to give up (by raising).
         """
         found, checked, text = self._checked(snapshot, path, pause)
-        found = self._with_coverage(snapshot, path, found)
+        found = self._with_coverage(snapshot, path, text, found)
         return self._policy(snapshot, path, text, found, checked)
 
-    def _with_coverage(self, snapshot: Snapshot, path: str, found: list[Problem]) -> list[Problem]:
+    def _with_coverage(
+        self, snapshot: Snapshot, path: str, text: str | None, found: list[Problem]
+    ) -> list[Problem]:
         """The file's problems plus its every-profile findings, each cause with the lookups it
         makes fail (kept apart from the file's own result: a new run of those does not make
         every open file's checks run again)."""
@@ -337,12 +360,14 @@ class Diagnostics:
         view = info.view if info is not None else snapshot.environment_for(path)
         if view is None or kind not in (FileKind.DATA, FileKind.HIERA_CONFIG):
             return found
-        last = self._coverage_for(snapshot, view, path)
+        last, holds = self._coverage_for(snapshot, view, path)
+        if kind is FileKind.DATA:
+            current = last.by_file.get(path, []) if last is not None else []
+            extra = self._carry(snapshot, "profiles", path, text, current, holds) or []
+            if extra:
+                found = _located_in(sorted([*found, *extra], key=_order), path)
         if last is None:
             return found
-        extra = last.by_file.get(path, []) if kind is FileKind.DATA else []
-        if extra:
-            found = _located_in(sorted([*found, *extra], key=_order), path)
         return fold(found, last.consequences, len(snapshot.profiles))
 
     def _checked(
@@ -391,10 +416,10 @@ class Diagnostics:
         the one place every caller (server, ``hiera-ls check``) goes through."""
         config = snapshot.config_for(path)
         if not config.has_rules and not may_hold_suppressions(path, text or MARK):
-            return _without_said(found, list(found))
+            return without_said(found, list(found))
         if text is None:
             text = snapshot.text(path)
-        return _without_said(found, apply_policy(config, path, text, found, checked))
+        return without_said(found, apply_policy(config, path, text, found, checked))
 
     def _context(self, snapshot: Snapshot, path: str) -> tuple[object, ...]:
         """Everything a data file's full checks read besides its own text: the data of the
@@ -446,6 +471,7 @@ class Diagnostics:
 
     def forget(self, path: str) -> None:
         self._full.pop(path, None)
+        self._carried.forget(path)
 
     def _file_problems(
         self, snapshot: Snapshot, path: str, pause: Pause | None, every: bool
@@ -497,13 +523,18 @@ class Diagnostics:
                 )
                 large = len(source.text) > LARGE_FILE_CHARS
                 if built is not None:
-                    found.extend(built.by_file.get(path, ()))
+                    # the index's findings; after an edit, until the index is rebuilt, those
+                    # last shown, moved with the edit
+                    index_found = built.by_file.get(path, [])
+                    holds = built.changes == self.changes
+                    carried = self._carry(snapshot, "index", path, source.text, index_found, holds)
+                    found.extend(index_found if carried is None else carried)
                     if code is not None and not large:
                         # a hint per key: past the large-file size skipped, as the other
                         # per-key checks are (500,000 hints on a 10 MB file took 1.86 GB)
                         context = _unused_context(snapshot, built, code, self._mentions)
                         # (those on a key a stronger finding marks go once the policy has
-                        # said which findings are reported: see _without_said)
+                        # said which findings are reported: see features/said_once.py)
                         found.extend(_unused_in(context, built, path, source.file_keys()))
                 loaded = source.data.error is None and not large
                 checked = coverage(
@@ -570,29 +601,6 @@ def _unused_in(context: _UnusedContext, built: _Built, path: str, keys: FileKeys
     return unused_in_file(path, keys, module, context.code, reads, context.written, context.coded)
 
 
-def _without_said(found: Sequence[Problem], reported: list[Problem]) -> list[Problem]:
-    """``reported`` (``found`` after the repository's policy), but no unused-key hint on a key
-    that a warning or an error of the checks marks (an unknown class parameter, a module key
-    Puppet ignores) and that is reported too: said once, the stronger way. A finding the
-    repository ignores or a comment suppresses leaves the hint, the only word on that key."""
-    if not any(p.code == KEY_UNUSED.code for p in reported):
-        return reported
-    strong = {
-        (p.code, p.where.span)
-        for p in found
-        if p.code != KEY_UNUSED.code and p.severity in (Severity.ERROR, Severity.WARNING)
-    }
-    marked = [p.where.span for p in reported if (p.code, p.where.span) in strong]
-    if not marked:
-        return reported
-    return [
-        p
-        for p in reported
-        if p.code != KEY_UNUSED.code
-        or not any(s.start <= p.where.span.end and p.where.span.start <= s.end for s in marked)
-    ]
-
-
 def _reported_where_it_is(snapshot: Snapshot, cause: Cause) -> bool:
     """Whether the problem behind a failure is one of the files the checks report on (a
     lookup_options entry always is): the failure is then folded into it."""
@@ -633,24 +641,6 @@ def _file_count(snapshot: Snapshot, view: EnvironmentView) -> int:
 
 def _order(p: Problem) -> tuple[object, ...]:
     return (p.where.span.start, p.where.span.end, p.code)
-
-
-def move_with_lines(old: str, new: str, problems: list[Problem]) -> list[Problem]:
-    """Problems of ``old`` moved to ``new``: lines before and after the edited lines keep
-    their problems (shifted); problems touching the edited lines are dropped."""
-    prefix, tail_start, new_tail_start = changed_lines(old, new)
-    delta = new_tail_start - tail_start
-    out: list[Problem] = []
-    for p in problems:
-        span = p.where.span
-        if span.end.line < prefix:
-            out.append(p)
-        elif span.start.line >= tail_start:
-            moved = Span.of(
-                span.start.line + delta, span.start.column, span.end.line + delta, span.end.column
-            )
-            out.append(replace(p, where=FileSpan(p.where.path, moved)))
-    return out
 
 
 def _profiles(

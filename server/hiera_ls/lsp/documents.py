@@ -30,7 +30,7 @@ async def text_document_did_open(
         # a big environment: its index is built in the background; a big file with many
         # facts profiles: their lookups too
         ls.scheduler.schedule_full_checks()
-    ls.scheduler.edited(path)
+    ls.scheduler.edited(path, changed=False)
 
 
 @handler(types.TEXT_DOCUMENT_DID_CHANGE, none)

@@ -1,0 +1,61 @@
+"""Cross-file findings carried over an edit until the cross-file checks run again.
+
+Right after an edit the server publishes the file's own checks at once, for the new version.
+The findings that need the whole environment (the cross-file index's, every profile's
+lookups) are those of the last run, moved with the lines around the edit, until the
+background run replaces them: nothing flickers away and back, and nothing reads as fixed
+that is not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from hiera_ls.source.spans import FileSpan, Problem, Span
+from hiera_ls.source.yaml_reparse import changed_lines
+
+
+@dataclass(slots=True)
+class CarriedFindings:
+    """Per open file and kind of finding: the findings last shown, with the text they are for
+    (open files only: a command-line run never carries, and keeps no texts)."""
+
+    _held: dict[tuple[str, str], tuple[str, tuple[Problem, ...]]] = field(default_factory=dict)
+
+    def keep(self, what: str, path: str, text: str, found: Sequence[Problem]) -> None:
+        """``found`` are the current findings of kind ``what`` for ``path``'s ``text``."""
+        self._held[(what, path)] = (text, tuple(found))
+
+    def moved(self, what: str, path: str, text: str) -> list[Problem] | None:
+        """The last findings of kind ``what``, moved to ``text``; None when none were kept."""
+        last = self._held.get((what, path))
+        if last is None:
+            return None
+        old, found = last
+        if old != text:
+            found = tuple(move_with_lines(old, text, list(found)))
+            self._held[(what, path)] = (text, found)  # the next edit moves them from here
+        return list(found)
+
+    def forget(self, path: str) -> None:
+        for key in [k for k in self._held if k[1] == path]:
+            del self._held[key]
+
+
+def move_with_lines(old: str, new: str, problems: list[Problem]) -> list[Problem]:
+    """Problems of ``old`` moved to ``new``: lines before and after the edited lines keep
+    their problems (shifted); problems touching the edited lines are dropped."""
+    prefix, tail_start, new_tail_start = changed_lines(old, new)
+    delta = new_tail_start - tail_start
+    out: list[Problem] = []
+    for p in problems:
+        span = p.where.span
+        if span.end.line < prefix or (delta == 0 and span.start.line >= tail_start):
+            out.append(p)  # before the edit, or after it with no line added or removed
+        elif span.start.line >= tail_start:
+            moved = Span.of(
+                span.start.line + delta, span.start.column, span.end.line + delta, span.end.column
+            )
+            out.append(replace(p, where=FileSpan(p.where.path, moved)))
+    return out
