@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from hiera_ls.checks import interpolation_fixes
-from hiera_ls.project.facts import FactsProfile
 from hiera_ls.project.legacy_facts import LegacyFact, legacy_fact
+from hiera_ls.project.profiles import ProfileEntry
 from hiera_ls.project.targets import Target
 from hiera_ls.puppet.message import Part, Text, as_value
 from hiera_ls.puppet.ruby_text import to_s
@@ -50,14 +50,14 @@ class LegacyFacts:
     had: tuple[tuple[str, Mapping[str, object]], ...] = ()
 
     @staticmethod
-    def of(target: Target, profiles: Sequence[tuple[str, FactsProfile]]) -> LegacyFacts | None:
+    def of(target: Target, profiles: Sequence[ProfileEntry]) -> LegacyFacts | None:
         """None when the target's agents still send legacy facts (nothing to check)."""
         if target.include_legacy_facts:
             return None
         had = tuple(
-            (name, dict(zip(p.left_out, p.left_out_values, strict=True)))
-            for name, p in profiles
-            if p.left_out
+            (e.name, dict(zip(e.profile.left_out, e.profile.left_out_values, strict=True)))
+            for e in profiles
+            if e.profile.left_out
         )
         return LegacyFacts(target, had)
 

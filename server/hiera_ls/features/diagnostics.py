@@ -498,7 +498,7 @@ class Diagnostics:
                 text,
                 snapshot.files,
                 built.index if built is not None else None,
-                legacy_facts(snapshot),
+                LegacyFacts.of(snapshot.target, snapshot.profiles),
             )
         elif view is not None and kind is FileKind.DATA:
             source = self.source(snapshot, path)
@@ -519,7 +519,7 @@ class Diagnostics:
                     code,
                     lambda: self.declared(snapshot, code) if code is not None else frozenset(),
                     lambda cause: _reported_where_it_is(snapshot, cause),
-                    legacy_facts(snapshot),
+                    LegacyFacts.of(snapshot.target, snapshot.profiles),
                 )
                 large = len(source.text) > LARGE_FILE_CHARS
                 if built is not None:
@@ -607,12 +607,6 @@ def _reported_where_it_is(snapshot: Snapshot, cause: Cause) -> bool:
     if cause.path is None:
         return True
     return snapshot.kind_of(os.path.normpath(cause.path)) in (FileKind.DATA, FileKind.HIERA_CONFIG)
-
-
-def legacy_facts(snapshot: Snapshot) -> LegacyFacts | None:
-    """What the legacy-fact check needs of the snapshot: its target, and the profiles whose
-    files had legacy facts (None: the target's agents still send them)."""
-    return LegacyFacts.of(snapshot.target, [(e.name, e.profile) for e in snapshot.profiles])
 
 
 def node_profiles(snapshot: Snapshot, view: EnvironmentView) -> list[NodeProfile]:
