@@ -51,6 +51,7 @@ def test_every_entry_has_a_failing_example_and_a_fix() -> None:
 NEEDS_CONTEXT = frozenset(
     {
         "interpolation-collection-in-string",
+        "interpolation-unknown-fact",
         "lookup-options-module-namespace",
         "lookup-options-unused-pattern",
         "module-data-unqualified-key",

@@ -127,6 +127,23 @@ def test_data_files_no_level_reads(tmp_path: Path) -> None:
     )
 
 
+def test_a_file_only_a_plan_hierarchy_level_names_is_not_unused(tmp_path: Path) -> None:
+    """Bolt's plans read plan_hierarchy's files (a real control repository's static.yaml);
+    a file no level of either names still is unused."""
+    hiera = HIERA + "plan_hierarchy:\n  - name: Static\n    path: static.yaml\n"
+    ws = make_workspace(
+        tmp_path,
+        {
+            "hiera.yaml": hiera,
+            "data/common.yaml": "a: 1\n",
+            "data/static.yaml": "s: 1\n",
+            "data/other.yaml": "o: 1\n",
+        },
+    )
+    assert "plan_hierarchy" not in str(ws.config_problems())  # a key Puppet accepts
+    assert sorted(ws.workspace_problems()) == [ws.path("data/other.yaml")]
+
+
 def test_a_clean_hiera_yaml_has_nothing_to_say(tmp_path: Path) -> None:
     ws = make_workspace(
         tmp_path, {"data/common.yaml": "a: 1\n", "data/nodes/web01.example.com.yaml": "a: 2\n"}

@@ -141,6 +141,14 @@ async def test_facts_paths_setting_adds_profiles_and_unknown_names_are_reported(
     assert not any(p["active"] for p in listed)
     messages = [m.message for m in client.log_messages]
     assert any("No facts profile named 'nosuch'" in m for m in messages)
+    # shown to the user too, not only logged, and once
+    await hover_text(client, COMMON, "profile::base::packages:")
+    shown = [m.message for m in client.messages if "'nosuch'" in m.message]
+    assert shown == [
+        "hiera-ls: no facts profile named 'nosuch' (setting hiera.factsProfile): hovers show "
+        "every definition instead of one node's value. Profiles: app01.example.com, "
+        "db01.example.com, debian11.example.com, web01.example.com"
+    ]
     await execute(client, "hiera.selectFactsProfile", "app01.example.com")
     text = await hover_text(client, COMMON, "profile::base::packages:")
     assert "for `app01.example.com`" in text and "- yum-utils" in text and "- nginx" in text

@@ -240,3 +240,89 @@ def test_a_failure_of_these_checks_costs_no_other_finding(
     monkeypatch.setattr(diagnostics, "check_profile_coverage", broken)
     found = findings(tmp_path, {"data/common.yaml": "a: 1\n", "data/nodes/web01.yml": "a: 2\n"})
     assert codes(found) == ["data/nodes/web01.yml:1 hiera-data-file-unused"]
+
+
+def test_profiles_chosen_for_a_run_narrow_the_unread_data_files(tmp_path: Path) -> None:
+    """``check --profiles web01``: a file only db01 reads is read by none of the profiles
+    checked, and the file web01 alone reads is no longer said to be read by nobody."""
+    from hiera_ls.report.run import run_check
+
+    findings(
+        tmp_path,
+        {
+            "data/common.yaml": "a: 1\n",
+            "data/nodes/web01.yaml": "a: 2\n",
+            "data/nodes/db01.yaml": "a: 3\n",
+        },
+    )
+
+    def unread(profiles: list[str] | None) -> list[str]:
+        result = run_check([str(tmp_path)], profiles=profiles)
+        return [
+            f"{Path(f.path).relative_to(tmp_path)} {f.message}"
+            for f in result.findings
+            if f.code == "profile-unread-data-file"
+        ]
+
+    assert unread(None) == []
+    assert unread(["web01"]) == [
+        'data/nodes/db01.yaml No facts profile reads this file (1: web01); level "Node" '
+        "(nodes/%{trusted.certname}.yaml) reads it only for other nodes"
+    ]
+    assert unread(["db01", "web02"]) == [
+        "data/nodes/web01.yaml No facts profile reads this file (2: db01, web02); level "
+        '"Node" (nodes/%{trusted.certname}.yaml) reads it only for other nodes'
+    ]
+
+
+def test_a_level_reading_only_files_a_level_above_reads_is_reported_once(
+    tmp_path: Path,
+) -> None:
+    """For every profile, 'Host' names the node file 'Node' names, and 'Again' names
+    common.yaml which 'Common' names: neither can win a first-found lookup. 'Role' names
+    other files, and 'Db only' names a file 'Node' reads only for db01."""
+    hiera = (
+        HIERA.replace(
+            "  - name: Role\n",
+            '  - name: Host\n    path: "nodes/%{facts.host}.yaml"\n'
+            '  - name: Db only\n    path: "nodes/db01.yaml"\n'
+            "  - name: Role\n",
+        )
+        + "  - name: Again\n    path: common.yaml\n"
+    )
+    files = {
+        "hiera.yaml": hiera,
+        ".hiera-ls/facts/web01.yaml": "role: web\nhost: web01\n",
+        ".hiera-ls/facts/web02.yaml": "role: web\nhost: web02\n",
+        ".hiera-ls/facts/db01.yaml": "role: db\nhost: db01\n",
+        "data/common.yaml": "a: 1\n",
+        "data/nodes/web01.yaml": "a: 2\n",
+    }
+    same = [f for f in findings(tmp_path, files) if "profile-level-same-file" in f]
+    assert sorted(same, key=lambda f: int(f.split(" ")[0].split(":")[1])) == [
+        "hiera.yaml:8 profile-level-same-file Hierarchy level 'Host' reads only files that "
+        "level 'Node' above it reads too, for every facts profile (3): it can never win a "
+        "first-found lookup (a merge reads those files twice). Remove it, or make its path "
+        "name other files",
+        "hiera.yaml:16 profile-level-same-file Hierarchy level 'Again' reads only files that "
+        "level 'Common' above it reads too, for every facts profile (3): it can never win a "
+        "first-found lookup (a merge reads those files twice). Remove it, or make its path "
+        "name other files",
+    ]
+    # a node whose host is not its certname reads another file at 'Host': then it is needed
+    files[".hiera-ls/facts/web02.yaml"] = "role: web\nhost: web02b\n"
+    found = findings(tmp_path, files)
+    assert [f.split(" ")[0] for f in found if "profile-level-same-file" in f] == ["hiera.yaml:16"]
+
+
+def test_a_level_below_a_custom_function_reading_the_same_file_is_not_judged(
+    tmp_path: Path,
+) -> None:
+    """A custom lookup_key function may return keys its file does not hold (or hide some):
+    the yaml_data level below it naming the same file can still win."""
+    hiera = HIERA.replace(
+        "  - name: Common\n",
+        "  - name: Custom\n    lookup_key: my_backend\n    path: common.yaml\n  - name: Common\n",
+    )
+    files = {"hiera.yaml": hiera, "data/common.yaml": "a: 1\n"}
+    assert not [f for f in findings(tmp_path, files) if "profile-level-same-file" in f]

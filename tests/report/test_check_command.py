@@ -41,7 +41,24 @@ def test_text_lists_findings_like_ruff_with_a_summary(
 
 
 def test_a_clean_repository_passes(clean_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert check(capsys) == (0, "All checks passed (2 files).\n", "")
+    code, out, err = check(capsys)
+    assert (code, out) == (0, "All checks passed (2 files).\n")
+    # without a facts profile, it says once what did not run and how to add one
+    assert err.count("\n") == 1
+    assert err.startswith("hiera-ls check: note: no facts profile found, so ")
+    assert " checks that look keys up for a node did not run (" in err
+    assert "lookup-fails-for-profile" in err and "profile-unread-data-file" in err
+    assert "`puppet facts show --render-as json > NODE.json`" in err
+    assert "`facter -j > NODE.json`" in err
+    assert "`hiera-ls facts pull --puppetdb URL`" in err
+    # a run that asked for none of them has nothing to be told
+    assert check(capsys, "--select", "yaml-*")[2] == ""
+
+
+def test_a_run_with_profiles_is_not_told_to_add_one(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert check(capsys, "--profiles", "n6")[2] == ""
 
 
 def test_the_target_decides_what_fails(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -31,7 +31,7 @@ from hiera_ls.project.level_files import (
     datadir_data_files,
     function_for,
     layer_levels,
-    static_datadirs,
+    listed_datadirs,
 )
 from hiera_ls.project.model import Environment, Layer, LayerKind
 from hiera_ls.project.reference_graph import FilePlace, ReferenceGraph
@@ -78,9 +78,12 @@ class FileRole:
 
     @property
     def read_by_no_level(self) -> bool:
-        """No level of the file's layer can read it (``hiera-data-file-unused``): it takes no
-        part in any lookup (unknown when its hiera.yaml cannot be read)."""
+        """No level of the file's layer can read it (``hiera-data-file-unused``, or
+        ``module-data-not-read`` in a module without hiera.yaml): it takes no part in any
+        lookup (unknown when its hiera.yaml cannot be read)."""
         layer = self.layer
+        if layer is not None and layer.unread_datadir is not None:
+            return True  # a module without hiera.yaml (module-data-not-read)
         if layer is None or layer.config is None or layer.config.path is None:
             return False
         config = layer.config
@@ -247,7 +250,7 @@ def build_index(
     templates = {layer.root: layer_levels(layer) for layer in env.layers}
     if existing is None:
         levels = [t for ts in templates.values() for t in ts]
-        datadirs = [d for layer in env.layers for d in static_datadirs(layer)]
+        datadirs = [d for layer in env.layers for d in listed_datadirs(layer)]
         existing = candidate_files(levels, datadirs, files)
     by_root = layers_by_root(env)
     roles = {keys.path: role_of(env, templates, keys.path, by_root) for keys in entries}
@@ -283,7 +286,7 @@ def discover_sources(
 ) -> list[DataSource]:
     """Every data file under the datadirs of the environment's layers, loaded."""
     cache = cache or DataCache()
-    datadirs = [d for layer in env.layers for d in static_datadirs(layer)]
+    datadirs = [d for layer in env.layers for d in listed_datadirs(layer)]
     levels = [t for layer in env.layers for t in layer_levels(layer)]
     existing = candidate_files(levels, datadirs, files)
     out: list[DataSource] = []

@@ -10,18 +10,25 @@ their variables (a missing file is not an error for Puppet: the level simply fin
 from __future__ import annotations
 
 import os
-from collections.abc import Collection
+import re
+from collections.abc import Collection, Iterator
 
 from hiera_ls.checks.cross_file import CrossFileIndex
 from hiera_ls.checks.interpolation import token_problems
 from hiera_ls.checks.legacy_facts import LegacyFacts
+from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.hiera_config_model import HierarchyEntry
 from hiera_ls.project.level_files import LevelRef, is_data_file, layer_levels, static_datadirs
-from hiera_ls.project.model import Layer, LayerKind
+from hiera_ls.project.model import Environment, Layer, LayerKind
+from hiera_ls.project.puppetfile import declared_modules
+from hiera_ls.puppet.functions import HIERA_FUNCTIONS, PUPPET_FUNCTIONS
 from hiera_ls.source.files import FileAccess
+from hiera_ls.source.fix_source import FixSource
 from hiera_ls.source.rules import Needs, Rule
 from hiera_ls.source.scalars import Locator, StringSite
 from hiera_ls.source.spans import Details, Problem, Severity, Span
+from hiera_ls.source.text_edits import Fix, edit
+from hiera_ls.source.yaml_edits import distance
 
 NO_SPAN = Span.of(0, 0, 0, 0)
 
@@ -47,7 +54,29 @@ READS_OUTSIDE = Rule(
     "A hierarchy level reads files outside the directory of its hiera.yaml's environment "
     "or module (an absolute path, '..', or a symlink out)",
 )
-RULES = (DATADIR_MISSING, PATH_MATCHES_NOTHING, DATA_FILE_UNUSED, READS_OUTSIDE)
+
+
+def _function_fix(problem: Problem, src: FixSource) -> list[Fix]:
+    """The function the name most likely misspells."""
+    span = problem.where.span
+    if not problem.details.suggestions or span.start.line != span.end.line:
+        return []
+    written = src.at(span)
+    if written != problem.details.option:
+        return []
+    meant = problem.details.suggestions[0]
+    return [Fix(f"Change to {meant}", edit(span, meant), preferred=True)]
+
+
+FUNCTION_UNKNOWN = Rule(
+    "hiera-function-unknown",
+    Severity.ERROR,
+    "A level's data_hash, lookup_key or data_dig function exists nowhere in the environment: "
+    "Puppet fails every lookup that reaches the level",
+    needs=Needs.INDEX | Needs.CODE,
+    fix=_function_fix,
+)
+RULES = (DATADIR_MISSING, PATH_MATCHES_NOTHING, DATA_FILE_UNUSED, READS_OUTSIDE, FUNCTION_UNKNOWN)
 
 
 def check_config_tokens(
@@ -59,15 +88,31 @@ def check_config_tokens(
         return []
     locator = Locator.of(text)
     out: list[Problem] = []
+    for site, local in config_strings(layer):
+
+        def span_of(start: int, end: int, site: StringSite = site) -> Span:
+            return locator.span(site, start, end)
+
+        out.extend(
+            token_problems(
+                site.value, span_of, config.path, config=True, local_variable=local, legacy=legacy
+            )
+        )
+    return out
+
+
+def config_strings(layer: Layer) -> Iterator[tuple[StringSite, str | None]]:
+    """Each datadir and location template of the layer's levels holding a ``%{``, with the
+    variable a mapped_paths template binds for itself."""
+    config = layer.config
+    if config is None:
+        return
     seen_datadirs: set[Span] = set()
     for entry in (*config.hierarchy, *config.default_hierarchy):
         if entry.datadir_span is not None and entry.datadir_span not in seen_datadirs:
             seen_datadirs.add(entry.datadir_span)
-            out.extend(
-                _string_tokens(
-                    config.path, locator, entry.datadir, entry.datadir_span, None, legacy
-                )
-            )
+            if "%{" in entry.datadir:
+                yield StringSite((), entry.datadir, False, entry.datadir_span, None, False), None
         location = entry.location
         local = None
         slots = range(len(location.values))
@@ -76,35 +121,9 @@ def check_config_tokens(
             local = location.values[1] if len(location.values) > 1 else None
         for slot in slots:
             if slot < len(location.spans) and location.spans[slot] != NO_SPAN:
-                out.extend(
-                    _string_tokens(
-                        config.path,
-                        locator,
-                        location.values[slot],
-                        location.spans[slot],
-                        local,
-                        legacy,
-                    )
-                )
-    return out
-
-
-def _string_tokens(
-    path: str,
-    locator: Locator,
-    value: str,
-    span: Span,
-    local: str | None,
-    legacy: LegacyFacts | None,
-) -> list[Problem]:
-    if "%{" not in value:
-        return []
-    site = StringSite((), value, False, span, None, False)
-
-    def span_of(start: int, end: int) -> Span:
-        return locator.span(site, start, end)
-
-    return token_problems(value, span_of, path, config=True, local_variable=local, legacy=legacy)
+                value = location.values[slot]
+                if "%{" in value:
+                    yield StringSite((), value, False, location.spans[slot], None, False), local
 
 
 def check_datadirs(layer: Layer, files: FileAccess) -> list[Problem]:
@@ -285,6 +304,8 @@ def check_unused_data_files(index: CrossFileIndex) -> list[Problem]:
                     continue
                 if index.role(path).layer is not layer or any(t.can_read(path) for t in templates):
                     continue
+                if _plan_reads(layer, path):
+                    continue  # Bolt's plans read it
                 indexed = index.files.get(path)
                 first_line = indexed.first_line if indexed is not None else 0
                 message = (
@@ -300,3 +321,133 @@ def check_unused_data_files(index: CrossFileIndex) -> list[Problem]:
                 span = Span.of(0, 0, 0, first_line)
                 out.append(DATA_FILE_UNUSED.at(message, path, span, Details(file=config.path)))
     return out
+
+
+def _plan_reads(layer: Layer, path: str) -> bool:
+    """A plan_hierarchy level names the file (as written, without variables): Bolt's plans
+    read it, though Puppet's own lookups never do."""
+    config = layer.config
+    for entry in config.plan_hierarchy if config is not None else ():
+        if entry.location.kind not in ("path", "paths"):
+            continue
+        for value in entry.location.values:
+            named = os.path.normpath(os.path.join(layer.root, entry.datadir, value))
+            if "%{" not in value and named == path:
+                return True
+    return False
+
+
+FUNCTION_KINDS = ("data_hash", "lookup_key", "data_dig")
+_WHO_READS = {
+    LayerKind.GLOBAL: "every lookup",
+    LayerKind.ENVIRONMENT: "every lookup",
+    LayerKind.MODULE: "every lookup of the module's keys",
+}
+
+
+def check_unknown_functions(
+    layer: Layer, text: str, env: Environment, code: CodeIndex, files: FileAccess
+) -> list[Problem]:
+    """Each level whose function Puppet cannot find: neither Puppet's own nor defined by
+    the environment's code (a module's ``lib/puppet/functions`` or ``functions/``). Puppet
+    fails every lookup that reaches the level (``Unable to find 'data_hash' function named
+    'yml_data'``). A function of a module that is not here (one the Puppetfile deploys, or
+    a git submodule not checked out) may exist on the server: only a name that misspells a
+    known function is then reported. A custom function mapped to a reader (``backends``)
+    is the user's word that it exists."""
+    config = layer.config
+    if config is None or config.path is None or config.error is not None:
+        return []
+    defined = code.function_names()
+    out: list[Problem] = []
+    said: set[Span] = set()
+    for entry in (*config.hierarchy, *config.default_hierarchy):
+        name = entry.function_name
+        if entry.function_kind not in FUNCTION_KINDS or entry.custom_reader is not None:
+            continue
+        if name in PUPPET_FUNCTIONS or name.lower() in defined:
+            continue
+        meant = _misspelt(name, sorted({*HIERA_FUNCTIONS, *defined}))
+        if meant is None and _may_exist_elsewhere(name, env, files):
+            continue
+        span = _function_span(text, entry, name)
+        if span in said:
+            continue  # one function in defaults: said once
+        said.add(span)
+        error = (
+            f"Unable to find '{entry.function_kind}' function named '{name}' (file: {config.path})"
+        )
+        ask = (
+            f" Did you mean '{meant}'?"
+            if meant is not None
+            else " Neither Puppet nor any module of the environment defines it."
+        )
+        out.append(
+            FUNCTION_UNKNOWN.at(
+                f"Puppet has no function '{name}' for hierarchy level '{entry.name}': "
+                f"{_WHO_READS[layer.kind]} that reaches the level fails with: {error}.{ask}",
+                config.path,
+                span,
+                Details(
+                    level=entry.name,
+                    option=name,
+                    suggestions=(meant,) if meant is not None else (),
+                ),
+            )
+        )
+    return out
+
+
+def _misspelt(name: str, known: list[str]) -> str | None:
+    """The known function ``name`` misspells: a letter or two off (one in five at most), so
+    ``vault_data`` (another backend) is not taken for ``yaml_data``."""
+    scored = sorted((distance(name.lower(), k), k) for k in known)
+    if scored and scored[0][0] <= max(1, len(scored[0][1]) // 5):
+        return scored[0][1]
+    return None
+
+
+def _may_exist_elsewhere(name: str, env: Environment, files: FileAccess) -> bool:
+    """A function the server may have though this checkout lacks it: one of a module that
+    is not here, or (a name without a namespace, which any module may define) when some of
+    the environment's modules are not here (the Puppetfile's, an empty submodule)."""
+    module, sep, rest = name.partition("::")
+    if sep:
+        if module == "environment":
+            return _environment_function(env, rest, files)
+        layer = env.modules.get(module)
+        return layer is None or _empty(layer.root)
+    deployed = declared_modules(env.root, files)
+    if any(m not in env.modules for m in deployed):
+        return True
+    return any(_empty(layer.root) for layer in env.modules.values())
+
+
+def _environment_function(env: Environment, name: str, files: FileAccess) -> bool:
+    """``environment::name`` lives in the environment's own ``functions/`` or ``lib/``."""
+    return files.exists(os.path.join(env.root, "functions", f"{name}.pp")) or files.exists(
+        os.path.join(env.root, "lib", "puppet", "functions", "environment", f"{name}.rb")
+    )
+
+
+def _empty(directory: str) -> bool:
+    try:
+        with os.scandir(directory) as entries:
+            return not any(True for _ in entries)
+    except OSError:
+        return False
+
+
+_FUNCTION_LINE = re.compile(r"\b(?:data_hash|lookup_key|data_dig)\s*:\s*(['\"]?)([^'\"\s#,}]+)\1")
+
+
+def _function_span(text: str, entry: HierarchyEntry, name: str) -> Span:
+    """Where the level names its function: within the level, else in ``defaults``."""
+    lines = text.splitlines()
+    first = range(entry.span.start.line, min(entry.span.end.line + 1, len(lines)))
+    for numbers in (first, range(len(lines))):
+        for number in numbers:
+            for m in _FUNCTION_LINE.finditer(lines[number]):
+                if m.group(2) == name:
+                    return Span.of(number, m.start(2), number, m.end(2))
+    return entry.name_span

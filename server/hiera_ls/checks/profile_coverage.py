@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.cross_file import CrossFileIndex
 from hiera_ls.checks.profile import bottom_up
+from hiera_ls.checks.same_file_levels import LevelLocations, check_same_file_levels, level_locations
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.engine.trace import Event, Kind, TraceNode
 from hiera_ls.project.key_index import LARGE_FILE_CHARS
@@ -163,6 +164,7 @@ class _ProfileRun:
     known: bool
     deps: Deps
     answers: dict[str, _Seen]
+    levels: list[LevelLocations]  # the files each level names for this node
 
 
 @dataclass(slots=True)
@@ -234,6 +236,7 @@ def check_profile_coverage(
         return True
 
     reads: dict[str, set[str]] = {}  # profile -> files it reads
+    levels: dict[str, list[LevelLocations]] = {}  # profile -> the files each level names
     complete = True  # every profile's hierarchies could be worked out
     seen: dict[tuple[str, str], _Seen] = {}  # (profile, key) -> what its lookup took
     for profile in profiles:
@@ -242,11 +245,16 @@ def check_profile_coverage(
             run = _profile_run(env, index, profile, files, cache, step, memo, asked)
             memo.runs[profile.name] = run
         reads[profile.name] = run.reads
+        levels[profile.name] = run.levels
         complete = complete and run.known
         for key, answer in run.answers.items():
             seen[(profile.name, key)] = answer
-    levels = levels_by_file if complete else {}
-    by_file = _findings(env, index, profiles, reads, seen, levels, files)
+    by_file = _findings(
+        env, index, profiles, reads, seen, levels_by_file if complete else {}, files
+    )
+    if complete:
+        for path, found in check_same_file_levels(env, levels).items():
+            by_file.setdefault(path, []).extend(found)
     return CoverageResult(by_file, _consequences(index, profiles, seen, files))
 
 
@@ -328,7 +336,8 @@ def _profile_run(
             without.removed = None
         return entry
 
-    read, known, deps = _files_read(functools.partial(lookup, session, explain=True), env, files)
+    explained = functools.partial(lookup, session, explain=True)
+    read, known, deps, levels = _files_read(explained, env, files)
     answers: dict[str, _Seen] = {}
     references = [
         r for path in sorted(read) if path in index.files for r in index.files[path].references
@@ -347,7 +356,7 @@ def _profile_run(
             cause = _cause(outcome)
             if cause is not None:
                 answers[key] = _Seen([], failed=True, cause=cause)
-    return _ProfileRun(read, known, deps, answers)
+    return _ProfileRun(read, known, deps, answers, levels)
 
 
 def _lookup_options_only(key: str) -> Sequence[object]:
@@ -383,10 +392,11 @@ def _cause(outcome: LookupOutcome) -> Cause | None:
 
 def _files_read(
     lookup: Callable[[str], LookupOutcome], env: Environment, files: FileAccess
-) -> tuple[set[str], bool, Deps]:
+) -> tuple[set[str], bool, Deps, list[LevelLocations]]:
     """Every existing file the profile's hierarchies read (global, environment, modules),
-    whether that is all of them (a hierarchy that fails for the profile hides the rest), and
-    every location they look at (found or not, lookup_options' included)."""
+    whether that is all of them (a hierarchy that fails for the profile hides the rest),
+    every location they look at (found or not, lookup_options' included), and the locations
+    of each level."""
     keys = [PROBE_KEY]
     keys.extend(
         f"{name}::{PROBE_KEY}"
@@ -396,18 +406,20 @@ def _files_read(
     out: set[str] = set()
     looked: set[str] = set()
     known = True
+    levels: list[LevelLocations] = []
     for key in keys:
         outcome = lookup(key)
         known = known and outcome.error is None and outcome.trace is not None
         if outcome.trace is None:
             continue
+        levels.extend(level_locations(outcome.trace))
         for node in outcome.trace.walk():
             if node.kind is Kind.PATH:
                 path = os.path.normpath(node.label)
                 looked.add(path)
                 if node.exists:
                     out.add(path)
-    return out, known, tuple((path, files.stamp(path)) for path in sorted(looked))
+    return out, known, tuple((path, files.stamp(path)) for path in sorted(looked)), levels
 
 
 def _keys_defined(

@@ -30,18 +30,21 @@ from hiera_ls.checks.cross_file import (
     build_index,
     role_of,
 )
+from hiera_ls.checks.data_shapes import check_dash_items, check_key_colons, check_null_words
 from hiera_ls.checks.eyaml import check_encrypted_blocks, check_eyaml_keys
+from hiera_ls.checks.fact_paths import Facts, check_config_fact_paths, check_data_fact_paths
 from hiera_ls.checks.hiera_yaml import (
     check_config_tokens,
     check_datadirs,
     check_outside_reads,
+    check_unknown_functions,
     check_unmatched_templates,
     check_unused_data_files,
 )
 from hiera_ls.checks.interpolation import check_data_tokens, unquoted_token_problem
 from hiera_ls.checks.legacy_facts import LegacyFacts
 from hiera_ls.checks.lookup_options import check_lookup_options
-from hiera_ls.checks.module_data import check_module_keys
+from hiera_ls.checks.module_data import check_module_keys, check_unread_module_data
 from hiera_ls.checks.problems import in_file_order, unique
 from hiera_ls.checks.profile import Folded, ProfileLookup, check_profiles, per_profile
 from hiera_ls.checks.profile_coverage import CoverageMemo, NodeProfile, check_profile_coverage
@@ -80,6 +83,7 @@ def check_data_file(
     code: CodeIndex | None = None,
     declared: Callable[[], Collection[str]] = frozenset,
     folded: Folded | None = None,
+    facts: Sequence[Facts] = (),
     legacy: LegacyFacts | None = None,
 ) -> list[Problem]:
     """All problems of one data file, in file order.
@@ -93,6 +97,7 @@ def check_data_file(
     ``declared``: the classes the code declares resource-like (asked only when needed).
     ``folded``: whether a failure's cause is reported where it is (checks/causes.py): such
     failures are its consequences, not findings of this file.
+    ``facts``: every facts profile's facts (a misspelt fact is one none of them has).
     ``legacy``: the target's agents send no legacy facts (checks/legacy_facts.py).
     """
     data = source.data
@@ -126,6 +131,12 @@ def check_data_file(
     locator = Locator.of(source.text, source.is_json)
     if not large:
         out.extend(check_data_tokens(path, data, locator, legacy))
+        out.extend(check_data_fact_paths(path, data, locator, facts))
+        if not source.is_json:
+            out.extend(check_null_words(path, data, source.text, code))
+            out.extend(check_dash_items(path, data, source.text))
+    referenced = index.referenced_keys if index is not None else frozenset()
+    out.extend(check_key_colons(path, data, code, referenced))
     out.extend(
         check_lookup_options(
             path,
@@ -136,7 +147,7 @@ def check_data_file(
     )
     if _reads_eyaml(role, path):
         out.extend(check_encrypted_blocks(path, data, source.text))
-    if module_name is not None:
+    if module_name is not None and not _unread_module(role):
         function = role.function_name or ("json_data" if source.is_json else "yaml_data")
         out.extend(check_module_keys(path, data, module_name, function))
     references = [] if large else source.file_keys().kept_references(module_name)
@@ -205,6 +216,12 @@ def _reads_eyaml(role: FileRole, path: str) -> bool:
     return path.endswith(".eyaml")
 
 
+def _unread_module(role: FileRole) -> bool:
+    """The file lies in a module's data directory that nothing reads (no hiera.yaml):
+    ``module-data-not-read`` says so, and Puppet never warns about its keys."""
+    return role.layer is not None and role.layer.unread_datadir is not None
+
+
 def _role(index: CrossFileIndex | None, env: Environment | None, path: str) -> FileRole:
     if index is not None:
         return index.role(path)
@@ -218,11 +235,14 @@ def check_hiera_config(
     text: str,
     files: FileAccess | None = None,
     index: CrossFileIndex | None = None,
+    code: CodeIndex | None = None,
+    facts: Sequence[Facts] = (),
     legacy: LegacyFacts | None = None,
 ) -> list[Problem]:
     """Puppet's findings for the layer's hiera.yaml (from ``layer.config``) plus location checks.
 
     ``files`` enables the checks that look at the disk (datadir, templates matching no file);
+    ``code`` (with ``index``) the one that looks for the levels' functions in the code.
     ``legacy``: the target's agents send no legacy facts (checks/legacy_facts.py).
     """
     config = layer.config
@@ -230,6 +250,7 @@ def check_hiera_config(
         return []
     out: list[Problem] = list(config.problems)
     out.extend(check_config_tokens(layer, text, legacy))
+    out.extend(check_config_fact_paths(layer, text, facts))
     if files is not None:
         out.extend(check_datadirs(layer, files))
         out.extend(check_eyaml_keys(layer, files))
@@ -240,12 +261,14 @@ def check_hiera_config(
         out.extend(check_unmatched_templates(layer, files, existing, levels))
         repository = index.env.root if index is not None else None
         out.extend(check_outside_reads(layer, files, existing, levels, repository))
+        if index is not None and code is not None:
+            out.extend(check_unknown_functions(layer, text, index.env, code, files))
     return in_file_order(unique(out))
 
 
 def check_workspace(index: CrossFileIndex) -> dict[str, list[Problem]]:
     """Problems about files as members of the environment, by the path they are about."""
     grouped: dict[str, list[Problem]] = {}
-    for found in check_unused_data_files(index):
+    for found in (*check_unused_data_files(index), *check_unread_module_data(index)):
         grouped.setdefault(found.where.path, []).append(found)
     return grouped

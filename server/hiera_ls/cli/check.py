@@ -7,6 +7,7 @@ import argparse
 import os
 from typing import TextIO
 
+from hiera_ls.checks.rules import RULES
 from hiera_ls.cli.reports import (
     USAGE_ERROR,
     add_trust_options,
@@ -22,6 +23,7 @@ from hiera_ls.report.formats import FORMATS, Report, formatters
 from hiera_ls.report.progress import ProgressBar
 from hiera_ls.report.run import CheckError, check_roots, run_check
 from hiera_ls.report.selection import Selection, SelectionError, parse_codes
+from hiera_ls.source.rules import Needs
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -127,7 +129,23 @@ def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO)
         _tell_fixes(fixed, stderr)  # stderr: stdout may be a report a program reads
         if fixed.failed:
             return USAGE_ERROR
+    _tell_skipped(result.profiles, selection, stderr)
     return 1 if report.failing else 0
+
+
+def _tell_skipped(profiles: tuple[str, ...], selection: Selection, stderr: TextIO) -> None:
+    """Without a facts profile the checks that look keys up for a node do not run: say so once
+    (stderr: stdout may be a report a program reads), or a clean run would claim too much."""
+    skipped = [c for c, r in RULES.items() if Needs.PROFILE in r.needs and selection.wants(c)]
+    if profiles or not skipped:
+        return
+    stderr.write(
+        f"hiera-ls check: note: no facts profile found, so {len(skipped)} checks that look "
+        f"keys up for a node did not run ({', '.join(skipped)}). Add a profile per kind of "
+        "node to .hiera-ls/facts/: on a node, `puppet facts show --render-as json > "
+        "NODE.json` (or `facter -j > NODE.json`); from PuppetDB, `hiera-ls facts pull "
+        "--puppetdb URL`; or name facts files with --facts-path.\n"
+    )
 
 
 def _tell_fixes(fixed: FixResult, stderr: TextIO) -> None:

@@ -86,6 +86,8 @@ class Invocation:
     nested_count: list[int] = field(default_factory=lambda: [0])  # traced lookups only
     # Puppet's warnings for this lookup (Puppet 7's defaults), each once, in its words
     warnings: list[str] = field(default_factory=list)
+    # the data files whose reading Puppet has warned about (it reads each once a run)
+    warned_files: set[str] = field(default_factory=set)
     # levels skipped on the way, with what they might change (VALUE or OPTIONS)
     skipped: list[tuple[SkippedLevel, str]] = field(default_factory=list)
 
@@ -119,6 +121,13 @@ class Invocation:
             self.trace.text(f"Warning: {text}")
         if text not in self.warnings:
             self.warnings.append(text)
+
+    def warn_reading(self, path: str, texts: list[str]) -> None:
+        """What Puppet warns when it reads a data file: once a run per file (it keeps the
+        file's data), each text as often as Puppet prints it (once per offending key)."""
+        if path not in self.warned_files:
+            self.warned_files.add(path)
+            self.warnings.extend(texts)
 
     def note(self, text: str) -> None:
         """A note for the user that the explain output shows at this step too."""

@@ -32,8 +32,10 @@ from hiera_ls.puppet.errors import (
 from hiera_ls.puppet.message import Text
 from hiera_ls.puppet.values import ENCRYPTED_RE, Encrypted
 from hiera_ls.source.data_cache import DataCache
+from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.keys import LOOKUP_OPTIONS, KeySyntaxError, LookupKey, NotFound
+from hiera_ls.source.loader_rules import DATA_EMPTY_FILE
 from hiera_ls.source.spans import FileSpan
 
 EYAML = "eyaml_lookup_key"  # reads YAML like yaml_data; its ENC[...] strings stay encrypted
@@ -279,6 +281,7 @@ def _location_lookup(
             if inv.scope.target.strict_errors or not df.failure.plain.endswith(NOT_A_HASH):
                 raise LookupFailure(df.failure, cause=Cause(path))
             inv.warn(df.failure.plain)
+        inv.warn_reading(path, reading_warnings(rentry, path, df))
         root = lk.root
         if root not in df.data:
             trace.event(Event.NOT_FOUND, root)
@@ -300,6 +303,26 @@ def _location_lookup(
             raise
         trace.event(Event.FOUND, root, value, where)
         return value
+
+
+def reading_warnings(rentry: ResolvedEntry, path: str, df: DataFile) -> list[str]:
+    """Puppet's warnings on reading the file: a file without a hash (empty, ``~``: Puppet
+    reads ``{}`` even under strict=error), and a module's keys outside its namespace (one
+    warning per key, in Puppet 7's words, which do not name it)."""
+    out: list[str] = []
+    if df.failure is None and any(p.code == DATA_EMPTY_FILE.code for p in df.problems):
+        out.append(f"{path}: {NOT_A_HASH}")
+    layer = rentry.layer
+    if layer.kind is LayerKind.MODULE and rentry.entry.function_kind == "data_hash":
+        prefix = f"{layer.module_name}::"
+        out.extend(
+            f"Module '{layer.module_name}': Value returned from data_hash function "
+            f"'{rentry.entry.function_name}', when using location '{path}', must use keys "
+            "qualified with the name of the module"
+            for key in df.data
+            if key != LOOKUP_OPTIONS and not (isinstance(key, str) and key.startswith(prefix))
+        )
+    return out
 
 
 def skipped_level(rentry: ResolvedEntry) -> SkippedLevel:

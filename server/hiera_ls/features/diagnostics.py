@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.causes import ByCause, fold
 from hiera_ls.checks.class_parameters import declared_with_parameters
+from hiera_ls.checks.fact_paths import every_facts
 from hiera_ls.checks.policy import (
     COMPLETE,
     PARTIAL,
@@ -368,6 +369,9 @@ class Diagnostics:
                 found = _located_in(sorted([*found, *extra], key=_order), path)
         if last is None:
             return found
+        if kind is FileKind.HIERA_CONFIG and holds and last.by_file.get(path):
+            # its levels that only read files levels above it read
+            found = _located_in(sorted([*found, *last.by_file[path]], key=_order), path)
         return fold(found, last.consequences, len(snapshot.profiles))
 
     def _checked(
@@ -493,13 +497,12 @@ class Diagnostics:
             layer = view.configs[path]
             text = snapshot.text(path) or ""
             built = self.built(snapshot, view)
-            found = check_hiera_config(
-                layer,
-                text,
-                snapshot.files,
-                built.index if built is not None else None,
-                LegacyFacts.of(snapshot.target, snapshot.profiles),
-            )
+            code = code_index(snapshot, view) if built is not None else None
+            index = built.index if built is not None else None
+            facts = every_facts(snapshot.profiles)
+            legacy = LegacyFacts.of(snapshot.target, snapshot.profiles)
+            found = check_hiera_config(layer, text, snapshot.files, index, code, facts, legacy)
+            checked = coverage(index=built is not None, profile=True, code=code is not None)
         elif view is not None and kind is FileKind.DATA:
             source = self.source(snapshot, path)
             checked = PARTIAL
@@ -519,6 +522,7 @@ class Diagnostics:
                     code,
                     lambda: self.declared(snapshot, code) if code is not None else frozenset(),
                     lambda cause: _reported_where_it_is(snapshot, cause),
+                    every_facts(snapshot.profiles),
                     LegacyFacts.of(snapshot.target, snapshot.profiles),
                 )
                 large = len(source.text) > LARGE_FILE_CHARS

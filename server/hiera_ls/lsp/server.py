@@ -101,7 +101,32 @@ class HieraLanguageServer(LanguageServer):
             if message not in self._told:
                 self._told.add(message)
                 self.log(message, types.MessageType.Warning)
+        self._tell_unknown_profile(snap)
         return snap
+
+    def _tell_unknown_profile(self, snap: Snapshot) -> None:
+        """A hiera.factsProfile no profile answers to: every answer falls back to "no
+        profile", which the user must see (not only the log), once per name."""
+        wanted = self.project.settings.facts_profile
+        if not wanted or snap.active is not None or self.project.selected_profile is not None:
+            return
+        told = f"factsProfile {wanted}"
+        if told in self._told:
+            return
+        self._told.add(told)
+        names = sorted(e.name for e in snap.profiles)
+        known = ", ".join(names[:5]) or "none found"
+        more = f" and {len(names) - 5} more" if len(names) > 5 else ""
+        message = (
+            f"hiera-ls: no facts profile named '{wanted}' (setting hiera.factsProfile): hovers "
+            f"show every definition instead of one node's value. Profiles: {known}{more}"
+        )
+        try:
+            self.window_show_message(
+                types.ShowMessageParams(type=types.MessageType.Warning, message=message)
+            )
+        except Exception:  # no client to talk to (tests, shutdown)
+            log.warning("%s", message)
 
     def warm_code(self, snap: Snapshot) -> None:
         """Read the Puppet code in the background (after start-up, a modulepath or

@@ -34,6 +34,11 @@ from hiera_ls.source.manifest_parser import read_manifest
 from hiera_ls.source.spans import Span
 from hiera_ls.source.template_reader import read_epp_lookups, read_ruby_lookups
 
+_FUNCTIONS = "function names"  # CodeIndex.memo's key for function_names()
+_RUBY_FUNCTION = re.compile(
+    r"/lib/puppet/functions/(.+)\.rb$|/lib/puppet/parser/functions/([^/]+)\.rb$"
+)
+
 
 @dataclass(frozen=True, slots=True)
 class ParameterRef:
@@ -157,6 +162,22 @@ class CodeIndex:
     def inclusions(self) -> Iterator[Inclusion]:
         for path in sorted(self.files):
             yield from self.files[path].inclusions
+
+    def function_names(self) -> frozenset[str]:
+        """Every function the code defines, as Puppet's loaders find them: Puppet-language
+        functions by their declared names, Ruby functions by their files' paths
+        (``lib/puppet/functions/mymod/my_data.rb`` is ``mymod::my_data``, a 3.x function
+        under ``lib/puppet/parser/functions`` its file's name)."""
+        found = self.memo.get(_FUNCTIONS)
+        if not isinstance(found, frozenset):
+            names = {d.name for d in self.definitions() if d.kind is DefinitionKind.FUNCTION}
+            for path in self.files:
+                m = _RUBY_FUNCTION.search(path.replace(os.sep, "/"))
+                if m is not None:
+                    names.add((m.group(1) or m.group(2)).replace("/", "::").lower())
+            found = frozenset(names)
+            self.memo[_FUNCTIONS] = found
+        return found
 
 
 def _root(key: str) -> str:

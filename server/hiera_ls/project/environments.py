@@ -140,9 +140,25 @@ def _module_layer(
     root: str, name: str, files: FileAccess, configs: ConfigCache, backends: Backends = NO_BACKENDS
 ) -> Layer:
     config = configs.load(os.path.join(root, CONFIG_FILE), "module", files)
-    if config is None and _metadata_data_provider(root, files) == "hiera":
-        config = builtin_default_config()  # Puppet 4.7's module data: deprecated, still read
-    return Layer(LayerKind.MODULE, root, with_backends(config, backends), name)
+    if config is not None:
+        return Layer(LayerKind.MODULE, root, with_backends(config, backends), name)
+    provider = metadata_data_provider(root, files)
+    if provider == "hiera":  # Puppet's default hierarchy: data/common.yaml
+        return Layer(LayerKind.MODULE, root, builtin_default_config(), name, provider)
+    return Layer(LayerKind.MODULE, root, None, name, provider)
+
+
+def metadata_data_provider(root: str, files: FileAccess) -> str | None:
+    """metadata.json's ``data_provider`` (Puppet reads it only without a hiera.yaml)."""
+    text = files.read_text(os.path.join(root, "metadata.json"))
+    if text is None or "data_provider" not in text:
+        return None
+    try:
+        metadata = json.loads(text)
+    except ValueError:
+        return None
+    provider = metadata.get("data_provider") if isinstance(metadata, dict) else None
+    return provider if isinstance(provider, str) and provider else None
 
 
 def _metadata_data_provider(root: str, files: FileAccess) -> object:

@@ -179,6 +179,7 @@ class _ConfigReader(LocatedReader):
         version: int,
         hierarchy: Sequence[HierarchyEntry] = (),
         default_hierarchy: Sequence[HierarchyEntry] = (),
+        plan_hierarchy: Sequence[HierarchyEntry] = (),
     ) -> HieraConfig:
         return HieraConfig(
             self.path,
@@ -187,6 +188,7 @@ class _ConfigReader(LocatedReader):
             tuple(default_hierarchy),
             tuple(self.problems),
             self.error,
+            tuple(plan_hierarchy),
         )
 
     # ------------------------------------------------------------------ version 5
@@ -212,7 +214,8 @@ class _ConfigReader(LocatedReader):
         ):
             for entry, index in entries:
                 self._function_arguments(entry, (section, index), _get(filled, (section, index)))
-        return self._result(5, [e for e, _ in hierarchy], [e for e, _ in default_hierarchy])
+        plan = [e for e, _ in self._entries(filled, "plan_hierarchy", defaults)]
+        return self._result(5, [e for e, _ in hierarchy], [e for e, _ in default_hierarchy], plan)
 
     def _type_check(self, reader: SchemaReader, config: dict[object, object]) -> None:
         subject = f"The Lookup Configuration at '{self.path}' has wrong type,"

@@ -106,6 +106,8 @@ class HieraConfig:
     # What Puppet raises for every lookup in this layer, in its words (file/line suffix
     # included); None when the configuration is usable.
     error: str | None
+    # the levels only Bolt's plans search (Puppet's own lookups never do)
+    plan_hierarchy: tuple[HierarchyEntry, ...] = ()
 
 
 def builtin_default_config() -> HieraConfig:

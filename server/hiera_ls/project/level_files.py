@@ -234,6 +234,13 @@ def static_datadirs(layer: Layer) -> list[str]:
     return out
 
 
+def listed_datadirs(layer: Layer) -> list[str]:
+    """The directories whose data files the project lists: the layer's datadirs, and a
+    module's ``data`` directory that nothing reads (its files are reported as such)."""
+    unread = layer.unread_datadir
+    return [*static_datadirs(layer), unread] if unread is not None else static_datadirs(layer)
+
+
 def is_data_file(path: str) -> bool:
     """A data file by its name: a data extension, not hidden (``.yamllint.yaml`` is a tool's)."""
     return path.endswith(DATA_EXTENSIONS) and not os.path.basename(path).startswith(".")

@@ -5,6 +5,7 @@ The project layer builds these; the engine only reads them.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -26,12 +27,25 @@ class Layer:
 
     ``config`` is None when there is no hiera.yaml: the environment then has no data,
     a module has no data provider, and the global layer uses Puppet's built-in default.
+    ``data_provider``: a module's metadata.json ``data_provider`` (deprecated), read when it
+    has no hiera.yaml: ``hiera`` reads ``data/`` with Puppet's default hierarchy (then
+    ``config`` is that default), ``function`` calls ``<module>::data``.
     """
 
     kind: LayerKind
     root: str
     config: HieraConfig | None
     module_name: str | None = None
+    data_provider: str | None = None
+
+    @property
+    def unread_datadir(self) -> str | None:
+        """A module's ``data`` directory when nothing reads it: no hiera.yaml and no
+        metadata.json ``data_provider`` (Puppet's explain: ``Module data provider for
+        module "m" not found``)."""
+        if self.kind is not LayerKind.MODULE or self.config is not None or self.data_provider:
+            return None
+        return os.path.join(self.root, "data")
 
     @property
     def title(self) -> str:

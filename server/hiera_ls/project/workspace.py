@@ -38,7 +38,7 @@ from hiera_ls.project.level_files import (
     environment_levels,
     function_for,
     level_files,
-    static_datadirs,
+    listed_datadirs,
 )
 from hiera_ls.project.model import Environment, Layer
 from hiera_ls.project.profiles import (
@@ -83,7 +83,7 @@ class EnvironmentView:
     def datadirs(self) -> list[str]:
         out: list[str] = []
         for layer in self.env.layers:
-            out.extend(d for d in static_datadirs(layer) if d not in out)
+            out.extend(d for d in listed_datadirs(layer) if d not in out)
         return out
 
 
@@ -281,6 +281,9 @@ class Workspace:
         self.settings = settings or Settings()
         # Chosen by command; wins over the setting. ("",) means "no profile" was chosen.
         self.selected_profile: tuple[str] | None = None
+        # The profiles a run is about (`check --profiles`): the others are left out of every
+        # snapshot, so every check (those over all profiles included) sees only these.
+        self.profile_filter: frozenset[str] | None = None
         self._buffers: dict[str, str] = {}
         self.cache = DataCache()
         self.key_index = KeyIndex()
@@ -377,6 +380,12 @@ class Workspace:
             self._profiles = None  # (the target decides which facts a profile keeps)
         if old.facts_profile != settings.facts_profile:
             self.selected_profile = None  # the user changed the setting: it wins again
+        self._snapshot = None
+        self._data_memo = {}
+
+    def narrow_profiles(self, names: Sequence[str] | None) -> None:
+        """Keep only the profiles named (None: every profile found)."""
+        self.profile_filter = frozenset(names) if names is not None else None
         self._snapshot = None
         self._data_memo = {}
 
@@ -524,13 +533,16 @@ class Workspace:
         note = left_out_note([e.profile for e in self._profiles], choice.target)
         if note is not None:
             messages.append(note)
+        profiles = self._profiles
+        if self.profile_filter is not None:
+            profiles = tuple(e for e in profiles if e.name in self.profile_filter)
         wanted = (
             self.selected_profile[0]
             if self.selected_profile is not None
             else self.settings.facts_profile
         )
         messages.extend(_unreadable_configs(self._views))
-        active = find_profile(self._profiles, wanted)
+        active = find_profile(profiles, wanted)
         if wanted and active is None and self._fleet is not None:
             active = self._fleet.entry(wanted, files, choice.target)
         if wanted and active is None:
@@ -542,7 +554,7 @@ class Workspace:
             roots=self.roots,
             settings=self.settings,
             environments=self._views,
-            profiles=self._profiles,
+            profiles=profiles,
             active=active,
             files=files,
             cache=self.cache,

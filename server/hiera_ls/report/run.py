@@ -91,9 +91,12 @@ def run_check(
     workspace.set_fleet(fleet)
     first = workspace.snapshot()
     names = _profile_names(first, profiles)
+    files = [p for p in project_paths(first) if not only or p in only]  # every facts file too
+    if profiles is not None and list(profiles) != ["all"]:
+        workspace.narrow_profiles(names)  # the checks over every profile see these only
+        first = workspace.snapshot()
     diagnostics = Diagnostics(every_profile=False)  # a pass per profile, merged below
     diagnostics.rebuild_stale(first, diagnostics.changes)
-    files = [p for p in project_paths(first) if not only or p in only]
     if not files:
         where = ", ".join(paths or ["."])
         raise CheckError(
