@@ -14,19 +14,27 @@ from pathlib import Path
 
 import pytest
 
-from tests.oracle.puppet import PuppetOracle, puppet_available
+from tests.oracle.engines import PuppetEngine, chosen_engines
+from tests.oracle.puppet import PuppetOracle
+
+
+@pytest.fixture(scope="session", params=chosen_engines(), ids=lambda engine: engine.name)
+def puppet_engine(request: pytest.FixtureRequest) -> PuppetEngine:
+    """Each reference Puppet in turn (tests/oracle/engines.py: Puppet 7.23 and 8.10); one that
+    is not installed is skipped, except on CI, which installs both."""
+    engine: PuppetEngine = request.param
+    why = engine.missing()
+    if why is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but {engine.title} cannot run: {why}", pytrace=False)
+        pytest.skip(why)
+    return engine
 
 
 @pytest.fixture(scope="session")
-def puppet_oracle() -> Iterator[PuppetOracle]:
-    """Puppet's own Hiera engine; skipped without Puppet, except on CI, which installs it."""
-    if not puppet_available():
-        if os.environ.get("CI") == "true":
-            pytest.fail(
-                "CI=true but `puppet` (Debian's puppet-agent) is not installed", pytrace=False
-            )
-        pytest.skip("`puppet` is not installed")
-    with PuppetOracle() as oracle:
+def puppet_oracle(puppet_engine: PuppetEngine) -> Iterator[PuppetOracle]:
+    """Puppet's own Hiera engine, one process per reference Puppet."""
+    with PuppetOracle(puppet_engine) as oracle:
         yield oracle
 
 
@@ -41,7 +49,12 @@ DIRECTORY_KINDS = {
     "puppetdb": "puppetdb",
 }
 # A test that uses this fixture is of this kind.
-FIXTURE_KINDS = {"puppet_oracle": "puppet", "fresh_client": "lsp_e2e", "puppetdb": "puppetdb"}
+FIXTURE_KINDS = {
+    "puppet_oracle": "puppet",
+    "puppet_engine": "puppet",
+    "fresh_client": "lsp_e2e",
+    "puppetdb": "puppetdb",
+}
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker

@@ -18,7 +18,10 @@ export interface HieraSettings {
     hieraConfig: string | null;
     environmentPath: string | null;
     environment: string | null;
-    strictVariables: boolean;
+    /** `hiera.target`: the Puppet the nodes run (null: the repository's `.hiera-ls.yaml`, else puppet8). */
+    target: Target | null;
+    /** Deprecated (`hiera.target` replaces it): sent only when the user set it. */
+    strictVariables: boolean | null;
     /** Which directories hold modules: Puppet's modulepath only, or also the conventional ones. */
     moduleDirs: ModuleDirs;
     /** `hiera.eyaml.decryptInHover`: hovers show eyaml plaintext (off unless the user turns it on). */
@@ -48,6 +51,10 @@ export interface PuppetDBSettings {
     allowedUrls: string[];
 }
 
+/** The values of `hiera.target` (the server's project/targets.py). */
+export const TARGETS = ['puppet7', 'puppet8', 'openvox8', 'openvox9'] as const;
+export type Target = (typeof TARGETS)[number];
+
 /** The values of `hiera.moduleDirs`; the server's default is `conventional`. */
 export const MODULE_DIRS = ['conventional', 'modulepath'] as const;
 export type ModuleDirs = (typeof MODULE_DIRS)[number];
@@ -63,6 +70,7 @@ export const SERVER_SETTING_KEYS: readonly (keyof HieraSettings)[] = [
     'hieraConfig',
     'environmentPath',
     'environment',
+    'target',
     'strictVariables',
     'moduleDirs',
     'eyaml',
@@ -121,7 +129,8 @@ export function normalizeSettings(raw: unknown, home: string, folder?: string): 
         hieraConfig: path(get('hieraConfig'), home, folder),
         environmentPath: path(get('environmentPath'), home, folder),
         environment: text(get('environment')),
-        strictVariables: typeof strict === 'boolean' ? strict : true,
+        target: (TARGETS as readonly unknown[]).includes(get('target')) ? (get('target') as Target) : null,
+        strictVariables: typeof strict === 'boolean' ? strict : null,
         moduleDirs: moduleDirs(get('moduleDirs')),
         eyaml: { decryptInHover: flag(get('eyaml'), 'decryptInHover', false) },
         inlayHints: { enabled: flag(get('inlayHints'), 'enabled', true) },

@@ -13,7 +13,8 @@ describe('settings -> initializationOptions', () => {
             hieraConfig: null,
             environmentPath: null,
             environment: null,
-            strictVariables: true,
+            target: null,
+            strictVariables: null,
             moduleDirs: 'conventional',
             eyaml: { decryptInHover: false },
             inlayHints: { enabled: true },
@@ -42,6 +43,7 @@ describe('settings -> initializationOptions', () => {
             hieraConfig: '~/puppet/hiera.yaml',
             environmentPath: '${workspaceFolder}/..',
             environment: 'staging',
+            target: 'puppet7',
             strictVariables: false,
             moduleDirs: 'modulepath',
             eyaml: { decryptInHover: true },
@@ -65,6 +67,7 @@ describe('settings -> initializationOptions', () => {
             hieraConfig: '/home/u/puppet/hiera.yaml',
             environmentPath: '/ws/prod/..',
             environment: 'staging',
+            target: 'puppet7',
             strictVariables: false,
             moduleDirs: 'modulepath',
             eyaml: { decryptInHover: true },
@@ -91,6 +94,7 @@ describe('settings -> initializationOptions', () => {
                 factsPaths: ['ok', 7, '', null],
                 hieraConfig: {},
                 strictVariables: 'no',
+                target: 'puppet6',
                 moduleDirs: 'site-modules',
             },
             HOME,
@@ -98,7 +102,8 @@ describe('settings -> initializationOptions', () => {
         assert.equal(s.factsProfile, null);
         assert.deepEqual(s.factsPaths, ['ok']);
         assert.equal(s.hieraConfig, null);
-        assert.equal(s.strictVariables, true);
+        assert.equal(s.strictVariables, null);
+        assert.equal(s.target, null);
         assert.equal(s.moduleDirs, 'conventional');
         assert.deepEqual(normalizeSettings({ inlayHints: { enabled: 'no' } }, HOME).inlayHints, { enabled: true });
         assert.deepEqual(normalizeSettings({ backends: { a: 'yaml_data', b: 7 } }, HOME).backends, { a: 'yaml_data' });

@@ -112,10 +112,11 @@ def test_bare_top_scope_variables() -> None:
     [(code, message)] = check("%{osfamily}")
     assert code == "interpolation-top-scope-variable"
     assert (
-        "write %{::osfamily} for the top-scope variable, or %{facts.osfamily} if it is a fact"
+        "write %{::osfamily} for the top-scope variable, or %{facts.os.family} for the fact"
         in message
     )
-    assert check("%{os.family}")[0][1].endswith("%{facts.os.family} if it is a fact")
+    assert check("%{os.family}")[0][1].endswith("%{facts.os.family} for the fact")
+    assert check("%{role}")[0][1].endswith("%{facts.role} for the fact")
     assert check("%{scope('osfamily')}")[0][0] == "interpolation-top-scope-variable"
     for fine in (
         "%{::osfamily}",

@@ -39,7 +39,7 @@ def test_unqualified_module_keys_are_ignored_with_puppets_warning(tmp_path: Path
     assert problems[0].message == (
         "Puppet ignores 'stray': module data keys must start with 'mymod::'. Puppet warns: Module "
         "'mymod': Value returned from data_hash function 'yaml_data', when using location "
-        f"'{location}', must use keys qualified with the name of the module"
+        f"'{location}', must use keys qualified with the name of the module; got stray"
     )
 
 

@@ -26,6 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from hiera_ls.project.targets import DEFAULT_TARGET, Target
+from tests.oracle.engines import node_facts
+
 MergeArg = None | str | dict[str, Any]
 T = TypeVar("T")
 
@@ -254,19 +257,18 @@ class GeneratedEnv:
         return self.environmentpath / self.environment
 
     def oracle_request(
-        self, strict_variables: bool = True, lookups: Sequence[Lookup] | None = None
+        self, target: Target = DEFAULT_TARGET, lookups: Sequence[Lookup] | None = None
     ) -> dict[str, Any]:
-        """The oracle request; ``strict_variables=False`` means Puppet 7's defaults
-        (strict=warning).
-        """
+        """The oracle request: Puppet with the target's defaults, and the facts a node of
+        the target's Puppet sends (tests/oracle/engines.py)."""
         return {
             "environmentpath": str(self.environmentpath),
             "environment": self.environment,
             "node": self.node,
-            "facts": self.facts,
+            "facts": node_facts(self.facts, target),
             "hiera_config": str(self.hiera_config) if self.hiera_config else None,
-            "strict_variables": strict_variables,
-            "strict": "error" if strict_variables else "warning",
+            "strict_variables": target.strict_variables,
+            "strict": target.strict,
             # hiera-ls previews a catalog compile: server_facts holds the environment's name
             "compile": True,
             "lookups": [
@@ -275,18 +277,17 @@ class GeneratedEnv:
             ],
         }
 
-    def cli_args(self, strict_variables: bool = True) -> list[str]:
+    def cli_args(self, target: Target = DEFAULT_TARGET) -> list[str]:
         args = [
             "lookup", "--batch",
             "--environmentpath", str(self.environmentpath),
             "--environment", self.environment,
             "--node", self.node,
             "--facts", str(self.facts_path),
+            "--target", target.name,
         ]  # fmt: skip
         if self.hiera_config is not None:
             args += ["--hiera-config", str(self.hiera_config)]
-        if not strict_variables:
-            args.append("--no-strict-variables")
         return args
 
     def batch_input(self, lookups: Sequence[Lookup] | None = None) -> str:
@@ -422,9 +423,11 @@ class _Gen:
         family = self.pick(FAMILIES)
         major = str(r.randint(7, 12))
         facts: dict[str, Any] = {
+            # legacy facts (which Puppet 8 agents do not send) and their structured twins
             "hostname": host,
             "domain": domain,
             "fqdn": self.node,
+            "networking": {"hostname": host, "domain": domain, "fqdn": self.node},
             "clientcert": self.node,
             "role": self.role,
             "roles": roles,
@@ -472,7 +475,8 @@ class _Gen:
             ("trusted.domain", self.node.split(".", 1)[1]), ("::fqdn", self.node),
             ("clientcert", self.node), ("environment", self.environment),
             ("facts.datacenter", fx["datacenter"]), ("::tier", fx["tier"]),
-            ("hostname", fx["hostname"]), ("facts.custom.'dotted.key'", "dk"),
+            ("hostname", fx["hostname"]), ("facts.networking.hostname", fx["hostname"]),
+            ("::networking.fqdn", self.node), ("facts.custom.'dotted.key'", "dk"),
             ('facts.custom."dotted.key"', "dk"), ("facts.roles.0", fx["roles"][0]),
         ]  # fmt: skip
 

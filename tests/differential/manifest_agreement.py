@@ -54,6 +54,7 @@ from typing import Any
 from hiera_ls.source.files import read_disk
 from hiera_ls.source.manifest_model import Definition, ManifestFacts, Parameter
 from hiera_ls.source.spans import Span
+from tests.oracle.engines import ENGINES, PUPPET7, PuppetEngine
 from tests.oracle.manifests import manifest_files, puppet_parse
 
 Reader = Callable[[str, str], ManifestFacts]
@@ -582,13 +583,15 @@ def write_mutants(files: Sequence[str], count: int, seed: int, directory: str) -
     return written
 
 
-def agreement(paths: Iterable[str], reader: Reader | None = None) -> Agreement:
+def agreement(
+    paths: Iterable[str], reader: Reader | None = None, engine: PuppetEngine = PUPPET7
+) -> Agreement:
     """Parse every file with Puppet and with ``reader`` (ours by default) and compare."""
     files = list(paths)
     read = reader or load_reader()
     tally = Agreement()
     began = time.perf_counter()
-    tally.puppet_version, answers = puppet_parse(files)
+    tally.puppet_version, answers = puppet_parse(files, engine)
     tally.seconds["Puppet (one process)"] = time.perf_counter() - began
     spent = 0.0
     for answer in answers:
@@ -621,6 +624,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the edits (0)")
     parser.add_argument(
+        "--engine", choices=tuple(ENGINES), default="puppet7", help="the Puppet to ask (puppet7)"
+    )
+    parser.add_argument(
         "--templates",
         action="store_true",
         help="also compare the lookups of .epp templates (Puppet's EPP parser, hiera-ls's "
@@ -637,7 +643,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="hiera-ls-mutants-") as scratch:
         if args.mutants:
             files = write_mutants(files, args.mutants, args.seed, args.mutants_dir or scratch)
-        tally = agreement(files, load_reader(args.reader))
+        tally = agreement(files, load_reader(args.reader), ENGINES[args.engine])
     root = os.path.commonpath(files) if len(files) > 1 else os.path.dirname(files[0])
     print("\n".join(tally.report(args.show, root)))
     if args.json:

@@ -1,6 +1,6 @@
 """Look at what the generator makes and what Puppet answers, outside pytest.
 
-python -m tests.differential.report --write SEED DIR [--no-strict-variables]
+python -m tests.differential.report --write SEED DIR [--target T] [--engine E]
     lay out one seed's environment in DIR and print how to query it
 python -m tests.differential.report --coverage [--seeds 150]
     feature counts over the seeds (what the differential test exercises)
@@ -20,6 +20,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from hiera_ls.project.targets import DEFAULT_TARGET, TARGET_NAMES, TARGETS, Target
 from tests.differential.generator import GenOptions, generate
 from tests.differential.harness import (
     DEFAULT_SEEDS,
@@ -28,29 +29,27 @@ from tests.differential.harness import (
     outcome,
     parse_seeds,
 )
+from tests.oracle.engines import ENGINES, PuppetEngine
 from tests.oracle.puppet import PuppetOracle
 
 
-def _write(seed: int, target: Path, strict_variables: bool) -> int:
-    if target.exists() and any(target.iterdir()):
-        print(f"{target} is not empty", file=sys.stderr)
+def _write(seed: int, directory: Path, target: Target, engine: PuppetEngine) -> int:
+    if directory.exists() and any(directory.iterdir()):
+        print(f"{directory} is not empty", file=sys.stderr)
         return 2
-    env = generate(seed, target, GenOptions(strict_sensitive=strict_variables))
+    env = generate(seed, directory, GenOptions(strict_sensitive=target.strict_errors))
     print(f"seed {seed}: {len(env.files)} files under {env.base}")
     print("batch input (one JSON line per lookup):")
     print(env.batch_input(), end="")
     print("hiera-ls:")
-    print(
-        "  "
-        + shlex.join([*hiera_ls_command(), *env.cli_args(strict_variables)])
-        + " < lookups.jsonl"
-    )
+    print("  " + shlex.join([*hiera_ls_command(), *env.cli_args(target)]) + " < lookups.jsonl")
     (env.base / "lookups.jsonl").write_text(env.batch_input(), encoding="utf-8")
     (env.base / "oracle-request.json").write_text(
-        json.dumps(env.oracle_request(strict_variables)) + "\n", encoding="utf-8"
+        json.dumps(env.oracle_request(target)) + "\n", encoding="utf-8"
     )
-    print("Puppet oracle:")
-    print(f"  ruby tests/oracle/puppet_oracle.rb < {env.base / 'oracle-request.json'}")
+    print(f"{engine.title}'s oracle:")
+    oracle = shlex.join(engine.shown(["ruby", "tests/oracle/puppet_oracle.rb"]))
+    print(f"  {oracle} < {env.base / 'oracle-request.json'}")
     return 0
 
 
@@ -63,14 +62,14 @@ def _family(message: str) -> str:
     return message[:100]
 
 
-def _coverage(seeds: list[int], outcomes: bool) -> int:
+def _coverage(seeds: list[int], outcomes: bool, engine: PuppetEngine) -> int:
     features: Counter[str] = Counter()
     results: Counter[str] = Counter()
     families: Counter[str] = Counter()
     envs_with = Counter[str]()
     lookups = 0
     oracle_seconds = 0.0
-    oracle = PuppetOracle() if outcomes else None
+    oracle = PuppetOracle(engine) if outcomes else None
     try:
         if oracle is not None:
             oracle.start()
@@ -117,15 +116,17 @@ def _coverage(seeds: list[int], outcomes: bool) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.differential.report")
     parser.add_argument("--write", nargs=2, metavar=("SEED", "DIR"))
-    parser.add_argument("--no-strict-variables", action="store_true")
+    parser.add_argument("--target", choices=TARGET_NAMES, default=DEFAULT_TARGET.name)
+    parser.add_argument("--engine", choices=tuple(ENGINES), default="puppet7")
     parser.add_argument("--coverage", action="store_true")
     parser.add_argument("--outcomes", action="store_true")
     parser.add_argument("--seeds", default=DEFAULT_SEEDS)
     args = parser.parse_args(argv)
     if args.write:
-        return _write(int(args.write[0]), Path(args.write[1]), not args.no_strict_variables)
+        target, engine = TARGETS[args.target], ENGINES[args.engine]
+        return _write(int(args.write[0]), Path(args.write[1]), target, engine)
     if args.coverage or args.outcomes:
-        return _coverage(parse_seeds(args.seeds), args.outcomes)
+        return _coverage(parse_seeds(args.seeds), args.outcomes, ENGINES[args.engine])
     parser.print_help()
     return 2
 

@@ -27,7 +27,7 @@ from hiera_ls.features.sessions import new_session
 from hiera_ls.project.workspace import Workspace
 from hiera_ls.puppet.ruby_text import puppet_string
 from hiera_ls.source.spans import Position
-from tests.oracle.puppet import puppet_available
+from tests.oracle.engines import PuppetEngine
 
 pytestmark = pytest.mark.puppet
 
@@ -37,17 +37,17 @@ ASSIGNED = re.compile(r"^\s*\$(\w+)\s*=")
 KEY = re.compile(r"^([\w:.]+):(?:\s|$)")
 
 
-def _puppet_notices(base: Path, env: Path) -> dict[str, str]:
+def _puppet_notices(engine: PuppetEngine, base: Path, env: Path) -> dict[str, str]:
     """``name=value`` notices of `puppet apply` for the node (role web)."""
     for d in ("conf", "code", "var"):
         (base / d).mkdir()
     run = subprocess.run(
-        [
+        engine.command([
             "puppet", "apply", "--noop", "--confdir", str(base / "conf"), "--codedir",
             str(base / "code"), "--vardir", str(base / "var"), "--environmentpath",
             str(base / "environments"), "--environment", "production", "--certname", NODE,
             "--color", "false", str(env / "manifests/site.pp"),
-        ],
+        ], cwd=base),
         capture_output=True, text=True, timeout=300, cwd=base,
         env={**os.environ, "FACTER_role": "web"},
     )  # fmt: skip
@@ -58,14 +58,12 @@ def _puppet_notices(base: Path, env: Path) -> dict[str, str]:
 
 
 def test_previews_use_the_merge_each_call_asks_for_as_puppet_apply_binds(
-    tmp_path: Path,
+    tmp_path: Path, puppet_engine: PuppetEngine
 ) -> None:
-    if not puppet_available():
-        pytest.skip("`puppet` is not installed")
     base = tmp_path.resolve()
     env = base / "environments" / "production"
     shutil.copytree(FIXTURE, env)
-    theirs = _puppet_notices(base, env)
+    theirs = _puppet_notices(puppet_engine, base, env)
 
     workspace = Workspace([str(env)])
     workspace.select_profile(NODE)
@@ -104,17 +102,17 @@ def test_previews_use_the_merge_each_call_asks_for_as_puppet_apply_binds(
     assert set(theirs) - set(ours) == {"computed"}
 
 
-def _puppet_lookup(base: Path, key: str, merge: str | None) -> object:
+def _puppet_lookup(engine: PuppetEngine, base: Path, key: str, merge: str | None) -> object:
     """What `puppet lookup --render-as yaml` prints for the node (its key order kept). The
     node's facts come from facter with the role set (``--facts`` would leave
     ``trusted.certname`` empty)."""
     run = subprocess.run(
-        [
+        engine.command([
             "puppet", "lookup", "--confdir", str(base / "conf"), "--codedir", str(base / "code"),
             "--vardir", str(base / "var"), "--environmentpath", str(base / "environments"),
             "--environment", "production", "--certname", NODE, "--render-as", "yaml",
             *(["--merge", merge] if merge else []), key,
-        ],
+        ], cwd=base),
         capture_output=True, text=True, timeout=300, cwd=base,
         env={**os.environ, "FACTER_role": "web"},
     )  # fmt: skip
@@ -122,9 +120,9 @@ def _puppet_lookup(base: Path, key: str, merge: str | None) -> object:
     return YAML(typ="safe").load(run.stdout)
 
 
-def test_hover_shows_hash_keys_in_the_order_puppet_lookup_prints(tmp_path: Path) -> None:
-    if not puppet_available():
-        pytest.skip("`puppet` is not installed")
+def test_hover_shows_hash_keys_in_the_order_puppet_lookup_prints(
+    tmp_path: Path, puppet_engine: PuppetEngine
+) -> None:
     base = tmp_path.resolve()
     env = base / "environments" / "production"
     shutil.copytree(FIXTURE, env)
@@ -144,7 +142,7 @@ def test_hover_shows_hash_keys_in_the_order_puppet_lookup_prints(tmp_path: Path)
     ):
         primary = merge_value(previewed_merges(snapshot, view, key))
         assert (primary.value if primary else None) == merge, key
-        theirs = _puppet_lookup(base, key, merge)
+        theirs = _puppet_lookup(puppet_engine, base, key, merge)
         number = next(i for i, line in enumerate(lines) if line.startswith(f"{key}:"))
         shown = hover(snapshot, str(common), Position(number, 1))
         assert shown is not None

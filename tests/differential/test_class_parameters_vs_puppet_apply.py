@@ -18,7 +18,7 @@ import pytest
 
 from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.project.workspace import Workspace
-from tests.oracle.puppet import puppet_available
+from tests.oracle.engines import PuppetEngine
 
 pytestmark = pytest.mark.puppet
 
@@ -90,15 +90,15 @@ def layout(base: Path) -> Path:
     return env
 
 
-def puppet_lines(base: Path, env: Path, title: str = "Difft") -> set[str]:
+def puppet_lines(engine: PuppetEngine, base: Path, env: Path, title: str = "Difft") -> set[str]:
     """The lines `puppet apply` prints under ``Class[<title>]:`` (each mismatch, one line)."""
     run = subprocess.run(
-        [
+        engine.command([
             "puppet", "apply", "--noop", "--confdir", str(base / "conf"), "--codedir",
             str(base / "code"), "--vardir", str(base / "var"), "--environmentpath",
             str(base / "environments"), "--environment", "production", "--hiera_config",
             str(base / "conf" / "none.yaml"), "--color", "false", str(env / "manifests/site.pp"),
-        ],
+        ], cwd=base),
         capture_output=True, text=True, timeout=300, cwd=base,
     )  # fmt: skip
     error = run.stdout + run.stderr
@@ -122,12 +122,12 @@ def hiera_ls_lines(env: Path) -> set[str]:
     }
 
 
-def test_type_mismatches_are_worded_as_puppet_apply_words_them(tmp_path: Path) -> None:
-    if not puppet_available():
-        pytest.skip("`puppet` is not installed")
+def test_type_mismatches_are_worded_as_puppet_apply_words_them(
+    tmp_path: Path, puppet_engine: PuppetEngine
+) -> None:
     base = tmp_path.resolve()
     env = layout(base)
-    theirs = puppet_lines(base, env)
+    theirs = puppet_lines(puppet_engine, base, env)
     # the required parameter: Puppet names it in its own sentence, after the mismatches
     assert "expects a value for parameter 'required'" in theirs
     ours = hiera_ls_lines(env)

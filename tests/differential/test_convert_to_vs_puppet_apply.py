@@ -18,7 +18,7 @@ import pytest
 from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.project.workspace import Workspace
 from tests.differential.test_class_parameters_vs_puppet_apply import HIERA, puppet_lines
-from tests.oracle.puppet import puppet_available
+from tests.oracle.engines import PuppetEngine
 
 pytestmark = pytest.mark.puppet
 
@@ -101,13 +101,11 @@ def hiera_ls_lines(env: Path) -> set[str]:
 
 
 def test_type_findings_after_convert_to_are_the_ones_puppet_apply_prints(
-    tmp_path: Path,
+    tmp_path: Path, puppet_engine: PuppetEngine
 ) -> None:
-    if not puppet_available():
-        pytest.skip("`puppet` is not installed")
     base = tmp_path.resolve()
     env = layout(base)
-    theirs = puppet_lines(base, env, "Conv")
+    theirs = puppet_lines(puppet_engine, base, env, "Conv")
     ours = hiera_ls_lines(env)
     assert ours == theirs
     refused = {_name(d) for d, _, _ in CASES if _name(d).endswith("_bad")}

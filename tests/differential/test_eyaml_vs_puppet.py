@@ -6,7 +6,6 @@ one-line forms (Puppet chomps the decrypted text: a folded block has no trailing
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,19 +15,18 @@ import pytest
 from hiera_ls.source.eyaml import block_form
 from hiera_ls.source.eyaml_crypto import encrypt, load_certificate
 from tests.eyaml.support import make_keys, require_eyaml
-from tests.oracle.puppet import puppet_available
+from tests.oracle.engines import PuppetEngine
 
 pytestmark = pytest.mark.puppet
 
 VALUES = {"block": "from hiera-ls", "line": "pässwörd ✓", "mixed": "user:"}
 
 
-def test_puppet_lookup_decrypts_what_hiera_ls_encrypts_as_hiera_ls_does(tmp_path: Path) -> None:
-    if not puppet_available():
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI=true but `puppet` is not installed", pytrace=False)
-        pytest.skip("`puppet` is not installed")
-    require_eyaml()  # Puppet's eyaml_lookup_key needs the hiera-eyaml gem
+def test_puppet_lookup_decrypts_what_hiera_ls_encrypts_as_hiera_ls_does(
+    tmp_path: Path, puppet_engine: PuppetEngine
+) -> None:
+    if puppet_engine.root is None:
+        require_eyaml()  # Puppet's eyaml_lookup_key needs the hiera-eyaml gem (in Puppet 8's tree)
     root = tmp_path / "production"
     private, public = make_keys(root / "keys")
     (root / "hiera.yaml").write_text(
@@ -46,8 +44,10 @@ def test_puppet_lookup_decrypts_what_hiera_ls_encrypts_as_hiera_ls_does(tmp_path
     )
     for key, expected in VALUES.items():
         puppet = subprocess.run(
-            ["puppet", "lookup", "--environmentpath", str(tmp_path), "--environment",
-             "production", "--render-as", "json", key],
+            puppet_engine.command(
+                ["puppet", "lookup", "--environmentpath", str(tmp_path), "--environment",
+                 "production", "--render-as", "json", key]
+            ),
             capture_output=True, text=True, timeout=300, check=False,
         )  # fmt: skip
         assert puppet.returncode == 0, puppet.stderr[-2000:]

@@ -95,7 +95,7 @@ def _compare(
     environment = environment_at(
         str(env), "production", None, files, module_dirs=ModuleDirs.MODULEPATH
     )
-    session = LookupSession(environment, node_scope(facts, "n", "production", True), files)
+    session = LookupSession(environment, node_scope(facts, "n", "production"), files)
     for (key, merge), theirs in zip(keys, puppet, strict=True):
         ours = session.lookup(key, merge)
         if "error" in theirs:

@@ -43,8 +43,8 @@ from tests.differential.manifest_agreement import (
     write_mutants,
 )
 from tests.differential.manifest_generator import generate
+from tests.oracle.engines import PuppetEngine
 from tests.oracle.manifests import manifest_files, puppet_parse
-from tests.oracle.puppet import puppet_available
 
 FIXTURES = Path(__file__).with_name("manifests")
 TRICKY = FIXTURES / "modules" / "tricky"
@@ -57,18 +57,10 @@ TRICKY = FIXTURES / "modules" / "tricky"
 KNOWN: set[tuple[str, int, str]] = set()
 
 
-def _require_puppet() -> None:
-    """Skipped without Puppet, except on CI, which installs it."""
-    if not puppet_available():
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI=true but `puppet` is not installed", pytrace=False)
-        pytest.skip("`puppet` is not installed")
-
-
 @pytest.fixture(scope="module")
-def puppet_answers() -> list[dict[str, Any]]:
-    _require_puppet()
-    _, answers = puppet_parse(list(manifest_files([str(FIXTURES)], (".pp", ".epp"))))
+def puppet_answers(puppet_engine: PuppetEngine) -> list[dict[str, Any]]:
+    files = list(manifest_files([str(FIXTURES)], (".pp", ".epp")))
+    _, answers = puppet_parse(files, puppet_engine)
     return answers
 
 
@@ -141,11 +133,10 @@ def test_the_reader_agrees_with_puppet_on_tricky_manifests(
 
 @pytest.mark.puppet
 def test_the_reader_agrees_with_puppet_on_generated_manifests(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], puppet_engine: PuppetEngine
 ) -> None:
     """Seeded random manifests (``manifest_generator.py``); ``HIERA_LS_MANIFEST_SEEDS=N`` runs
     N files instead of 150 (a longer search for differences)."""
-    _require_puppet()
     count = int(os.environ.get("HIERA_LS_MANIFEST_SEEDS", "150"))
     paths = []
     for seed in range(count):
@@ -153,7 +144,7 @@ def test_the_reader_agrees_with_puppet_on_generated_manifests(
         with open(path, "w", encoding="utf-8", newline="") as out:
             out.write(generate(seed))
         paths.append(str(path))
-    tally = agreement(paths, read_manifest)
+    tally = agreement(paths, read_manifest, puppet_engine)
     with capsys.disabled():
         print()
         print("\n".join(tally.report(show=0, root=str(tmp_path))))
@@ -164,10 +155,10 @@ def test_the_reader_agrees_with_puppet_on_generated_manifests(
 
 @pytest.mark.puppet
 def test_the_agreement_command_prints_the_figure(
-    puppet_answers: list[dict[str, Any]], capsys: pytest.CaptureFixture[str], tmp_path: Path
+    puppet_engine: PuppetEngine, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     report = tmp_path / "agreement.json"
-    main([str(TRICKY / "types"), "--json", str(report)])
+    main([str(TRICKY / "types"), "--json", str(report), "--engine", puppet_engine.name])
     out = capsys.readouterr().out
     assert "6 files, 6 parsed by Puppet, 0 not" in out
     assert "agreement: " in out

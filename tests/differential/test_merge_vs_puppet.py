@@ -34,6 +34,7 @@ from hiera_ls.puppet.ruby_text import inspect, to_s
 from hiera_ls.puppet.type_format import format_type
 from hiera_ls.puppet.type_infer import infer_set, normalize
 from hiera_ls.puppet.values import RubySymbol
+from tests.differential.known_differences import comparable
 from tests.oracle.puppet import PuppetOracle
 from tests.oracle.values import canonical, decode, encode
 
@@ -500,12 +501,24 @@ def describe(case: dict[str, Any]) -> str:
     return json.dumps(shown, ensure_ascii=False)
 
 
+def in_ruby_words(result: dict[str, object], op: str, engine: str) -> dict[str, object]:
+    """Texts (an error, inspect and to_s) as compared with that engine's Ruby
+    (docs/differences.md#ruby-error-texts)."""
+    if "err" in result:
+        return {"err": comparable(str(result["err"]), engine)}
+    ok = result["ok"]
+    if op == "inspect" and isinstance(ok, tuple):
+        return {"ok": tuple(comparable(str(t), engine) for t in ok)}
+    return result
+
+
 def check(oracle: PuppetOracle, seed: int, report: Callable[[str], None]) -> None:
     cases = generate(seed)
     disagreements: list[str] = []
+    engine = oracle.engine.name
     for case, theirs in zip(cases.cases, run_puppet(oracle, cases.cases), strict=True):
-        expected = theirs_normalised(case, theirs)
-        actual = run_ours(case)
+        expected = in_ruby_words(theirs_normalised(case, theirs), case["op"], engine)
+        actual = in_ruby_words(run_ours(case), case["op"], engine)
         if expected != actual:
             disagreements.append(f"{describe(case)}\n  puppet: {expected}\n  ours:   {actual}")
     total = len(cases.cases)

@@ -17,7 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.oracle.puppet import PuppetOracle, puppet_available
+from hiera_ls.project.targets import DEFAULT_TARGET
+from tests.oracle.engines import PuppetEngine, settings_flags
+from tests.oracle.puppet import PuppetOracle
 
 pytestmark = pytest.mark.puppet
 
@@ -54,15 +56,15 @@ def layout(base: Path) -> Path:
     return env
 
 
-def puppet_apply(base: Path) -> list[str]:
+def puppet_apply(engine: PuppetEngine, base: Path) -> list[str]:
     manifest = " ".join(f'notice(lookup("{k}"))' for k in KEYS)
     run = subprocess.run(
-        [
+        engine.command([
             "puppet", "apply", "--confdir", str(base / "conf"), "--codedir", str(base / "code"),
             "--vardir", str(base / "var"), "--environmentpath", str(base / "environments"),
             "--environment", "staging", "--hiera_config", str(base / "conf" / "none.yaml"),
-            "--strict", "error", "--strict_variables", "--color", "false", "-e", manifest,
-        ],
+            *settings_flags(DEFAULT_TARGET), "--color", "false", "-e", manifest,
+        ], cwd=base),
         capture_output=True, text=True, timeout=300, cwd=base,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr[-2000:]
@@ -83,13 +85,11 @@ def hiera_ls(base: Path, key: str) -> str:
 
 
 def test_server_facts_are_what_puppet_apply_gives(
-    tmp_path: Path, puppet_oracle: PuppetOracle
+    tmp_path: Path, puppet_engine: PuppetEngine, puppet_oracle: PuppetOracle
 ) -> None:
-    if not puppet_available():
-        pytest.skip("`puppet` is not installed")
     base = tmp_path.resolve()
     layout(base)
-    theirs = puppet_apply(base)
+    theirs = puppet_apply(puppet_engine, base)
     assert theirs[0] == "from the environment's file"  # the reference really used it
     assert theirs == [hiera_ls(base, k) for k in KEYS]
     compiled = puppet_oracle.lookup_batch(

@@ -12,7 +12,7 @@ from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.project.workspace import Workspace
 from hiera_ls.source.spans import Severity
 from tests.differential.test_class_parameters_vs_puppet_apply import HIERA, puppet_lines
-from tests.oracle.puppet import puppet_available
+from tests.oracle.engines import PuppetEngine
 
 pytestmark = pytest.mark.puppet
 
@@ -37,9 +37,9 @@ yb::ethernets: {eth0: {dhcp4: no, name: off}}
 MARK = "Puppet reads `"
 
 
-def test_warnings_are_where_puppet_refuses_the_boolean(tmp_path: Path) -> None:
-    if not puppet_available():
-        pytest.skip("`puppet` is not installed")
+def test_warnings_are_where_puppet_refuses_the_boolean(
+    tmp_path: Path, puppet_engine: PuppetEngine
+) -> None:
     base = tmp_path.resolve()
     env = base / "environments" / "production"
     for rel, text in {
@@ -53,7 +53,7 @@ def test_warnings_are_where_puppet_refuses_the_boolean(tmp_path: Path) -> None:
         (env / rel).write_text(text)
     for d in ("conf", "code", "var"):
         (base / d).mkdir()
-    theirs = puppet_lines(base, env, "Yb")
+    theirs = puppet_lines(puppet_engine, base, env, "Yb")
     assert len(theirs) == 3, theirs  # answer, choice, ethernets eth0 name
 
     snapshot = Workspace([str(env)]).snapshot()

@@ -229,10 +229,17 @@ CASES = [
     ),
     case(
         "top_scope",
-        'path: "os/%{osfamily}"\n',
+        'path: "role/%{role}"\n',
         "interpolation-top-scope-variable",
         "Read the fact",
-        'path: "os/%{facts.osfamily}"\n',
+        'path: "role/%{facts.role}"\n',
+    ),
+    case(
+        "legacy_fact",
+        'path: "os/%{::osfamily}"\n',
+        "legacy-fact",
+        "Read the structured fact",
+        'path: "os/%{facts.os.family}"\n',
     ),
     case(
         "entry_ignored",

@@ -187,7 +187,7 @@ hierarchy:
     path: common.yaml
 """
 FIXTURE_COMMON = """\
-greeting: "hi %{facts.hostname}"
+greeting: "hi %{facts.networking.hostname}"
 missing: "x%{lookup('no::such::key')}"
 broken: "%{nosuch('x')}"
 unset: "%{nosuch_variable}"
@@ -201,7 +201,7 @@ FIXTURE_NODE = """\
 port: 8080
 """
 FACTS = """\
-hostname: app01
+networking: {hostname: app01}
 """
 
 
@@ -227,7 +227,7 @@ async def test_failures_are_a_short_marker_with_the_error_in_the_tooltip(
     found = await hints(fresh_client, common)
     shown = {(h.position.line, h.position.character): (str(h.label), h.tooltip) for h in found}
     assert shown == {
-        (0, 31): ("app01", None),
+        (0, 42): ("app01", None),
         (1, 37): (
             "'' (not found)",
             "'no::such::key' is not found for this node: Puppet writes '' here (a lookup "
@@ -236,8 +236,8 @@ async def test_failures_are_a_short_marker_with_the_error_in_the_tooltip(
         (2, 23): ("⚠ fails", "Puppet fails: Unknown interpolation method 'nosuch'"),
         (3, 26): (
             "⚠ undefined",
-            "Undefined variable 'nosuch_variable': with strict_variables every lookup that "
-            "reads this value fails",
+            "Undefined variable 'nosuch_variable': with strict_variables (Puppet 8's default) "
+            "every lookup that reads this value fails",
         ),
         (5, 8): (
             "= 8080 from data/nodes/app01.example.com.yaml",

@@ -9,6 +9,7 @@ from pathlib import Path
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.project.environments import ModuleDirs, environment_at
 from hiera_ls.project.facts import node_scope
+from hiera_ls.project.targets import DEFAULT_TARGET, Target
 from hiera_ls.source.files import FileAccess
 
 DEFAULT_HIERA = """\
@@ -27,7 +28,7 @@ class Env:
     facts: dict[str, object]
     node: str = "web01.example.com"
     global_config: str | None = None
-    strict_variables: bool = True
+    target: Target = DEFAULT_TARGET
     backends: dict[str, str] = field(default_factory=dict)
 
     def session(self) -> LookupSession:
@@ -40,7 +41,7 @@ class Env:
             module_dirs=ModuleDirs.MODULEPATH,
             backends=self.backends,
         )
-        scope = node_scope(self.facts, self.node, "production", self.strict_variables)
+        scope = node_scope(self.facts, self.node, "production", self.target)
         return LookupSession(env, scope, files)
 
     def lookup(self, key: str | list[str], merge: object = None, **kw: object) -> LookupOutcome:

@@ -49,12 +49,40 @@ WARN_FILES = {
 
 def test_puppet_7_warnings_are_printed_as_puppet_prints_them(tmp_path: Path) -> None:
     root = _write(tmp_path, WARN_FILES)
-    code, out, err = _run(root, "--no-strict-variables", "k")
+    code, out, err = _run(root, "--target", "puppet7", "k")
     assert (code, out) == (0, "--- xy\n")
     assert err == (
         f"Warning: {root}/data/a.yaml: file does not contain a valid yaml hash\n"
         "Warning: Undefined variable 'nosuch'; \n   (file & line not available)\n"
     )
+
+
+def test_the_deprecated_strict_variables_flags_still_choose_the_target_with_a_note(
+    tmp_path: Path,
+) -> None:
+    root = _write(tmp_path, WARN_FILES)
+    code, out, err = _run(root, "--no-strict-variables", "k")
+    notice, rest = err.split("\n", 1)
+    assert notice == (
+        "Notice: --no-strict-variables is deprecated and will be removed in a later release: "
+        "use --target puppet7 (what it means now), or name the target once in .hiera-ls.yaml "
+        "(target: puppet7 | puppet8 | openvox8 | openvox9)"
+    )
+    assert (code, out, rest) == _run(root, "--target", "puppet7", "k")
+    code, out, err = _run(root, "--strict-variables", "k")
+    assert code == 1 and "use --target puppet8" in err
+    code, out, err = _run(root, "--target", "puppet7", "--strict-variables", "k")
+    assert code == 0 and err.startswith(
+        "Notice: --strict-variables is deprecated and ignored: --target puppet7 is given\n"
+    )
+
+
+def test_the_target_comes_from_the_flag_then_the_repository_then_puppet8(tmp_path: Path) -> None:
+    root = _write(tmp_path, WARN_FILES)
+    assert _run(root, "k")[0] == 1  # puppet8: the non-hash file fails the lookup
+    (root / ".hiera-ls.yaml").write_text("target: puppet7\n")
+    assert _run(root, "k")[:2] == (0, "--- xy\n")
+    assert _run(root, "--target", "openvox9", "k")[0] == 1
 
 
 def test_a_missing_hiera_yaml_is_named(tmp_path: Path) -> None:
@@ -65,7 +93,7 @@ def test_a_missing_hiera_yaml_is_named(tmp_path: Path) -> None:
 
 def test_a_key_not_found_prints_nothing_as_puppet_lookup(tmp_path: Path) -> None:
     root = _write(tmp_path, WARN_FILES)
-    assert _run(root, "--no-strict-variables", "nosuchkey") == (
+    assert _run(root, "--target", "puppet7", "nosuchkey") == (
         1,
         "",
         f"Warning: {root}/data/a.yaml: file does not contain a valid yaml hash\n",

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from hiera_ls.project.targets import TARGETS
 from hiera_ls.puppet.values import Encrypted
 from tests.engine.envbuilder import make_env
 
@@ -165,8 +166,42 @@ def test_variable_interpolation_forms(tmp_path: Path) -> None:
 def test_undefined_variable_is_an_error_under_strict_variables(tmp_path: Path) -> None:
     files = {"data/common.yaml": 'a: "x%{nosuch}y"\n'}
     assert "Undefined variable 'nosuch'" in make_env(tmp_path, files).error("a")
-    lax = make_env(tmp_path, files, strict_variables=False)
+    lax = make_env(tmp_path, files, target=TARGETS["puppet7"])
     assert lax.value("a") == "xy"
+
+
+def test_an_undefined_variable_in_a_version_3_hierarchy_fails_as_in_puppet_8(
+    tmp_path: Path,
+) -> None:
+    """Puppet 8 warns of undefined variables in version 5 locations only (PUP-11751): a
+    version 3 ``:hierarchy:`` is interpolated without that leniency, so under strict = error
+    the lookup fails naming the line, as in the datadir (Puppet 8.10 and 7.23 alike)."""
+    files = {
+        "GLOBAL/hiera.yaml": (
+            "---\n:backends: [yaml]\n:yaml:\n  :datadir: GLOBAL_DATA\n:hierarchy:\n"
+            '  - "nodes/%{::nosuch}"\n  - common\n'
+        ),
+        "data/common.yaml": "k: env\n",
+    }
+    files["GLOBAL/hiera.yaml"] = files["GLOBAL/hiera.yaml"].replace(
+        "GLOBAL_DATA", str(tmp_path / "GLOBAL" / "data")
+    )
+    global_config = tmp_path / "GLOBAL" / "hiera.yaml"
+    assert make_env(tmp_path, files).error("k") == (
+        f"Undefined variable '::nosuch' (file: {global_config}, line: 6)"
+    )
+    assert make_env(tmp_path, files, target=TARGETS["puppet7"]).value("k") == "env"
+    # a version 5 location: '' with a warning, under both
+    v5 = {"data/common.yaml": "k: env\n", "hiera.yaml": V5_UNDEFINED_PATH}
+    assert make_env(tmp_path / "v5", v5).value("k") == "env"
+
+
+V5_UNDEFINED_PATH = """\
+version: 5
+hierarchy:
+  - name: Node
+    paths: ["nodes/%{::nosuch}.yaml", common.yaml]
+"""
 
 
 def test_lookup_alias_and_missing_keys(tmp_path: Path) -> None:

@@ -45,9 +45,12 @@ def test_check_checks_with_puppetdbs_nodes_beside_the_repositorys_profiles(
     repo: Path, fake: FakePuppetDB, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     code, out, err = run(capsys, "check", "--puppetdb", fake.url)
-    assert err == (
-        f"hiera-ls check: PuppetDB {fake.url}: 2 nodes as facts profiles (2 new, 0 changed)\n"
+    said = err.splitlines()
+    assert said[0] == (
+        f"hiera-ls check: PuppetDB {fake.url}: 2 nodes as facts profiles (2 new, 0 changed)"
     )
+    # and the target's one note: the example's facts came from a Facter with legacy facts
+    assert [line.split(":")[1] for line in said[1:]] == [" note"]
     assert out.endswith("5 facts profiles).\n")  # the repository's 3 and PuppetDB's 2
     assert code in (0, 1)
     cache = tmp_path / "cache" / "hiera-ls" / "puppetdb"

@@ -15,6 +15,7 @@ from hiera_ls.fleet.nodes import BrokenNode, NodeProfile, node_profile
 from hiera_ls.fleet.store import write_profiles
 from hiera_ls.project.facts import load_facts, node_scope
 from hiera_ls.project.fleet_profiles import FleetProfiles, certname_of, file_name
+from hiera_ls.project.targets import PUPPET7, PUPPET8
 from tests.fleet.fake_puppetdb import good_row
 
 
@@ -137,3 +138,18 @@ def test_fleet_profiles_are_listed_by_name_and_read_only_when_asked(tmp_path: Pa
         fleet.entry(name)
     assert list(fleet._loaded) == ["web01.example.com", "web02.example.com"]  # the last two
     assert fleet.entry("nobody") is None
+
+
+def test_a_puppet_7_nodes_legacy_facts_are_read_as_the_target_reads_them(tmp_path: Path) -> None:
+    """PuppetDB keeps what a Puppet 7 agent sent: a Puppet 8 target reads it without the
+    legacy facts, as it reads a profile file (project/facts.py: as_target_reads)."""
+    out = tmp_path / "puppetdb"
+    row = good_row("old01.example.com", osfamily="Debian")
+    write_profiles(str(out), [p for p in [node_profile(row)] if isinstance(p, NodeProfile)])
+    fleet = FleetProfiles(str(out), "http://puppetdb:8080")
+    modern = fleet.entry("old01.example.com", target=PUPPET8)
+    assert modern is not None and "osfamily" not in modern.profile.facts
+    assert modern.profile.left_out == ("osfamily",)
+    old = fleet.entry("old01.example.com", target=PUPPET7)
+    assert old is not None and old.profile.facts["osfamily"] == "Debian"
+    assert fleet.entry("old01.example.com", target=PUPPET7) is old

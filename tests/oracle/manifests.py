@@ -17,6 +17,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from tests.oracle.engines import PUPPET7, PuppetEngine
+
 MANIFEST_ORACLE_SCRIPT = Path(__file__).with_name("manifest_oracle.rb")
 DEFAULT_TIMEOUT = 1800.0
 
@@ -26,7 +28,7 @@ class ManifestOracleError(RuntimeError):
 
 
 def puppet_parse(
-    paths: Sequence[str], ruby: str = "ruby", timeout: float = DEFAULT_TIMEOUT
+    paths: Sequence[str], engine: PuppetEngine = PUPPET7, timeout: float = DEFAULT_TIMEOUT
 ) -> tuple[str, list[dict[str, Any]]]:
     """Puppet's version and one answer per path, in the order given.
 
@@ -38,7 +40,7 @@ def puppet_parse(
     env = dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8")
     with tempfile.TemporaryFile() as err:
         proc = subprocess.run(
-            [ruby, str(MANIFEST_ORACLE_SCRIPT)],
+            engine.command(["ruby", str(MANIFEST_ORACLE_SCRIPT)]),
             input="".join(p + "\n" for p in paths).encode("utf-8"),
             stdout=subprocess.PIPE,
             stderr=err,

@@ -1,10 +1,11 @@
-"""Python side of the oracle: one long-lived Ruby process running Psych, Ruby and Puppet 7.23.
+"""Python side of the oracle: one long-lived Ruby process running Psych, Ruby and Puppet.
 
 Starting Puppet costs about a second, so one process answers every request of a test session
 (``puppet_oracle.rb`` next to this file; its header documents the commands and the one
 encoding of values, whose Python side is ``values.py``).  Requests are serialised through a
 lock because the Ruby side answers strictly in order.  The session fixture is
-``puppet_oracle`` in ``tests/conftest.py``.
+``puppet_oracle`` in ``tests/conftest.py``: one process per reference Puppet
+(tests/oracle/engines.py).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import collections
 import json
 import os
 import queue
-import shutil
 import subprocess
 import threading
 from collections.abc import Mapping, Sequence
@@ -21,6 +21,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
+from tests.oracle.engines import PUPPET7, PuppetEngine
 from tests.oracle.values import encode
 
 ORACLE_SCRIPT = Path(__file__).with_name("puppet_oracle.rb")
@@ -29,11 +30,6 @@ DEFAULT_TIMEOUT = 300.0
 
 class OracleError(RuntimeError):
     """The oracle process died, timed out, or could not serve a request at all."""
-
-
-def puppet_available() -> bool:
-    """True when both ``puppet`` and the ``ruby`` that runs it are on PATH."""
-    return shutil.which("puppet") is not None and shutil.which("ruby") is not None
 
 
 def _pump_lines(stream: IO[str], sink: queue.Queue[str | None]) -> None:
@@ -60,9 +56,13 @@ class PuppetOracle:
     """
 
     def __init__(
-        self, ruby: str = "ruby", script: Path = ORACLE_SCRIPT, timeout: float = DEFAULT_TIMEOUT
+        self,
+        engine: PuppetEngine = PUPPET7,
+        script: Path = ORACLE_SCRIPT,
+        timeout: float = DEFAULT_TIMEOUT,
     ) -> None:
-        self._cmd = [ruby, str(script)]
+        self.engine = engine
+        self._cmd = engine.command(["ruby", str(script)])
         self._timeout = timeout
         self._proc: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 #
-# Ruby, Psych and Puppet 7.23 themselves as one long-lived test oracle.
+# Ruby, Psych and Puppet (7.23 or 8.10: tests/oracle/engines.py) as one long-lived test oracle.
 #
 # One process loads Puppet once (about a second) and then answers one JSON line per request
 # on stdin, so thousands of questions cost milliseconds each instead of one process each.
@@ -16,7 +16,8 @@
 #   lookup       {"environmentpath": DIR, "environment": NAME, "node": CERTNAME, "facts": {...},
 #                 "hiera_config": PATH|null, "strict_variables": bool (default true),
 #                 "strict": "error"|"warning"|"off" (default "error"),
-#                 "compile": bool (default false: as `puppet lookup`; true: the node gets the
+#                 "compile": bool (default false: as `puppet lookup`, which gives no server
+#                 facts in Puppet 7 and the machine's own in Puppet 8; true: the node gets the
 #                 server facts a catalog compile gives it, as `puppet apply` adds them),
 #                 "lookups": [{"key": K, "merge": M}, ...]}
 #                -> results [{"found": true, "value": V} | {"found": false} | {"error": MSG}]
@@ -81,6 +82,11 @@ at_exit { FileUtils.remove_entry(WORK) if File.directory?(WORK) }
 EMPTY_GLOBAL = File.join(WORK, 'empty', 'hiera.yaml')
 
 require 'puppet'
+begin
+  require 'puppet/node/server_facts' # Puppet 8 (puppet lookup's server facts)
+rescue LoadError
+  nil
+end
 
 Puppet.initialize_settings(
   [
@@ -232,7 +238,12 @@ def lookup(request)
       facts.add_extra_values(facts_in)
       node = Puppet::Node.new(node_name, environment: env)
       node.fact_merge(facts)
-      node.add_server_facts({}) if request['compile'] # as puppet apply: {"environment" => name}
+      if request['compile']
+        node.add_server_facts({}) # as puppet apply: {"environment" => name}
+      elsif defined?(Puppet::Node::ServerFacts)
+        # Puppet 8's `puppet lookup` adds the server's own facts (this machine's); 7's none
+        node.add_server_facts(Puppet::Node::ServerFacts.load)
+      end
       lookups = request['lookups'] || []
       results = nil
       begin

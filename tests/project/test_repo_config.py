@@ -14,6 +14,7 @@ from hiera_ls.project.repo_config import (
     find_repo_config,
     load_repo_config,
 )
+from hiera_ls.project.targets import TARGET_NAMES
 from hiera_ls.schemas_path import load_schema
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.spans import Severity
@@ -36,6 +37,7 @@ def test_every_setting_is_read() -> None:
     config = load_repo_config(
         PATH,
         """\
+target: openvox9
 facts: [spec/factsets, /repo/site/facts.yaml]
 select: [yaml11-*, hiera-*]
 ignore: yaml11-octal
@@ -54,6 +56,7 @@ backends:
     )
     assert config.problems == ()
     assert config.root == "/repo"
+    assert config.target == "openvox9"
     assert config.facts == ("/repo/spec/factsets", "/repo/site/facts.yaml")
     assert config.select == ("yaml11-*", "hiera-*")
     assert config.ignore == ("yaml11-octal",)
@@ -105,14 +108,17 @@ severity:
   nope-*: error
 backends:
   mine: yaml
+target: puppet6
 """
     assert problems(text) == [
         ("config-unknown-code", "1:10"),
         ("config-bad-value", "3:17"),
         ("config-unknown-code", "4:3"),
         ("config-bad-value", "6:9"),
+        ("config-bad-value", "7:9"),
     ]
     config = load_repo_config(PATH, text)
+    assert config.target is None
     # a pattern that names no code stays (it matches nothing): the checks say so
     assert config.ignore == ("yaml-boolean", "yaml11-*")
     assert config.severity == (("nope-*", Severity.ERROR),)
@@ -155,6 +161,7 @@ def test_the_schema_offered_to_editors_says_what_the_loader_reads() -> None:
     assert tuple(schema["properties"]) == SETTINGS
     backends = schema["properties"]["backends"]["additionalProperties"]["enum"]
     assert tuple(backends) == READERS
+    assert tuple(schema["properties"]["target"]["enum"]) == TARGET_NAMES
     severities = schema["properties"]["severity"]["additionalProperties"]["enum"]
     assert set(severities) == {"error", "warning", "info", "information", "hint", "off", False}
     assert schema["additionalProperties"] is False

@@ -198,7 +198,7 @@ def test_duplicate_certnames_get_their_file_name_and_unknown_names_are_reported(
         tmp_path,
         {
             "hiera.yaml": HIERA,
-            ".hiera-ls/facts/a.yaml": "fqdn: web.example.com\n",
+            ".hiera-ls/facts/a.yaml": "clientcert: web.example.com\n",
             ".hiera-ls/facts/b.json": '{"trusted": {"certname": "web.example.com"}}',
             "facts/c.yaml": "just_a_fact: 1\n",
         },

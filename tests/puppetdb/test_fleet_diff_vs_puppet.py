@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from hiera_ls.cli import main
-from tests.oracle.puppet import puppet_available
+from tests.oracle.engines import PuppetEngine, node_facts
 from tests.puppetdb.conftest import base_fleet
 from tests.puppetdb.service import PuppetDB
 from tests.puppetdb.test_fleet_source import BASE_ONLY, repo  # noqa: F401 (a fixture)
@@ -24,13 +24,13 @@ from tests.puppetdb.test_fleet_source import BASE_ONLY, repo  # noqa: F401 (a fi
 KEY = "profile::ssh::port"
 
 
-def _puppet_lookup(envs: Path, empty: Path, node: str, facts: Path) -> object:
+def _puppet_lookup(engine: PuppetEngine, envs: Path, empty: Path, node: str, facts: Path) -> object:
     run = subprocess.run(
-        [
+        engine.command([
             "puppet", "lookup", "--environmentpath", str(envs), "--environment", "production",
             "--node", node, "--facts", str(facts), "--hiera_config", str(empty / "hiera.yaml"),
             "--basemodulepath", str(empty), "--render-as", "json", KEY,
-        ],
+        ]),
         capture_output=True,
         text=True,
         timeout=180,
@@ -47,9 +47,8 @@ def test_each_group_of_a_fleet_diff_is_what_puppet_lookup_gives_its_nodes(
     repo: Path,  # noqa: F811
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
+    puppet_engine: PuppetEngine,
 ) -> None:
-    if not puppet_available():
-        pytest.skip("puppet is not installed")
     base = tmp_path / "base" / "production"
     base.mkdir(parents=True)
     archive = subprocess.run(["git", "archive", "HEAD"], cwd=repo, capture_output=True, check=True)
@@ -68,6 +67,7 @@ def test_each_group_of_a_fleet_diff_is_what_puppet_lookup_gives_its_nodes(
 
     query = f"inventory[certname] {{ {BASE_ONLY} }}"
     argv = ["diff", "--puppetdb", puppetdb.http_url, "--query", query, "--keys", KEY]
+    argv += ["--target", puppet_engine.target.name]
     assert main([*argv, "--format", "json"]) == 1
     (change,) = json.loads(capsys.readouterr().out)["changes"]
     groups = change["groups"]
@@ -82,9 +82,10 @@ def test_each_group_of_a_fleet_diff_is_what_puppet_lookup_gives_its_nodes(
     for name, group in sample:
         facts = tmp_path / f"{name}.json"
         values = {k: v for k, v in nodes[name].values.items() if k != "trusted"}
+        values = node_facts(values, puppet_engine.target)  # what a node of the target sends
         facts.write_text(json.dumps(values))
-        before = _puppet_lookup(base.parent, empty, name, facts)
-        after = _puppet_lookup(head.parent, empty, name, facts)
+        before = _puppet_lookup(puppet_engine, base.parent, empty, name, facts)
+        after = _puppet_lookup(puppet_engine, head.parent, empty, name, facts)
         if group is None:
             assert before == after, name
         else:

@@ -61,6 +61,17 @@ def test_a_run_with_profiles_is_not_told_to_add_one(
     assert check(capsys, "--profiles", "n6")[2] == ""
 
 
+def test_the_target_decides_what_fails(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Under Puppet 7's defaults an undefined variable is '' (with a warning), no failure."""
+    _, out, _ = check(capsys, "--select", "lookup-fails-for-profile", "--target", "puppet7")
+    assert "app::url" not in out and "app::port" in out
+    (repo / ".hiera-ls.yaml").write_text("target: puppet7\n")
+    _, out, _ = check(capsys, "--select", "lookup-fails-for-profile")
+    assert "app::url" not in out
+    _, out, _ = check(capsys, "--select", "lookup-fails-for-profile", "--target", "puppet8")
+    assert "Undefined variable '::app_host'" in out
+
+
 def test_a_per_profile_failure_is_reported_once_naming_its_profiles(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -606,7 +606,7 @@ def engine_target(args: tuple[dict[str, str], list[tuple[object, object]]]) -> N
         env = environment_at(
             str(root), "production", None, access, module_dirs=ModuleDirs.MODULEPATH
         )
-        scope = node_scope(FACTS, "web01.example.com", "production", True)
+        scope = node_scope(FACTS, "web01.example.com", "production")
         session = LookupSession(env, scope, access)
         for names, merge in wanted:
             for explain in (False, True):

@@ -119,7 +119,7 @@ def test_a_lookup_options_pattern_that_times_out_is_reported(tmp_path: Path) -> 
 def test_a_long_chain_with_a_facts_profile_gets_its_diagnostics_at_once(tmp_path: Path) -> None:
     root = _env(tmp_path, COMMON, {"common.yaml": _chain(1000)})
     (root / ".hiera-ls" / "facts").mkdir(parents=True)
-    (root / ".hiera-ls" / "facts" / "n1.yaml").write_text("hostname: n1\n")
+    (root / ".hiera-ls" / "facts" / "n1.yaml").write_text("networking: {hostname: n1}\n")
     snapshot = Workspace([str(root)], Settings(facts_profile="n1")).snapshot()
     start = time.monotonic()
     found = Diagnostics().file_problems(snapshot, str(root / "data" / "common.yaml"))
@@ -152,7 +152,7 @@ def test_hovers_over_a_long_chain_and_an_exponential_key_answer_at_once(tmp_path
     )
     root = _env(tmp_path, COMMON, {"common.yaml": _chain(1000) + expo + "e15: x\n"})
     (root / ".hiera-ls" / "facts").mkdir(parents=True)
-    (root / ".hiera-ls" / "facts" / "n1.yaml").write_text("hostname: n1\n")
+    (root / ".hiera-ls" / "facts" / "n1.yaml").write_text("networking: {hostname: n1}\n")
     snapshot = Workspace([str(root)], Settings(facts_profile="n1")).snapshot()
     common = str(root / "data" / "common.yaml")
     start = time.monotonic()
@@ -214,13 +214,14 @@ def test_a_value_of_aliases_is_interpolated_once_per_written_node(
 def test_a_string_of_many_equal_tokens_resolves_each_token_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A value repeating ``%{facts.hostname}`` 20,000 times: one variable lookup, and a hover
-    on the first token places that token only (before: 12.8 s for 100,000 tokens)."""
+    """A value repeating ``%{facts.networking.hostname}`` 20,000 times: one variable lookup,
+    and a hover on the first token places that token only (before: 12.8 s for 100,000
+    tokens)."""
     count = 20_000
-    value = " ".join(["%{facts.hostname}"] * count)
+    value = " ".join(["%{facts.networking.hostname}"] * count)
     root = _env(tmp_path, COMMON, {"common.yaml": f'k: "{value}"\n'})
     (root / ".hiera-ls" / "facts").mkdir(parents=True)
-    (root / ".hiera-ls" / "facts" / "n1.yaml").write_text("hostname: n1\n")
+    (root / ".hiera-ls" / "facts" / "n1.yaml").write_text("networking: {hostname: n1}\n")
     snapshot = Workspace([str(root)], Settings(facts_profile="n1")).snapshot()
     common = str(root / "data" / "common.yaml")
     looked_up: list[str] = []
@@ -241,7 +242,7 @@ def test_a_string_of_many_equal_tokens_resolves_each_token_once(
     assert key is not None and "n1 n1 n1" in key.markdown
     assert len(looked_up) <= 2, len(looked_up)  # the value, and its explanation: once each
     token = hover(snapshot, common, Position(0, 5))
-    assert token is not None and "facts.hostname" in token.markdown
+    assert token is not None and "facts.networking.hostname" in token.markdown
     assert len(placed) == 1
 
 
@@ -250,7 +251,7 @@ def test_a_hover_says_when_a_limit_of_hiera_ls_stopped_the_lookup(tmp_path: Path
     aliases: hiera-ls refuses to walk it, Puppet takes minutes)."""
     root = _env(tmp_path, COMMON, {"common.yaml": _chain(300) + alias_bomb()})
     (root / ".hiera-ls" / "facts").mkdir(parents=True)
-    (root / ".hiera-ls" / "facts" / "n1.yaml").write_text("hostname: n1\n")
+    (root / ".hiera-ls" / "facts" / "n1.yaml").write_text("networking: {hostname: n1}\n")
     snapshot = Workspace([str(root)], Settings(facts_profile="n1")).snapshot()
     common = str(root / "data" / "common.yaml")
     bomb = hover(snapshot, common, Position(300 + 10, 1))

@@ -15,6 +15,7 @@ from collections.abc import Collection, Iterator
 
 from hiera_ls.checks.cross_file import CrossFileIndex
 from hiera_ls.checks.interpolation import token_problems
+from hiera_ls.checks.legacy_facts import LegacyFacts
 from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.hiera_config_model import HierarchyEntry
 from hiera_ls.project.level_files import LevelRef, is_data_file, layer_levels, static_datadirs
@@ -78,7 +79,9 @@ FUNCTION_UNKNOWN = Rule(
 RULES = (DATADIR_MISSING, PATH_MATCHES_NOTHING, DATA_FILE_UNUSED, READS_OUTSIDE, FUNCTION_UNKNOWN)
 
 
-def check_config_tokens(layer: Layer, text: str) -> list[Problem]:
+def check_config_tokens(
+    layer: Layer, text: str, legacy: LegacyFacts | None = None
+) -> list[Problem]:
     """Variable problems in each level's datadir and location templates."""
     config = layer.config
     if config is None or config.path is None:
@@ -91,7 +94,9 @@ def check_config_tokens(layer: Layer, text: str) -> list[Problem]:
             return locator.span(site, start, end)
 
         out.extend(
-            token_problems(site.value, span_of, config.path, config=True, local_variable=local)
+            token_problems(
+                site.value, span_of, config.path, config=True, local_variable=local, legacy=legacy
+            )
         )
     return out
 

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from hiera_ls.checks import interpolation_fixes as fixes
+from hiera_ls.checks.legacy_facts import LEGACY_FACT, LegacyFacts
+from hiera_ls.project.legacy_facts import legacy_fact
 from hiera_ls.puppet.message import Text, as_value
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.interpolation import (
@@ -25,11 +28,11 @@ from hiera_ls.source.interpolation import (
     scan,
     unterminated_at,
 )
-from hiera_ls.source.keys import KeySyntaxError, LookupKey, split_key
+from hiera_ls.source.keys import KeySyntaxError, LookupKey, Segment, split_key
 from hiera_ls.source.loader_rules import YAML_SYNTAX
 from hiera_ls.source.rules import Needs, Payload, Rule
 from hiera_ls.source.scalars import Locator, StringSite, iter_strings
-from hiera_ls.source.spans import Details, Problem, Severity, Span
+from hiera_ls.source.spans import NO_DETAILS, Details, Problem, Severity, Span
 
 SpanOf = Callable[[int, int], Span]
 
@@ -98,8 +101,8 @@ NOT_A_VARIABLE = Rule(
 TOP_SCOPE_VARIABLE = Rule(
     "interpolation-top-scope-variable",
     W,
-    "%{osfamily}: a bare variable can be hidden by a local one; write %{::osfamily} or "
-    "%{facts.osfamily}",
+    "%{role}: a bare variable can be hidden by a local one; write %{::role} or, for a fact, "
+    "%{facts.role}",
     fix=fixes.top_scope_variable,
 )
 COLLECTION_IN_STRING = Rule(  # found by the profile check (checks/profile.py)
@@ -149,17 +152,19 @@ def token_problems(
     config: bool = False,
     local_variable: str | None = None,
     key: str | None = None,
+    legacy: LegacyFacts | None = None,
 ) -> list[Problem]:
     """Problems of one string's tokens; ``span_of(start, end)`` maps value offsets to source.
 
     ``config`` is for hiera.yaml strings (method calls there are hiera_config's business);
     ``local_variable`` is the name a mapped_paths entry binds for its own template; ``key``:
-    the data's root key whose value holds the string (lookups of it fail on a bad token).
+    the data's root key whose value holds the string (lookups of it fail on a bad token);
+    ``legacy``: the target sends no legacy facts (checks/legacy_facts.py), None: it does.
     """
     out: list[Problem] = []
-    details = Details(key=key) if key is not None else None
+    context = _Context(path, span_of, config, local_variable, key, legacy)
     for token in scan(value):
-        found = _token_problem(value, token, path, span_of, config, local_variable, details)
+        found = _token_problem(value, token, context)
         if found is not None:
             out.append(found)
     start = unterminated_at(value)
@@ -175,22 +180,35 @@ def token_problems(
     return out
 
 
-def _token_problem(
-    value: str,
-    token: Token,
-    path: str,
-    span_of: SpanOf,
-    config: bool,
-    local_variable: str | None,
-    details: Details | None,
-) -> Problem | None:
-    def report(rule: Rule, message: str | Text) -> Problem:
-        return rule.at(message, path, span_of(token.start, token.end), details)
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """Where one string's tokens are, and what its checks need to know."""
+
+    path: str
+    span_of: SpanOf
+    config: bool
+    local_variable: str | None
+    key: str | None
+    legacy: LegacyFacts | None
+
+
+Report = Callable[..., Problem]
+
+
+def _token_problem(value: str, token: Token, context: _Context) -> Problem | None:
+    def report(rule: Rule, message: str | Text, suggestions: tuple[str, ...] = ()) -> Problem:
+        details = Details(key=context.key, suggestions=suggestions)
+        return rule.at(
+            message,
+            context.path,
+            context.span_of(token.start, token.end),
+            details if details != NO_DETAILS else None,
+        )
 
     if token.kind is TokenKind.EMPTY:
         return None
     if token.kind is TokenKind.METHOD:
-        if config:
+        if context.config:
             return None  # hiera_config reports every method call in hiera.yaml
         method, argument = token.method or "", token.argument or ""
         if method not in METHODS:
@@ -229,19 +247,12 @@ def _token_problem(
                 ),
             )
         # scope('var')
-        return _variable_problem(value, argument, token, report, local_variable, scope_call=True)
-    return _variable_problem(
-        value, token.expression, token, report, local_variable, scope_call=False
-    )
+        return _variable_problem(value, argument, report, context, scope_call=True)
+    return _variable_problem(value, token.expression, report, context, scope_call=False)
 
 
 def _variable_problem(
-    value: str,
-    expression: str,
-    token: Token,
-    report: Callable[[Rule, str | Text], Problem],
-    local_variable: str | None,
-    scope_call: bool,
+    value: str, expression: str, report: Report, context: _Context, scope_call: bool
 ) -> Problem | None:
     segments = split_key(expression)
     if segments is None:
@@ -273,7 +284,11 @@ def _variable_problem(
             f"variable '{root}', otherwise it gives ''. Text meant for another tool (Logstash, "
             f"Fluentd) keeps its %{{ with %{{literal('%')}}{{{expression.strip()}}}",
         )
-    if root.startswith("::") or root in UNQUALIFIED_OK or root == local_variable:
+    if context.legacy is not None:
+        found = context.legacy.finding(segments, context.local_variable, config=context.config)
+        if found is not None:
+            return report(LEGACY_FACT, found.message, found.suggestions)
+    if root.startswith("::") or root in UNQUALIFIED_OK or root == context.local_variable:
         return None
     if "::" in root:
         # a qualified name (%{passwords::cassandra::super_password}) names a class's variable:
@@ -284,8 +299,17 @@ def _variable_problem(
         TOP_SCOPE_VARIABLE,
         f"Puppet looks up '{root}' in the scope that runs the lookup, where a local variable of "
         f"that name hides the top-scope one: write %{{::{rest}}} for the top-scope variable, or "
-        f"%{{facts.{rest}}} if it is a fact",
+        f"{_fact_token(segments)} for the fact",
     )
+
+
+def _fact_token(segments: list[Segment]) -> str:
+    """The token that reads a variable as a fact: a legacy fact's structured one."""
+    name = str(segments[0])
+    fact = legacy_fact(name)
+    if fact is not None and fact.exact and not fact.per_instance:
+        name = fact.modern
+    return "%{facts." + ".".join([name, *(str(s) for s in segments[1:])]) + "}"
 
 
 def _unknown_method(method: str) -> str:
@@ -328,7 +352,9 @@ def _syntax_hint(expression: str) -> str:
 # --------------------------------------------------------------------------- data files
 
 
-def check_data_tokens(path: str, data_file: DataFile, locator: Locator) -> list[Problem]:
+def check_data_tokens(
+    path: str, data_file: DataFile, locator: Locator, legacy: LegacyFacts | None = None
+) -> list[Problem]:
     """Token problems of every string (values and keys) of one data file."""
     out: list[Problem] = []
     if not locator.may_have_tokens:
@@ -338,7 +364,8 @@ def check_data_tokens(path: str, data_file: DataFile, locator: Locator) -> list[
             continue
         root = site.root_key
         key = root if isinstance(root, str) and not site.in_key else None
-        out.extend(token_problems(site.value, _span_of(locator, site), path, key=key))
+        span_of = _span_of(locator, site)
+        out.extend(token_problems(site.value, span_of, path, key=key, legacy=legacy))
     return out
 
 

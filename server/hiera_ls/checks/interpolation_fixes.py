@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from hiera_ls.project.legacy_facts import legacy_fact
 from hiera_ls.source.fix_source import FixSource, Scalar
 from hiera_ls.source.spans import Position, Problem, Span
 from hiera_ls.source.text_edits import Fix, TextEdit, edit
@@ -108,16 +109,36 @@ def keep_percent(problem: Problem, src: FixSource) -> list[Fix]:
 
 
 def top_scope_variable(problem: Problem, src: FixSource) -> list[Fix]:
+    """``%{role}`` -> ``%{facts.role}`` or ``%{::role}``; a legacy fact's name is read as its
+    structured fact (``%{osfamily}`` -> ``%{facts.os.family}``), the one Puppet 8 has."""
     span, written = _token(problem, src)
     m = re.match(rf"%\{{\s*(?:scope\(({_Q}))?", written)
     if m is None or not re.match(r"[\w-]", written[m.end() : m.end() + 1]):
         return []
     at = Position(span.start.line, span.start.column + m.end())
     insert = Span(at, at)
+    name = re.match(r"[\w-]+", written[m.end() :])
+    fact = legacy_fact(name.group(0)) if name is not None else None
+    if name is not None and fact is not None and fact.exact and not fact.per_instance:
+        start = Position(at.line, at.column)
+        end = Position(at.line, at.column + len(name.group(0)))
+        read_fact = edit(Span(start, end), f"facts.{fact.modern}")
+        title = f"Read the fact: %{{facts.{fact.modern}}}"
+    else:
+        read_fact, title = edit(insert, "facts."), "Read the fact: %{facts....}"
     return [
-        Fix("Read the fact: %{facts....}", edit(insert, "facts."), preferred=True),
+        Fix(title, read_fact, preferred=True),
         Fix("Read the top-scope variable: %{::...}", edit(insert, "::")),
     ]
+
+
+def structured_fact(problem: Problem, src: FixSource) -> list[Fix]:
+    """A legacy fact's token -> the structured fact's (``problem.details.suggestions``)."""
+    span, _written = _token(problem, src)
+    if not problem.details.suggestions:
+        return []
+    new = problem.details.suggestions[0]
+    return [Fix(f"Read the structured fact: {new}", edit(span, new), preferred=True)]
 
 
 def collection_in_string(problem: Problem, src: FixSource) -> list[Fix]:

@@ -3,10 +3,12 @@ data directory of a module without hiera.yaml.
 
 A module data provider keeps only ``lookup_options`` and keys that start with
 ``<module>::``; every other key is removed with a warning each time the file is read
-(module_data_provider.rb, validate_data_hash; verified on Puppet 7.23).  A module without a
-hiera.yaml has no data provider at all (unless its metadata.json names a deprecated
-``data_provider``): ``--explain`` says ``Module data provider for module "m" not found``,
-and its ``data/`` files are never opened (lookup_adapter.rb, initialize_module_provider).
+(module_data_provider.rb, validate_data_hash; verified on Puppet 7.23 and 8.10). The
+message quotes Puppet 8's warning, which names the key; Puppet 7's ends before "; got".
+A module without a hiera.yaml has no data provider at all (unless its metadata.json names a
+deprecated ``data_provider``): ``--explain`` says ``Module data provider for module "m" not
+found``, and its ``data/`` files are never opened (lookup_adapter.rb,
+initialize_module_provider).
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ def check_module_keys(
                 f"Puppet ignores '{key}': module data keys must start with '{prefix}'. Puppet "
                 f"warns: Module '{module_name}': Value returned from data_hash function "
                 f"'{function_name}', when using location '{path}', must use keys qualified with "
-                "the name of the module",
+                f"the name of the module; got {key}",
                 path,
                 spans.key or spans.value,
                 Details(key=key, module=module_name),

@@ -42,6 +42,7 @@ from hiera_ls.checks.hiera_yaml import (
     check_unused_data_files,
 )
 from hiera_ls.checks.interpolation import check_data_tokens, unquoted_token_problem
+from hiera_ls.checks.legacy_facts import LegacyFacts
 from hiera_ls.checks.lookup_options import check_lookup_options
 from hiera_ls.checks.module_data import check_module_keys, check_unread_module_data
 from hiera_ls.checks.problems import in_file_order, unique
@@ -63,6 +64,7 @@ __all__ = [
     "CoverageMemo",
     "CrossFileIndex",
     "DataSource",
+    "LegacyFacts",
     "NodeProfile",
     "ProfileLookup",
     "build_index",
@@ -82,6 +84,7 @@ def check_data_file(
     declared: Callable[[], Collection[str]] = frozenset,
     folded: Folded | None = None,
     facts: Sequence[Facts] = (),
+    legacy: LegacyFacts | None = None,
 ) -> list[Problem]:
     """All problems of one data file, in file order.
 
@@ -95,6 +98,7 @@ def check_data_file(
     ``folded``: whether a failure's cause is reported where it is (checks/causes.py): such
     failures are its consequences, not findings of this file.
     ``facts``: every facts profile's facts (a misspelt fact is one none of them has).
+    ``legacy``: the target's agents send no legacy facts (checks/legacy_facts.py).
     """
     data = source.data
     path = source.path
@@ -126,7 +130,7 @@ def check_data_file(
         )
     locator = Locator.of(source.text, source.is_json)
     if not large:
-        out.extend(check_data_tokens(path, data, locator))
+        out.extend(check_data_tokens(path, data, locator, legacy))
         out.extend(check_data_fact_paths(path, data, locator, facts))
         if not source.is_json:
             out.extend(check_null_words(path, data, source.text, code))
@@ -233,17 +237,19 @@ def check_hiera_config(
     index: CrossFileIndex | None = None,
     code: CodeIndex | None = None,
     facts: Sequence[Facts] = (),
+    legacy: LegacyFacts | None = None,
 ) -> list[Problem]:
     """Puppet's findings for the layer's hiera.yaml (from ``layer.config``) plus location checks.
 
     ``files`` enables the checks that look at the disk (datadir, templates matching no file);
     ``code`` (with ``index``) the one that looks for the levels' functions in the code.
+    ``legacy``: the target's agents send no legacy facts (checks/legacy_facts.py).
     """
     config = layer.config
     if config is None or config.path is None:
         return []
     out: list[Problem] = list(config.problems)
-    out.extend(check_config_tokens(layer, text))
+    out.extend(check_config_tokens(layer, text, legacy))
     out.extend(check_config_fact_paths(layer, text, facts))
     if files is not None:
         out.extend(check_datadirs(layer, files))

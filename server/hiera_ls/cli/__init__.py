@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Protocol, TextIO
 
 from hiera_ls import __version__
+from hiera_ls.cli.target import add_target_option
 from hiera_ls.cli.usage import UsageError
 
 __all__ = ["UsageError", "build_parser", "main"]
@@ -65,6 +66,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_line)
         if only is None or only == name:
             _command(name).add_arguments(p)
+            add_target_option(p)
     return parser
 
 

@@ -95,7 +95,7 @@ def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO)
                 "code scanning and dashboards, which never get the data's values"
             )
         selection = Selection(parse_codes(args.select), parse_codes(args.ignore))
-        settings = settings_for(args.hiera_config, args.facts_paths, args.max_files)
+        settings = settings_for(args.hiera_config, args.facts_paths, args.max_files, args.target)
         profiles = split_names(args.profiles)
         fixed = None
         if args.fix:
@@ -119,6 +119,8 @@ def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO)
     except (CheckError, SelectionError, FleetConfigError, PuppetDBError) as e:
         stderr.write(f"hiera-ls check: error: {e}\n")
         return USAGE_ERROR
+    for note in result.notes:
+        stderr.write(f"hiera-ls check: note: {note}\n")
     report = Report(result, args.fail_on, os.getcwd())
     text = formatters()[chosen_format(args.format)](report)
     if not write_report("check", text, args.output, stdout, stderr):

@@ -146,7 +146,7 @@ def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         stderr.write(f"hiera-ls diff: error: {wrong}\n")
         return USAGE_ERROR
     try:
-        settings = settings_for(args.hiera_config, args.facts_paths, args.max_files)
+        settings = settings_for(args.hiera_config, args.facts_paths, args.max_files, args.target)
         fleet = fleet_for_run(args, args.directory, "diff", stderr)
         progress = ProgressBar(stderr)
         try:
@@ -166,6 +166,8 @@ def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     except (CheckError, GitError, FleetConfigError, PuppetDBError) as e:
         stderr.write(f"hiera-ls diff: error: {e}\n")
         return USAGE_ERROR
+    for note in result.notes:
+        stderr.write(f"hiera-ls diff: note: {note}\n")
     report = DIFF_FORMATS[args.format](result)
     if not write_report("diff", report, args.output, stdout, stderr):
         return USAGE_ERROR

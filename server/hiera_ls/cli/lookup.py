@@ -22,8 +22,15 @@ from hiera_ls.engine.providers import ENCRYPTED_NOTE
 from hiera_ls.engine.trace import Kind, TraceNode
 from hiera_ls.project.backends import invalid_backends
 from hiera_ls.project.environments import ModuleDirs, environment_at
-from hiera_ls.project.facts import FactsProfile, load_facts, node_scope
+from hiera_ls.project.facts import (
+    FactsProfile,
+    as_target_reads,
+    left_out_note,
+    load_facts,
+    node_scope,
+)
 from hiera_ls.project.repo_config import find_repo_config
+from hiera_ls.project.targets import choose_target
 from hiera_ls.puppet.ruby_text import float_to_s, to_s
 from hiera_ls.puppet.type_mismatch import describe_mismatch, render
 from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
@@ -37,7 +44,10 @@ BACKEND_HINT = "Name a reader for a function with --backend FUNCTION=READER."
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = "Look up Hiera keys for a node, as `puppet lookup` does (Puppet 8 semantics)."
+    p.description = (
+        "Look up Hiera keys for a node, as `puppet lookup` does (with --target's Puppet's "
+        "defaults: Puppet 8's unless told otherwise)."
+    )
     p.add_argument(
         "keys", nargs="*", metavar="KEY", help="keys to look up; the first one found wins"
     )
@@ -113,20 +123,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="read JSON lines {key, merge} on stdin; answer JSON lines",
     )
     strict = p.add_mutually_exclusive_group()
-    strict.add_argument(
+    strict.add_argument(  # deprecated: --target names the Puppet (project/targets.py)
         "--strict-variables",
         "--strict_variables",
         dest="strict_variables",
         action="store_true",
-        default=True,
-        help="an undefined variable in data is an error (Puppet 8, the default)",
+        default=None,
+        help="deprecated: --target puppet8",
     )
     strict.add_argument(
         "--no-strict-variables",
         "--no-strict_variables",
         dest="strict_variables",
         action="store_false",
-        help="an undefined variable interpolates as '' (Puppet 7's default)",
+        help="deprecated: --target puppet7",
     )
 
 
@@ -153,7 +163,8 @@ def _merge_from_args(args: argparse.Namespace) -> object:
     return merge
 
 
-def _session(args: argparse.Namespace) -> LookupSession:
+def _session(args: argparse.Namespace) -> tuple[LookupSession, list[str]]:
+    """The session ``puppet lookup`` would run, and the notes to print once before it."""
     if args.environmentpath:
         env_root = os.path.join(args.environmentpath, args.environment)
         if not os.path.isdir(env_root):
@@ -164,6 +175,11 @@ def _session(args: argparse.Namespace) -> LookupSession:
     else:
         env_root = os.getcwd()
     files = FileAccess(roots=(env_root,))
+    repo = find_repo_config(env_root, files)  # the repository's answers, the flags over them
+    flag = "--strict-variables" if args.strict_variables else "--no-strict-variables"
+    choice = choose_target(args.target, repo.target, args.strict_variables, deprecated_as=flag)
+    target = choice.target
+    notes = list(choice.notes)
     facts: dict[str, object] = {}
     certname = args.node
     if args.facts:
@@ -173,15 +189,24 @@ def _session(args: argparse.Namespace) -> LookupSession:
         profile = load_facts(os.path.abspath(args.facts), found.text, found.problem)
         if profile.error:
             raise UsageError(_facts_error(args.facts, profile))
+        profile = as_target_reads(profile, target)
         facts = dict(profile.facts)
+        note = left_out_note([profile], target)
+        if note is not None:
+            notes.append(note)
     which = ModuleDirs.CONVENTIONAL if args.modulepath_conventional else ModuleDirs.MODULEPATH
-    # .hiera-ls.yaml's backends (the repository's answer), the flags laid over them
-    backends = {**dict(find_repo_config(env_root, files).backends), **_backends(args.backend)}
+    backends = {**dict(repo.backends), **_backends(args.backend)}
     env = environment_at(
-        env_root, args.environment, args.hiera_config, files, module_dirs=which, backends=backends
+        env_root,
+        args.environment,
+        args.hiera_config,
+        files,
+        module_dirs=which,
+        backends=backends,
+        target=target,
     )
-    scope = node_scope(facts, certname, args.environment, args.strict_variables)
-    return LookupSession(env, scope, files)
+    scope = node_scope(facts, certname, args.environment, target)
+    return LookupSession(env, scope, files), notes
 
 
 def _backends(given: Sequence[str]) -> dict[str, str]:
@@ -341,7 +366,9 @@ def _batch_answer(outcome: LookupOutcome) -> dict[str, object]:
 
 def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     merge = _merge_from_args(args)
-    session = _session(args)
+    session, notes = _session(args)
+    for note in notes:
+        stderr.write(f"Notice: {note}\n")
     if args.batch:
         return _batch(session, stdin, stdout)
     only_options = args.explain_options and not args.explain

@@ -16,13 +16,17 @@ USAGE_ERROR = 2
 
 
 def settings_for(
-    hiera_config: str | None, facts_paths: Sequence[str] = (), max_files: int | None = None
+    hiera_config: str | None,
+    facts_paths: Sequence[str] = (),
+    max_files: int | None = None,
+    target: str | None = None,
 ) -> Settings:
     """The server's default settings, with ``--hiera-config`` (which must exist),
-    ``--facts-path`` and ``--max-files``."""
+    ``--facts-path``, ``--max-files`` and ``--target``."""
     settings = Settings(
         facts_paths=tuple(os.path.abspath(p) for p in facts_paths),
         max_files=max_files if max_files is not None else Settings().max_files,
+        target=target,
     )
     if max_files is not None and max_files < 1:
         raise CheckError(f"--max-files {max_files}: give a positive number of files")

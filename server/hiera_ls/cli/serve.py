@@ -17,4 +17,4 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     from hiera_ls.lsp.serve import serve
 
-    return serve()
+    return serve(args.target)  # the editor's hiera.target wins over it

@@ -3,9 +3,10 @@
 As in ``pops/lookup/location_resolver.rb`` and the configured data provider: the datadir
 and the declared ``path``/``paths``/``glob``/``globs``/``mapped_paths``/``uri``/``uris``
 are interpolated in the node's scope (method syntax refused), joined as Ruby's
-``Pathname#+`` joins them, and checked on disk. An undefined variable in a location
-expands to '' with a warning (Puppet 8); in the datadir or the entry's options it fails
-with the line of hiera.yaml that names it.
+``Pathname#+`` joins them, and checked on disk. An undefined variable in a version 5
+location expands to '' with a warning (Puppet 8); in the datadir, the entry's options or a
+version 3 or 4 hierarchy (which Puppet 8 interpolates without its leniency) it fails with
+the line of hiera.yaml that names it.
 """
 
 from __future__ import annotations
@@ -63,7 +64,9 @@ def resolve_entries(
     resolved: list[ResolvedEntry] = []
     for he in entries:
         datadir = _interpolate_required(inv, files, pathname_join(layer.root, he.datadir), cfg.path)
-        locations = resolve_locations(inv, files, he, str(datadir), cfg.path is None)
+        locations = resolve_locations(
+            inv, files, he, str(datadir), cfg.path is None, None if cfg.version == 5 else cfg.path
+        )
         if cfg.path is None and locations is not None and not locations:
             continue
         options: Mapping[str, object] = {}
@@ -76,9 +79,18 @@ def resolve_entries(
 
 
 def resolve_locations(
-    inv: Invocation, files: FileAccess, he: HierarchyEntry, datadir: str, default_config: bool
+    inv: Invocation,
+    files: FileAccess,
+    he: HierarchyEntry,
+    datadir: str,
+    default_config: bool,
+    strict_in: str | None = None,
 ) -> tuple[ResolvedLocation, ...] | None:
-    """Puppet's location resolver; the built-in default config drops missing paths."""
+    """Puppet's location resolver; the built-in default config drops missing paths.
+
+    ``strict_in``: the version 3 or 4 hiera.yaml whose hierarchy this is; an undefined
+    variable in it fails as in a datadir (Puppet 8 is lenient with version 5 locations only).
+    """
     spec = he.location
     kind = spec.kind
     if kind is None:
@@ -86,7 +98,10 @@ def resolve_locations(
     out: list[ResolvedLocation] = []
     if kind in ("path", "paths"):
         for declared in spec.values:
-            path = _location_interpolate(inv, declared)
+            if strict_in is not None:
+                path = to_s(_interpolate_required(inv, files, declared, strict_in))
+            else:
+                path = _location_interpolate(inv, declared)
             if he.extension is not None and not path.endswith(he.extension):
                 path += he.extension  # version 3
             p = pathname_join(datadir, path)

@@ -168,7 +168,11 @@ def _resolved_entries(
     cfg = layer.config
     if cfg is None:
         return []
-    if cfg.version == 3 and layer.kind is not LayerKind.GLOBAL and not inv.scope.strict_variables:
+    if (
+        cfg.version == 3
+        and layer.kind is not LayerKind.GLOBAL
+        and not inv.scope.target.strict_errors
+    ):
         inv.trace.text(f"Warning: {cfg.path}: hiera.yaml version 3 found and ignored")
         comp.entries[cache_key] = []
         return []
@@ -274,7 +278,7 @@ def _location_lookup(
             trace.event(Event.LOCATION_NOT_FOUND, lk.root)
             raise NotFound
         if df.failure is not None:
-            if not (inv.scope.strict_variables is False and df.failure.plain.endswith(NOT_A_HASH)):
+            if inv.scope.target.strict_errors or not df.failure.plain.endswith(NOT_A_HASH):
                 raise LookupFailure(df.failure, cause=Cause(path))
             inv.warn(df.failure.plain)
         inv.warn_reading(path, reading_warnings(rentry, path, df))

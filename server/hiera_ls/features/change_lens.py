@@ -69,9 +69,7 @@ def _saved_lookup(
     found = snapshot.memo.get(slot)
     if not isinstance(found, tuple):
         profile = entry.profile
-        scope = node_scope(
-            profile.facts, profile.name, view.env.name, snapshot.settings.strict_variables
-        )
+        scope = node_scope(profile.facts, profile.name, view.env.name, snapshot.target)
         found = snapshot.memo[slot] = (LookupSession(view.env, scope, files, cache), {})
     session, answers = found
     if key not in answers:

@@ -38,6 +38,7 @@ from hiera_ls.checks.registry import (
     CoverageMemo,
     CrossFileIndex,
     DataSource,
+    LegacyFacts,
     NodeProfile,
     ProfileLookup,
     build_index,
@@ -499,7 +500,8 @@ class Diagnostics:
             code = code_index(snapshot, view) if built is not None else None
             index = built.index if built is not None else None
             facts = every_facts(snapshot.profiles)
-            found = check_hiera_config(layer, text, snapshot.files, index, code, facts)
+            legacy = LegacyFacts.of(snapshot.target, snapshot.profiles)
+            found = check_hiera_config(layer, text, snapshot.files, index, code, facts, legacy)
             checked = coverage(index=built is not None, profile=True, code=code is not None)
         elif view is not None and kind is FileKind.DATA:
             source = self.source(snapshot, path)
@@ -521,6 +523,7 @@ class Diagnostics:
                     lambda: self.declared(snapshot, code) if code is not None else frozenset(),
                     lambda cause: _reported_where_it_is(snapshot, cause),
                     every_facts(snapshot.profiles),
+                    LegacyFacts.of(snapshot.target, snapshot.profiles),
                 )
                 large = len(source.text) > LARGE_FILE_CHARS
                 if built is not None:
@@ -612,13 +615,13 @@ def _reported_where_it_is(snapshot: Snapshot, cause: Cause) -> bool:
 
 def node_profiles(snapshot: Snapshot, view: EnvironmentView) -> list[NodeProfile]:
     """Every facts profile whose facts load, as a node of ``view``'s environment."""
-    strict = snapshot.settings.strict_variables
+    target = snapshot.target
     out: list[NodeProfile] = []
     for entry in snapshot.profiles:
         profile = entry.profile
         if profile.error is not None:
             continue
-        scope = node_scope(profile.facts, profile.name, view.env.name, strict)
+        scope = node_scope(profile.facts, profile.name, view.env.name, target)
         if scope.error is None:
             out.append(NodeProfile(entry.name, scope))
     return out
@@ -665,8 +668,8 @@ def _profiles(
     def explain_for(entry: ProfileEntry) -> Callable[[str], LookupOutcome]:
         def explain(key: str) -> LookupOutcome:
             profile = entry.profile
-            strict = snapshot.settings.strict_variables
-            scope = node_scope(profile.facts, profile.name, view.env.name, strict)
+            target = snapshot.target
+            scope = node_scope(profile.facts, profile.name, view.env.name, target)
             session = LookupSession(view.env, scope, snapshot.files, snapshot.cache)
             return session.lookup(key, None, explain=True)
 

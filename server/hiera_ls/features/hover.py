@@ -539,8 +539,7 @@ def token_hover(
             )
         else:
             lines.append(
-                f"**Undefined variable** {code(expression)}: with `strict_variables` (Puppet 8's "
-                "default) every lookup that reads this value fails."
+                f"**Undefined variable** {code(expression)}: {snapshot.target.undefined_variable}."
             )
     else:
         lines.append(yaml_block(found.value))

@@ -219,10 +219,7 @@ def _token_label(
     if found.error is not None:
         return FAILS, f"Puppet fails: {found.error}"
     if not found.defined:
-        return UNDEFINED, (
-            f"Undefined variable '{expression}': with strict_variables every lookup that "
-            "reads this value fails"
-        )
+        return UNDEFINED, f"Undefined variable '{expression}': {snapshot.target.undefined_variable}"
     return _text_label(found.value), None
 
 

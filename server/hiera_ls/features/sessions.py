@@ -15,11 +15,11 @@ from hiera_ls.project.workspace import NO_PROFILE_CERTNAME, EnvironmentView, Sna
 
 def scope_for(snapshot: Snapshot, view: EnvironmentView) -> NodeScope:
     """``puppet lookup --node CERTNAME --facts FILE``'s scope; no profile: no facts, localhost."""
-    strict = snapshot.settings.strict_variables
+    target = snapshot.target
     if snapshot.active is None:
-        return node_scope({}, NO_PROFILE_CERTNAME, view.env.name, strict)
+        return node_scope({}, NO_PROFILE_CERTNAME, view.env.name, target)
     profile = snapshot.active.profile
-    return node_scope(profile.facts, profile.name, view.env.name, strict)
+    return node_scope(profile.facts, profile.name, view.env.name, target)
 
 
 def new_session(snapshot: Snapshot, view: EnvironmentView) -> LookupSession:

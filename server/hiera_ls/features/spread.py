@@ -63,9 +63,7 @@ def profile_lookup(
         or found.env is not view.env
     ):
         profile = entry.profile
-        scope = node_scope(
-            profile.facts, profile.name, view.env.name, snapshot.settings.strict_variables
-        )
+        scope = node_scope(profile.facts, profile.name, view.env.name, snapshot.target)
         session = LookupSession(view.env, scope, files or snapshot.files, snapshot.cache)
         found = _ProfileLookups(profile, view.env, session, {})
         memo[slot] = found

@@ -42,7 +42,7 @@ async def initialize(ls: HieraLanguageServer, params: types.InitializeParams) ->
     )
     options = from_namedtuples(params.initialization_options)
     ls.hidden_codes = hidden_codes(options)
-    parsed = parse_settings(options)
+    parsed = parse_settings(options, ls.init_settings)  # (serve --target)
     for message in parsed.messages:
         ls.log(message, types.MessageType.Warning)
     ls.init_settings = parsed.settings

@@ -40,6 +40,7 @@ from hiera_ls.lsp import (
 )
 from hiera_ls.lsp.server import HieraLanguageServer, registration
 from hiera_ls.lsp.transport import serve_stdio
+from hiera_ls.project.settings import Settings
 
 # Every handler, each once: the LSP method (or command) and options it is registered with
 # are on it (``server.handler``); ``tests/lsp/test_serve.py`` checks that no handler of the
@@ -87,9 +88,11 @@ HANDLERS = (
 )
 
 
-def create_server() -> HieraLanguageServer:
-    """A server with every handler registered, each once."""
+def create_server(target: str | None = None) -> HieraLanguageServer:
+    """A server with every handler registered, each once; ``target``: ``serve --target``,
+    which the editor's ``hiera.target`` overrides."""
     ls = HieraLanguageServer()
+    ls.init_settings = Settings(target=target)
     for fn in HANDLERS:
         found = registration(fn)
         if found.command:
@@ -164,7 +167,7 @@ def log_level(given: str) -> tuple[int, str]:
     return (LOG_LEVELS[name], "") if name in LOG_LEVELS else (logging.WARNING, given)
 
 
-def serve() -> NoReturn:
+def serve(target: str | None = None) -> NoReturn:
     """Run over stdio until the client says exit; what ``hiera-ls serve`` calls."""
     level, unknown = log_level(os.environ.get("HIERA_LS_LOG", ""))
     logging.basicConfig(level=level, stream=sys.stderr)
@@ -183,4 +186,4 @@ def serve() -> NoReturn:
     # waits for the interpreter's switch interval (5 ms by default) at every hand-over.
     # Measured on the LSP benchmark while checks ran: hover p50 17 ms at 1 ms, 11 ms here.
     sys.setswitchinterval(0.0002)
-    serve_stdio(create_server())
+    serve_stdio(create_server(target))

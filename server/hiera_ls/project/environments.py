@@ -32,6 +32,7 @@ from hiera_ls.project.backends import with_backends
 from hiera_ls.project.hiera_config import load_hiera_config, unreadable_config
 from hiera_ls.project.hiera_config_model import HieraConfig, LayerName, builtin_default_config
 from hiera_ls.project.model import Environment, Layer, LayerKind
+from hiera_ls.project.targets import DEFAULT_TARGET, Target
 from hiera_ls.source.files import FileAccess, Stamp
 
 CONFIG_FILE = "hiera.yaml"
@@ -45,6 +46,8 @@ DEFAULT_ENVIRONMENT = "production"
 # Where Puppet keeps a global hiera.yaml when no setting names one: not in a workspace.
 NO_GLOBAL_ROOT = os.path.join(os.sep, "nonexistent-hiera-ls-global")
 _MODULEPATH_LINE = re.compile(r"^\s*modulepath\s*=\s*(.*?)\s*$")
+_DATA_PROVIDER_LINE = re.compile(r"^\s*environment_data_provider\s*=\s*(.*?)\s*$")
+METADATA = "metadata.json"
 Backends = Mapping[str, str]  # custom function -> reader (project/backends.py)
 NO_BACKENDS: Backends = {}
 
@@ -158,6 +161,36 @@ def metadata_data_provider(root: str, files: FileAccess) -> str | None:
     return provider if isinstance(provider, str) and provider else None
 
 
+def _metadata_data_provider(root: str, files: FileAccess) -> object:
+    """metadata.json's ``data_provider`` (``hiera``: the module's data/common.yaml is read
+    with Puppet's default hierarchy when it has no hiera.yaml; Puppet 7, 8 and OpenVox 9)."""
+    text = files.read_text(os.path.join(root, METADATA))
+    if text is None or "data_provider" not in text:
+        return None
+    try:
+        metadata = json.loads(text)
+    except ValueError:
+        return None
+    return metadata.get("data_provider") if isinstance(metadata, dict) else None
+
+
+def _environment_config(
+    root: str, files: FileAccess, configs: ConfigCache, target: Target
+) -> HieraConfig | None:
+    """The environment's hiera.yaml; without one, environment.conf's
+    ``environment_data_provider = hiera`` gives Puppet's default hierarchy (data/common.yaml)
+    where the target still reads that setting (OpenVox 9 removed it)."""
+    config = configs.load(os.path.join(root, CONFIG_FILE), "environment", files)
+    if config is not None or not target.environment_data_provider:
+        return config
+    text = files.read_text(os.path.join(root, ENVIRONMENT_CONF)) or ""
+    for line in text.splitlines():
+        m = _DATA_PROVIDER_LINE.match(line)
+        if m and m.group(1) == "hiera":
+            return builtin_default_config()
+    return None
+
+
 def find_modules(
     env_root: str,
     files: FileAccess,
@@ -212,9 +245,11 @@ def build_environment(
     *,
     module_dirs: ModuleDirs,
     backends: Backends = NO_BACKENDS,
+    target: Target = DEFAULT_TARGET,
 ) -> Environment:
     """The environment at ``where``, its modules searched as ``module_dirs`` says, its custom
-    levels read as ``backends`` says (project/backends.py)."""
+    levels read as ``backends`` says (project/backends.py), its settings as ``target``'s
+    Puppet reads them."""
     root = os.path.normpath(os.path.abspath(where.root))
     if where.module_root is not None and where.module_name is not None:
         # A workspace that is one module: its own layer, and no environment data.
@@ -223,8 +258,7 @@ def build_environment(
             LayerKind.ENVIRONMENT, os.path.join(root, ".hiera-ls-no-environment"), None
         )
         return Environment(where.name, root, glob, env_layer, {where.module_name: module})
-    env_config = configs.load(os.path.join(root, CONFIG_FILE), "environment", files)
-    env_config = with_backends(env_config, backends)
+    env_config = with_backends(_environment_config(root, files, configs, target), backends)
     modules, off = find_modules(root, files, configs, module_dirs, backends)
     return Environment(
         name=where.name,
@@ -244,6 +278,7 @@ def environment_at(
     *,
     module_dirs: ModuleDirs,
     backends: Backends = NO_BACKENDS,
+    target: Target = DEFAULT_TARGET,
 ) -> Environment:
     """One environment from its directory, as ``hiera-ls lookup`` reads it (a relative
     ``hiera_config`` is relative to the working directory)."""
@@ -256,4 +291,5 @@ def environment_at(
         configs,
         module_dirs=module_dirs,
         backends=backends,
+        target=target,
     )

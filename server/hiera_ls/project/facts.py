@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
+from hiera_ls.project.legacy_facts import facter_legacy_facts, legacy_fact
 from hiera_ls.project.scope import NodeScope
+from hiera_ls.project.targets import DEFAULT_TARGET, Target
 from hiera_ls.source.data_file import DataFile, load_json_data, load_yaml_data, unreadable_data
 from hiera_ls.source.files import ReadProblem
 from hiera_ls.source.node_table import EMPTY_NODES
@@ -33,10 +35,53 @@ class FactsProfile:
         object, ...
     ]  # node path of the facts hash inside ``source`` (() or ('values',))
     error: str | None = None
+    # Facter's legacy facts the file has and the target's agents do not send (as_target_reads)
+    left_out: tuple[str, ...] = ()
+    left_out_values: tuple[object, ...] = ()  # their values in the file, in the same order
 
     @property
     def problems(self) -> tuple[Problem, ...]:
         return self.source.problems
+
+
+def as_target_reads(profile: FactsProfile, target: Target) -> FactsProfile:
+    """The profile as a node of the target's Puppet would have it: a file written by a
+    Facter that sent legacy facts (``osfamily``, ``ipaddress_eth0``) is read without them
+    when the target's agents do not send them (Puppet 8: ``include_legacy_facts = false``),
+    so previews match what the node gets; ``left_out`` names them, for one note."""
+    if target.include_legacy_facts:
+        return profile
+    legacy = set(facter_legacy_facts(profile.facts))
+    if not legacy:
+        return profile
+    kept = {k: v for k, v in profile.facts.items() if k not in legacy}
+    dropped = [(k, v) for k, v in profile.facts.items() if k in legacy]
+    return replace(
+        profile,
+        facts=kept,
+        left_out=tuple(k for k, _ in dropped),
+        left_out_values=tuple(v for _, v in dropped),
+    )
+
+
+def left_out_note(profiles: Sequence[FactsProfile], target: Target) -> str | None:
+    """The one note for the profiles read without their legacy facts (None: none was)."""
+    trimmed = [p for p in profiles if p.left_out]
+    if not trimmed:
+        return None
+    names = list(dict.fromkeys(name for p in trimmed for name in p.left_out))
+    files = ", ".join(p.path for p in trimmed[:3]) + (", ..." if len(trimmed) > 3 else "")
+    shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+    example = legacy_fact(names[0])
+    hint = f" ({names[0]} is {example.modern} now)" if example is not None else ""
+    return (
+        f"{target.title} agents do not send Facter's legacy facts (include_legacy_facts = "
+        f"false): {len(names)} of them ({shown}) {'are' if len(names) > 1 else 'is'} left out "
+        f"of {len(trimmed)} facts profile{'s' if len(trimmed) > 1 else ''} ({files}). "
+        "Hierarchy paths and data that "
+        f"name them see nothing for these nodes; structured facts hold the values{hint}. "
+        f"The target is {target.name} (--target, hiera.target, .hiera-ls.yaml's target)"
+    )
 
 
 def load_facts(
@@ -111,7 +156,7 @@ def node_scope(
     facts: Mapping[str, object],
     certname: str | None,
     environment: str,
-    strict_variables: bool = True,
+    target: Target = DEFAULT_TARGET,
     authenticated: str = "local",
     server_facts: Mapping[str, object] | None = None,
 ) -> NodeScope:
@@ -133,7 +178,7 @@ def node_scope(
                 if how == "reserved"
                 else f"Cannot reassign variable '${name}'"
             )
-            return NodeScope({}, strict_variables, error=error)
+            return NodeScope({}, target, error=error)
     cert = certname if certname is not None else facts.get("clientcert")
     hostname: object = None
     domain: object = None
@@ -165,4 +210,4 @@ def node_scope(
             "name": "main",
         }
     )
-    return NodeScope(variables, strict_variables)
+    return NodeScope(variables, target)

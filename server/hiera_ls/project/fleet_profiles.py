@@ -16,8 +16,9 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from urllib.parse import quote, unquote
 
-from hiera_ls.project.facts import FactsProfile, load_facts
+from hiera_ls.project.facts import FactsProfile, as_target_reads, load_facts
 from hiera_ls.project.profiles import ProfileEntry
+from hiera_ls.project.targets import DEFAULT_TARGET, Target
 from hiera_ls.source.files import FileAccess, Stamp
 
 SUFFIX = ".json"
@@ -63,7 +64,9 @@ class FleetProfiles:
             if certname is not None:
                 self._paths[certname] = os.path.join(self.directory, file)
         # the same entry while its file is unchanged: caches keyed by it stay valid
-        self._loaded: OrderedDict[str, tuple[Stamp | None, ProfileEntry]] = OrderedDict()
+        self._loaded: OrderedDict[str, tuple[tuple[Stamp | None, Target], ProfileEntry]] = (
+            OrderedDict()
+        )
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -78,13 +81,17 @@ class FleetProfiles:
     def path(self, certname: str) -> str | None:
         return self._paths.get(certname)
 
-    def entry(self, certname: str, files: FileAccess | None = None) -> ProfileEntry | None:
-        """The node's profile, read now unless it is kept and its file has not changed."""
+    def entry(
+        self, certname: str, files: FileAccess | None = None, target: Target = DEFAULT_TARGET
+    ) -> ProfileEntry | None:
+        """The node's profile, read now unless it is kept and its file has not changed; as
+        the ``target``'s Puppet reads it (a Puppet 7 node's legacy facts left out for Puppet
+        8, as for a profile file: facts.as_target_reads)."""
         path = self._paths.get(certname)
         if path is None:
             return None
         access = files if files is not None else FileAccess()
-        stamp = access.stamp(path)
+        stamp = (access.stamp(path), target)
         with self._lock:
             kept = self._loaded.get(certname)
             if kept is not None and kept[0] == stamp:
@@ -98,7 +105,7 @@ class FleetProfiles:
             )
         else:
             profile = load_facts(path, found.text, found.problem, positions=False)
-        entry = ProfileEntry(certname, profile)
+        entry = ProfileEntry(certname, as_target_reads(profile, target))
         with self._lock:
             self._loaded[certname] = (stamp, entry)
             self._loaded.move_to_end(certname)

@@ -11,7 +11,8 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from hiera_ls.project.facts import FactsProfile, load_facts
+from hiera_ls.project.facts import FactsProfile, as_target_reads, load_facts
+from hiera_ls.project.targets import DEFAULT_TARGET, Target
 from hiera_ls.source.files import FileAccess, Stamp, walk_files
 
 DEFAULT_DIRS = (os.path.join(".hiera-ls", "facts"), os.path.join("spec", "factsets"))
@@ -88,11 +89,14 @@ def is_profile_path(path: str, roots: Sequence[str], extra: Sequence[str]) -> bo
 
 @dataclass(slots=True)
 class ProfileCache:
-    """path -> (stamp, profile): a rescan re-reads only files whose content changed."""
+    """path -> (stamp, target, profile): a rescan re-reads only files whose content (or the
+    target, which decides the facts a profile keeps) changed."""
 
-    _entries: dict[str, tuple[Stamp, FactsProfile]] = field(default_factory=dict)
+    _entries: dict[str, tuple[Stamp, Target, FactsProfile]] = field(default_factory=dict)
 
-    def load(self, paths: Iterable[str], files: FileAccess) -> list[ProfileEntry]:
+    def load(
+        self, paths: Iterable[str], files: FileAccess, target: Target = DEFAULT_TARGET
+    ) -> list[ProfileEntry]:
         profiles: list[FactsProfile] = []
         seen: set[str] = set()
         for path in paths:
@@ -101,13 +105,14 @@ class ProfileCache:
             if stamp is None:
                 continue
             cached = self._entries.get(path)
-            if cached is None or cached[0] != stamp:
+            if cached is None or cached[:2] != (stamp, target):
                 found = files.read(path)
                 if found is None:
                     continue
-                cached = (stamp, load_facts(path, found.text, found.problem))
+                profile = load_facts(path, found.text, found.problem)
+                cached = (stamp, target, as_target_reads(profile, target))
                 self._entries[path] = cached
-            profiles.append(cached[1])
+            profiles.append(cached[2])
         for gone in [p for p in self._entries if p not in seen]:
             del self._entries[gone]
         return unique_names(profiles)

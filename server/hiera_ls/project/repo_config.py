@@ -29,6 +29,7 @@ from hiera_ls.project.puppetdb_settings import (
     timeout_problem,
     url_problem,
 )
+from hiera_ls.project.targets import TARGET_NAMES
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.node_table import Path
 from hiera_ls.source.rules import Rule
@@ -47,7 +48,17 @@ SEVERITY_NAMES: Mapping[str, Severity | None] = {
     "hint": Severity.HINT,
     "off": None,
 }
-SETTINGS = ("facts", "select", "ignore", "severity", "exclude", "per-path", "backends", "puppetdb")
+SETTINGS = (
+    "target",
+    "facts",
+    "select",
+    "ignore",
+    "severity",
+    "exclude",
+    "per-path",
+    "backends",
+    "puppetdb",
+)
 
 
 CONFIG_UNKNOWN_SETTING = Rule(
@@ -85,6 +96,7 @@ class RepoConfig:
 
     root: str  # the directory patterns and paths are relative to ("" when there is no file)
     path: str | None = None  # the .hiera-ls.yaml read, None when there is none
+    target: str | None = None  # the Puppet the repository runs (project/targets.py)
     facts: tuple[str, ...] = ()  # absolute files or directories of facts profiles
     select: tuple[str, ...] = ()  # codes or globs; empty: every code
     ignore: tuple[str, ...] = ()
@@ -191,6 +203,7 @@ class _Reader:
         return self._done(found)
 
     def _done(self, found: dict[str, object]) -> RepoConfig:
+        target = self._target(found)
         facts = self._paths(found)
         select = self._codes(found, "select")
         ignore = self._codes(found, "ignore")
@@ -201,6 +214,7 @@ class _Reader:
         return RepoConfig(
             root=self.root,
             path=self.path,
+            target=target,
             facts=facts,
             select=select,
             ignore=ignore,
@@ -232,6 +246,16 @@ class _Reader:
             else:
                 self._report(CONFIG_BAD_VALUE, (name, i), f"{name}: each entry must be {what}")
         return out
+
+    def _target(self, found: dict[str, object]) -> str | None:
+        value = found.get("target")
+        if value is None:
+            return None
+        if isinstance(value, str) and value in TARGET_NAMES:
+            return value
+        names = " | ".join(TARGET_NAMES)
+        self._report(CONFIG_BAD_VALUE, ("target",), f"target must be one of {names}")
+        return None
 
     def _paths(self, found: dict[str, object]) -> tuple[str, ...]:
         """Facts paths inside the repository: a repository must not make the user's own

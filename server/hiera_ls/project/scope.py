@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from hiera_ls.project.targets import DEFAULT_TARGET, Target
 from hiera_ls.puppet.errors import UndefinedVariable
 
 _EMPTY: Mapping[str, object] = {}
@@ -19,9 +20,13 @@ NEVER_UNDEFINED = frozenset({"module_name", "caller_module_name"})
 @dataclass(frozen=True, slots=True)
 class NodeScope:
     variables: Mapping[str, object]
-    strict_variables: bool = True
+    target: Target = DEFAULT_TARGET  # which Puppet's defaults apply (project/targets.py)
     locals: Mapping[str, object] = field(default_factory=lambda: _EMPTY)
     error: str | None = None  # a fact set Puppet refuses: every lookup fails with this
+
+    @property
+    def strict_variables(self) -> bool:
+        return self.target.strict_variables
 
     def with_local(self, name: str, value: object) -> NodeScope:
         return replace(self, locals={**self.locals, name: value})

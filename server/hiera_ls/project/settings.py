@@ -25,6 +25,7 @@ from hiera_ls.project.puppetdb_settings import (
     timeout_problem,
     url_problem,
 )
+from hiera_ls.project.targets import TARGET_NAMES
 
 SECTION = "hiera"
 _FIELDS = {
@@ -33,6 +34,7 @@ _FIELDS = {
     "hieraConfig": "hiera_config",
     "environmentPath": "environment_path",
     "environment": "environment",
+    "target": "target",
     "strictVariables": "strict_variables",
     "moduleDirs": "module_dirs",
     "backends": "backends",
@@ -53,7 +55,10 @@ class Settings:
     hiera_config: str | None = None  # the global layer's hiera.yaml
     environment_path: str | None = None  # a directory of environments (Puppet's environmentpath)
     environment: str | None = None  # environment name for a workspace that is one environment
-    strict_variables: bool = True  # Puppet 8's default
+    # the Puppet the workspace is checked for (project/targets.py); None: .hiera-ls.yaml's
+    # target, else puppet8
+    target: str | None = None
+    strict_variables: bool | None = None  # deprecated: picks puppet8 (true) or puppet7 (false)
     # Which directories hold modules; the CLI's default is MODULEPATH (Puppet's answer).
     module_dirs: ModuleDirs = ModuleDirs.CONVENTIONAL
     # custom backend function -> the reader hiera-ls reads its levels with (project/backends.py)
@@ -149,6 +154,12 @@ def parse_settings(raw: object, base: Settings | None = None) -> ParsedSettings:
                 continue
             messages.extend(f"hiera.{name}: {m}; ignored" for m in invalid_backends(value))
             changes[attr] = tuple(sorted(usable_backends(value).items()))
+        elif attr == "target":
+            if not isinstance(value, str) or value not in TARGET_NAMES:
+                choices = ", ".join(f'"{v}"' for v in TARGET_NAMES)
+                messages.append(f"hiera.{name} must be one of {choices}; ignored")
+                continue
+            changes[attr] = value
         elif attr == "max_files":
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 messages.append(f"hiera.{name} must be a positive number of files; ignored")

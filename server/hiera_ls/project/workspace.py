@@ -28,6 +28,7 @@ from hiera_ls.project.environments import (
     build_environment,
     global_layer,
 )
+from hiera_ls.project.facts import left_out_note
 from hiera_ls.project.fleet_profiles import FleetProfiles
 from hiera_ls.project.key_index import FileKeys, KeyIndex
 from hiera_ls.project.level_files import (
@@ -49,6 +50,7 @@ from hiera_ls.project.profiles import (
 )
 from hiera_ls.project.repo_config import CONFIG_NAME, RepoConfig, find_repo_config
 from hiera_ls.project.settings import Settings
+from hiera_ls.project.targets import DEFAULT_TARGET, Target, TargetChoice, choose_target
 from hiera_ls.source.data_cache import CUSTOM_YAML, DataCache
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.files import UNREAD_CODES, FileAccess
@@ -132,6 +134,7 @@ class Snapshot:
     key_index: KeyIndex
     data_files: Mapping[str, DataFileInfo]
     messages: tuple[str, ...] = ()  # settings that could not be honoured (unknown profile ...)
+    target: Target = DEFAULT_TARGET  # the Puppet the workspace is checked for
     # each workspace root with the .hiera-ls.yaml that applies to it (project/repo_config.py)
     configs: tuple[tuple[str, RepoConfig], ...] = ()
     # per-snapshot caches for the layers above (engine sessions ...): valid as long as it is
@@ -162,7 +165,7 @@ class Snapshot:
             index = self.memo[_PROFILES_BY_NAME] = {e.name: e for e in reversed(self.profiles)}
         entry = index.get(name)
         if entry is None and self.fleet is not None:
-            entry = self.fleet.entry(name, self.files)
+            entry = self.fleet.entry(name, self.files, self.target)
         return entry
 
     # -------------------------------------------------------------- what a file is
@@ -295,6 +298,7 @@ class Workspace:
         self._data_memo: dict[object, object] = {}
         self._listed_data: Mapping[str, DataFileInfo] = {}  # the last snapshot's data files
         self._code = CodeIndexes()
+        self._built_for: Target | None = None  # the target the environments were built for
         self._fleet: FleetProfiles | None = None
 
     @property
@@ -368,8 +372,12 @@ class Workspace:
         ):
             self._views = None
             self._data_files = None
-        if old.facts_paths != settings.facts_paths:
-            self._profiles = None
+        if (old.facts_paths, old.target, old.strict_variables) != (
+            settings.facts_paths,
+            settings.target,
+            settings.strict_variables,
+        ):
+            self._profiles = None  # (the target decides which facts a profile keeps)
         if old.facts_profile != settings.facts_profile:
             self.selected_profile = None  # the user changed the setting: it wins again
         self._snapshot = None
@@ -433,6 +441,26 @@ class Workspace:
             extra.extend(p for p in config.facts if p not in extra)
         return tuple(extra)
 
+    def _target(self) -> TargetChoice:
+        """The user's ``hiera.target`` (or the deprecated ``hiera.strictVariables``), else the
+        target the repository's .hiera-ls.yaml names."""
+        named = [(c.path, c.target) for _, c in self._repo_configs or () if c.target]
+        choice = choose_target(
+            self.settings.target,
+            named[0][1] if named else None,
+            self.settings.strict_variables,
+            given_as="hiera.target",
+            deprecated_as="hiera.strictVariables",
+        )
+        if len({t for _, t in named}) > 1:
+            listed = ", ".join(f"{p}: {t}" for p, t in named)
+            note = (
+                f"The workspace's .hiera-ls.yaml files name different targets ({listed}); "
+                f"{choice.target.name} is used"
+            )
+            return TargetChoice(choice.target, (*choice.notes, note))
+        return choice
+
     def _is_global_config(self, path: str) -> bool:
         setting = self.settings.hiera_config
         if not setting:
@@ -468,6 +496,12 @@ class Workspace:
         if self._repo_configs is None:
             self._repo_configs = _repo_configs(self.roots, files)
             self._profiles = None
+        choice = self._target()
+        messages.extend(choice.notes)
+        if choice.target != self._built_for:
+            self._built_for = choice.target
+            self._views = None  # which settings the environments read (environment.conf's)
+            self._data_files = None
         if self._views is None:
             self._data_memo = {}
             base = self.roots[0] if self.roots else os.getcwd()
@@ -485,6 +519,7 @@ class Workspace:
                         self._configs,
                         module_dirs=self.settings.module_dirs,
                         backends=backends,
+                        target=choice.target,
                     )
                 )
                 for item in items
@@ -494,7 +529,10 @@ class Workspace:
         self._listed_data = self._data_files
         if self._profiles is None:
             paths = profile_paths(self._profile_roots(), self._facts_paths(), files)
-            self._profiles = tuple(self._profile_cache.load(paths, files))
+            self._profiles = tuple(self._profile_cache.load(paths, files, choice.target))
+        note = left_out_note([e.profile for e in self._profiles], choice.target)
+        if note is not None:
+            messages.append(note)
         profiles = self._profiles
         if self.profile_filter is not None:
             profiles = tuple(e for e in profiles if e.name in self.profile_filter)
@@ -506,7 +544,7 @@ class Workspace:
         messages.extend(_unreadable_configs(self._views))
         active = find_profile(profiles, wanted)
         if wanted and active is None and self._fleet is not None:
-            active = self._fleet.entry(wanted, files)
+            active = self._fleet.entry(wanted, files, choice.target)
         if wanted and active is None:
             messages.append(
                 f"No facts profile named '{wanted}': hovers show every definition instead"
@@ -523,6 +561,7 @@ class Workspace:
             key_index=self.key_index,
             data_files=self._data_files,
             messages=tuple(messages),
+            target=choice.target,
             configs=self._repo_configs,
             data_memo=self._data_memo,
             code=self._code,

@@ -39,6 +39,7 @@ from hiera_ls.engine.providers import EYAML
 from hiera_ls.project.facts import node_scope
 from hiera_ls.project.fleet_profiles import FleetProfiles
 from hiera_ls.project.settings import Settings
+from hiera_ls.project.targets import PUPPET7
 from hiera_ls.project.workspace import (
     NO_PROFILE_CERTNAME,
     EnvironmentView,
@@ -106,6 +107,7 @@ class DiffResult:
     # levels that read data from outside the repository, each said once; values from there
     # are masked as eyaml's are (a pull request may name ~/.docker/config.json)
     outside: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()  # about the run itself (the target, facts left out ...)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +166,12 @@ def run_diff(
         names = sorted(set(sides[0].views) | set(sides[1].views))
         pairs = [_Pair(env, (sides[0], env), (sides[1], env)) for env in names]
         return _compare(
-            pairs, chosen, keys, progress, base, head if head is not None else WORKING_TREE
+            pairs,
+            chosen,
+            keys,
+            progress,
+            (base, head if head is not None else WORKING_TREE),
+            head_snap.messages,
         )
 
 
@@ -193,8 +200,8 @@ def _diff_environments(
         chosen,
         keys,
         progress,
-        f"environment {environments[0]}",
-        f"environment {environments[1]}",
+        (f"environment {environments[0]}", f"environment {environments[1]}"),
+        snap.messages,
     )
 
 
@@ -220,9 +227,12 @@ def _compare(
     chosen: Sequence[_Profile],
     keys: Sequence[str] | None,
     progress: Progress | None,
-    base: str,
-    head: str,
+    revisions: tuple[str, str],
+    notes: tuple[str, ...],
 ) -> DiffResult:
+    """``revisions``: what the base and the head are, as the report names them; ``notes``:
+    about the run itself (the target, facts left out), from the head side."""
+    base, head = revisions
     wanted = {
         pair.label: _select_keys(
             set().union(*(side.defined_keys(env) for side, env in (pair.base, pair.head))), keys
@@ -261,6 +271,7 @@ def _compare(
         environments=tuple(pair.label for pair in pairs),
         changes=tuple(changes),
         outside=tuple(dict.fromkeys(note for side in sides for note in side.outside_notes())),
+        notes=notes,
     )
 
 
@@ -270,8 +281,9 @@ def _splitter(pair: _Pair, chosen: Sequence[_Profile]) -> Splitter:
     envs = [view.env for view in views if view is not None]
     variables = tuple(dict.fromkeys(v for env in envs for v in hierarchy_variables(env)))
     name = envs[-1].name if envs else ""
+    # an undefined variable is a trait like any other here: read as Puppet 7 reads it ('')
     return Splitter(
-        {p.name: traits(node_scope(p.facts, p.certname, name, False), variables) for p in chosen}
+        {p.name: traits(node_scope(p.facts, p.certname, name, PUPPET7), variables) for p in chosen}
     )
 
 
@@ -334,11 +346,11 @@ class _Side:
     def _classify(self, env: str, view: EnvironmentView) -> None:
         """Profiles whose hierarchies read the same files, then that agree on every
         variable those files and the modules interpolate, are one class."""
-        strict = self.snapshot.settings.strict_variables
+        target = self.snapshot.target
         by_reads: dict[tuple[LevelReads, ...], list[tuple[int, LookupSession]]] = {}
         alone: list[tuple[int, LookupSession]] = []
         for i, p in enumerate(self.profiles):
-            scope = node_scope(p.facts, p.certname, view.env.name, strict)
+            scope = node_scope(p.facts, p.certname, view.env.name, target)
             session = LookupSession(view.env, scope, self.snapshot.files, self.snapshot.cache)
             reads = hierarchy_reads(session)
             if reads is None:

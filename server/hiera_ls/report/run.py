@@ -59,6 +59,7 @@ class CheckResult:
     findings: tuple[Finding, ...]
     files: tuple[str, ...]  # every file checked (absolute)
     profiles: tuple[str, ...]  # the profiles checked; () when the repository has none
+    notes: tuple[str, ...] = ()  # about the run itself (the target, facts left out ...)
 
 
 @dataclass(slots=True)
@@ -126,7 +127,7 @@ def run_check(
     if wanted.wants(WALK_LIMIT.code):
         findings += [_walk_limit(root, why, first.settings.max_files) for root, why in cut.items()]
     findings.sort(key=lambda f: (f.path, f.span.start, f.span.end, f.code, f.message))
-    return CheckResult(tuple(findings), tuple(files), tuple(names))
+    return CheckResult(tuple(findings), tuple(files), tuple(names), first.messages)
 
 
 def _walk_limit(root: str, why: str, limit: int) -> Finding:
