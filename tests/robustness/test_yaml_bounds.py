@@ -70,14 +70,15 @@ def cli_lookup(root: Path, key: str) -> tuple[int, str, str, int]:
     """``hiera-ls lookup KEY`` for the repository's node: (exit code, stdout, stderr, peak MB)."""
     probe = textwrap.dedent(
         """\
-        import resource, sys
+        import re, sys
         from hiera_ls.cli import main
         try:
             code = main(sys.argv[1:])
         except SystemExit as e:
             code = e.code
         sys.stdout.flush()
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+        status = open("/proc/self/status").read()
+        peak = int(re.search(r"VmHWM:\\s*(\\d+)", status).group(1)) // 1024
         print(f"\\nPEAK_MB={peak}", file=sys.stderr)
         sys.exit(code)
         """
@@ -99,9 +100,10 @@ def cli_lookup(root: Path, key: str) -> tuple[int, str, str, int]:
 def in_subprocess(code: str) -> dict[str, object]:
     """Run ``code`` (which sets ``result``) in a fresh interpreter; adds its peak memory."""
     probe = (
-        "import json, resource, time\n"
+        "import json, re, time\n"
         + textwrap.dedent(code)
-        + "\nresult['peak_mb'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024\n"
+        + "\nstatus = open('/proc/self/status').read()\n"
+        + "result['peak_mb'] = int(re.search(r'VmHWM:\\s*(\\d+)', status).group(1)) // 1024\n"
         + "print(json.dumps(result))\n"
     )
     done = subprocess.run(
