@@ -18,7 +18,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from hiera_ls.project.facts import RESERVED_FACTS
+from hiera_ls.project.facts import refused_fact
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,14 +49,10 @@ def node_profile(row: object) -> NodeProfile | BrokenNode:
     facts = row.get("facts")
     if not isinstance(facts, Mapping):
         return BrokenNode(certname, f"its facts are {_kind(facts)}, not a hash of facts")
-    for name, how in RESERVED_FACTS.items():
-        if name in facts:
-            said = (
-                f"Attempt to assign to a reserved variable name: '{name}'"
-                if how == "reserved"
-                else f"Cannot reassign variable '${name}'"
-            )
-            return BrokenNode(certname, f"it has a fact '{name}', which Puppet refuses: {said}")
+    refused = refused_fact(facts)
+    if refused is not None:
+        name, said = refused
+        return BrokenNode(certname, f"it has a fact '{name}', which Puppet refuses: {said}")
     trusted = row.get("trusted")
     if trusted is not None and not isinstance(trusted, Mapping):
         return BrokenNode(certname, f"its trusted data is {_kind(trusted)}, not a hash")

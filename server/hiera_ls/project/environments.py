@@ -150,7 +150,7 @@ def _module_layer(
 
 def metadata_data_provider(root: str, files: FileAccess) -> str | None:
     """metadata.json's ``data_provider`` (Puppet reads it only without a hiera.yaml)."""
-    text = files.read_text(os.path.join(root, "metadata.json"))
+    text = files.read_text(os.path.join(root, METADATA))
     if text is None or "data_provider" not in text:
         return None
     try:
@@ -159,19 +159,6 @@ def metadata_data_provider(root: str, files: FileAccess) -> str | None:
         return None
     provider = metadata.get("data_provider") if isinstance(metadata, dict) else None
     return provider if isinstance(provider, str) and provider else None
-
-
-def _metadata_data_provider(root: str, files: FileAccess) -> object:
-    """metadata.json's ``data_provider`` (``hiera``: the module's data/common.yaml is read
-    with Puppet's default hierarchy when it has no hiera.yaml; Puppet 7, 8 and OpenVox 9)."""
-    text = files.read_text(os.path.join(root, METADATA))
-    if text is None or "data_provider" not in text:
-        return None
-    try:
-        metadata = json.loads(text)
-    except ValueError:
-        return None
-    return metadata.get("data_provider") if isinstance(metadata, dict) else None
 
 
 def _environment_config(

@@ -152,6 +152,17 @@ RESERVED_FACTS = {
 }
 
 
+def refused_fact(facts: Mapping[str, object]) -> tuple[str, str] | None:
+    """The first fact Puppet refuses to set as a variable, with Puppet's words; None when
+    it refuses none."""
+    for name, how in RESERVED_FACTS.items():
+        if name in facts:
+            if how == "reserved":
+                return name, f"Attempt to assign to a reserved variable name: '{name}'"
+            return name, f"Cannot reassign variable '${name}'"
+    return None
+
+
 def node_scope(
     facts: Mapping[str, object],
     certname: str | None,
@@ -171,14 +182,9 @@ def node_scope(
     gives ``{}``, a known Puppet gap that would make previews read the wrong files.
     """
     facts = dict(facts)
-    for name, how in RESERVED_FACTS.items():
-        if name in facts:
-            error = (
-                f"Attempt to assign to a reserved variable name: '{name}'"
-                if how == "reserved"
-                else f"Cannot reassign variable '${name}'"
-            )
-            return NodeScope({}, target, error=error)
+    refused = refused_fact(facts)
+    if refused is not None:
+        return NodeScope({}, target, error=refused[1])
     cert = certname if certname is not None else facts.get("clientcert")
     hostname: object = None
     domain: object = None
