@@ -83,14 +83,27 @@ def alias_references(
     return [FileSpan(path, m.span) for m in marks]
 
 
-def alias_rename_target(snapshot: Snapshot, path: str, pos: Position) -> tuple[str, Span] | None:
-    """The anchor's name and the range of the name under the cursor, when on one."""
+def _to_rename(
+    snapshot: Snapshot, path: str, pos: Position
+) -> tuple[Anchors, AnchorMark, AnchorMark] | None:
+    """The file's anchors, the mark under the cursor and the anchor a rename renames; None
+    when the cursor is on no mark; refused for an alias no anchor comes before."""
     found = mark_at(snapshot, path, pos)
     if found is None:
         return None
     anchors, mark = found
-    if anchors.anchor_of(mark) is None:
+    anchor = anchors.anchor_of(mark)
+    if anchor is None:
         raise AliasRenameRefused(f"No anchor &{mark.name} comes before this alias")
+    return anchors, mark, anchor
+
+
+def alias_rename_target(snapshot: Snapshot, path: str, pos: Position) -> tuple[str, Span] | None:
+    """The anchor's name and the range of the name under the cursor, when on one."""
+    found = _to_rename(snapshot, path, pos)
+    if found is None:
+        return None
+    _, mark, _ = found
     return mark.name, mark.name_span
 
 
@@ -99,13 +112,10 @@ def alias_rename(
 ) -> list[tuple[Span, str]] | None:
     """The edits renaming the anchor under the cursor (or read by the alias under it) and
     the aliases that read it; None when the cursor is on neither."""
-    found = mark_at(snapshot, path, pos)
+    found = _to_rename(snapshot, path, pos)
     if found is None:
         return None
-    anchors, mark = found
-    anchor = anchors.anchor_of(mark)
-    if anchor is None:
-        raise AliasRenameRefused(f"No anchor &{mark.name} comes before this alias")
+    anchors, _, anchor = found
     if not ANCHOR_NAME.fullmatch(new):
         raise AliasRenameRefused(
             f"'{new}' is not a name libyaml reads as an anchor: use letters, digits, '_' and '-'"
