@@ -134,10 +134,10 @@ def test_the_variables_interpolations_read() -> None:
         "%{lookup('k')} %{alias('x')} %{literal('%')} %{hiera('y')}",
         "%{ facts.spaced }",
     ]
-    assert interpolated_variables(texts) == {
+    assert interpolated_variables(texts) == [  # each once, in the order written
         "facts.os.family",
         "role",
         "dc",
         "trusted.certname",
         "facts.spaced",
-    }
+    ]

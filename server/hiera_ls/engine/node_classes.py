@@ -22,7 +22,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from hiera_ls.engine.lookup import UNDEFINED_KEY, LookupSession
-from hiera_ls.project.hiera_config_model import HieraConfig
+from hiera_ls.project.hiera_config_model import HieraConfig, HierarchyEntry
 from hiera_ls.project.model import Environment
 from hiera_ls.project.scope import NodeScope
 from hiera_ls.puppet.values import canonical, strings_in
@@ -34,11 +34,11 @@ MISSING = object()  # a variable the node does not have
 _ABSENT = ("absent",)  # its place among canonical values
 
 
-def interpolated_variables(texts: Iterable[str]) -> set[str]:
-    """The variables ``%{...}`` in ``texts`` read: ``%{facts.os.family}``, ``%{::role}``,
-    ``%{scope('x')}``; never a lookup (``%{lookup('k')}``, ``%{alias('k')}``), which reads
-    data, not the node."""
-    found: set[str] = set()
+def interpolated_variables(texts: Iterable[str]) -> list[str]:
+    """The variables ``%{...}`` in ``texts`` read, each once, in order: ``%{facts.os.family}``,
+    ``%{::role}``, ``%{scope('x')}``; never a lookup (``%{lookup('k')}``, ``%{alias('k')}``),
+    which reads data, not the node."""
+    found: dict[str, None] = {}
     for text in texts:
         if "%{" not in text:
             continue
@@ -47,8 +47,17 @@ def interpolated_variables(texts: Iterable[str]) -> set[str]:
             call = _SCOPE_CALL.match(inner)
             name = _NAME.match(call.group(2) if call else inner)
             if name is not None:
-                found.add(name.group(1))
-    return found
+                found.setdefault(name.group(1), None)
+    return list(found)
+
+
+def location_variables(entry: HierarchyEntry) -> list[str]:
+    """The variables a level's locations read, in order; of a mapped_paths level, the one
+    holding the node's list (``facts.datacenters``) first."""
+    values = entry.location.values
+    if entry.location.kind == "mapped_paths" and values:
+        return interpolated_variables(["%{" + values[0] + "}", *values[2:]])
+    return interpolated_variables(values)
 
 
 def module_config_variables(env: Environment) -> set[str]:
@@ -62,13 +71,11 @@ def module_config_variables(env: Environment) -> set[str]:
 def _config_variables(config: HieraConfig | None) -> set[str]:
     if config is None:
         return set()
-    texts: list[str] = []
+    found: set[str] = set()
     for entry in (*config.hierarchy, *config.default_hierarchy):
-        texts.extend(entry.location.values)
-        if entry.location.kind == "mapped_paths" and entry.location.values:
-            texts.append("%{" + entry.location.values[0] + "}")
-        texts.extend(strings_in(entry.options, keys=True))
-    return interpolated_variables(texts)
+        found.update(location_variables(entry))
+        found.update(interpolated_variables(strings_in(entry.options, keys=True)))
+    return found
 
 
 def variable(scope: NodeScope, name: str) -> object:

@@ -11,16 +11,13 @@ is left out.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-from hiera_ls.engine.node_classes import variable
+from hiera_ls.engine.node_classes import location_variables, variable
 from hiera_ls.project.model import Environment
 from hiera_ls.project.scope import NodeScope
 
-# %{facts.os.family}, %{::role}; never a function call (%{lookup('k')}, %{alias(...)})
-_VARIABLE = re.compile(r"%\{\s*(?:::)?([A-Za-z_][\w.:]*)\s*\}")
 MAX_SHARED = 3  # variables named per group
 MAX_LISTED = 5  # items of a list a node's value may have to be named
 
@@ -28,21 +25,16 @@ MAX_LISTED = 5  # items of a list a node's value may have to be named
 def hierarchy_variables(env: Environment) -> tuple[str, ...]:
     """The variables the environment's and the global layer's hierarchy paths interpolate,
     in hierarchy order (of a mapped_paths entry, the variable holding the node's list)."""
-    names: dict[str, None] = {}
-    for layer in (env.global_layer, env.environment_layer):
-        config = layer.config
-        if config is None:
-            continue
-        for entry in config.hierarchy:
-            values = entry.location.values
-            if entry.location.kind == "mapped_paths" and values:
-                # the node's list (facts.datacenters), not the name each item is bound to
-                names.setdefault(values[0].strip(":"), None)
-                values = values[2:]
-            for text in values:
-                for match in _VARIABLE.finditer(text):
-                    names.setdefault(match.group(1).strip(":"), None)
-    return tuple(names)
+    configs = [layer.config for layer in (env.global_layer, env.environment_layer)]
+    return tuple(
+        dict.fromkeys(
+            name
+            for config in configs
+            if config is not None
+            for entry in config.hierarchy
+            for name in location_variables(entry)
+        )
+    )
 
 
 def traits(scope: NodeScope, variables: Iterable[str]) -> dict[str, str]:
