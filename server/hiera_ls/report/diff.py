@@ -417,8 +417,7 @@ class _Side:
                 yield path, module or ""
 
     def _root_keys(self, path: str, module: str) -> Iterator[str]:
-        df = self.snapshot.data_file(path)
-        data = df.data if df is not None else None
+        data = _data(self.snapshot, path)
         if isinstance(data, dict):
             prefix = f"{module}::"
             for key in data:
@@ -448,9 +447,8 @@ class _Side:
     def outside_strings(self, env: str) -> set[str]:
         out: set[str] = set()
         for path, _ in self._data_files(env):
-            df = self.snapshot.data_file(path) if path in self.outside else None
-            if df is not None:
-                out.update(strings_in(df.data))
+            if path in self.outside:
+                out.update(strings_in(_data(self.snapshot, path)))
         return out
 
     def outside_notes(self) -> list[str]:
@@ -468,9 +466,7 @@ class _Side:
     def eyaml_strings(self, env: str) -> set[str]:
         out: set[str] = set()
         for path, _ in self._data_files(env, EYAML):
-            df = self.snapshot.data_file(path)
-            if df is not None:
-                out.update(strings_in(df.data))
+            out.update(strings_in(_data(self.snapshot, path)))
         return out
 
     def classes_of(self, env: str) -> list[int | None]:
