@@ -403,32 +403,26 @@ def check_class_values(
         ref = code.parameter_for_key(key)
         if ref is None or ref.parameter.type_text is None:
             continue
-        outcome = profile.lookup(key)
-        if not outcome.found or outcome.error is not None or outcome.incomplete is not None:
+        memo_key = ("class-values", key)
+        known = profile.memo.get(memo_key)
+        if not isinstance(known, _Judged) or known.code is not code:
+            known = profile.memo[memo_key] = _judge_merged(profile, code, ref, key)
+        if known.value is _ABSENT:
             continue
-        if any(isinstance(note, NotConverted) for note in outcome.notes):
-            continue  # a convert_to hiera-ls does not do: Puppet binds another value
-        found = mismatches(code, ref, outcome.value)
-        if not found:
-            continue
-        own = (
-            set()
-            if context.optioned(key)
-            else {render([m]) for m in mismatches(code, ref, data_file.data[key])}
-        )
-        explained = profile.explain(key) if profile.explain is not None else None
-        if explained is None or _reads_unknown_variables(explained):
-            continue  # '' for a fact the profile lacks: not what a real node would get
-        contributions = _contributions(explained, key)
-        for m in found:
-            text = render([m])
-            origin = _origin(contributions, m.value_path())
-            if origin != path or text in own:
+        own: set[str] | None = None  # what the file's own value already says
+        for m in known.found:
+            if _origin(known.contributions, m.value_path()) != path:
                 continue
-            where = _own_part(data_file, key, outcome.value, m)
+            if own is None and context.optioned(key):
+                own = set()
+            elif own is None:
+                own = {render([o]) for o in mismatches(code, ref, data_file.data[key])}
+            if render([m]) in own:
+                continue
+            where = _own_part(data_file, key, known.value, m)
             if where is None:
                 continue
-            merged = len(contributions) > 1
+            merged = len(known.contributions) > 1
             note = (
                 "the value merged for this node; this part comes from this file"
                 if merged
@@ -443,6 +437,30 @@ def check_class_values(
                 )
             )
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Judged:
+    """A profile's merged value of a parameter key judged: once, for every file setting it."""
+
+    code: CodeIndex
+    value: object  # _ABSENT: nothing to judge (not found, failed, unknowable)
+    found: tuple[Mismatch, ...] = ()
+    contributions: tuple[tuple[str, object], ...] = ()
+
+
+def _judge_merged(profile: ProfileLookup, code: CodeIndex, ref: ParameterRef, key: str) -> _Judged:
+    nothing = _Judged(code, _ABSENT)
+    outcome = profile.lookup(key)
+    if not outcome.found or outcome.error is not None or outcome.incomplete is not None:
+        return nothing
+    if any(isinstance(note, NotConverted) for note in outcome.notes):
+        return nothing  # a convert_to hiera-ls does not do: Puppet binds another value
+    found = mismatches(code, ref, outcome.value)
+    explained = profile.explain(key) if found and profile.explain is not None else None
+    if explained is None or _reads_unknown_variables(explained):
+        return nothing  # '' for a fact the profile lacks: not what a real node would get
+    return _Judged(code, outcome.value, tuple(found), tuple(_contributions(explained, key)))
 
 
 def _own_part(data_file: DataFile, key: str, merged: object, found: Mismatch) -> Span | None:

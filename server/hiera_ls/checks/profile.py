@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.interpolation import COLLECTION_IN_STRING
 from hiera_ls.engine.lookup import LookupOutcome
@@ -49,6 +49,9 @@ class ProfileLookup:
     # the same lookup with its trace (where each part of the value came from), for the few
     # keys a finding must place; None: not available
     explain: Callable[[str], LookupOutcome] | None = None
+    # what the checks worked out from this profile's answers, by what they asked (valid as
+    # long as the lookups: a ProfileLookup is made for one snapshot)
+    memo: dict[object, object] = field(default_factory=dict, compare=False)
 
 
 def key_text(root: str) -> str | None:

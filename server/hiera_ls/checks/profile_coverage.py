@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.cross_file import CrossFileIndex
@@ -82,6 +82,9 @@ class NodeProfile:
 
     name: str
     scope: NodeScope
+    # profiles with the same non-None ``share`` get the same answer to every lookup (a class
+    # of engine/node_classes.py): their keys are looked up once, for the first of them
+    share: Hashable | None = None
 
 
 class _WithoutKey(DataCache):
@@ -239,11 +242,17 @@ def check_profile_coverage(
     levels: dict[str, list[LevelLocations]] = {}  # profile -> the files each level names
     complete = True  # every profile's hierarchies could be worked out
     seen: dict[tuple[str, str], _Seen] = {}  # (profile, key) -> what its lookup took
+    shared: dict[Hashable, _ProfileRun] = {}  # a class's first run
     for profile in profiles:
         run = memo.runs.get(profile.name)
         if run is None or not fresh(run.deps):
-            run = _profile_run(env, index, profile, files, cache, step, memo, asked)
+            same = shared.get(profile.share) if profile.share is not None else None
+            run = _member_run(env, profile, files, cache, step, memo, same) if same else None
+            if run is None:
+                run = _profile_run(env, index, profile, files, cache, step, memo, asked)
             memo.runs[profile.name] = run
+        if profile.share is not None:
+            shared.setdefault(profile.share, run)
         reads[profile.name] = run.reads
         levels[profile.name] = run.levels
         complete = complete and run.known
@@ -287,6 +296,31 @@ def _consequences(
                     where = FileSpan(path, entry.keys[key].key_span)
                     out.setdefault(cause, []).append(Consequence(key, where, tuple(names)))
     return out
+
+
+def _member_run(
+    env: Environment,
+    profile: NodeProfile,
+    files: FileAccess,
+    cache: DataCache,
+    step: Callable[[], None],
+    memo: CoverageMemo,
+    same: _ProfileRun,
+) -> _ProfileRun | None:
+    """The run of a profile of ``same``'s class: its own levels (the locations they name
+    differ with the node's name, the files they find do not), ``same``'s answers; None when
+    its hierarchies find other files after all."""
+    session = LookupSession(env, profile.scope, files, cache)
+
+    def explained(key: str) -> LookupOutcome:
+        step()
+        memo.lookups += 1
+        return session.lookup(key, None, explain=True)
+
+    read, known, deps, levels = _files_read(explained, env, files)
+    if read != same.reads or known != same.known:
+        return None
+    return _ProfileRun(read, known, deps, same.answers, levels)
 
 
 def _profile_run(

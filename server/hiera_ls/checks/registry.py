@@ -69,6 +69,7 @@ __all__ = [
     "ProfileLookup",
     "build_index",
     "check_data_file",
+    "check_data_file_lookups",
     "check_hiera_config",
     "check_profile_coverage",
     "check_workspace",
@@ -163,29 +164,58 @@ def check_data_file(
                 near=index.near_keys(),
             )
         )
-    context = (
-        CodeContext(code, index.referenced_keys, index.has_options)
-        if code is not None and index is not None and not role.read_by_no_level
-        else None
-    )
+    context = _code_context(index, code, role)
     if context is not None:
         out.extend(check_class_keys(path, data, context, module_name=module_name))
         out = judge_yaml11_booleans(out, data, source.text, context, module_name)
-    profiles = [profile] if isinstance(profile, ProfileLookup) else list(profile or ())
-    if profiles and not large and not refused and not role.read_by_no_level:
-        out.extend(
-            check_profiles(
-                profiles,
-                path,
-                data,
-                module_name=module_name,
-                references=references,
-                folded=folded,
-            )
-        )
-        if context is not None:
-            out.extend(_class_values(profiles, path, data, context, module_name, declared))
+    out.extend(check_data_file_lookups(index, source, profile, env, code, declared, folded))
     return in_file_order(unique(out))
+
+
+def check_data_file_lookups(
+    index: CrossFileIndex | None,
+    source: DataSource,
+    profile: ProfileLookup | Sequence[ProfileLookup] | None,
+    env: Environment | None = None,
+    code: CodeIndex | None = None,
+    declared: Callable[[], Collection[str]] = frozenset,
+    folded: Folded | None = None,
+) -> list[Problem]:
+    """The part of :func:`check_data_file` that looks keys up for the facts profiles (failing
+    lookups, the values class parameters get, required parameters), with the same arguments:
+    ``hiera-ls check`` runs the rest once and this once per class of profiles that get the
+    same answers."""
+    profiles = [profile] if isinstance(profile, ProfileLookup) else list(profile or ())
+    data = source.data
+    refused = data.error is not None
+    if data.readable is not None:
+        data = data.readable
+    elif refused:
+        return []
+    role = _role(index, env, source.path)
+    if not profiles or len(source.text) > LARGE_FILE_CHARS or refused or role.read_by_no_level:
+        return []
+    module_name = role.module_name
+    out = check_profiles(
+        profiles,
+        source.path,
+        data,
+        module_name=module_name,
+        references=source.file_keys().kept_references(module_name),
+        folded=folded,
+    )
+    context = _code_context(index, code, role)
+    if context is not None:
+        out.extend(_class_values(profiles, source.path, data, context, module_name, declared))
+    return out
+
+
+def _code_context(
+    index: CrossFileIndex | None, code: CodeIndex | None, role: FileRole
+) -> CodeContext | None:
+    if code is None or index is None or role.read_by_no_level:
+        return None
+    return CodeContext(code, index.referenced_keys, index.has_options)
 
 
 def _class_values(

@@ -166,6 +166,7 @@ class Classifier:
     def __init__(self, snapshot: Snapshot) -> None:
         self.snapshot = snapshot
         self._variables_of: dict[str, frozenset[str]] = {}  # data file -> its variables
+        self._modules: dict[str, frozenset[str]] = {}  # environment root -> module_variables
 
     def classify(self, view: EnvironmentView, scopes: Sequence[NodeScope]) -> NodeClasses:
         """Nodes whose hierarchies read the same files, then that agree on every variable
@@ -208,6 +209,21 @@ class Classifier:
             elif read is not None:
                 read |= named
         return NodeClasses(tuple(sessions), tuple(tuple(m) for m in members), read)
+
+    def signature(self, view: EnvironmentView, scope: NodeScope) -> Hashable | None:
+        """What :meth:`classify` groups one node by, for a caller that cannot hold every
+        node's scope at once (a fleet of thousands): nodes of equal signatures are one class;
+        None: a class of its own (its scope or hierarchy is in error)."""
+        session = LookupSession(view.env, scope, self.snapshot.files, self.snapshot.cache)
+        reads = hierarchy_reads(session)
+        if reads is None:
+            return None
+        files = {path for level in reads for path in level.files}
+        modules = self._modules.get(view.env.root)
+        if modules is None:
+            modules = self._modules[view.env.root] = self.module_variables(view)
+        variables = sorted(modules.union(*(self.file_variables(f) for f in files)))
+        return (reads, values_of(scope, variables))
 
     def file_variables(self, path: str) -> frozenset[str]:
         """What a data file interpolates, in its keys too."""

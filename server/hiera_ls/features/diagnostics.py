@@ -51,6 +51,7 @@ from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
 from hiera_ls.checks.unused_data import modules_with_code, read_by_data, unused_in_file
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.features.carried_findings import CarriedFindings, move_with_lines
+from hiera_ls.features.profile_signature import ProfileSignatures
 from hiera_ls.features.puppet_code import code_index
 from hiera_ls.features.said_once import without_said
 from hiera_ls.features.spread import profile_lookup
@@ -276,9 +277,8 @@ class Diagnostics:
         indexed: list[FileKeys] = []
         for path, info in snapshot.data_files.items():
             if info.view is view:
-                keys = snapshot.file_keys(
-                    path
-                )  # kept per content version: unchanged files cost nothing
+                # kept per content version: unchanged files cost nothing
+                keys = snapshot.file_keys(path)
                 if keys is not None:
                     indexed.append(keys)
         index = build_index(view.env, indexed, snapshot.files)
@@ -617,13 +617,14 @@ def node_profiles(snapshot: Snapshot, view: EnvironmentView) -> list[NodeProfile
     """Every facts profile whose facts load, as a node of ``view``'s environment."""
     target = snapshot.target
     out: list[NodeProfile] = []
+    signatures = ProfileSignatures(snapshot)  # profiles that share every answer
     for entry in snapshot.profiles:
         profile = entry.profile
         if profile.error is not None:
             continue
         scope = node_scope(profile.facts, profile.name, view.env.name, target)
         if scope.error is None:
-            out.append(NodeProfile(entry.name, scope))
+            out.append(NodeProfile(entry.name, scope, signatures.of(view, scope)))
     return out
 
 

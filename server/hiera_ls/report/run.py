@@ -6,8 +6,10 @@ publishes for a file) is called for every data file, hiera.yaml and facts file. 
 whole-environment index is built first (the server builds it in a worker thread), so the
 cross-file checks always run.
 
-A facts profile changes only the lookups' findings, so the run makes one pass per profile
-and merges them: a finding every pass gives is reported once, plainly; a finding some
+A facts profile changes only the lookups' findings, so the other checks run once per file
+and the lookups once per class of profiles that get the same answers
+(features/class_checks.py), each class's findings given to every profile in it; the passes
+are merged: a finding every profile gives is reported once, plainly; a finding some
 profiles give (``[name]`` in front, as the editor shows it) is reported once with the
 profiles named, a few names and then a count.
 """
@@ -15,11 +17,12 @@ profiles named, a few names and then a count.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 
 from hiera_ls.checks.causes import with_words
 from hiera_ls.checks.profile import profile_label
+from hiera_ls.features.class_checks import ClassChecks, profile_classes
 from hiera_ls.features.diagnostics import Diagnostics, project_paths
 from hiera_ls.project.fleet_profiles import FleetProfiles
 from hiera_ls.project.settings import Settings
@@ -66,8 +69,9 @@ class CheckResult:
 class _Seen:
     problem: Problem
     text: Text  # the message, the profile prefix removed
-    profiles: list[str]
+    classes: list[int]  # the classes of profiles that give it (_Run.classes), in order
     tagged: bool  # the message named its profile: a per-profile finding
+    count: int = 0  # the profiles that give it
 
 
 def run_check(
@@ -89,42 +93,49 @@ def run_check(
     roots, only = check_roots(paths)
     workspace = Workspace(roots, settings)
     workspace.set_fleet(fleet)
+    workspace.select_profile(None)  # the profiles are checked class by class, below
     first = workspace.snapshot()
     names = _profile_names(first, profiles)
     files = [p for p in project_paths(first) if not only or p in only]  # every facts file too
     if profiles is not None and list(profiles) != ["all"]:
         workspace.narrow_profiles(names)  # the checks over every profile see these only
         first = workspace.snapshot()
-    diagnostics = Diagnostics(every_profile=False)  # a pass per profile, merged below
+    diagnostics = Diagnostics(every_profile=False)  # a pass per class of profiles, merged
     diagnostics.rebuild_stale(first, diagnostics.changes)
     if not files:
         where = ", ".join(paths or ["."])
         raise CheckError(
             f"no Hiera data under {where}: no hiera.yaml, data file or facts file was found"
         )
-    passes: Sequence[str | None] = names or [None]
-    total = len(files) * len(passes)
+    classes: list[tuple[str, ...]] = profile_classes(first, names) if names else [()]
+    checks = ClassChecks(diagnostics, first)
+    run = _Run(classes, {name: i for i, name in enumerate(names)})
+    data = [path for path in files if checks.reads_profile(first, path)]
+    alike = [path for path in files if not checks.reads_profile(first, path)]
+    total = len(alike) + len(data) * len(classes)
     done = 0
-    seen: dict[tuple[object, ...], _Seen] = {}
-    cut = first.files.cut_walks
-    for name in passes:
-        if name is not None:
-            workspace.select_profile(name)
-        snapshot = workspace.snapshot()
-        cut.update(snapshot.files.cut_walks)
-        for path in files:
-            for found in diagnostics.file_problems(snapshot, path):
-                _record(seen, found, name)
+    for path in alike:  # the same for every profile
+        for found in checks.file_problems(path, None):
+            run.record(found, None, range(len(classes)))
+        done += 1
+        if progress is not None:
+            progress(done, total)
+    for number, members in enumerate(classes):
+        entry = first.profile_named(members[0]) if members else None
+        for path in data:
+            for found in checks.file_problems(path, entry):
+                run.record(found, members[0] if members else None, (number,))
             done += 1
             if progress is not None:
                 progress(done, total)
     wanted = selection or Selection()
     findings = [
-        _finding(entry, len(passes), show_values)
-        for entry in seen.values()
-        if wanted.wants(entry.problem.code) and not _used_by_some_profile(entry, len(passes))
+        _finding(entry, run, show_values)
+        for entry in run.seen.values()
+        if wanted.wants(entry.problem.code) and not _used_by_some_profile(entry, run.passes)
     ]
     if wanted.wants(WALK_LIMIT.code):
+        cut = first.files.cut_walks
         findings += [_walk_limit(root, why, first.settings.max_files) for root, why in cut.items()]
     findings.sort(key=lambda f: (f.path, f.span.start, f.span.end, f.code, f.message))
     return CheckResult(tuple(findings), tuple(files), tuple(names), first.messages)
@@ -213,32 +224,53 @@ def _profile_names(snapshot: Snapshot, wanted: Sequence[str] | None) -> list[str
     return out
 
 
-def _record(seen: dict[tuple[object, ...], _Seen], found: Problem, name: str | None) -> None:
-    prefix = f"[{name}] " if name is not None else ""
-    tagged = bool(prefix) and found.text.startswith(prefix)
-    text = found.text.without_prefix(prefix) if tagged else found.text
-    key = (found.where.path, found.code, found.where.span, text, found.severity)
-    entry = seen.get(key)
-    if entry is None:
-        seen[key] = entry = _Seen(found, text, [], tagged)
-    entry.tagged = entry.tagged or tagged
-    if name is not None and name not in entry.profiles:
-        entry.profiles.append(name)
+@dataclass(slots=True)
+class _Run:
+    """The findings of every class of profiles, each once with the classes that give it."""
+
+    classes: list[tuple[str, ...]]  # each class's profile names; [()] when there are none
+    position: dict[str, int]  # each profile's place in the run's order
+    seen: dict[tuple[object, ...], _Seen] = field(default_factory=dict)
+
+    @property
+    def passes(self) -> int:
+        return len(self.position) or 1
+
+    def record(self, found: Problem, name: str | None, classes: Iterable[int]) -> None:
+        """``found`` as the profile ``name`` (a class's first) gives it, for ``classes``."""
+        prefix = f"[{name}] " if name is not None else ""
+        tagged = bool(prefix) and found.text.startswith(prefix)
+        text = found.text.without_prefix(prefix) if tagged else found.text
+        key = (found.where.path, found.code, found.where.span, text, found.severity)
+        entry = self.seen.get(key)
+        if entry is None:
+            self.seen[key] = entry = _Seen(found, text, [], tagged)
+        entry.tagged = entry.tagged or tagged
+        for number in classes:
+            if not entry.classes or entry.classes[-1] < number:  # classes come in order
+                entry.classes.append(number)
+                entry.count += len(self.classes[number])
+
+    def names(self, entry: _Seen) -> list[str]:
+        """The profiles that give ``entry``, in the run's order."""
+        found = [name for number in entry.classes for name in self.classes[number]]
+        return sorted(found, key=self.position.__getitem__)
 
 
 def _used_by_some_profile(entry: _Seen, passes: int) -> bool:
     """A suppression is unused only when it suppresses nothing for every profile: one that
     silences a lookup failure of some profiles is doing its job."""
-    return entry.problem.code == UNUSED_SUPPRESSION and 0 < len(entry.profiles) < passes
+    return entry.problem.code == UNUSED_SUPPRESSION and 0 < entry.count < passes
 
 
-def _finding(entry: _Seen, passes: int, show_values: bool) -> Finding:
+def _finding(entry: _Seen, run: _Run, show_values: bool) -> Finding:
     """The report's finding: paths under the current directory relative, data values masked
     (exactly the parts the message marks as values: one pass over the message)."""
     found = entry.problem
     message = shown(entry.text.replace(os.getcwd().rstrip(os.sep) + os.sep, ""), show_values)
-    some = entry.tagged or (0 < len(entry.profiles) < passes)
-    profiles = tuple(entry.profiles) if some else ()
+    passes = run.passes
+    some = entry.tagged or (0 < entry.count < passes)
+    profiles = tuple(run.names(entry)) if some else ()
     if profiles:
         message = f"[{profile_label(profiles, passes)}] {message}"
     where = found.where

@@ -1,0 +1,149 @@
+"""Many facts profiles checked at the cost of their differences (``hiera-ls check``).
+
+A facts profile changes only what the lookups find: the failing lookups, the values class
+parameters get, the required parameters no data gives.  Every other check reads the files
+alone, so it runs once per file (``Diagnostics`` keeps its result), and the lookups run once
+per class of profiles that must get the same answers (engine/node_classes.py: the same
+files read with the same options, the same values of every variable the data interpolates),
+the representative's findings given to every profile of its class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field, replace
+
+from hiera_ls.checks.policy import coverage
+from hiera_ls.checks.profile import ProfileLookup
+from hiera_ls.checks.registry import check_data_file_lookups
+from hiera_ls.engine.lookup import LookupOutcome, LookupSession
+from hiera_ls.features.diagnostics import (
+    Diagnostics,
+    _located_in,
+    _order,
+    _reported_where_it_is,
+)
+from hiera_ls.features.profile_signature import ProfileSignatures
+from hiera_ls.features.puppet_code import code_index
+from hiera_ls.project.facts import node_scope
+from hiera_ls.project.key_index import LARGE_FILE_CHARS
+from hiera_ls.project.profiles import ProfileEntry
+from hiera_ls.project.scope import NodeScope
+from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
+from hiera_ls.source.spans import Problem
+
+
+def profile_classes(snapshot: Snapshot, names: Sequence[str]) -> list[tuple[str, ...]]:
+    """``names`` split into classes whose lookups give the same answers in every
+    environment, in the order of their first member; each class's names in ``names``'
+    order.  A profile that cannot be read, or whose scope or hierarchy is in error, is a
+    class of its own.  One profile's facts are read at a time (a fleet of thousands)."""
+    signatures = ProfileSignatures(snapshot)
+    index: dict[Hashable, int] = {}
+    out: list[list[str]] = []
+    for name in names:
+        entry = snapshot.profile_named(name)
+        key: Hashable | None = None
+        if entry is not None:
+            parts = [
+                signatures.of(view, _scope(snapshot, view, entry)) for view in snapshot.environments
+            ]
+            key = None if None in parts else tuple(parts)
+        if key is not None and key in index:
+            out[index[key]].append(name)
+            continue
+        if key is not None:
+            index[key] = len(out)
+        out.append([name])
+    return [tuple(members) for members in out]
+
+
+def _scope(snapshot: Snapshot, view: EnvironmentView, entry: ProfileEntry) -> NodeScope:
+    """The node's scope, as the profile check's lookups build it (features/spread.py)."""
+    profile = entry.profile
+    return node_scope(profile.facts, profile.name, view.env.name, snapshot.target)
+
+
+@dataclass(slots=True)
+class ClassChecks:
+    """One run's checks for one facts profile after another, over ``snapshot`` (taken with
+    no active profile): each file's profile-independent findings are worked out once."""
+
+    diagnostics: Diagnostics
+    snapshot: Snapshot
+    # the profile being checked, its lookups per environment (one profile's at a time)
+    _entry: ProfileEntry | None = None
+    _lookups: dict[str, ProfileLookup] = field(default_factory=dict)
+    _plain: dict[str, list[Problem]] = field(default_factory=dict)  # no finding of lookups
+
+    @staticmethod
+    def reads_profile(snapshot: Snapshot, path: str) -> bool:
+        """Whether the facts profile can change ``path``'s findings (a data file's lookups)."""
+        return snapshot.kind_of(path) is FileKind.DATA
+
+    def file_problems(self, path: str, entry: ProfileEntry | None) -> list[Problem]:
+        """What :meth:`Diagnostics.file_problems` gives for ``path`` with ``entry`` the
+        active profile (its findings tagged with its name)."""
+        diagnostics, snapshot = self.diagnostics, self.snapshot
+        found, checked, text = diagnostics._checked(snapshot, path, None)
+        view = snapshot.environment_for(path)
+        extra: list[Problem] = []
+        if entry is not None and view is not None and self.reads_profile(snapshot, path):
+            source = diagnostics.source(snapshot, path)
+            if source is not None:
+                keys = snapshot.key_index.get(snapshot.files, source.data, source.text)
+                source = replace(source, keys=keys)
+                built = diagnostics.built(snapshot, view)
+                index = built.index if built is not None else None
+                code = code_index(snapshot, view) if built is not None else None
+                extra = check_data_file_lookups(
+                    index,
+                    source,
+                    self._lookup(view, entry),
+                    view.env,
+                    code,
+                    lambda: diagnostics.declared(snapshot, code) if code else frozenset(),
+                    lambda cause: _reported_where_it_is(snapshot, cause),
+                )
+                loaded = source.data.error is None and len(source.text) <= LARGE_FILE_CHARS
+                checked = coverage(
+                    index=index is not None, profile=True, loaded=loaded, code=code is not None
+                )
+            if not extra and path in self._plain:
+                return self._plain[path]
+        if extra:
+            found = _located_in(sorted([*found, *extra], key=_order), path)
+        found = diagnostics._with_coverage(snapshot, path, text, found)
+        result = diagnostics._policy(snapshot, path, text, found, checked)
+        if not extra and entry is not None:
+            self._plain[path] = result
+        return result
+
+    def _lookup(self, view: EnvironmentView, entry: ProfileEntry) -> ProfileLookup:
+        """The profile's lookups in ``view``'s environment, each key's answer kept while
+        the same profile is checked (its judged values too: ProfileLookup.memo)."""
+        if entry is not self._entry:
+            self._entry = entry
+            self._lookups = {}
+        known = self._lookups.get(view.env.root)
+        if known is not None:
+            return known
+        snapshot = self.snapshot
+        session = LookupSession(
+            view.env, _scope(snapshot, view, entry), snapshot.files, snapshot.cache
+        )
+        answers: dict[str, LookupOutcome] = {}
+
+        def lookup(key: str) -> LookupOutcome:
+            answer = answers.get(key)
+            if answer is None:
+                answer = answers[key] = session.lookup(key, None)
+            return answer
+
+        def explain(key: str) -> LookupOutcome:
+            scope = _scope(snapshot, view, entry)
+            fresh = LookupSession(view.env, scope, snapshot.files, snapshot.cache)
+            return fresh.lookup(key, None, explain=True)
+
+        known = self._lookups[view.env.root] = ProfileLookup(entry.name, lookup, explain)
+        return known
