@@ -33,15 +33,25 @@ defaults:
 hierarchy:
   - name: nodes
     path: "nodes/%{trusted.certname}.yaml"
+  - name: regex
+    lookup_key: site::regex_data
+    path: regex.yaml
+    options:
+      node: "%{trusted.certname}"
   - name: role and dc
     path: "roles/%{facts.role}/%{facts.dc}.yaml"
   - name: role
     path: "roles/%{facts.role}.yaml"
   - name: os
     path: "os/%{facts.os.family}.yaml"
+  - name: dc, a file per key's module
+    lookup_key: site::expand_path
+    path: "expanded/%{facts.dc}"
   - name: common
     path: common.yaml
 """
+
+BACKENDS = "backends:\n  site::regex_data: yaml_data\n  site::expand_path: expand_path\n"
 
 MANIFEST = """\
 class app (
@@ -96,6 +106,12 @@ def _repository(root: Path, rng: random.Random, nodes: list[str]) -> None:
                 if rng.random() < 0.3:
                     text = "---\napp::mode: 'no' # hiera-ls: disable-line\n"
                 _write(root, f"data/roles/{role}/{dc}.yaml", text)
+    _write(root, "data/regex.yaml", json.dumps({"app::motd": "by regex"}))
+    # the regex level takes the node's name as an option, which changes no answer
+    _write(root, ".hiera-ls.yaml", BACKENDS)
+    for dc in ("fra", "ams"):  # what only a directory's files interpolate splits nodes too
+        data = {"app::mode": "%{facts.mode}"} if rng.random() < 0.7 else {}
+        _write(root, f"data/expanded/{dc}/app.yaml", json.dumps(data))
     _write(root, "data/os/Debian.yaml", json.dumps({"app::servers": ["deb"], "app::db::size": 2}))
     for name in rng.sample(nodes, 4):
         data = {"app::port": rng.choice([22, "ssh", 70000]), "app::motd": f"I am {name}"}
@@ -216,6 +232,7 @@ def test_profiles_that_read_the_same_are_one_class_and_their_findings_name_each(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _write(tmp_path, "hiera.yaml", HIERA)
+    _write(tmp_path, ".hiera-ls.yaml", BACKENDS)
     _write(tmp_path, "modules/app/manifests/init.pp", MANIFEST)
     _write(tmp_path, "manifests/site.pp", "node default { lookup('classes', Array).include }")
     _write(

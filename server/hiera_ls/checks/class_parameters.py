@@ -403,10 +403,10 @@ def check_class_values(
         ref = code.parameter_for_key(key)
         if ref is None or ref.parameter.type_text is None:
             continue
-        memo_key = ("class-values", key)
-        known = profile.memo.get(memo_key)
+        memo, slot = profile.memo_for("class-values", key)
+        known = memo.get(slot)
         if not isinstance(known, _Judged) or known.code is not code:
-            known = profile.memo[memo_key] = _judge_merged(profile, code, ref, key)
+            known = memo[slot] = _judge_merged(profile, code, ref, key)
         if known.value is _ABSENT:
             continue
         own: set[str] | None = None  # what the file's own value already says

@@ -10,7 +10,7 @@ to see whether they interpolate a collection.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.interpolation import COLLECTION_IN_STRING
@@ -52,6 +52,15 @@ class ProfileLookup:
     # what the checks worked out from this profile's answers, by what they asked (valid as
     # long as the lookups: a ProfileLookup is made for one snapshot)
     memo: dict[object, object] = field(default_factory=dict, compare=False)
+    # a key's signature: profiles whose signatures of a key are equal get the same answer
+    # (features/profile_signature.py), and share what was worked out from it in ``shared``
+    share: Callable[[str], Hashable | None] | None = None
+    shared: dict[object, object] = field(default_factory=dict, compare=False)
+
+    def memo_for(self, what: str, key: str) -> tuple[dict[object, object], object]:
+        """Where to keep what the checks work out from ``key``'s answer, and under what."""
+        token = self.share(key) if self.share is not None else None
+        return (self.memo, (what, key)) if token is None else (self.shared, (what, token))
 
 
 def key_text(root: str) -> str | None:

@@ -85,6 +85,9 @@ class NodeProfile:
     # profiles with the same non-None ``share`` get the same answer to every lookup (a class
     # of engine/node_classes.py): their keys are looked up once, for the first of them
     share: Hashable | None = None
+    # a key's signature: profiles whose signatures of a key are equal get the same answer to
+    # it, looked up once for the first of them (None: the profile's own)
+    key_share: Callable[[str], Hashable | None] | None = None
 
 
 class _WithoutKey(DataCache):
@@ -243,13 +246,14 @@ def check_profile_coverage(
     complete = True  # every profile's hierarchies could be worked out
     seen: dict[tuple[str, str], _Seen] = {}  # (profile, key) -> what its lookup took
     shared: dict[Hashable, _ProfileRun] = {}  # a class's first run
+    judged: dict[Hashable, _Seen] = {}  # a key's answer, by its signature
     for profile in profiles:
         run = memo.runs.get(profile.name)
         if run is None or not fresh(run.deps):
             same = shared.get(profile.share) if profile.share is not None else None
             run = _member_run(env, profile, files, cache, step, memo, same) if same else None
             if run is None:
-                run = _profile_run(env, index, profile, files, cache, step, memo, asked)
+                run = _profile_run(env, index, profile, files, cache, step, memo, asked, judged)
             memo.runs[profile.name] = run
         if profile.share is not None:
             shared.setdefault(profile.share, run)
@@ -332,6 +336,7 @@ def _profile_run(
     step: Callable[[], None],
     memo: CoverageMemo,
     merges: Callable[[str], Sequence[object]],
+    judged: dict[Hashable, _Seen],
 ) -> _ProfileRun:
     """Every key the profile's files define, looked up three ways: as Puppet does (the
     value), through blanked strings and explained (which files it was taken from), and with
@@ -379,7 +384,13 @@ def _profile_run(
     # keys before the keys whose tokens look them up: a chain of a thousand keys costs a
     # thousand lookups (each nested one already known to the session), not 500,000
     for key in bottom_up(_keys_defined(index, read, files), references):
-        answers[key] = _combined([judge(key, merge) for merge in merges(key)])
+        token = profile.key_share(key) if profile.key_share is not None else None
+        same = judged.get(token) if token is not None else None
+        if same is None:
+            same = _combined([judge(key, merge) for merge in merges(key)])
+            if token is not None:
+                judged[token] = same
+        answers[key] = same
     # the keys not judged above are looked up too, for what makes them fail: a problem
     # elsewhere that breaks lookups (then every key of the environment is, so its
     # consequences are counted wherever a file defines them)

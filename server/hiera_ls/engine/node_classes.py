@@ -210,7 +210,9 @@ class Classifier:
                 read |= named
         return NodeClasses(tuple(sessions), tuple(tuple(m) for m in members), read)
 
-    def signature(self, view: EnvironmentView, scope: NodeScope) -> Hashable | None:
+    def signature(
+        self, view: EnvironmentView, scope: NodeScope
+    ) -> tuple[tuple[LevelReads, ...], Hashable] | None:
         """What :meth:`classify` groups one node by, for a caller that cannot hold every
         node's scope at once (a fleet of thousands): nodes of equal signatures are one class;
         None: a class of its own (its scope or hierarchy is in error)."""

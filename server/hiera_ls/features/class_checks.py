@@ -75,6 +75,14 @@ class ClassChecks:
     _entry: ProfileEntry | None = None
     _lookups: dict[str, ProfileLookup] = field(default_factory=dict)
     _plain: dict[str, list[Problem]] = field(default_factory=dict)  # no finding of lookups
+    # per environment: answers by (key, signature), and what the checks judged of them
+    _shared: dict[str, tuple[dict[object, LookupOutcome], dict[object, object]]] = field(
+        default_factory=dict
+    )
+    signatures: ProfileSignatures = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.signatures = ProfileSignatures(self.snapshot)
 
     @staticmethod
     def reads_profile(snapshot: Snapshot, path: str) -> bool:
@@ -121,7 +129,8 @@ class ClassChecks:
 
     def _lookup(self, view: EnvironmentView, entry: ProfileEntry) -> ProfileLookup:
         """The profile's lookups in ``view``'s environment, each key's answer kept while
-        the same profile is checked (its judged values too: ProfileLookup.memo)."""
+        the same profile is checked, and given to every later profile whose signature of the
+        key is the same (features/profile_signature.py), with what the checks judged of it."""
         if entry is not self._entry:
             self._entry = entry
             self._lookups = {}
@@ -129,21 +138,34 @@ class ClassChecks:
         if known is not None:
             return known
         snapshot = self.snapshot
-        session = LookupSession(
-            view.env, _scope(snapshot, view, entry), snapshot.files, snapshot.cache
-        )
+        scope = _scope(snapshot, view, entry)
+        session = LookupSession(view.env, scope, snapshot.files, snapshot.cache)
+        keys = self.signatures.keys(view, scope)
         answers: dict[str, LookupOutcome] = {}
+        shared = self._shared.setdefault(view.env.root, ({}, {}))
 
         def lookup(key: str) -> LookupOutcome:
             answer = answers.get(key)
             if answer is None:
-                answer = answers[key] = session.lookup(key, None)
+                token = keys.of(key) if keys is not None else None
+                answer = shared[0].get((key, token)) if token is not None else None
+                if answer is None:
+                    answer = session.lookup(key, None)
+                    if token is not None:
+                        shared[0][(key, token)] = answer
+                answers[key] = answer
             return answer
 
         def explain(key: str) -> LookupOutcome:
-            scope = _scope(snapshot, view, entry)
             fresh = LookupSession(view.env, scope, snapshot.files, snapshot.cache)
             return fresh.lookup(key, None, explain=True)
 
-        known = self._lookups[view.env.root] = ProfileLookup(entry.name, lookup, explain)
+        known = ProfileLookup(
+            entry.name,
+            lookup,
+            explain,
+            share=keys.of if keys is not None else None,
+            shared=shared[1],
+        )
+        self._lookups[view.env.root] = known
         return known

@@ -624,7 +624,7 @@ def node_profiles(snapshot: Snapshot, view: EnvironmentView) -> list[NodeProfile
             continue
         scope = node_scope(profile.facts, profile.name, view.env.name, target)
         if scope.error is None:
-            out.append(NodeProfile(entry.name, scope, signatures.of(view, scope)))
+            out.append(NodeProfile(entry.name, scope, *signatures.shares(view, scope)))
     return out
 
 

@@ -4,31 +4,52 @@ engine/node_classes.py's classifier says when two nodes' lookups must agree (the
 read with the same options, the same values of every variable the data interpolates).  The
 checks judge one thing more: a value looked up through a variable the node lacks is not
 judged (checks/class_parameters.py), and the hierarchy's paths interpolate variables too, so
-the key here also says which of those variables the node has.
+the key here also says which of those variables the node has.  And one thing less: the
+options a level takes for the node (Wikimedia's regex level takes its fqdn), which no
+answer reads.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import os
+import re
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, replace
 
+from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.engine.node_classes import (
     MISSING,
     Classifier,
+    LevelReads,
+    hierarchy_reads,
     interpolated_variables,
     location_variables,
+    values_of,
     variable,
 )
+from hiera_ls.engine.providers import EYAML
+from hiera_ls.project.backends import EXPAND_PATH, expand_path_file
 from hiera_ls.project.scope import NodeScope
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.puppet.values import strings_in
+from hiera_ls.source.keys import LOOKUP_OPTIONS, KeySyntaxError, LookupKey
+
+# the readers that take nothing from a level's options; a level hiera-ls skips (None) reads
+# nothing at all
+OPTIONLESS_READERS = frozenset({None, "yaml_data", "json_data", "hocon_data", EXPAND_PATH})
 
 
 class ProfileSignatures:
     """Class keys of nodes against one snapshot (what each file interpolates read once)."""
 
     def __init__(self, snapshot: Snapshot) -> None:
+        self._snapshot = snapshot
         self._classifier = Classifier(snapshot)
-        self._variables: dict[str, tuple[str, ...]] = {}  # environment root -> hierarchy's
+        self._views: dict[str, _ViewFacts] = {}  # environment root -> its hierarchies
+        self._modules: dict[str, frozenset[str]] = {}  # environment root -> module variables
+        self._reads: dict[tuple[str, str | None, str], object] = {}  # see reads_for
+        self._nested: dict[tuple[str, str, str], bool] = {}  # see module_nested
+        self._under: dict[str, frozenset[str]] = {}  # a directory -> its files' variables
 
     def of(self, view: EnvironmentView, scope: NodeScope) -> Hashable | None:
         """The node's key in ``view``'s environment: nodes with equal keys get the same
@@ -36,25 +57,231 @@ class ProfileSignatures:
         found = self._classifier.signature(view, scope)
         if found is None:
             return None
-        wanted = self._variables.get(view.env.root)
-        if wanted is None:
-            wanted = self._variables[view.env.root] = _hierarchy_variables(view)
-        return (found, tuple(_presence(scope, name) for name in wanted))
+        reads, values = found
+        facts = self._view(view)
+        # a level's options change no answer (the engine interpolates them, and reads no
+        # file by them): nodes that differ only there (Wikimedia's regex level takes the
+        # node's fqdn) share a class, unless eyaml's keys may one day be read from them
+        reads = tuple(r if _options_matter(facts, r) else replace(r, options=None) for r in reads)
+        # an expand_path level names a directory: what its files interpolate counts too
+        under: set[str] = set()
+        for r in reads:
+            kind = facts.levels.get((r.layer, r.name))
+            if kind is not None and kind.reader == EXPAND_PATH:
+                for path in r.files:
+                    under |= self._variables_under(path)
+        presence = tuple(_presence(scope, name) for name in facts.variables)
+        return (reads, values, values_of(scope, sorted(under)), presence)
+
+    def keys(self, view: EnvironmentView, scope: NodeScope) -> KeySignatures | None:
+        """The node's signature of each key (None: its scope or hierarchy is in error)."""
+        snapshot = self._snapshot
+        reads = hierarchy_reads(LookupSession(view.env, scope, snapshot.files, snapshot.cache))
+        if reads is None:
+            return None
+        presence = tuple(_presence(scope, name) for name in self._view(view).variables)
+        return KeySignatures(self, view, scope, reads, presence)
+
+    def shares(
+        self, view: EnvironmentView, scope: NodeScope
+    ) -> tuple[Hashable | None, Callable[[str], Hashable | None] | None]:
+        """The node's class key and key signatures (checks/profile_coverage.NodeProfile)."""
+        keys = self.keys(view, scope)
+        return self.of(view, scope), keys.of if keys is not None else None
+
+    def levels(self, view: EnvironmentView) -> dict[tuple[str, str], _Level]:
+        return self._view(view).levels
+
+    def module_variables(self, view: EnvironmentView) -> frozenset[str]:
+        found = self._modules.get(view.env.root)
+        if found is None:
+            found = self._modules[view.env.root] = self._classifier.module_variables(view)
+        return found
+
+    def reads_for(self, path: str, reader: str, root: str) -> object:
+        """Whether a lookup of ``root`` depends on ``path`` (it defines the key or
+        lookup_options, or fails to load): None when not, else the variables its
+        definitions interpolate, or _NESTED when they look other keys up."""
+        slot = (path, reader, root)
+        if slot not in self._reads:
+            snapshot = self._snapshot
+            df = snapshot.cache.get(snapshot.files, path, reader)
+            found: object = None
+            if df is None:
+                found = None  # the engine finds nothing there, whatever the node
+            elif df.failure is not None or root in df.key_errors:
+                found = frozenset()
+            elif root in df.data or LOOKUP_OPTIONS in df.data:
+                found = _variables(df.data.get(root), df.data.get(LOOKUP_OPTIONS))
+            self._reads[slot] = found
+        return self._reads[slot]
+
+    def module_nested(self, view: EnvironmentView, module: str, root: str) -> bool:
+        """Whether the module's data defines ``root`` with a value that looks keys up."""
+        slot = (view.env.root, module, root)
+        if slot not in self._nested:
+            snapshot = self._snapshot
+            nested = False
+            for path, info in snapshot.data_files.items():
+                if info.view is view and info.levels and info.levels[0].layer.module_name == module:
+                    df = snapshot.data_file(path)
+                    if df is not None and _variables(df.data.get(root), None) is _NESTED:
+                        nested = True
+            self._nested[slot] = nested
+        return self._nested[slot]
+
+    def _variables_under(self, directory: str) -> frozenset[str]:
+        found = self._under.get(directory)
+        if found is None:
+            inside = directory.rstrip(os.sep) + os.sep
+            found = frozenset().union(
+                *(
+                    self._classifier.file_variables(path)
+                    for path in self._snapshot.data_files
+                    if path.startswith(inside) or path == f"{directory}.yaml"
+                )
+            )
+            self._under[directory] = found
+        return found
+
+    def _view(self, view: EnvironmentView) -> _ViewFacts:
+        found = self._views.get(view.env.root)
+        if found is None:
+            found = self._views[view.env.root] = _view_facts(view)
+        return found
 
 
-def _hierarchy_variables(view: EnvironmentView) -> tuple[str, ...]:
-    """The variables the global and environment hierarchies interpolate (paths, options)."""
+@dataclass(frozen=True, slots=True)
+class _ViewFacts:
+    variables: tuple[str, ...]  # what the global and environment hierarchies interpolate
+    levels: dict[tuple[str, str], _Level]  # by (layer, name), as LevelReads names them
+
+
+def _view_facts(view: EnvironmentView) -> _ViewFacts:
     found: dict[str, None] = {}
+    levels: dict[tuple[str, str], _Level] = {}
     for layer in (view.env.global_layer, view.env.environment_layer):
         config = layer.config
         if config is None:
             continue
-        for entry in (*config.hierarchy, *config.default_hierarchy):
-            found.update(dict.fromkeys(location_variables(entry)))
-            found.update(dict.fromkeys(interpolated_variables(strings_in(entry.options, True))))
-    return tuple(found)
+        for default, entries in ((False, config.hierarchy), (True, config.default_hierarchy)):
+            for entry in entries:
+                found.update(dict.fromkeys(location_variables(entry)))
+                options = strings_in(entry.options, True)
+                found.update(dict.fromkeys(interpolated_variables(options)))
+                name = (f"{layer.kind.value}{'-default' * default}", entry.name)
+                level = _Level(entry.reader, entry.reader not in OPTIONLESS_READERS)
+                if name in levels and levels[name] != level:  # two levels of one name
+                    level = _Level("", True)  # read some other way: never shared
+                levels[name] = level
+    return _ViewFacts(tuple(found), levels)
+
+
+def _options_matter(facts: _ViewFacts, level: LevelReads) -> bool:
+    kind = facts.levels.get((level.layer, level.name))
+    return kind is None or kind.options_matter
+
+
+def _variables(value: object, options: object) -> object:
+    """What a definition (and the file's lookup_options) interpolates, or _NESTED."""
+    texts = [*strings_in(value, keys=True), *strings_in(options, keys=True)]
+    for text in texts:
+        for match in _TOKEN.finditer(text):
+            inner = match.group(1).strip()
+            if "(" in inner and not inner.startswith("scope("):
+                return _NESTED
+    return frozenset(interpolated_variables(texts))
 
 
 def _presence(scope: NodeScope, name: str) -> str:
     value = variable(scope, name)
     return "absent" if value is MISSING else "undef" if value is None else "set"
+
+
+# readers of plain data files (a level's files, each read whole); expand_path reads one file
+# of a directory per key
+_FILE_READERS = frozenset({"yaml_data", "json_data", "hocon_data", EYAML})
+_TOKEN = re.compile(r"%\{([^}]*)\}")
+_NESTED = object()  # a definition that looks other keys up: its answer is the node's own
+
+
+@dataclass(frozen=True, slots=True)
+class _Level:
+    """What a hierarchy level is, as :class:`LevelReads` names it."""
+
+    reader: str | None
+    options_matter: bool
+
+
+class KeySignatures:
+    """One node's key signatures in one environment: two nodes whose signatures of a key are
+    equal get the same answer to its lookup, though their hierarchies read other files
+    (each its own node file, say): the files their levels read that define the key, hold
+    lookup_options or fail to load, level by level, and the values of the variables those
+    definitions and the modules interpolate.  None for a key whose definitions look other keys
+    up (``%{lookup()}``, ``%{alias()}``): its answer is the node's own."""
+
+    def __init__(
+        self,
+        owner: ProfileSignatures,
+        view: EnvironmentView,
+        scope: NodeScope,
+        reads: tuple[LevelReads, ...],
+        presence: tuple[str, ...],
+    ) -> None:
+        self._owner = owner
+        self._view = view
+        self._scope = scope
+        self._reads = reads
+        self._presence = presence
+        self._known: dict[str, Hashable | None] = {}
+
+    def of(self, key: str) -> Hashable | None:
+        """The signature of the lookup of ``key`` (its root key's)."""
+        try:
+            parsed = LookupKey.parse(key)
+        except KeySyntaxError:
+            return None
+        root = parsed.root
+        if root not in self._known:
+            self._known[root] = self._signature(root, parsed.module_name)
+        return self._known[root]
+
+    def _signature(self, root: str, module: str | None) -> Hashable | None:
+        owner = self._owner
+        levels = owner.levels(self._view)
+        variables: set[str] = set(owner.module_variables(self._view))
+        parts: list[Hashable] = []
+        for level in self._reads:
+            kind = levels.get((level.layer, level.name))
+            if kind is None or (
+                kind.reader is not None
+                and kind.reader not in _FILE_READERS
+                and kind.reader != EXPAND_PATH
+            ):
+                return None  # a level read some other way: not judged here
+            if kind.reader is None:
+                parts.append(level)  # skipped by hiera-ls: it reads nothing
+                continue
+            candidates = level.files
+            if kind.reader == EXPAND_PATH:
+                candidates = tuple(
+                    dict.fromkeys(
+                        expand_path_file(f, name)
+                        for f in level.files
+                        for name in (root, LOOKUP_OPTIONS)
+                    )
+                )
+            kept: list[str] = []
+            for path in candidates:
+                found = owner.reads_for(path, kind.reader, root)
+                if found is _NESTED:
+                    return None
+                if found is not None:
+                    kept.append(path)
+                    variables.update(found)  # type: ignore[arg-type]
+            options = level.options if kind.options_matter else None
+            parts.append((level.layer, level.name, tuple(kept), level.uris, options))
+        if module is not None and owner.module_nested(self._view, module, root):
+            return None
+        return (root, tuple(parts), values_of(self._scope, sorted(variables)), self._presence)
