@@ -260,8 +260,8 @@ class KeySignatures:
                 and kind.reader != EXPAND_PATH
             ):
                 return None  # a level read some other way: not judged here
-            if kind.reader is None:
-                parts.append(level)  # skipped by hiera-ls: it reads nothing
+            if kind.reader is None:  # skipped by hiera-ls: it reads nothing
+                parts.append((level.layer, level.name, level.uris))
                 continue
             candidates = level.files
             if kind.reader == EXPAND_PATH:
