@@ -25,6 +25,7 @@ import difflib
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from hiera_ls.checks.profile import ProfileLookup
 from hiera_ls.engine.convert import NotConverted
@@ -409,23 +410,21 @@ def check_class_values(
             known = memo[slot] = _judge_merged(profile, code, ref, key)
         if known.value is _ABSENT:
             continue
-        own: set[str] | None = None  # what the file's own value already says
+        own = ("own-mismatches", path, key)  # what the file's own value says, once a run
         for m in known.found:
             if _origin(known.contributions, m.value_path()) != path:
                 continue
-            if own is None and context.optioned(key):
-                own = set()
-            elif own is None:
-                own = {render([o]) for o in mismatches(code, ref, data_file.data[key])}
-            if render([m]) in own:
+            if own not in profile.shared:
+                said = [] if context.optioned(key) else mismatches(code, ref, data_file.data[key])
+                profile.shared[own] = {render([o]) for o in said}
+            if render([m]) in cast(set[str], profile.shared[own]):
                 continue
             where = _own_part(data_file, key, known.value, m)
             if where is None:
                 continue
-            merged = len(known.contributions) > 1
             note = (
                 "the value merged for this node; this part comes from this file"
-                if merged
+                if len(known.contributions) > 1
                 else "the value this node gets from this file"
             )
             out.append(
