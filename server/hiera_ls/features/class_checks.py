@@ -5,7 +5,10 @@ parameters get, the required parameters no data gives.  Every other check reads 
 alone, so it runs once per file (``Diagnostics`` keeps its result), and the lookups run once
 per class of profiles that must get the same answers (engine/node_classes.py: the same
 files read with the same options, the same values of every variable the data interpolates),
-the representative's findings given to every profile of its class.
+the representative's findings given to every profile of its class.  Between classes, a
+key's answer (and what the checks judged of it) is given to every later profile whose
+signature of that key is the same (features/profile_signature.py): nodes that differ only
+by a node file that does not define the key share its lookup.
 """
 
 from __future__ import annotations
