@@ -177,9 +177,10 @@ def key_hover(
         lines += eyaml_hover_lines(
             snapshot, outcome.value, [(c.entry, c.file) for c in res.contributions]
         )
-    if len(snapshot.profiles) > 1:  # what every other node gets, said once
+    if len(snapshot.profiles) > 1 or snapshot.fleet:  # what every other node gets, said once
         merged = primary.value if primary is not None else None
-        lines += [*spread_lines(spread(snapshot, view, key, merge=merged), node), ""]
+        shown = spread_lines(spread(snapshot, view, key, merge=merged), node)
+        lines += [*shown, ""] if shown else []
     for note in outcome.notes:
         lines += [f"_{md_escape(note)}_", ""]
     off_path = _off_modulepath_note(view, root)

@@ -1,11 +1,15 @@
 """A key's value for every facts profile at once: what a data change lands on.
 
 A hover previews one profile, but data reaches every node; the spread groups the
-profiles by the merged value they get (and by the error when the lookup fails), so one
-hover answers "which nodes get what". Lookups are cached per (profile, key) in the
-snapshot's ``data_memo`` (project/workspace.py): it lives as long as no data, hiera.yaml
-or setting changes, and a profile's entry is dropped when its own facts change (its
-FactsProfile is a new object then), so an edit re-runs exactly the lookups it can change.
+profiles, and PuppetDB's nodes when the user has a fleet, by the merged value they get
+(and by the error when the lookup fails), so one hover answers "which nodes get what".
+It looks a key up once per class of profiles that must get the same answer
+(features/profile_classes.py), so 10,000 nodes cost about as many lookups as they have
+distinct hierarchies. ``profile_lookup`` answers one profile (the checks and the change
+lens ask per profile): cached per (profile, key) in the snapshot's ``data_memo``
+(project/workspace.py), which lives as long as no data, hiera.yaml or setting changes; a
+profile's entry is dropped when its own facts change (its FactsProfile is a new object
+then), so an edit re-runs exactly the lookups it can change.
 """
 
 from __future__ import annotations
@@ -17,6 +21,13 @@ from dataclasses import dataclass
 from hiera_ls.checks.profile import profile_label
 from hiera_ls.display_text import md_escape
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
+from hiera_ls.features.profile_classes import (
+    FleetGrouping,
+    FleetPending,
+    class_lookup,
+    fleet_grouping,
+    workspace_classes,
+)
 from hiera_ls.features.render import code, short
 from hiera_ls.project.asked_merges import merge_argument
 from hiera_ls.project.facts import FactsProfile, node_scope
@@ -90,13 +101,15 @@ class FailureGroup:
 
 @dataclass(frozen=True, slots=True)
 class Spread:
-    """The profiles grouped by what ``lookup(key)`` gives them, in profile order."""
+    """The profiles grouped by what ``lookup(key)`` gives them: the workspace's in profile
+    order, then the fleet's nodes (PuppetDB) class by class."""
 
     key: str
     total: int
     values: tuple[ValueGroup, ...]
     missing: tuple[str, ...]
     failures: tuple[FailureGroup, ...]
+    fleet: FleetGrouping | FleetPending | None = None  # counted in ``total`` once grouped
 
 
 def identity(value: object) -> object:
@@ -112,62 +125,133 @@ def identity(value: object) -> object:
     return (type(value).__name__, value)
 
 
-def spread(
-    snapshot: Snapshot,
-    view: EnvironmentView,
-    key: str,
-    profiles: Sequence[ProfileEntry] | None = None,
-    merge: MergeValue | None = None,
-) -> Spread:
-    """What every profile (or ``profiles``) gets for ``key``, with ``merge`` when the code
-    asks for one."""
-    entries = snapshot.profiles if profiles is None else profiles
-    values: dict[object, tuple[object, list[str]]] = {}
-    missing: list[str] = []
-    failures: dict[str, list[str]] = {}
-    known: dict[int, object] = {}  # id(value) -> identity: profiles reading one file share it
-    for entry in entries:
-        outcome = profile_lookup(snapshot, view, entry, key, merge=merge)
+class _Answers:
+    """Names gathered by the answer they get, groups in the order first met."""
+
+    def __init__(self) -> None:
+        self.values: dict[object, tuple[object, list[str]]] = {}
+        self.missing: list[str] = []
+        self.failures: dict[str, list[str]] = {}
+        self.known: dict[int, tuple[object, object]] = {}  # id(value) -> (value, identity)
+
+    def add(self, outcome: LookupOutcome, names: Sequence[str]) -> None:
         if outcome.error is not None:
-            failures.setdefault(outcome.error, []).append(entry.name)
+            self.failures.setdefault(outcome.error, []).extend(names)
         elif not outcome.found:
-            missing.append(entry.name)
+            self.missing.extend(names)
         else:
             value = outcome.value
-            same = known.get(id(value))
-            if same is None:
-                same = known[id(value)] = identity(value)
-            values.setdefault(same, (value, []))[1].append(entry.name)
-    return Spread(
-        key,
-        len(entries),
-        tuple(ValueGroup(v, tuple(names)) for v, names in values.values()),
-        tuple(missing),
-        tuple(FailureGroup(e, tuple(names)) for e, names in failures.items()),
-    )
+            same = self.known.get(id(value))  # classes reading one file share its value
+            if same is None or same[0] is not value:
+                same = self.known[id(value)] = (value, identity(value))
+            self.values.setdefault(same[1], (value, []))[1].extend(names)
+
+    def spread(self, key: str, total: int, fleet: FleetGrouping | FleetPending | None) -> Spread:
+        return Spread(
+            key,
+            total,
+            tuple(ValueGroup(v, tuple(names)) for v, names in self.values.values()),
+            tuple(self.missing),
+            tuple(FailureGroup(e, tuple(names)) for e, names in self.failures.items()),
+            fleet,
+        )
+
+
+def spread(
+    snapshot: Snapshot, view: EnvironmentView, key: str, merge: MergeValue | None = None
+) -> Spread:
+    """What every facts profile and every node of the fleet gets for ``key``, with ``merge``
+    when the code asks for one: one lookup per class of profiles that must get the same
+    answer (features/profile_classes.py); the fleet's nodes once a worker has grouped them."""
+    found = _Answers()
+    local = workspace_classes(snapshot, view)
+    outcomes: dict[int, LookupOutcome] = {}
+    for entry, c in zip(snapshot.profiles, local.of, strict=True):
+        outcome = outcomes.get(c)
+        if outcome is None:
+            outcome = outcomes[c] = class_lookup(snapshot, view, local, c, key, merge)
+        found.add(outcome, (entry.name,))
+    total = len(snapshot.profiles)
+    fleet = fleet_grouping(snapshot, view)
+    if isinstance(fleet, FleetGrouping):
+        total += fleet.nodes
+        _add_fleet(snapshot, view, fleet, key, merge, found)
+    return found.spread(key, total, fleet)
+
+
+def fleet_spread(
+    snapshot: Snapshot,
+    view: EnvironmentView,
+    fleet: FleetGrouping,
+    key: str,
+    merge: MergeValue | None = None,
+) -> Spread:
+    """What the fleet's nodes alone get for ``key`` (the key view lists them apart)."""
+    found = _Answers()
+    _add_fleet(snapshot, view, fleet, key, merge, found)
+    return found.spread(key, fleet.nodes, fleet)
+
+
+def _add_fleet(
+    snapshot: Snapshot,
+    view: EnvironmentView,
+    fleet: FleetGrouping,
+    key: str,
+    merge: MergeValue | None,
+    found: _Answers,
+) -> None:
+    for c, names in enumerate(fleet.classes.names):
+        found.add(class_lookup(snapshot, view, fleet.classes, c, key, merge), names)
 
 
 def spread_lines(found: Spread, active: str | None) -> list[str]:
-    """The hover's section: one line per distinct answer, the profiles named once."""
+    """The hover's section: one line per distinct answer, with how many profiles get it and
+    a few of their names; the fleet's source said once."""
     total = found.total
+    fleet = found.fleet
+    pending = _pending_line(fleet) if isinstance(fleet, FleetPending) else []
     if total <= 1:
-        return []
+        return pending
+    whom = f"{total} facts profiles"
+    if isinstance(fleet, FleetGrouping):
+        local = total - fleet.nodes
+        whom = (
+            f"{local} facts profiles and {fleet.nodes} PuppetDB nodes"
+            if local
+            else (f"{fleet.nodes} PuppetDB nodes")
+        )
     groups = len(found.values) + (1 if found.missing else 0) + len(found.failures)
     if groups == 1 and found.values:
-        return [f"**Across {total} facts profiles:** every one gets this value."]
-    out = [f"**Across {total} facts profiles:** {groups} different answers", ""]
+        out = [f"**Across {whom}:** every one gets this value."]
+    else:
+        out = [f"**Across {whom}:** {groups} different answers", ""]
 
-    def who(names: Sequence[str]) -> str:
-        mark = " (this profile)" if active is not None and active in names else ""
-        return f"{len(names)} of {total}: {md_escape(profile_label(names, total))}{mark}"
+        def who(names: Sequence[str]) -> str:
+            mark = " (this profile)" if active is not None and active in names else ""
+            return f"{len(names)} of {total}: {md_escape(profile_label(names, total))}{mark}"
 
-    for group, text in zip(found.values, _texts(found.values), strict=True):
-        out.append(f"- {text} — {who(group.profiles)}")
-    if found.missing:
-        out.append(f"- not found — {who(found.missing)}")
-    for failure in found.failures:
-        out.append(f"- fails — {who(failure.profiles)}: {md_escape(failure.error)}")
-    return out
+        for group, text in zip(found.values, _texts(found.values), strict=True):
+            out.append(f"- {text} — {who(group.profiles)}")
+        if found.missing:
+            out.append(f"- not found — {who(found.missing)}")
+        for failure in found.failures:
+            out.append(f"- fails — {who(failure.profiles)}: {md_escape(failure.error)}")
+    if isinstance(fleet, FleetGrouping):
+        lookups = len(fleet.classes.names)
+        out += [
+            "",
+            f"_The nodes are PuppetDB's ({md_escape(fleet.source)}): {lookups} "
+            f"lookup{'s' * (lookups != 1)} answer all {fleet.nodes}, one per group of nodes "
+            "whose hierarchies read the same files and facts._",
+        ]
+    return [*out, *([""] if pending else []), *pending]
+
+
+def _pending_line(fleet: FleetPending) -> list[str]:
+    return [
+        f"_PuppetDB's {fleet.nodes} nodes ({md_escape(fleet.source)}) are being grouped by "
+        "what their hierarchies read; hover again in a moment for their answers._"
+    ]
 
 
 def _texts(groups: Sequence[ValueGroup]) -> list[str]:

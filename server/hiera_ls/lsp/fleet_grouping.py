@@ -1,0 +1,142 @@
+"""PuppetDB's nodes grouped for the hover spread and the key view, off the server's thread.
+
+Grouping a fleet reads every node's facts and resolves its hierarchy (about 2.6 s for
+10,000 nodes here), so a worker does it (features/profile_classes.py), after the fleet is
+loaded and after a pause in edits that changed the data; requests meanwhile say the nodes
+are being grouped. An edit that changes only values, not what a data file interpolates,
+keeps the groups (no node is read again). The worker gives way while the server answers a
+request and gives up once an edit has made its data stale (that edit schedules its own
+run). It is a daemon thread: an exit never waits for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+import traceback
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from hiera_ls.features.profile_classes import (
+    FleetGrouping,
+    claim_fleet,
+    group_fleet,
+    release_fleet,
+)
+from hiera_ls.project.workspace import EnvironmentView, Snapshot
+
+if TYPE_CHECKING:
+    from hiera_ls.lsp.server import HieraLanguageServer
+
+GROUP_DELAY_S = 0.3  # pause in edits before the fleet is grouped again
+
+
+class FleetGrouper:
+    """One grouping run at a time, for the newest data."""
+
+    def __init__(self, ls: HieraLanguageServer) -> None:
+        self.ls = ls
+        self._timer: asyncio.TimerHandle | None = None
+        self._running = False
+        self._again = False
+        self._data: object = None  # the newest snapshot's data_memo (stale runs give up)
+        self._previous: dict[str, FleetGrouping] = {}  # per environment root: the last made
+        self.done = threading.Event()  # set when no run is due or under way (tests wait)
+        self.done.set()
+
+    def snapshot_changed(self, snapshot: Snapshot) -> None:
+        """A new snapshot: when it has a fleet, group it after a pause (if its data is new:
+        a run finds nothing to do otherwise). On the server's thread."""
+        self._data = snapshot.data_memo
+        if snapshot.fleet is None:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop (tests calling handlers directly): requests say "being grouped"
+        self.done.clear()
+        self._timer = loop.call_later(GROUP_DELAY_S, self._start)
+
+    def _start(self) -> None:
+        self._timer = None
+        if self._running:
+            self._again = True
+            return
+        snapshot = self.ls.snapshot()
+        views = [view for view in snapshot.environments if claim_fleet(snapshot, view)]
+        if not views:
+            self.done.set()
+            return
+        self._running = True
+        loop = asyncio.get_running_loop()
+        threading.Thread(
+            target=self._group,
+            args=(loop, snapshot, views),
+            name="hiera-ls-fleet-groups",
+            daemon=True,
+        ).start()
+
+    def _group(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        snapshot: Snapshot,
+        views: list[EnvironmentView],
+    ) -> None:
+        """In the worker: each environment's grouping, kept in the snapshot's data memo."""
+
+        def pause() -> None:
+            self.ls.scheduler.wait_idle()
+            if self._data is not snapshot.data_memo:
+                raise _Superseded
+
+        messages: list[tuple[str, types.MessageType]] = []
+        for i, view in enumerate(views):
+            started = time.perf_counter()
+            previous = self._previous.get(view.env.root)
+            try:
+                made = group_fleet(snapshot, view, pause, previous)
+            except _Superseded:
+                for rest in views[i:]:
+                    release_fleet(snapshot, rest)
+                break
+            except Exception:
+                release_fleet(snapshot, view)
+                trace = traceback.format_exc()
+                messages.append((f"hiera-ls: grouping the fleet failed:\n{trace}", _ERROR))
+                continue
+            if made is None:
+                continue
+            self._previous[view.env.root] = made
+            if previous is None or made.classes is not previous.classes:  # not kept: made
+                took = time.perf_counter() - started
+                groups = len(made.classes.names)
+                messages.append(
+                    (
+                        f"hiera-ls: PuppetDB's {made.nodes} nodes in {groups} groups for "
+                        f"environment '{view.env.name}' ({took:.1f} s): the hover and the key "
+                        "view look a key up once per group",
+                        types.MessageType.Info,
+                    )
+                )
+        loop.call_soon_threadsafe(self._finished, messages)
+
+    def _finished(self, messages: list[tuple[str, types.MessageType]]) -> None:
+        self._running = False
+        for message, kind in messages:
+            self.ls.log(message, kind)
+        if self._again:
+            self._again = False
+            self._start()
+        elif self._timer is None:
+            self.done.set()
+
+
+_ERROR = types.MessageType.Error
+
+
+class _Superseded(Exception):
+    """Raised in the worker: an edit made its data stale, so its groups would be dropped."""
