@@ -90,7 +90,9 @@ def _oracle(snapshot: Snapshot, key: str, merge: MergeValue | None) -> dict[obje
 
 def _grouped(snapshot: Snapshot, key: str, merge: MergeValue | None) -> dict[object, set[str]]:
     found = spread(snapshot, snapshot.environments[0], key, merge)
-    out: dict[object, set[str]] = {("value", identity(g.value)): set(g.profiles) for g in found.values}
+    out: dict[object, set[str]] = {
+        ("value", identity(g.value)): set(g.profiles) for g in found.values
+    }
     if found.missing:
         out[("not found",)] = set(found.missing)
     out.update({("fails", f.error): set(f.profiles) for f in found.failures})
@@ -107,9 +109,7 @@ def _grouped_now(workspace: Workspace) -> Snapshot:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_the_spread_over_a_fleet_is_what_a_lookup_per_node_gives(
-    tmp_path: Path, seed: int
-) -> None:
+def test_the_spread_over_a_fleet_is_what_a_lookup_per_node_gives(tmp_path: Path, seed: int) -> None:
     workspace, _ = _repo(tmp_path, seed)
     snapshot = _grouped_now(workspace)
     grouping = fleet_grouping(snapshot, snapshot.environments[0])
@@ -189,7 +189,8 @@ def test_the_hover_over_a_fleet_names_a_few_nodes_per_answer_and_the_source_once
     found = spread(snapshot, snapshot.environments[0], "app::settings", "deep")
     lines = spread_lines(found, "local0")
     groups = len(found.values) + bool(found.missing) + len(found.failures)
-    assert lines[0] == f"**Across 4 facts profiles and 150 PuppetDB nodes:** {groups} different answers"
+    header = f"**Across 4 facts profiles and 150 PuppetDB nodes:** {groups} different answers"
+    assert lines[0] == header
     answers = [line for line in lines if line.startswith("- ")]
     assert len(answers) == groups
     for line in answers:  # counts and at most three names each

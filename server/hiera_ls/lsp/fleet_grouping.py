@@ -12,6 +12,7 @@ run). It is a daemon thread: an exit never waits for it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
 import traceback
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
     from hiera_ls.lsp.server import HieraLanguageServer
 
 GROUP_DELAY_S = 0.3  # pause in edits before the fleet is grouped again
+# how long a hover or key view waits for a grouping due or under way: keeping the groups
+# over an edit takes milliseconds, grouping the whole fleet again seconds (it then says so)
+WAIT_S = 0.25
 
 
 class FleetGrouper:
@@ -43,8 +47,7 @@ class FleetGrouper:
         self._again = False
         self._data: object = None  # the newest snapshot's data_memo (stale runs give up)
         self._previous: dict[str, FleetGrouping] = {}  # per environment root: the last made
-        self.done = threading.Event()  # set when no run is due or under way (tests wait)
-        self.done.set()
+        self._waiting: list[asyncio.Future[None]] = []  # requests waiting (see settled)
 
     def snapshot_changed(self, snapshot: Snapshot) -> None:
         """A new snapshot: when it has a fleet, group it after a pause (if its data is new:
@@ -58,8 +61,23 @@ class FleetGrouper:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return  # no loop (tests calling handlers directly): requests say "being grouped"
-        self.done.clear()
         self._timer = loop.call_later(GROUP_DELAY_S, self._start)
+
+    async def settled(self) -> None:
+        """Before a request reads the groups: a grouping that is due starts now, and the
+        request waits for it a little (:data:`WAIT_S`), so the first hover after an edit
+        shows the fleet's answers, not "being grouped". On the server's thread."""
+        if self._timer is None and not self._running:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._start()
+        if not self._running:
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append(waiter)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(waiter), WAIT_S)
 
     def _start(self) -> None:
         self._timer = None
@@ -69,7 +87,6 @@ class FleetGrouper:
         snapshot = self.ls.snapshot()
         views = [view for view in snapshot.environments if claim_fleet(snapshot, view)]
         if not views:
-            self.done.set()
             return
         self._running = True
         loop = asyncio.get_running_loop()
@@ -128,11 +145,13 @@ class FleetGrouper:
         self._running = False
         for message, kind in messages:
             self.ls.log(message, kind)
+        waiting, self._waiting = self._waiting, []
+        for waiter in waiting:
+            if not waiter.done():
+                waiter.set_result(None)
         if self._again:
             self._again = False
             self._start()
-        elif self._timer is None:
-            self.done.set()
 
 
 _ERROR = types.MessageType.Error
