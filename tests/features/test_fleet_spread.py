@@ -20,7 +20,13 @@ from hiera_ls.features.profile_classes import (
     fleet_grouping,
     group_fleet,
 )
-from hiera_ls.features.spread import identity, profile_lookup, spread, spread_lines
+from hiera_ls.features.spread import (
+    MAX_ANSWERS,
+    identity,
+    profile_lookup,
+    spread,
+    spread_lines,
+)
 from hiera_ls.project.fleet_profiles import FleetProfiles, file_name
 from hiera_ls.project.workspace import Snapshot, Workspace
 from hiera_ls.source.manifest_model import MergeValue
@@ -192,8 +198,13 @@ def test_the_hover_over_a_fleet_names_a_few_nodes_per_answer_and_the_source_once
     header = f"**Across 4 facts profiles and 150 PuppetDB nodes:** {groups} different answers"
     assert lines[0] == header
     answers = [line for line in lines if line.startswith("- ")]
-    assert len(answers) == groups
-    for line in answers:  # counts and at most three names each
+    assert groups > MAX_ANSWERS + 1  # (the data gives this fleet many answers)
+    shown, more = answers[:-1], answers[-1]
+    assert len(shown) <= MAX_ANSWERS + 1  # the most common, and the active profile's
+    assert any("local0" in line and "(this profile)" in line for line in shown)
+    counted = sum(int(line.split(" — ")[-1].split(" of ")[0]) for line in answers)
+    assert counted == 154 and f"- {groups - len(shown)} more answers — " in more
+    for line in shown:  # counts and at most three names each
         assert " of 154: " in line and line.count(".example.com") <= 3
     assert sum(SOURCE in line for line in lines) == 1
 
@@ -218,15 +229,28 @@ def test_a_value_edit_keeps_the_fleets_groups_and_an_interpolation_edit_regroups
     assert _grouped(second, "app::plain", None) == _oracle(second, "app::plain", None)
     assert {"changed"} <= {str(v[1][1]) for v in _grouped(second, "app::plain", None)}
 
-    data["app::plain"] = "%{facts.role}-%{trusted.certname}"  # every node its own answer now
-    workspace.open_buffer(str(common), json.dumps(data))
+    # another file, untouched by the first edit, now interpolates the certname
+    web = env / "data" / "roles" / "web.yaml"
+    workspace.open_buffer(str(web), json.dumps({"app::plain": "%{trusted.certname}"}))
     third = workspace.snapshot()
     assert claim_fleet(third, third.environments[0])
-    regrouped = group_fleet(third, third.environments[0], previous=before)
+    regrouped = group_fleet(third, third.environments[0], previous=kept)
     assert regrouped is not None and regrouped.classes is not before.classes
-    assert len(regrouped.classes.names) == 150
+    web_nodes = {n for n in third.fleet_names() if _role(third, n) == "web"}
+    assert len(regrouped.classes.names) >= len(web_nodes) > 10  # each web node its own
     for key in ("app::plain", "app::settings"):
         assert _grouped(third, key, None) == _oracle(third, key, None)
+    # a hover names the most common answers, the active profile's, and how many more
+    lines = spread_lines(spread(third, third.environments[0], "app::plain"), "local0")
+    answers = [line for line in lines if line.startswith("- ")]
+    assert len(answers) <= MAX_ANSWERS + 2
+    assert answers[-1].endswith("of 154 (the key view lists every answer)")
+
+
+def _role(snapshot: Snapshot, name: str) -> object:
+    entry = snapshot.profile_named(name)
+    assert entry is not None
+    return entry.profile.facts.get("role")
 
 
 def test_grouping_a_fleet_keeps_one_node_per_group_not_every_nodes_facts(tmp_path: Path) -> None:

@@ -46,7 +46,7 @@ from hiera_ls.features.render import (
     yaml_block,
 )
 from hiera_ls.features.sessions import scope_for
-from hiera_ls.features.spread import spread, spread_lines
+from hiera_ls.features.spread import kept_texts, spread, spread_lines
 from hiera_ls.features.targets import (
     MISSING,
     DataKey,
@@ -179,7 +179,8 @@ def key_hover(
         )
     if len(snapshot.profiles) > 1 or snapshot.fleet:  # what every other node gets, said once
         merged = primary.value if primary is not None else None
-        shown = spread_lines(spread(snapshot, view, key, merge=merged), node)
+        found = spread(snapshot, view, key, merge=merged)
+        shown = spread_lines(found, node, kept_texts(snapshot))
         lines += [*shown, ""] if shown else []
     for note in outcome.notes:
         lines += [f"_{md_escape(note)}_", ""]

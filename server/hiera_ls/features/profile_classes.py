@@ -132,11 +132,12 @@ def group_fleet(
     fleet = snapshot.fleet
     if fleet is None:
         return None
-    classifier = Classifier(snapshot)
-    if previous is not None and previous.basis.holds_for(snapshot, view, classifier):
-        result = replace(previous, basis=_basis(snapshot, view, fleet, classifier))
+    kept = previous.basis.kept(snapshot, view) if previous is not None else None
+    if previous is not None and kept is not None:
+        result = replace(previous, basis=kept)
         snapshot.data_memo[_fleet_slot(view)] = result
         return result
+    classifier = Classifier(snapshot)
     grouping = Grouping(classifier, view)
     names: list[str] = []
     for name in snapshot.fleet_names():
@@ -177,16 +178,21 @@ class _Basis:
             self.env is view.env and self.fleet is snapshot.fleet and self.target == snapshot.target
         )
 
-    def holds_for(self, snapshot: Snapshot, view: EnvironmentView, classifier: Classifier) -> bool:
-        """Its classes hold for ``snapshot``'s data: the same files exist, and each file the
-        classes depend on interpolates the same variables as before."""
+    def kept(self, snapshot: Snapshot, view: EnvironmentView) -> _Basis | None:
+        """This basis as read in ``snapshot`` if its classes hold there: the same files
+        exist, and each file the classes depend on interpolates the same variables as
+        before (only the files changed since are read again); None when they may not."""
         if not self.made_for(snapshot, view) or self.listing is not snapshot.data_files:
-            return False
+            return None
+        classifier = Classifier(snapshot)
+        now: dict[str, tuple[DataFile | None, frozenset[str]]] = {}
         for path, (read, variables) in self.interpolated.items():
-            now = snapshot.data_file(path)
-            if now is not read and classifier.file_variables(path) != variables:
-                return False
-        return True
+            found = snapshot.data_file(path)
+            if found is not read:
+                if classifier.file_variables(path) != variables:
+                    return None
+                now[path] = (found, variables)
+        return replace(self, interpolated={**self.interpolated, **now}) if now else self
 
 
 def _basis(

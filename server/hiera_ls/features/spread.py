@@ -204,9 +204,16 @@ def _add_fleet(
         found.add(class_lookup(snapshot, view, fleet.classes, c, key, merge), names)
 
 
-def spread_lines(found: Spread, active: str | None) -> list[str]:
-    """The hover's section: one line per distinct answer, with how many profiles get it and
-    a few of their names; the fleet's source said once."""
+MAX_ANSWERS = 10  # answer lines a hover shows (the most profiles first); the key view: all
+
+
+def spread_lines(
+    found: Spread, active: str | None, texts: dict[int, tuple[object, str]] | None = None
+) -> list[str]:
+    """The hover's section: one line per distinct answer (the :data:`MAX_ANSWERS` most
+    common, and the active profile's), with how many profiles get it and a few of their
+    names; the fleet's source said once. ``texts``: each value's one-line text, kept
+    between hovers (by the value's id, with the value)."""
     total = found.total
     fleet = found.fleet
     pending = _pending_line(fleet) if isinstance(fleet, FleetPending) else []
@@ -215,27 +222,40 @@ def spread_lines(found: Spread, active: str | None) -> list[str]:
     whom = f"{total} facts profiles"
     if isinstance(fleet, FleetGrouping):
         local = total - fleet.nodes
-        whom = (
-            f"{local} facts profiles and {fleet.nodes} PuppetDB nodes"
-            if local
-            else (f"{fleet.nodes} PuppetDB nodes")
-        )
-    groups = len(found.values) + (1 if found.missing else 0) + len(found.failures)
-    if groups == 1 and found.values:
+        nodes = f"{fleet.nodes} PuppetDB nodes"
+        whom = f"{local} facts profiles and {nodes}" if local else nodes
+    rows: list[tuple[ValueGroup | FailureGroup | None, tuple[str, ...]]] = [
+        *((g, g.profiles) for g in found.values),
+        *([(None, found.missing)] if found.missing else []),
+        *((f, f.profiles) for f in found.failures),
+    ]
+    if len(rows) == 1 and found.values:
         out = [f"**Across {whom}:** every one gets this value."]
     else:
-        out = [f"**Across {whom}:** {groups} different answers", ""]
+        out = [f"**Across {whom}:** {len(rows)} different answers", ""]
+        mine = next((i for i, (_, names) in enumerate(rows) if active in names), None)
+        biggest = sorted(range(len(rows)), key=lambda i: -len(rows[i][1]))[:MAX_ANSWERS]
+        shown = [rows[i] for i in sorted({*biggest, *([mine] if mine is not None else [])})]
+        values = [g for g, _ in shown if isinstance(g, ValueGroup)]
+        text_of = dict(zip(map(id, values), _texts(values, texts), strict=True))
 
         def who(names: Sequence[str]) -> str:
             mark = " (this profile)" if active is not None and active in names else ""
             return f"{len(names)} of {total}: {md_escape(profile_label(names, total))}{mark}"
 
-        for group, text in zip(found.values, _texts(found.values), strict=True):
-            out.append(f"- {text} — {who(group.profiles)}")
-        if found.missing:
-            out.append(f"- not found — {who(found.missing)}")
-        for failure in found.failures:
-            out.append(f"- fails — {who(failure.profiles)}: {md_escape(failure.error)}")
+        for group, names in shown:
+            if isinstance(group, ValueGroup):
+                out.append(f"- {text_of[id(group)]} — {who(names)}")
+            elif group is None:
+                out.append(f"- not found — {who(names)}")
+            else:
+                out.append(f"- fails — {who(names)}: {md_escape(group.error)}")
+        if len(shown) < len(rows):
+            rest = sum(len(names) for _, names in rows) - sum(len(names) for _, names in shown)
+            out.append(
+                f"- {len(rows) - len(shown)} more answers — {rest} of {total} "
+                "(the key view lists every answer)"
+            )
     if isinstance(fleet, FleetGrouping):
         lookups = len(fleet.classes.names)
         out += [
@@ -254,10 +274,25 @@ def _pending_line(fleet: FleetPending) -> list[str]:
     ]
 
 
-def _texts(groups: Sequence[ValueGroup]) -> list[str]:
+MAX_KEPT_TEXTS = 20_000
+_KEPT_TEXTS = ("spread", "texts")
+
+
+def kept_texts(snapshot: Snapshot) -> dict[int, tuple[object, str]]:
+    """The values' one-line texts the hover showed, kept beside the answers (the snapshot's
+    ``data_memo``): a hover over the same key renders nothing again."""
+    found = snapshot.data_memo.get(_KEPT_TEXTS)
+    if not isinstance(found, dict):
+        found = snapshot.data_memo[_KEPT_TEXTS] = {}
+    return found
+
+
+def _texts(
+    groups: Sequence[ValueGroup], kept: dict[int, tuple[object, str]] | None = None
+) -> list[str]:
     """Each value shortened; hashes whose shortened texts would read the same are shown by
     the entries they differ in, so no two lines look alike."""
-    texts = [short(g.value) for g in groups]
+    texts = [_short(g.value, kept) for g in groups]
     if len(set(texts)) == len(texts) or not all(isinstance(g.value, dict) for g in groups):
         return [code(t) for t in texts]
     hashes = [g.value for g in groups if isinstance(g.value, dict)]
@@ -271,3 +306,15 @@ def _texts(groups: Sequence[ValueGroup]) -> list[str]:
         f"{code(short({k: h[k] for k in differing if k in h}))} (and the entries all share)"
         for h in hashes
     ]
+
+
+def _short(value: object, kept: dict[int, tuple[object, str]] | None) -> str:
+    """``short(value)``, kept by the value's id (with the value, so the id is not reused)."""
+    if kept is None:
+        return short(value)
+    found = kept.get(id(value))
+    if found is None or found[0] is not value:
+        if len(kept) >= MAX_KEPT_TEXTS:
+            kept.clear()
+        found = kept[id(value)] = (value, short(value))
+    return found[1]
