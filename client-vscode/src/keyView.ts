@@ -35,6 +35,8 @@ export interface FleetValues {
     readonly nodes: number;
     readonly grouped: boolean;
     readonly groups: readonly FleetGroup[];
+    /** Why the nodes are not looked up (more groups than the server looks up), or null. */
+    readonly note: string | null;
 }
 
 export interface LevelPath {
@@ -181,7 +183,7 @@ function parseFleet(raw: unknown): FleetValues | null {
             error: str(g.error),
         });
     }
-    return { source: str(f.source) ?? '', nodes: f.nodes, grouped: f.grouped === true, groups };
+    return { source: str(f.source) ?? '', nodes: f.nodes, grouped: f.grouped === true, groups, note: str(f.note) };
 }
 
 function parseProfiles(raw: unknown): ProfileValue[] {
@@ -276,6 +278,9 @@ function fleetRow(fleet: FleetValues, group: string, label: string): Row {
     const tooltip = `The value lookup() gives PuppetDB's nodes (${fleet.source}), grouped by answer.`;
     if (!fleet.grouped) {
         return { id: `group:${group}`, label, description: 'being grouped…', tooltip, icon: 'loading~spin', children: [], open: null };
+    }
+    if (fleet.note !== null) {
+        return { id: `group:${group}`, label, description: fleet.note, tooltip: fleet.note, icon: 'info', children: [], open: null };
     }
     const children = fleet.groups.map((g, i): Row => {
         const p: ProfileValue = { name: '', active: g.active, found: g.found, value: g.value, encrypted: g.encrypted, error: g.error };

@@ -146,6 +146,9 @@ describe('key side view', () => {
         assert.ok(pending !== null);
         assert.equal(keyViewRows(pending)[1].description, 'being grouped…');
         assert.equal(parseKeyView(raw)?.fleet, null);
+        const varied = parseKeyView({ ...raw, fleet: { ...fleet, groups: [], note: 'not looked up here' } });
+        assert.ok(varied !== null);
+        assert.equal(keyViewRows(varied)[1].description, 'not looked up here');
     });
 
     it('says when no facts profile is active', () => {

@@ -263,3 +263,31 @@ def test_grouping_a_fleet_keeps_one_node_per_group_not_every_nodes_facts(tmp_pat
     fleet = snapshot.fleet
     assert fleet is not None and len(fleet._loaded) <= 256  # the reader's bounded cache
     assert not claim_fleet(snapshot, snapshot.environments[0])  # made once per data
+
+
+def test_a_fleet_of_more_groups_than_a_hover_looks_up_is_said_not_looked_up(
+    tmp_path: Path,
+) -> None:
+    workspace, env = _repo(tmp_path, 4)
+    common = env / "data" / "common.yaml"
+    data = json.loads(common.read_text())
+    data["app::motd"] = "%{trusted.certname}"  # every node a group of its own
+    common.write_text(json.dumps(data))
+    snapshot = workspace.snapshot()
+    view = snapshot.environments[0]
+    assert claim_fleet(snapshot, view)
+    made = group_fleet(snapshot, view, limit=20)
+    assert made is not None and made.too_many == 20 and made.nodes == 150
+    assert made.classes.scopes == () and made.classes.names == ()  # no node kept
+    found = spread(snapshot, view, "app::plain")
+    assert found.total == 4  # the workspace's profiles only
+    lines = spread_lines(found, "local0")
+    assert lines[-1] == (
+        f"_PuppetDB's 150 nodes ({SOURCE}) are not looked up here: they fall into more "
+        "than 20 groups that may get different answers (the data or hierarchy "
+        "interpolates facts that differ from node to node, such as the certname or an "
+        "address); `hiera-ls diff --puppetdb` answers for every node_"
+    )
+    shown = view_of(snapshot, view, "app::plain").fleet
+    assert shown is not None and shown.groups == [] and shown.note is not None
+    assert shown.note.startswith("PuppetDB's 150 nodes (https://puppetdb.example.com:8081)")

@@ -33,9 +33,9 @@ from hiera_ls.features.profile_classes import (
     workspace_classes,
 )
 from hiera_ls.features.puppet_code import asked_by, merge_value, previewed_merges
-from hiera_ls.features.render import short
+from hiera_ls.features.render import plain_text, short
 from hiera_ls.features.sessions import shared_session
-from hiera_ls.features.spread import fleet_spread
+from hiera_ls.features.spread import fleet_spread, fleet_too_varied
 from hiera_ls.project.asked_merges import AskedMerge
 from hiera_ls.project.backends import EXPAND_PATH, expand_path_file
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
@@ -79,6 +79,7 @@ class FleetValues:
     nodes: int
     grouped: bool  # False while the server groups the nodes: ``groups`` is empty then
     groups: list[FleetGroup]
+    note: str | None = None  # why the nodes are not looked up (too many groups)
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +241,8 @@ def _fleet_values(
         return None
     if isinstance(fleet, FleetPending):
         return FleetValues(fleet.source, fleet.nodes, False, [])
+    if fleet.too_many:
+        return FleetValues(fleet.source, fleet.nodes, True, [], plain_text(fleet_too_varied(fleet)))
     found = fleet_spread(snapshot, view, fleet, key, merge)
     active = snapshot.active.name if snapshot.active is not None else None
 

@@ -31,6 +31,10 @@ from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.manifest_model import MergeValue
 
 MAX_CACHED_KEYS = 2_000  # answers kept per class; past it the class's answers restart
+# groups of fleet nodes a request looks up at most (each lookup ~0.1-0.4 ms on the server's
+# thread); a fleet whose data interpolates a fact that differs per node (the certname, an
+# address) has about as many groups as nodes, and is then not looked up for hovers
+MAX_GROUPS = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +53,9 @@ class FleetGrouping:
 
     source: str  # where the nodes came from (PuppetDB's URL)
     nodes: int
-    classes: ProfileClasses
+    classes: ProfileClasses  # empty when ``too_many``
     basis: _Basis = field(compare=False, repr=False)  # what the classes were made from
+    too_many: int = 0  # more groups than this (the limit): grouping stopped there; 0: none
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,13 +127,15 @@ def group_fleet(
     view: EnvironmentView,
     pause: Callable[[], None] | None = None,
     previous: FleetGrouping | None = None,
+    limit: int = MAX_GROUPS,
 ) -> FleetGrouping | None:
     """Group the fleet's nodes for ``view``'s environment and keep the result for the
     snapshot's data generation. ``previous``, a grouping made for older data, is kept when
     no data file it read changed what it interpolates (an edit of a value, the usual
     case: no node's facts are read again); else every node's facts are read, one node at
     a time. ``pause`` is called between nodes (a server's worker gives way to requests
-    there, and may raise to give up). None: no fleet."""
+    there, and may raise to give up). More than ``limit`` groups: grouping stops there
+    and the result says so (``too_many``), keeping no node. None: no fleet."""
     fleet = snapshot.fleet
     if fleet is None:
         return None
@@ -140,22 +147,28 @@ def group_fleet(
     classifier = Classifier(snapshot)
     grouping = Grouping(classifier, view)
     names: list[str] = []
-    for name in snapshot.fleet_names():
+    listed = snapshot.fleet_names()
+    too_many = False
+    for name in listed:
         entry = fleet.entry(name, snapshot.files, snapshot.target)
         if entry is not None:  # (gone since listed: the listing is of one moment)
-            grouping.add(_scope(snapshot, view, entry.profile))
+            if grouping.add(_scope(snapshot, view, entry.profile)) >= limit:
+                too_many = True  # (no need to read the rest, nor to keep these)
+                break
             names.append(name)
         if pause is not None:
             pause()
     split = grouping.classes()
     classes = ProfileClasses(
         "fleet",
-        tuple(s.scope for s in split.sessions),
-        tuple(tuple(names[i] for i in members) for members in split.members),
+        () if too_many else tuple(s.scope for s in split.sessions),
+        () if too_many else tuple(tuple(names[i] for i in m) for m in split.members),
         (),
     )
     basis = _basis(snapshot, view, fleet, classifier)
-    result = FleetGrouping(fleet.source, len(names), classes, basis)
+    result = FleetGrouping(
+        fleet.source, len(listed) if too_many else len(names), classes, basis, limit * too_many
+    )
     snapshot.data_memo[_fleet_slot(view)] = result
     return result
 

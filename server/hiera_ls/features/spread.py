@@ -173,7 +173,7 @@ def spread(
         found.add(outcome, (entry.name,))
     total = len(snapshot.profiles)
     fleet = fleet_grouping(snapshot, view)
-    if isinstance(fleet, FleetGrouping):
+    if isinstance(fleet, FleetGrouping) and not fleet.too_many:
         total += fleet.nodes
         _add_fleet(snapshot, view, fleet, key, merge, found)
     return found.spread(key, total, fleet)
@@ -216,7 +216,9 @@ def spread_lines(
     between hovers (by the value's id, with the value)."""
     total = found.total
     fleet = found.fleet
-    pending = _pending_line(fleet) if isinstance(fleet, FleetPending) else []
+    pending = _fleet_note(fleet)
+    if isinstance(fleet, FleetGrouping) and fleet.too_many:
+        fleet = None  # (not looked up: said in the note)
     if total <= 1:
         return pending
     whom = f"{total} facts profiles"
@@ -267,11 +269,26 @@ def spread_lines(
     return [*out, *([""] if pending else []), *pending]
 
 
-def _pending_line(fleet: FleetPending) -> list[str]:
+def _fleet_note(fleet: FleetGrouping | FleetPending | None) -> list[str]:
+    """Why the fleet's nodes are not in the hover (yet), or nothing."""
+    if isinstance(fleet, FleetGrouping) and fleet.too_many:
+        return [f"_{fleet_too_varied(fleet)}_"]
+    if not isinstance(fleet, FleetPending):
+        return []
     return [
         f"_PuppetDB's {fleet.nodes} nodes ({md_escape(fleet.source)}) are being grouped by "
         "what their hierarchies read; hover again in a moment for their answers._"
     ]
+
+
+def fleet_too_varied(fleet: FleetGrouping) -> str:
+    """Why a fleet of too many groups is not looked up (Markdown-escaped)."""
+    return (
+        f"PuppetDB's {fleet.nodes} nodes ({md_escape(fleet.source)}) are not looked up here: "
+        f"they fall into more than {fleet.too_many} groups that may get different answers (the "
+        "data or hierarchy interpolates facts that differ from node to node, such as the "
+        "certname or an address); `hiera-ls diff --puppetdb` answers for every node"
+    )
 
 
 MAX_KEPT_TEXTS = 20_000

@@ -26,6 +26,8 @@ from hiera_ls.features.profile_classes import (
     group_fleet,
     release_fleet,
 )
+from hiera_ls.features.render import plain_text
+from hiera_ls.features.spread import fleet_too_varied
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 
 if TYPE_CHECKING:
@@ -131,14 +133,14 @@ class FleetGrouper:
             if previous is None or made.classes is not previous.classes:  # not kept: made
                 took = time.perf_counter() - started
                 groups = len(made.classes.names)
-                messages.append(
-                    (
-                        f"hiera-ls: PuppetDB's {made.nodes} nodes in {groups} groups for "
-                        f"environment '{view.env.name}' ({took:.1f} s): the hover and the key "
-                        "view look a key up once per group",
-                        types.MessageType.Info,
-                    )
+                said = (
+                    f"PuppetDB's {made.nodes} nodes in {groups} groups for environment "
+                    f"'{view.env.name}' ({took:.1f} s): the hover and the key view look a key "
+                    "up once per group"
+                    if not made.too_many
+                    else f"{plain_text(fleet_too_varied(made))} (environment '{view.env.name}')"
                 )
+                messages.append((f"hiera-ls: {said}", _INFO))
         loop.call_soon_threadsafe(self._finished, messages)
 
     def _finished(self, messages: list[tuple[str, types.MessageType]]) -> None:
@@ -155,6 +157,7 @@ class FleetGrouper:
 
 
 _ERROR = types.MessageType.Error
+_INFO = types.MessageType.Info
 
 
 class _Superseded(Exception):
