@@ -4,10 +4,10 @@ key).
 
 A hover answers for one profile and shows only the levels that contributed; a side view
 that follows the cursor answers "who gets what" and "where would this node read it" at a
-glance. Profile values are looked up once per class of profiles that must get the same
-answer, and cached (features/profile_classes.py), so moving the cursor re-runs no lookup
-whose data and facts did not change; PuppetDB's nodes, when the user has a fleet, are
-listed apart, by answer, with counts and a few names. Every level is
+glance. Profile values come from the spread's per-profile cache (features/spread.py), so
+moving the cursor re-runs no lookup whose data and facts did not change; PuppetDB's nodes,
+when the user has a fleet, are listed apart, by answer, with counts and a few names, one
+lookup per class of nodes (features/profile_classes.py). Every level is
 listed whatever a merge stops at: the question is where the node *could* read the key.
 
 Level values are shown as written in the file (before interpolation): that is the text a
@@ -26,16 +26,11 @@ from hiera_ls.engine.locations import ResolvedLocation
 from hiera_ls.engine.providers import EYAML, mark_encrypted
 from hiera_ls.features.explain import key_request
 from hiera_ls.features.eyaml import decrypt_tree, environment_pairs, has_encrypted
-from hiera_ls.features.profile_classes import (
-    FleetPending,
-    class_lookup,
-    fleet_grouping,
-    workspace_classes,
-)
+from hiera_ls.features.profile_classes import FleetPending, fleet_grouping
 from hiera_ls.features.puppet_code import asked_by, merge_value, previewed_merges
 from hiera_ls.features.render import plain_text, short
 from hiera_ls.features.sessions import shared_session
-from hiera_ls.features.spread import fleet_spread, fleet_too_varied
+from hiera_ls.features.spread import fleet_spread, fleet_too_varied, profile_lookup
 from hiera_ls.project.asked_merges import AskedMerge
 from hiera_ls.project.backends import EXPAND_PATH, expand_path_file
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
@@ -203,10 +198,9 @@ def _profile_values(
 ) -> list[ProfileValue]:
     active = snapshot.active
     texts = _texts(snapshot)
-    local = workspace_classes(snapshot, view)
     profiles: list[ProfileValue] = []
-    for entry, c in zip(snapshot.profiles, local.of, strict=True):
-        outcome = class_lookup(snapshot, view, local, c, key, merge)
+    for entry in snapshot.profiles:
+        outcome = profile_lookup(snapshot, view, entry, key, merge=merge)
         shown: str | None = None
         encrypted = False
         if outcome.found:

@@ -1,15 +1,16 @@
-"""The workspace's facts profiles and the fleet's nodes in classes that get the same answer
-to every lookup (engine/node_classes.py): the hover spread and the key view look a key up
-once per class and give the answer to every profile of it.
+"""PuppetDB's nodes in classes that get the same answer to every lookup
+(engine/node_classes.py): the hover spread and the key view look a key up once per class
+and give the answer to every node of it.
 
-The workspace's profiles are few: they are grouped when a request needs them, and again
-when one of their facts files changes. PuppetDB's nodes are thousands: grouping them reads
-every node's facts (seconds for 10,000), so the server does it in a worker thread
-(:func:`group_fleet`) when the fleet is loaded and when a request finds the data changed;
-until then :func:`fleet_grouping` answers None and the request says the nodes are being
-grouped. A grouping keeps one node scope per class and the members' names, never every
-node's facts. Both live in the snapshot's ``data_memo``, so a data, hiera.yaml, settings or
-fleet change drops them, as it drops the cached lookups.
+Grouping reads every node's facts (seconds for 10,000), so the server does it in a worker
+thread (:func:`group_fleet`, lsp/fleet_grouping.py) when the fleet is loaded and after an
+edit; until then :func:`fleet_grouping` answers FleetPending and a request says the nodes
+are being grouped. A grouping keeps one node scope per class and the members' names, never
+every node's facts. It lives in the snapshot's ``data_memo``, so a data, hiera.yaml,
+settings or fleet change drops it, as it drops the cached lookups; an edit that changes no
+file's interpolations keeps it (``previous``). The workspace's own profiles are few and
+mostly all different: they are looked up one by one (features/spread.py
+``profile_lookup``), where grouping them cost more than it saved (bench/bench_spread.py).
 """
 
 from __future__ import annotations
@@ -41,10 +42,8 @@ MAX_GROUPS = 500
 class ProfileClasses:
     """Profiles split into classes: ``scopes[c]`` answers for every one of ``names[c]``."""
 
-    kind: str  # "workspace" or "fleet": one cache of answers each
     scopes: tuple[NodeScope, ...]
     names: tuple[tuple[str, ...], ...]
-    of: tuple[int, ...]  # each profile's class, in the order the profiles were given
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,23 +63,6 @@ class FleetPending:
 
     source: str
     nodes: int
-
-
-def workspace_classes(snapshot: Snapshot, view: EnvironmentView) -> ProfileClasses:
-    """The workspace's profiles in classes, for ``view``'s environment; grouped again only
-    when a profile's facts changed (its FactsProfile is then a new object)."""
-    profiles = tuple(entry.profile for entry in snapshot.profiles)
-    slot = ("profile classes", view.env.root)
-    found = snapshot.data_memo.get(slot)
-    if isinstance(found, _Grouped) and found.env is view.env and _same(found.profiles, profiles):
-        return found.classes
-    grouping = Grouping(Classifier(snapshot), view)
-    of = tuple(grouping.add(_scope(snapshot, view, p)) for p in profiles)
-    split = grouping.classes()
-    names = tuple(tuple(profiles[i].name for i in members) for members in split.members)
-    classes = ProfileClasses("workspace", tuple(s.scope for s in split.sessions), names, of)
-    snapshot.data_memo[slot] = _Grouped(view.env, profiles, classes)
-    return classes
 
 
 def fleet_grouping(
@@ -160,10 +142,8 @@ def group_fleet(
             pause()
     split = grouping.classes()
     classes = ProfileClasses(
-        "fleet",
         () if too_many else tuple(s.scope for s in split.sessions),
         () if too_many else tuple(tuple(names[i] for i in m) for m in split.members),
-        (),
     )
     basis = _basis(snapshot, view, fleet, classifier)
     result = FleetGrouping(
@@ -229,7 +209,7 @@ def class_lookup(
     """``lookup(key)`` (merge from lookup_options, or ``merge``, the one the code asks
     for) for every profile of class ``index``, answered from the cache while the data is
     unchanged. Sessions are made per thread (a session is not shared between threads)."""
-    slot = ("class lookups", threading.get_ident(), view.env.root, classes.kind)
+    slot = ("class lookups", threading.get_ident(), view.env.root)
     found = snapshot.data_memo.get(slot)
     if not isinstance(found, _ClassLookups) or found.classes is not classes:
         found = _ClassLookups(classes, view.env, {}, {})
@@ -253,19 +233,8 @@ def _scope(snapshot: Snapshot, view: EnvironmentView, profile: FactsProfile) -> 
     return node_scope(profile.facts, profile.name, view.env.name, snapshot.target)
 
 
-def _same(a: tuple[FactsProfile, ...], b: tuple[FactsProfile, ...]) -> bool:
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
-
-
 def _fleet_slot(view: EnvironmentView) -> tuple[str, str]:
     return ("fleet classes", view.env.root)
-
-
-@dataclass(frozen=True, slots=True)
-class _Grouped:
-    env: Environment
-    profiles: tuple[FactsProfile, ...]
-    classes: ProfileClasses
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,13 +3,14 @@
 A hover previews one profile, but data reaches every node; the spread groups the
 profiles, and PuppetDB's nodes when the user has a fleet, by the merged value they get
 (and by the error when the lookup fails), so one hover answers "which nodes get what".
-It looks a key up once per class of profiles that must get the same answer
+The fleet's nodes are looked up once per class of nodes that must get the same answer
 (features/profile_classes.py), so 10,000 nodes cost about as many lookups as they have
-distinct hierarchies. ``profile_lookup`` answers one profile (the checks and the change
-lens ask per profile): cached per (profile, key) in the snapshot's ``data_memo``
-(project/workspace.py), which lives as long as no data, hiera.yaml or setting changes; a
-profile's entry is dropped when its own facts change (its FactsProfile is a new object
-then), so an edit re-runs exactly the lookups it can change.
+distinct hierarchies. The workspace's profiles are looked up one by one
+(``profile_lookup``, which the checks and the change lens ask too): cached per (profile,
+key) in the snapshot's ``data_memo`` (project/workspace.py), which lives as long as no
+data, hiera.yaml or setting changes; a profile's entry is dropped when its own facts change
+(its FactsProfile is a new object then), so an edit re-runs exactly the lookups it can
+change.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from hiera_ls.features.profile_classes import (
     FleetPending,
     class_lookup,
     fleet_grouping,
-    workspace_classes,
 )
 from hiera_ls.features.render import code, short
 from hiera_ls.project.asked_merges import merge_argument
@@ -161,16 +161,11 @@ def spread(
     snapshot: Snapshot, view: EnvironmentView, key: str, merge: MergeValue | None = None
 ) -> Spread:
     """What every facts profile and every node of the fleet gets for ``key``, with ``merge``
-    when the code asks for one: one lookup per class of profiles that must get the same
-    answer (features/profile_classes.py); the fleet's nodes once a worker has grouped them."""
+    when the code asks for one: the fleet's nodes once a worker has grouped them, one lookup
+    per class of nodes that must get the same answer (features/profile_classes.py)."""
     found = _Answers()
-    local = workspace_classes(snapshot, view)
-    outcomes: dict[int, LookupOutcome] = {}
-    for entry, c in zip(snapshot.profiles, local.of, strict=True):
-        outcome = outcomes.get(c)
-        if outcome is None:
-            outcome = outcomes[c] = class_lookup(snapshot, view, local, c, key, merge)
-        found.add(outcome, (entry.name,))
+    for entry in snapshot.profiles:
+        found.add(profile_lookup(snapshot, view, entry, key, merge=merge), (entry.name,))
     total = len(snapshot.profiles)
     fleet = fleet_grouping(snapshot, view)
     if isinstance(fleet, FleetGrouping) and not fleet.too_many:
