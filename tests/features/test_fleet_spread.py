@@ -291,3 +291,20 @@ def test_a_fleet_of_more_groups_than_a_hover_looks_up_is_said_not_looked_up(
     shown = view_of(snapshot, view, "app::plain").fleet
     assert shown is not None and shown.groups == [] and shown.note is not None
     assert shown.note.startswith("PuppetDB's 150 nodes (https://puppetdb.example.com:8081)")
+
+
+def test_a_fleet_node_that_becomes_a_workspace_profile_is_counted_once(tmp_path: Path) -> None:
+    workspace, env = _repo(tmp_path, 5)
+    first = _grouped_now(workspace)
+    assert spread(first, first.environments[0], "app::plain").total == 154
+    facts = {"clientcert": "n3.example.com", "role": "web", "dc": "fra"}
+    _write(env, ".hiera-ls/facts/n3.example.com.json", json.dumps(facts))
+    workspace.disk_changed(str(env / ".hiera-ls/facts/n3.example.com.json"), True)
+    second = workspace.snapshot()
+    view = second.environments[0]
+    assert isinstance(fleet_grouping(second, view), FleetPending)  # made without it
+    assert claim_fleet(second, view)
+    group_fleet(second, view)
+    found = spread(second, view, "app::plain")
+    assert found.total == 154 and len(second.profiles) == 5
+    assert _grouped(second, "app::plain", None) == _oracle(second, "app::plain", None)

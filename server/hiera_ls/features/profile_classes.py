@@ -164,11 +164,16 @@ class _Basis:
     target: Target
     listing: Mapping[str, DataFileInfo]
     interpolated: Mapping[str, tuple[DataFile | None, frozenset[str]]]
+    local: frozenset[str]  # the workspace's profiles (a node that is one is not grouped)
 
     def made_for(self, snapshot: Snapshot, view: EnvironmentView) -> bool:
-        """Made for this environment, fleet and target (by a worker, for this data)."""
+        """Made for this environment, fleet, target and workspace profiles (by a worker,
+        for this data)."""
         return (
-            self.env is view.env and self.fleet is snapshot.fleet and self.target == snapshot.target
+            self.env is view.env
+            and self.fleet is snapshot.fleet
+            and self.target == snapshot.target
+            and self.local == _local(snapshot)
         )
 
     def kept(self, snapshot: Snapshot, view: EnvironmentView) -> _Basis | None:
@@ -195,7 +200,13 @@ def _basis(
         path: (snapshot.data_file(path), variables)
         for path, variables in classifier.variables_read().items()
     }
-    return _Basis(view.env, fleet, snapshot.target, snapshot.data_files, interpolated)
+    return _Basis(
+        view.env, fleet, snapshot.target, snapshot.data_files, interpolated, _local(snapshot)
+    )
+
+
+def _local(snapshot: Snapshot) -> frozenset[str]:
+    return frozenset(entry.name for entry in snapshot.profiles)
 
 
 def class_lookup(
