@@ -50,6 +50,7 @@ class FleetGrouper:
         self._data: object = None  # the newest snapshot's data_memo (stale runs give up)
         self._previous: dict[str, FleetGrouping] = {}  # per environment root: the last made
         self._waiting: list[asyncio.Future[None]] = []  # requests waiting (see settled)
+        self._reading = False  # the run reads every node (seconds): requests do not wait
 
     def snapshot_changed(self, snapshot: Snapshot) -> None:
         """A new snapshot: when it has a fleet, group it after a pause (if its data is new:
@@ -67,14 +68,15 @@ class FleetGrouper:
 
     async def settled(self) -> None:
         """Before a request reads the groups: a grouping that is due starts now, and the
-        request waits for it a little (:data:`WAIT_S`), so the first hover after an edit
-        shows the fleet's answers, not "being grouped". On the server's thread."""
+        request waits for it a little (:data:`WAIT_S`) unless it reads every node (then
+        the request says the nodes are being grouped), so the first hover after an edit
+        shows the fleet's answers. On the server's thread."""
         if self._timer is None and not self._running:
             return
         if self._timer is not None:
             self._timer.cancel()
             self._start()
-        if not self._running:
+        if not self._running or self._reading:
             return
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiting.append(waiter)
@@ -91,6 +93,7 @@ class FleetGrouper:
         if not views:
             return
         self._running = True
+        self._reading = any(view.env.root not in self._previous for view in views)
         loop = asyncio.get_running_loop()
         threading.Thread(
             target=self._group,
@@ -108,6 +111,7 @@ class FleetGrouper:
         """In the worker: each environment's grouping, kept in the snapshot's data memo."""
 
         def pause() -> None:
+            self._reading = True  # (called between nodes only: the groups were not kept)
             self.ls.scheduler.wait_idle()
             if self._data is not snapshot.data_memo:
                 raise _Superseded
@@ -144,7 +148,7 @@ class FleetGrouper:
         loop.call_soon_threadsafe(self._finished, messages)
 
     def _finished(self, messages: list[tuple[str, types.MessageType]]) -> None:
-        self._running = False
+        self._running = self._reading = False
         for message, kind in messages:
             self.ls.log(message, kind)
         waiting, self._waiting = self._waiting, []
