@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 import pytest_lsp
+from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from tests.e2e.conftest import (
@@ -109,3 +110,16 @@ async def test_a_hover_over_2000_puppetdb_nodes_shows_what_each_group_gets(
     assert sorted(g["nodes"] for g in fleet["groups"]) == sorted([WEB, NODES - WEB])
     assert all(len(g["examples"]) == 3 for g in fleet["groups"])
     assert len(view["profiles"]) == 3  # the workspace's own, one by one
+
+    # an edit of a value: the next hover answers the fleet at once, the groups kept
+    edited = common.read_text().replace('X11Forwarding: "no"', 'X11Forwarding: "never"')
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri(common), version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=edited)],
+        )
+    )
+    text = await hover_text(client, common, "profile::ssh::settings:")
+    never = next(line for line in text.splitlines() if '=>"never"' in line)
+    assert f" — {NODES - WEB + 2} of {total}: " in never
+    assert "being grouped" not in text
