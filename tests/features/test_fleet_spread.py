@@ -284,9 +284,9 @@ def test_a_fleet_of_more_groups_than_a_hover_looks_up_is_said_not_looked_up(
     lines = spread_lines(found, "local0")
     assert lines[-1] == (
         f"_PuppetDB's 150 nodes ({SOURCE}) are not looked up here: they fall into more "
-        "than 20 groups that may get different answers (the data or hierarchy "
-        "interpolates facts that differ from node to node, such as the certname or an "
-        "address); `hiera-ls diff --puppetdb` answers for every node_"
+        "than 20 groups that may get different answers (the data interpolates "
+        "`trusted.certname` (data/common.yaml, data/roles/cache.yaml), which differs from "
+        "node to node); `hiera-ls diff --puppetdb` answers for every node_"
     )
     shown = view_of(snapshot, view, "app::plain").fleet
     assert shown is not None and shown.groups == [] and shown.note is not None

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from hiera_ls.engine.lookup import UNDEFINED_KEY, LookupSession
 from hiera_ls.project.hiera_config_model import HieraConfig, HierarchyEntry
@@ -243,7 +244,7 @@ class Grouping:
         self._classifier, self._view = classifier, view
         self._modules = classifier.module_variables(view)
         self._variables: dict[tuple[LevelReads, ...], list[str]] = {}  # per distinct reads
-        self._classes: dict[Hashable, int] = {}
+        self._classes: dict[tuple[tuple[LevelReads, ...], tuple[object, ...]], int] = {}
         self._sessions: list[LookupSession] = []
         self._members: list[list[int]] = []
         self._paths: set[str] = set()
@@ -269,13 +270,25 @@ class Grouping:
             self._paths |= files
             found = self._modules.union(*(self._classifier.file_variables(f) for f in files))
             variables = self._variables[reads] = sorted(found)
-        signature = (reads, values_of(scope, variables))
+        signature = (reads, cast(tuple[object, ...], values_of(scope, variables)))
         known = self._classes.get(signature)
         if known is not None:
             self._members[known].append(index)
             return known
         self._classes[signature] = len(self._sessions)
         return self._new_class(session, index)
+
+    def splitting(self, top: int = 2) -> list[str]:
+        """The variables whose values split the nodes into the most classes (a value for at
+        least every other class so far; else the one with the most values): why a fleet has
+        as many classes as nodes (a certname or host name interpolated where all read)."""
+        distinct: dict[str, set[object]] = {}
+        for reads, values in self._classes:
+            for name, value in zip(self._variables[reads], values, strict=True):
+                distinct.setdefault(name, set()).add(value)
+        ranked = sorted(distinct, key=lambda name: -len(distinct[name]))
+        most = [name for name in ranked if 2 * len(distinct[name]) >= len(self._classes)]
+        return (most or [name for name in ranked[:1] if len(distinct[name]) > 1])[:top]
 
     def _new_class(self, session: LookupSession, index: int) -> int:
         self._sessions.append(session)

@@ -15,6 +15,7 @@ mostly all different: they are looked up one by one (features/spread.py
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -55,6 +56,10 @@ class FleetGrouping:
     classes: ProfileClasses  # empty when ``too_many``
     basis: _Basis = field(compare=False, repr=False)  # what the classes were made from
     too_many: int = 0  # more groups than this (the limit): grouping stopped there; 0: none
+    # then: the variables that split the nodes most, and data files that interpolate them
+    # (relative to the environment's root when inside it)
+    splitting: tuple[str, ...] = ()
+    splitting_files: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,8 +151,20 @@ def group_fleet(
         () if too_many else tuple(tuple(names[i] for i in m) for m in split.members),
     )
     basis = _basis(snapshot, view, fleet, classifier)
+    splitting = tuple(grouping.splitting()) if too_many else ()
+    files = [
+        os.path.relpath(p, view.env.root) if p.startswith(view.env.root + os.sep) else p
+        for p, found in classifier.variables_read().items()
+        if found & set(splitting)
+    ]
     result = FleetGrouping(
-        fleet.source, len(listed) if too_many else len(names), classes, basis, limit * too_many
+        fleet.source,
+        len(listed) if too_many else len(names),
+        classes,
+        basis,
+        limit * too_many,
+        splitting,
+        tuple(sorted(files)[:3]),
     )
     snapshot.data_memo[_fleet_slot(view)] = result
     return result

@@ -277,12 +277,18 @@ def _fleet_note(fleet: FleetGrouping | FleetPending | None) -> list[str]:
 
 
 def fleet_too_varied(fleet: FleetGrouping) -> str:
-    """Why a fleet of too many groups is not looked up (Markdown-escaped)."""
+    """Why a fleet of too many groups is not looked up, and what splits it (Markdown)."""
+    why = "the data or hierarchy interpolates facts that differ from node to node"
+    if fleet.splitting:
+        names = " and ".join(code(name) for name in fleet.splitting)
+        where = ", ".join(md_escape(path) for path in fleet.splitting_files)
+        why = f"the data interpolates {names}{f' ({where})' if where else ''}, "
+        why += "which differ" if len(fleet.splitting) > 1 else "which differs"
+        why += " from node to node"
     return (
         f"PuppetDB's {fleet.nodes} nodes ({md_escape(fleet.source)}) are not looked up here: "
-        f"they fall into more than {fleet.too_many} groups that may get different answers (the "
-        "data or hierarchy interpolates facts that differ from node to node, such as the "
-        "certname or an address); `hiera-ls diff --puppetdb` answers for every node"
+        f"they fall into more than {fleet.too_many} groups that may get different answers "
+        f"({why}); `hiera-ls diff --puppetdb` answers for every node"
     )
 
 
