@@ -282,7 +282,8 @@ def fleet_too_varied(fleet: FleetGrouping) -> str:
     if fleet.splitting:
         names = " and ".join(code(name) for name in fleet.splitting)
         where = ", ".join(md_escape(path) for path in fleet.splitting_files)
-        why = f"the data interpolates {names}{f' ({where})' if where else ''}, "
+        where = where or "a module's hiera.yaml"  # (a module's hierarchy is taken by value)
+        why = f"the data interpolates {names} ({where}), "
         why += "which differ" if len(fleet.splitting) > 1 else "which differs"
         why += " from node to node"
     return (
