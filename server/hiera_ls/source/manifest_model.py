@@ -129,6 +129,24 @@ class LookupCall:
 
 
 @dataclass(frozen=True, slots=True)
+class HieraCall:
+    """A call of a ``hiera*()`` function as written, for the hint that rewrites it with
+    ``lookup()`` (checks/hiera_functions.py).
+
+    ``span`` runs from the function's name (a method call's receiver: ``'k'.hiera_array``)
+    to its closing parenthesis; a lambda after it is not part of it (``block`` says there
+    is one). ``args`` are the arguments' source texts, a method call's receiver first;
+    ``key`` the literal key when the first one is a plain string or bare word."""
+
+    function: LookupFunction
+    path: str
+    span: Span
+    args: tuple[str, ...]
+    key: str | None
+    block: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Inclusion:
     """A class a manifest includes by name (``include x``, ``contain x``, ``require x``,
     ``class { 'x': }``), so a role's classes are known without compiling a catalog."""
@@ -157,3 +175,4 @@ class ManifestFacts:
     lookups: tuple[LookupCall, ...] = ()
     inclusions: tuple[Inclusion, ...] = ()
     problems: tuple[ManifestProblem, ...] = ()
+    hiera_calls: tuple[HieraCall, ...] = ()  # the deprecated hiera*() calls, as written

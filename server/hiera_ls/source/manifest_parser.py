@@ -22,6 +22,7 @@ from collections.abc import Iterator, Sequence
 from hiera_ls.source.manifest_model import (
     Definition,
     DefinitionKind,
+    HieraCall,
     Inclusion,
     LookupCall,
     LookupFunction,
@@ -107,6 +108,7 @@ class _Reader:
         self.definitions: list[Definition] = []
         self.lookups: list[LookupCall] = []
         self.inclusions: list[Inclusion] = []
+        self.hiera_calls: list[HieraCall] = []
         self.problems: list[ManifestProblem] = []
         self._closers: dict[int, tuple[Sequence[Token], list[int], list[int]]] = {}
         self._docs: dict[int, tuple[str | None, dict[str, str]]] = {}
@@ -148,6 +150,7 @@ class _Reader:
             tuple(self.lookups),
             tuple(self.inclusions),
             tuple(self.problems),
+            tuple(self.hiera_calls),
         )
 
     # ---------------------------------------------------------------- definitions
@@ -370,6 +373,8 @@ class _Reader:
                     close = self.matching(toks, i + 1) if after and _is(after, "(") else None
                     rest = _split_commas(toks[i + 2 : close]) if close is not None else []
                     self.lookup(function, t, receiver, t.end, rest)  # 'k'.lookup(Hash, 'deep')
+                    last = close if close is not None else i
+                    self.hiera_call(function, toks, receiver[0].start, last, [receiver, *rest])
                 elif after is not None and _is(after, "("):
                     close = self.matching(toks, i + 1)
                     args = toks[i + 2 : close if close is not None else i + 3]
@@ -377,6 +382,8 @@ class _Reader:
                     first = groups[0] if groups else []
                     end = toks[close].end if close is not None else toks[-1].end
                     self.lookup(function, t, first, end, groups[1:])
+                    if close is not None:
+                        self.hiera_call(function, toks, t.start, close, groups)
                 continue
             if t.text in INCLUDING and before is not None and _is(before, ".") and i >= 2:
                 self.included(toks[i - 2 : i - 1])  # 'x'.include
@@ -422,6 +429,25 @@ class _Reader:
                         self.lookups.append(self.keyed(function, value, call, merge))
                         return
         self.lookups.append(LookupCall(function, self.path, call, None, merge=merge))
+
+    def hiera_call(
+        self,
+        function: LookupFunction,
+        toks: Sequence[Token],
+        start: int,
+        last: int,
+        args: Sequence[list[Token]],
+    ) -> None:
+        """A ``hiera*()`` call as written, from ``start`` (an offset) to the token at
+        ``last`` (its closing parenthesis, or its name when it has none)."""
+        if function is LookupFunction.LOOKUP:
+            return
+        texts = tuple(self.text[g[0].start : g[-1].end] for g in args if g)
+        key = _literal(args[0]) if args else None
+        block = last + 1 < len(toks) and _is(toks[last + 1], "|")
+        span = self.lines.span(start, toks[last].end)
+        literal = key if isinstance(key, str) else None
+        self.hiera_calls.append(HieraCall(function, self.path, span, texts, literal, block))
 
     def merge_arg(self, arg: list[Token], rest: Sequence[list[Token]]) -> MergeArg | None:
         """What ``lookup``'s arguments pass as the merge: the third (``lookup(name, type,
