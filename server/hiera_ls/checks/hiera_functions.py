@@ -58,6 +58,7 @@ def replace_with_lookup(problem: Problem, src: FixSource) -> list[Fix]:
     return [Fix(f"Replace with {suggestions[0]}", edit(span, suggestions[0]), preferred=True)]
 
 
+PUPPET_CODE = (".pp", ".epp")  # the code files whose hiera*() calls get a hint
 _CALLED = re.compile(r"\bhiera(?:_array|_hash|_include)?\b")
 
 HIERA_FUNCTION = Rule(

@@ -10,12 +10,12 @@ files that call hiera*() (:func:`project_paths`), the server for an open one.
 from __future__ import annotations
 
 from hiera_ls.checks.cross_file import CrossFileIndex
-from hiera_ls.checks.hiera_functions import code_problems
+from hiera_ls.checks.hiera_functions import PUPPET_CODE, code_problems
 from hiera_ls.checks.policy import COMPLETE, PARTIAL, Coverage
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.source.spans import Problem
 
-PUPPET_CODE = (".pp", ".epp")  # the code files whose hiera*() calls get a hint
+__all__ = ["PUPPET_CODE", "code_hints", "project_paths"]
 
 
 def code_hints(

@@ -52,6 +52,7 @@ from hiera_ls.checks.unused_data import modules_with_code, read_by_data, unused_
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.features.carried_findings import CarriedFindings, move_with_lines
 from hiera_ls.features.code_hints import PUPPET_CODE, code_hints
+from hiera_ls.features.code_hints import project_paths as project_paths  # report/run.py's
 from hiera_ls.features.puppet_code import code_index
 from hiera_ls.features.said_once import without_said
 from hiera_ls.features.spread import profile_lookup
