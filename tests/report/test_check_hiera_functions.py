@@ -128,8 +128,9 @@ def test_without_an_environment_hiera_yaml_a_module_key_gets_no_fix(
     _, lines = check(capsys, "--select", "hiera-function")
     assert lines[-2] == (
         f"modules/m/manifests/init.pp:1:16: {DEPRECATED.format('hiera_array')}, and lookup() "
-        "has no exact equivalent here: this environment has no hiera.yaml, so hiera_array() "
-        "reads only the global hiera.yaml, where lookup() also reads module m's data"
+        "has no exact equivalent here: this environment has no version 5 hiera.yaml, so "
+        "hiera_array() reads only the global hiera.yaml, where lookup() also reads module m's "
+        "data"
     )
 
 

@@ -22,8 +22,8 @@ tests/differential/test_hiera_functions_vs_puppet_apply.py:
 
 There is none where ``lookup()`` cannot say the same: an override (a data source searched
 before the hierarchy), the arguments given as one array, a lambda with ``hiera_include``;
-and where the two read other data: an environment without a hiera.yaml of its own makes
-the functions read the global layer only (``set_global_only``), where ``lookup()`` also
+and where the two read other data: an environment without a version 5 hiera.yaml of its
+own makes the functions read the global layer only (``set_global_only``), where ``lookup()`` also
 reads the key's module; a version 3 global hiera.yaml gives ``hiera_hash`` its
 ``:merge_behavior``.
 """
@@ -170,7 +170,8 @@ def _reads_other_data(call: HieraCall, env: Environment) -> str:
             "the global hiera.yaml is version 3, whose :merge_behavior hiera_hash() follows "
             "and lookup() does not"
         )
-    if env.environment_layer.config is not None:
+    own = env.environment_layer.config
+    if own is not None and own.version >= 5:  # Puppet's has_environment_data_provider?
         return ""
     with_data = [m for m, layer in env.modules.items() if layer.config is not None]
     root = root_of(call.key) if call.key is not None else None
@@ -179,7 +180,7 @@ def _reads_other_data(call: HieraCall, env: Environment) -> str:
     if (module in with_data) if key else bool(with_data):
         which = f"module {module}'s data" if module else "the data of the module a key names"
         return (
-            f"this environment has no hiera.yaml, so {name}() reads only the global "
-            f"hiera.yaml, where lookup() also reads {which}"
+            f"this environment has no version 5 hiera.yaml, so {name}() reads only the "
+            f"global hiera.yaml, where lookup() also reads {which}"
         )
     return ""

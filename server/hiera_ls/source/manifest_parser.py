@@ -48,6 +48,7 @@ from hiera_ls.source.spans import Position, Span
 
 LOOKUP_FUNCTIONS = {f.value: f for f in LookupFunction}
 INCLUDING = frozenset({"include", "contain", "require"})
+_DEFINING = frozenset({"class", "define", "function", "plan"})  # keywords before a name
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = frozenset(_OPEN.values())
 _TAG = re.compile(r"@(\w+)\s*(.*)$")
@@ -364,6 +365,8 @@ class _Reader:
             after = toks[i + 1] if i + 1 < n else None
             before = toks[i - 1] if i > 0 else None
             function = LOOKUP_FUNCTIONS.get(t.text.removeprefix("::"))
+            if function is not None and before is not None and _defines(before):
+                continue  # class hiera (...): a definition's name, not a call
             if function is not None:
                 if before is not None and _is(before, ".") and i >= 2:
                     receiver = [toks[i - 2]]  # 'k'.lookup, a::b.lookup, ['a', 'b'].lookup
@@ -642,3 +645,8 @@ def _hash_entries(toks: Sequence[Token]) -> dict[str, list[Token]]:
         if isinstance(key, str):
             out[key] = group[arrow + 1 :]
     return out
+
+
+def _defines(t: Token) -> bool:
+    """``class``, ``define``, ``function`` or ``plan``: the next name is a definition's."""
+    return t.kind == NAME and t.text in _DEFINING
