@@ -70,6 +70,7 @@ CALLS = {
     "default_missing": "hiera('nokey', 'dflt')",
     "default_undef": "hiera('nokey', undef)",
     "override_undef": "hiera('plain', 'dflt', undef)",
+    "override_empty": "hiera_array('nokey', [], [ ])",
     "array": "hiera_array('list')",
     "array_default": "hiera_array('nokey', ['dflt'])",
     "array_pattern": "hiera_array('merged_pattern::list')",
@@ -108,6 +109,7 @@ def _environment(base: Path) -> Path:
         lines.append(f"${name} = {call}")
         lines.append(f'notice("{name}=${{String(${name})}} ${{type(${name}, generalized)}}")')
     lines.append("hiera_include('classes')")
+    lines.append("hiera_include('nokey', [ ])")  # an empty default: nothing included
     (env / "manifests").mkdir()
     (env / "manifests" / "site.pp").write_text("\n".join(lines) + "\n", encoding="utf-8")
     for d in ("conf", "code", "var"):
@@ -160,7 +162,7 @@ def test_every_quick_fix_gives_what_the_hiera_call_gave(
     assert before["converted"] == "42 Integer"
 
     site = env / "manifests" / "site.pp"
-    calls = sum("hiera" in call for call in CALLS.values()) + 1  # and hiera_include()
+    calls = sum("hiera" in call for call in CALLS.values()) + 2  # and hiera_include()
     assert _apply_fixes(env, site) == calls  # every hiera*() call has its fix
     assert "hiera" not in site.read_text(encoding="utf-8")
     code_fixed, said = _run(puppet_engine, base, env)

@@ -57,6 +57,7 @@ def repo(tmp_path: Path) -> Path:
             "modules/m/hiera.yaml": MODULE_HIERA,
             "modules/m/data/common.yaml": "m::list: [x]\n",
             "modules/m/manifests/init.pp": "class m { $x = hiera_array('m::list') }\n",
+            "modules/m/templates/motd.epp": "Welcome to <%= hiera('plain') %>\n",
         },
     )
     return root
@@ -102,7 +103,8 @@ def test_each_call_gets_a_hint_with_the_same_lookup_or_why_there_is_none(
         "the same value",
         f"modules/m/manifests/init.pp:1:16: {array}: lookup('m::list', {{'merge' => 'unique'}}) "
         "gives the same value",
-        "Found 10 problems (10 hints) in 6 files.",
+        f"modules/m/templates/motd.epp:1:16: {hiera}: lookup('plain') gives the same value",
+        "Found 11 problems (11 hints) in 7 files.",
     ]
     assert code == 0  # hints do not fail a run
 
@@ -126,7 +128,7 @@ def test_without_an_environment_hiera_yaml_a_module_key_gets_no_fix(
     (repo / "hiera.yaml").unlink()
     monkeypatch.chdir(repo)
     _, lines = check(capsys, "--select", "hiera-function")
-    assert lines[-2] == (
+    assert lines[-3] == (
         f"modules/m/manifests/init.pp:1:16: {DEPRECATED.format('hiera_array')}, and lookup() "
         "has no exact equivalent here: this environment has no version 5 hiera.yaml, so "
         "hiera_array() reads only the global hiera.yaml, where lookup() also reads module m's "

@@ -128,7 +128,7 @@ def _equivalent(
     override_at = 1 if call.block else 2
     if len(args) > override_at:
         override = args[override_at]
-        if override not in _NO_OVERRIDE:
+        if "".join(override.split()) not in _NO_OVERRIDE:
             return None, (
                 f"its override ({override}) names a data source searched before the "
                 "hierarchy, which lookup() cannot: move that data into a hierarchy level"
