@@ -48,7 +48,7 @@ def replace_with_lookup(problem: Problem, src: FixSource) -> list[Fix]:
     replaced by the details' suggestion, while the text there is still a hiera*() call."""
     span = problem.where.span
     written = src.at(span)
-    token = re.match(r"%\{(\s*)hiera\(", written)
+    token = _DATA_CALL.match(written)
     if token is not None:
         new = f"%{{{token.group(1)}lookup({written[token.end() :]}"
         return [Fix("Write %{lookup(...)}", edit(span, new), preferred=True)]
@@ -58,6 +58,7 @@ def replace_with_lookup(problem: Problem, src: FixSource) -> list[Fix]:
     return [Fix(f"Replace with {suggestions[0]}", edit(span, suggestions[0]), preferred=True)]
 
 
+_DATA_CALL = re.compile(r"%\{(\s*)hiera\(")
 PUPPET_CODE = (".pp", ".epp")  # the code files whose hiera*() calls get a hint
 _CALLED = re.compile(r"\bhiera(?:_array|_hash|_include)?\b")
 
@@ -79,12 +80,13 @@ _MERGES = {
 _NO_OVERRIDE = frozenset({"undef", "[]"})  # what Hiera::PuppetFunction takes for none
 
 
-def data_token_message(argument: str) -> str:
-    """The hint for ``%{hiera('k')}`` in data."""
+def data_token_message(token: str) -> str:
+    """The hint for a ``%{hiera('k')}`` token of data, as written."""
+    same = _DATA_CALL.sub(r"%{\1lookup(", token, count=1)
     return (
-        f"%{{hiera('{argument}')}} is %{{lookup('{argument}')}} under an old name: in data, "
-        "Puppet reads hiera as an alias of lookup (and does not warn of it); lookup is the "
-        "name Puppet's documentation uses, as in code, where hiera() is deprecated"
+        f"{token} is {same} under an old name: in data, Puppet reads hiera as an alias of "
+        "lookup (and does not warn of it); lookup is the name Puppet's documentation uses, as "
+        "in code, where hiera() is deprecated"
     )
 
 

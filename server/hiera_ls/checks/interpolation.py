@@ -230,7 +230,7 @@ def _token_problem(value: str, token: Token, context: _Context) -> Problem | Non
                     SYNTAX_ERROR, f"Puppet fails the lookup with: Syntax error in key: '{argument}'"
                 )
             if method == "hiera":
-                return report(HIERA_FUNCTION, data_token_message(argument))
+                return report(HIERA_FUNCTION, data_token_message(token.text))
             return None
         if method == "literal":
             if argument == "%":
