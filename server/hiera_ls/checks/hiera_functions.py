@@ -2,8 +2,8 @@
 
 In Puppet code, ``hiera``, ``hiera_array``, ``hiera_hash`` and ``hiera_include`` are
 deprecated: every Puppet the targets name (7, 8, OpenVox 8 and 9) logs "The function
-'hiera' is deprecated in favor of using 'lookup'" for each one a compilation calls (unless
-``strict`` is off). OpenVox 9 keeps them; it removes only the Puppet 3 parser-function
+'hiera' is deprecated in favor of using 'lookup'" once for each of them a compilation calls
+(unless ``strict`` is off). OpenVox 9 keeps them; it removes only the Puppet 3 parser-function
 shims, which already failed (OpenVoxProject/openvox#331, #383). In data, ``%{hiera('k')}`` is
 an alias of ``%{lookup('k')}`` (``Interpolation#interpolate_method``), of which Puppet
 says nothing.
@@ -23,9 +23,9 @@ tests/differential/test_hiera_functions_vs_puppet_apply.py:
 There is none where ``lookup()`` cannot say the same: an override (a data source searched
 before the hierarchy), the arguments given as one array, a lambda with ``hiera_include``;
 and where the two read other data: an environment without a version 5 hiera.yaml of its
-own makes the functions read the global layer only (``set_global_only``), where ``lookup()`` also
-reads the key's module; a version 3 global hiera.yaml gives ``hiera_hash`` its
-``:merge_behavior``.
+own makes the functions read the global layer only (``set_global_only``), where
+``lookup()`` also reads the key's module; a version 3 global hiera.yaml gives
+``hiera_hash`` its ``:merge_behavior``.
 """
 
 from __future__ import annotations

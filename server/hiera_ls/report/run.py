@@ -20,8 +20,7 @@ from dataclasses import dataclass
 
 from hiera_ls.checks.causes import with_words
 from hiera_ls.checks.profile import profile_label
-from hiera_ls.features.code_hints import project_paths
-from hiera_ls.features.diagnostics import Diagnostics
+from hiera_ls.features.diagnostics import Diagnostics, project_paths
 from hiera_ls.project.fleet_profiles import FleetProfiles
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Snapshot, Workspace
