@@ -96,7 +96,7 @@ def _environment(base: Path) -> Path:
     (env / "hiera.yaml").write_text(HIERA_YAML, encoding="utf-8")
     (env / "data" / "common.yaml").write_text(COMMON, encoding="utf-8")
     (env / "data" / "nodes" / f"{NODE}.yaml").write_text(NODE_DATA, encoding="utf-8")
-    for name in ("m", "n"):
+    for name in ("m", "n", "o"):
         (env / "modules" / name / "manifests").mkdir(parents=True)
         (env / "modules" / name / "manifests" / "init.pp").write_text(
             f'class {name} {{ notice("included={name}") }}\n', encoding="utf-8"
@@ -110,6 +110,7 @@ def _environment(base: Path) -> Path:
         lines.append(f'notice("{name}=${{String(${name})}} ${{type(${name}, generalized)}}")')
     lines.append("hiera_include('classes')")
     lines.append("hiera_include('nokey', [ ])")  # an empty default: nothing included
+    lines.append("hiera_include('nokey') |$k| { ['o'] }")  # the lambda's classes
     (env / "manifests").mkdir()
     (env / "manifests" / "site.pp").write_text("\n".join(lines) + "\n", encoding="utf-8")
     for d in ("conf", "code", "var"):
@@ -156,13 +157,14 @@ def test_every_quick_fix_gives_what_the_hiera_call_gave(
     env = _environment(base)
     before, said = _run(puppet_engine, base, env)
     assert "The function 'hiera_include' is deprecated" in said
-    assert before["included"] == "m,n"  # the unique merge of the node's and common's classes
+    # the unique merge of the node's and common's classes, then the lambda's
+    assert before["included"] == "m,n,o"
     # hiera() ignores the key's lookup_options merge: the fix passes 'first' (and converts)
     assert before["merged"] != before["merged_by_options"]
     assert before["converted"] == "42 Integer"
 
     site = env / "manifests" / "site.pp"
-    calls = sum("hiera" in call for call in CALLS.values()) + 2  # and hiera_include()
+    calls = sum("hiera" in call for call in CALLS.values()) + 3  # and hiera_include()
     assert _apply_fixes(env, site) == calls  # every hiera*() call has its fix
     assert "hiera" not in site.read_text(encoding="utf-8")
     code_fixed, said = _run(puppet_engine, base, env)

@@ -96,9 +96,8 @@ def test_each_call_gets_a_hint_with_the_same_lookup_or_why_there_is_none(
         f"manifests/site.pp:6:6: {hiera}{no_equivalent}its one argument is an array holding "
         "the arguments (key, default, override), where lookup() reads an array as keys to try "
         "in turn: write the arguments out",
-        f"manifests/site.pp:7:1: {DEPRECATED.format('hiera_include')}{no_equivalent}its lambda "
-        "gives the classes when no data has the key: look them up with lookup() and that "
-        "lambda, then include the result",
+        f"manifests/site.pp:7:1: {DEPRECATED.format('hiera_include')}: lookup('classes', "
+        "{'merge' => 'unique'}) |$k| { [] }.include gives the same value",
         f"manifests/site.pp:9:9: {array}: lookup('m::list', {{'merge' => 'unique'}}) gives "
         "the same value",
         f"modules/m/manifests/init.pp:1:16: {array}: lookup('m::list', {{'merge' => 'unique'}}) "
@@ -143,7 +142,12 @@ def test_the_quick_fixes_are_the_lookups_the_hints_name(repo: Path) -> None:
     text = site.read_text(encoding="utf-8")
     offered = [[f.title for f in fixes_for(p, text)] for p in problems]
     assert offered[0] == ["Replace with lookup('plain')"]  # no YAML comment in Puppet code
-    assert offered[4:7] == [[], [], []]  # no equivalent: no fix
+    assert offered[4:6] == [[], []]  # no equivalent: no fix
+    include = problems[6]  # with its lambda, which the fix keeps, .include after it
+    assert (include.where.span.start.column, include.where.span.end.column) == (0, 36)
+    assert offered[6] == [
+        "Replace with lookup('classes', {'merge' => 'unique'}) |$k| { [] }.include"
+    ]
     common = repo / "data" / "common.yaml"
     found = Diagnostics().file_problems(snapshot, str(common))
     (hint,) = [p for p in found if p.code == "hiera-function"]

@@ -18,10 +18,11 @@ tests/differential/test_hiera_functions_vs_puppet_apply.py:
   ``lookup('k', {'merge' => 'first'})``;
 - the merge and a default go in ``lookup``'s options hash (its positional form takes no
   ``undef`` for the type before a merge); a lambda stays as it is (``lookup`` takes one);
-- ``hiera_include('k')`` is ``lookup('k', {'merge' => 'unique'}).include``.
+- ``hiera_include('k')`` is ``lookup('k', {'merge' => 'unique'}).include`` (after its
+  lambda, if it has one).
 
 There is none where ``lookup()`` cannot say the same: an override (a data source searched
-before the hierarchy), the arguments given as one array, a lambda with ``hiera_include``;
+before the hierarchy), the arguments given as one array;
 and where the two read other data: an environment without a version 5 hiera.yaml of its
 own makes the functions read the global layer only (``set_global_only``), where
 ``lookup()`` also reads the key's module; a version 3 global hiera.yaml gives
@@ -39,7 +40,7 @@ from hiera_ls.project.targets import Target
 from hiera_ls.source.fix_source import FixSource
 from hiera_ls.source.manifest_model import HieraCall, LookupFunction
 from hiera_ls.source.rules import Rule
-from hiera_ls.source.spans import Details, Problem, Severity
+from hiera_ls.source.spans import Details, Problem, Severity, Span
 from hiera_ls.source.text_edits import Fix, edit
 
 
@@ -110,7 +111,10 @@ def code_problems(
         else:
             message = f"{warned}: {replacement} gives the same value{why}"
             details = Details(key=call.key, suggestions=(replacement,))
-        out.append(HIERA_FUNCTION.at(message, call.path, call.span, details))
+        span = call.span
+        if replacement is not None and call.lambda_text and replacement.endswith(".include"):
+            span = Span(span.start, call.lambda_end or span.end)  # the lambda is rewritten too
+        out.append(HIERA_FUNCTION.at(message, call.path, span, details))
     return out
 
 
@@ -136,7 +140,7 @@ def _equivalent(
                 "hierarchy, which lookup() cannot: move that data into a hierarchy level"
             )
         del args[override_at:]
-    if call.block and call.function is LookupFunction.HIERA_INCLUDE:
+    if call.block and call.function is LookupFunction.HIERA_INCLUDE and not call.lambda_end:
         return None, (
             "its lambda gives the classes when no data has the key: look them up with "
             "lookup() and that lambda, then include the result"
@@ -159,7 +163,7 @@ def _equivalent(
         options.append(f"'default_value' => {args[1]}")
     text = f"lookup({args[0]}, {{{', '.join(options)}}})" if options else f"lookup({args[0]})"
     if call.function is LookupFunction.HIERA_INCLUDE:
-        text += ".include"
+        text += f"{call.lambda_text}.include"  # after the lambda, which the hint then covers
     return text, note
 
 

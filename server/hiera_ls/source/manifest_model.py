@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from hiera_ls.source.spans import Span
+from hiera_ls.source.spans import Position, Span
 
 
 class DefinitionKind(Enum):
@@ -135,8 +135,10 @@ class HieraCall:
 
     ``span`` runs from the function's name (a method call's receiver: ``'k'.hiera_array``)
     to its closing parenthesis; a lambda after it is not part of it (``block`` says there
-    is one). ``args`` are the arguments' source texts, a method call's receiver first;
-    ``key`` the literal key when the first one is a plain string or bare word."""
+    is one; ``lambda_end`` is where its closing brace ends, ``lambda_text`` its text from
+    the parenthesis on, when the reader found them). ``args`` are the arguments' source
+    texts, a method call's receiver first; ``key`` the literal key when the first one is a
+    plain string or bare word."""
 
     function: LookupFunction
     path: str
@@ -144,6 +146,8 @@ class HieraCall:
     args: tuple[str, ...]
     key: str | None
     block: bool = False
+    lambda_end: Position | None = None
+    lambda_text: str = ""
 
 
 @dataclass(frozen=True, slots=True)

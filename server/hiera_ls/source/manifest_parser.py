@@ -18,6 +18,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 from hiera_ls.source.manifest_model import (
     Definition,
@@ -450,7 +451,21 @@ class _Reader:
         block = last + 1 < len(toks) and _is(toks[last + 1], "|")
         span = self.lines.span(start, toks[last].end)
         literal = key if isinstance(key, str) else None
-        self.hiera_calls.append(HieraCall(function, self.path, span, texts, literal, block))
+        closed = self.lambda_close(toks, last + 1) if block else None
+        found = HieraCall(function, self.path, span, texts, literal, block)
+        if closed is not None:
+            end = toks[closed].end
+            lambda_text = self.text[toks[last].end : end]
+            found = replace(found, lambda_end=self.lines.position(end), lambda_text=lambda_text)
+        self.hiera_calls.append(found)
+
+    def lambda_close(self, toks: Sequence[Token], bar: int) -> int | None:
+        """The index of the brace closing the lambda whose parameters open at ``bar``
+        (``|$k| { ... }``); None when it is not that simple."""
+        close = next((j for j in range(bar + 1, len(toks)) if _is(toks[j], "|")), None)
+        if close is None or close + 1 >= len(toks) or not _is(toks[close + 1], "{"):
+            return None
+        return self.matching(toks, close + 1)
 
     def merge_arg(self, arg: list[Token], rest: Sequence[list[Token]]) -> MergeArg | None:
         """What ``lookup``'s arguments pass as the merge: the third (``lookup(name, type,
