@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from hiera_ls.engine.lookup import UNDEFINED_KEY, LookupSession
 from hiera_ls.project.hiera_config_model import HieraConfig, HierarchyEntry
@@ -65,11 +66,12 @@ def module_config_variables(env: Environment) -> set[str]:
     """The variables the modules' hiera.yaml files interpolate (paths and options)."""
     found: set[str] = set()
     for layer in env.modules.values():
-        found |= _config_variables(layer.config)
+        found |= config_variables(layer.config)
     return found
 
 
-def _config_variables(config: HieraConfig | None) -> set[str]:
+def config_variables(config: HieraConfig | None) -> set[str]:
+    """What one hiera.yaml's levels interpolate (paths and options)."""
     if config is None:
         return set()
     found: set[str] = set()
@@ -149,6 +151,9 @@ class NodeClasses:
     members: tuple[tuple[int, ...], ...]
     # the data files some node's hierarchy reads (None: a node's lookups fail, so any may)
     read: frozenset[str] | None
+    # per class, the data files its hierarchy reads (None: a node alone, in error); made by
+    # classify(by_value=False), whose classes engine/key_classes.py splits per key
+    files: tuple[frozenset[str] | None, ...] = ()
 
     def class_of(self, count: int) -> list[int | None]:
         """Each of ``count`` nodes' class (None: not classified)."""
@@ -168,10 +173,14 @@ class Classifier:
         self._variables_of: dict[str, frozenset[str]] = {}  # data file -> its variables
         self._modules: dict[str, frozenset[str]] = {}  # environment root -> module_variables
 
-    def classify(self, view: EnvironmentView, scopes: Sequence[NodeScope]) -> NodeClasses:
+    def classify(
+        self, view: EnvironmentView, scopes: Sequence[NodeScope], by_value: bool = True
+    ) -> NodeClasses:
         """Nodes whose hierarchies read the same files, then that agree on every variable
         those files and the modules interpolate, are one class; a node whose scope or
-        hierarchy is in error is a class of its own."""
+        hierarchy is in error is a class of its own.  ``by_value=False``: the nodes whose
+        hierarchies read the same files are one class, whatever the data interpolates
+        (engine/key_classes.py splits them per key)."""
         snapshot = self.snapshot
         by_reads: dict[tuple[LevelReads, ...], list[tuple[int, LookupSession]]] = {}
         alone: list[tuple[int, LookupSession]] = []
@@ -182,13 +191,19 @@ class Classifier:
                 alone.append((i, session))
             else:
                 by_reads.setdefault(reads, []).append((i, session))
-        modules = self.module_variables(view)
+        modules = self.module_variables(view) if by_value else frozenset()
         sessions: list[LookupSession] = []
         members: list[list[int]] = []
+        class_files: list[frozenset[str] | None] = []
         paths: set[str] = set()
         for reads, nodes in by_reads.items():
-            files = {path for level in reads for path in level.files}
+            files = frozenset(path for level in reads for path in level.files)
             paths |= files
+            if not by_value:
+                sessions.append(nodes[0][1])
+                members.append([i for i, _ in nodes])
+                class_files.append(files)
+                continue
             variables = sorted(modules.union(*(self.file_variables(f) for f in files)))
             classes: dict[Hashable, int] = {}
             for i, session in nodes:
@@ -199,16 +214,20 @@ class Classifier:
                     classes[values] = len(sessions)
                     sessions.append(session)
                     members.append([i])
+                    class_files.append(files)
         read: frozenset[str] | None = frozenset(paths)
         for i, session in alone:
             sessions.append(session)
             members.append([i])
+            class_files.append(None)
             named = session.hierarchy_files()
             if named is None:  # this node's lookups fail: every file may matter
                 read = None
             elif read is not None:
                 read |= named
-        return NodeClasses(tuple(sessions), tuple(tuple(m) for m in members), read)
+        return NodeClasses(
+            tuple(sessions), tuple(tuple(m) for m in members), read, tuple(class_files)
+        )
 
     def signature(
         self, view: EnvironmentView, scope: NodeScope
@@ -236,6 +255,11 @@ class Classifier:
             found = self._variables_of[path] = frozenset(interpolated_variables(texts))
         return found
 
+    def variables_read(self) -> Mapping[str, frozenset[str]]:
+        """Each data file whose variables this classifier has read, and what it interpolates
+        (what classes made by it depend on, besides the nodes and the hierarchies)."""
+        return dict(self._variables_of)
+
     def module_variables(self, view: EnvironmentView) -> frozenset[str]:
         """What every module's data and hiera.yaml interpolate: a module's hierarchy is
         resolved per key, so all of it counts for every node."""
@@ -244,3 +268,70 @@ class Classifier:
             if info.view is view and info.levels and info.levels[0].layer.module_name:
                 found |= self.file_variables(path)
         return frozenset(found)
+
+
+class Grouping:
+    """Nodes classified one at a time as :meth:`Classifier.classify` splits them, keeping
+    only each class's first session: a fleet of 10,000 nodes is grouped without holding
+    every node's facts (the caller reads one node, adds it, and lets it go).  Classes are
+    numbered in the order their first node came."""
+
+    def __init__(self, classifier: Classifier, view: EnvironmentView) -> None:
+        self._classifier, self._view = classifier, view
+        self._modules = classifier.module_variables(view)
+        self._variables: dict[tuple[LevelReads, ...], list[str]] = {}  # per distinct reads
+        self._classes: dict[tuple[tuple[LevelReads, ...], tuple[object, ...]], int] = {}
+        self._sessions: list[LookupSession] = []
+        self._members: list[list[int]] = []
+        self._paths: set[str] = set()
+        self._alone_read: set[str] | None = set()  # files the lone nodes' hierarchies name
+        self._count = 0
+
+    def add(self, scope: NodeScope) -> int:
+        """The class of the next node (its index is the number of nodes added before it)."""
+        snapshot = self._classifier.snapshot
+        session = LookupSession(self._view.env, scope, snapshot.files, snapshot.cache)
+        index, self._count = self._count, self._count + 1
+        reads = hierarchy_reads(session)
+        if reads is None:
+            named = session.hierarchy_files()
+            if named is None:  # this node's lookups fail: every file may matter
+                self._alone_read = None
+            elif self._alone_read is not None:
+                self._alone_read |= named
+            return self._new_class(session, index)
+        variables = self._variables.get(reads)
+        if variables is None:
+            files = {path for level in reads for path in level.files}
+            self._paths |= files
+            found = self._modules.union(*(self._classifier.file_variables(f) for f in files))
+            variables = self._variables[reads] = sorted(found)
+        signature = (reads, cast(tuple[object, ...], values_of(scope, variables)))
+        known = self._classes.get(signature)
+        if known is not None:
+            self._members[known].append(index)
+            return known
+        self._classes[signature] = len(self._sessions)
+        return self._new_class(session, index)
+
+    def splitting(self, top: int = 2) -> list[str]:
+        """The variables whose values split the nodes into the most classes (a value for at
+        least every other class so far; else the one with the most values): why a fleet has
+        as many classes as nodes (a certname or host name interpolated where all read)."""
+        distinct: dict[str, set[object]] = {}
+        for reads, values in self._classes:
+            for name, value in zip(self._variables[reads], values, strict=True):
+                distinct.setdefault(name, set()).add(value)
+        ranked = sorted(distinct, key=lambda name: -len(distinct[name]))
+        most = [name for name in ranked if 2 * len(distinct[name]) >= len(self._classes)]
+        return (most or [name for name in ranked[:1] if len(distinct[name]) > 1])[:top]
+
+    def _new_class(self, session: LookupSession, index: int) -> int:
+        self._sessions.append(session)
+        self._members.append([index])
+        return len(self._sessions) - 1
+
+    def classes(self) -> NodeClasses:
+        """The nodes added so far, split."""
+        read = None if self._alone_read is None else frozenset(self._paths | self._alone_read)
+        return NodeClasses(tuple(self._sessions), tuple(tuple(m) for m in self._members), read)

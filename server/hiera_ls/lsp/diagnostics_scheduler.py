@@ -113,6 +113,10 @@ class DiagnosticsScheduler:
         shown = capped([p for p in problems if p.code not in hidden])
         return [lsp_ranges.diagnostic(p, conv, ls.converter) for p in shown]
 
+    def wait_idle(self) -> None:
+        """In a worker: wait while the server's thread answers the client (see foreground)."""
+        self._idle.wait()
+
     @property
     def changes_seen(self) -> int:
         return self.ls.diagnostics.changes
@@ -265,6 +269,7 @@ class DiagnosticsScheduler:
             return
         self._full_pending = False
         ls.announce_profile()
+        ls.tell_cut_walks(snapshot)
         if ls.pull_diagnostics:
             if ls.refresh_supported:
                 ls.workspace_diagnostic_refresh(None)
