@@ -51,7 +51,6 @@ from hiera_ls.source.interpolation import TokenKind, scan
 from hiera_ls.source.loader_rules import BY_CODE as LOADER_RULES
 from hiera_ls.source.spans import NO_DETAILS, Details, Span
 from hiera_ls.source.yaml_document import psych_error_text
-from hiera_ls.source.yaml_edits import nearest
 from hiera_ls.source.yaml_loader import load_yaml
 
 
@@ -222,6 +221,7 @@ class _ConfigReader(LocatedReader):
         if reader.plainly_accepts(config):
             return  # most files: decided without loading Puppet's type system
         from hiera_ls.puppet.type_mismatch import describe_mismatch, render
+        from hiera_ls.source.yaml_edits import nearest
 
         subject = f"The Lookup Configuration at '{self.path}' has wrong type,"
         mismatches = describe_mismatch(subject, reader.puppet_type(), config)
