@@ -638,7 +638,9 @@ def _file_count(snapshot: Snapshot, view: EnvironmentView) -> int:
 
 
 def _order(p: Problem) -> tuple[object, ...]:
-    return (p.where.span.start, p.where.span.end, p.code)
+    """File order: by start, end, code (plain numbers: compared without Python calls)."""
+    span = p.where.span
+    return (span.start.line, span.start.column, span.end.line, span.end.column, p.code)
 
 
 def _profiles(

@@ -68,6 +68,7 @@ class DiagnosticsScheduler:
         self.ls = ls
         self.published: dict[str, tuple[Any, ...]] = {}  # uri -> last pushed diagnostics
         self.published_version: dict[str, int | None] = {}  # uri -> version last pushed
+        self._converted = lsp_ranges.ConvertedDiagnostics()  # kept from publish to publish
         self._full_pending = False  # full checks are scheduled or running
         self._rebuild: asyncio.TimerHandle | None = None
         # documents edited (True) or opened (False) since their last publish
@@ -111,7 +112,7 @@ class DiagnosticsScheduler:
         )
         hidden = ls.hidden_codes if path.endswith((".yaml", ".yml")) else frozenset()
         shown = capped([p for p in problems if p.code not in hidden])
-        return [lsp_ranges.diagnostic(p, conv, ls.converter) for p in shown]
+        return self._converted.diagnostics(path, shown, conv, ls.converter)
 
     @property
     def changes_seen(self) -> int:
@@ -332,6 +333,9 @@ class DiagnosticsScheduler:
             )
 
     def clear(self, uri: str) -> None:
+        path = lsp_ranges.path_of(uri)
+        if path is not None:
+            self._converted.forget(path)
         self.published.pop(uri, None)
         self.published_version.pop(uri, None)
         if not self.ls.pull_diagnostics:
