@@ -114,6 +114,10 @@ class DiagnosticsScheduler:
         shown = capped([p for p in problems if p.code not in hidden])
         return self._converted.diagnostics(path, shown, conv, ls.converter)
 
+    def wait_idle(self) -> None:
+        """In a worker: wait while the server's thread answers the client (see foreground)."""
+        self._idle.wait()
+
     @property
     def changes_seen(self) -> int:
         return self.ls.diagnostics.changes
@@ -266,6 +270,7 @@ class DiagnosticsScheduler:
             return
         self._full_pending = False
         ls.announce_profile()
+        ls.tell_cut_walks(snapshot)
         if ls.pull_diagnostics:
             if ls.refresh_supported:
                 ls.workspace_diagnostic_refresh(None)

@@ -30,11 +30,13 @@ from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.features.workspace_symbols import SymbolTable
 from hiera_ls.lsp import protocol
 from hiera_ls.lsp.diagnostics_scheduler import DiagnosticsScheduler
+from hiera_ls.lsp.fleet_grouping import FleetGrouper
 from hiera_ls.lsp.fleet_sync import FleetSync
 from hiera_ls.lsp.transport import MessageProtocol
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Snapshot, Workspace
 from hiera_ls.source.files import read_disk
+from hiera_ls.source.loader_rules import walk_cut
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 
@@ -75,6 +77,7 @@ class HieraLanguageServer(LanguageServer):
         self.outline_json: dict[tuple[str, str], dict[int, tuple[Any, str]]] = {}
         self.scheduler = DiagnosticsScheduler(self)
         self.fleet = FleetSync(self)  # PuppetDB's nodes as profiles, when the user chose one
+        self.fleet_groups = FleetGrouper(self)  # and grouped for the spread, in a worker
         self._announced: tuple[str | None] | None = None
         self._last_snapshot: Snapshot | None = None  # the code is read for each new one
 
@@ -97,12 +100,30 @@ class HieraLanguageServer(LanguageServer):
         if snap is not self._last_snapshot:
             self._last_snapshot = snap
             self.warm_code(snap)
+            self.fleet_groups.snapshot_changed(snap)
         for message in snap.messages:
             if message not in self._told:
                 self._told.add(message)
                 self.log(message, types.MessageType.Warning)
         self._tell_unknown_profile(snap)
         return snap
+
+    def tell_cut_walks(self, snap: Snapshot) -> None:
+        """A listing of the workspace cut at hiera.maxFiles: the files past it are neither
+        checked nor looked up, which must not read as "no findings" (once per directory)."""
+        for root, why in list(snap.files.cut_walks.items()):
+            told = f"cut {root}"
+            if told in self._told:
+                continue
+            self._told.add(told)
+            message = walk_cut(root, why, snap.files.max_files, "the hiera.maxFiles setting")
+            self.log(message, types.MessageType.Warning)
+            try:
+                self.window_show_message(
+                    types.ShowMessageParams(type=types.MessageType.Warning, message=message)
+                )
+            except Exception:  # no client to talk to (tests, shutdown)
+                log.warning("%s", message)
 
     def _tell_unknown_profile(self, snap: Snapshot) -> None:
         """A hiera.factsProfile no profile answers to: every answer falls back to "no
