@@ -305,6 +305,17 @@ class Diagnostics:
         size = _file_count(snapshot, view)
         return self._build(snapshot, view) if size <= SYNC_INDEX_FILES else None
 
+    def index_deferred(self, snapshot: Snapshot, path: str) -> bool:
+        """Whether ``path``'s environment has no index yet and gets it in the background
+        (:meth:`built`): its complete checks are seconds away."""
+        view = snapshot.environment_for(path)
+        if view is None:
+            return False
+        built = self._built.get(view.env.root)
+        if built is not None and built.index.env is view.env:
+            return False
+        return _file_count(snapshot, view) > SYNC_INDEX_FILES
+
     def has_index(self, snapshot: Snapshot) -> bool:
         return all(
             (b := self._built.get(v.env.root)) is not None and b.index.env is v.env
