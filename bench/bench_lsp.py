@@ -16,11 +16,12 @@ preview merged values, then drives each server over stdio and reports:
    as editors send it, or with --sync full the whole text), timed until
    the publish for that version (yaml-language-server publishes without a version: the
    first publish after the edit counts, which is sound because edits are sequential);
-3. hover latency on keys of the big file once typing stopped, and on the edited key right
-   after each edit's publish (hiera-ls only: without a schema yaml-language-server has
-   nothing to show);
-4. peak RSS (VmHWM of the server process, read once its RSS has stayed put for 10 s, so
-   the background index of the whole repository is included).
+3. hover latency on keys of the big file once typing stopped (with the server's CPU time
+   per hover, all its threads: on a shared machine the wall time includes waiting for a
+   core), and on the edited key right after each edit's publish (hiera-ls only: without a
+   schema yaml-language-server has nothing to show);
+4. peak RSS (VmHWM of the server process, read once its RSS has stayed put for 10 s
+   (``--rss-quiet``), so the background index of the whole repository is included).
 
 yaml-language-server is the peer (`npm install --prefix ~/.cache/hiera-ls/yls
 yaml-language-server`); it is configured with {"yaml": {"validate": true}} and its schema
@@ -215,6 +216,19 @@ def peak_rss_kib(pid: int) -> tuple[int, int]:
     return out["VmHWM"], out["VmRSS"]
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time a process has used so far, user and system, from /proc (0 elsewhere).
+
+    The machine may be shared: a request's wall time then includes waiting for a core,
+    while its CPU time does not (in steps of the kernel's clock tick, so read as a mean
+    over a series of requests)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def settled_peak_rss_kib(
     pid: int, quiet_s: float = 10.0, limit_s: float = 180.0
 ) -> tuple[int, int]:
@@ -247,6 +261,7 @@ class Result:
         default_factory=list
     )  # each right after an edit's publish
     hover_hits: int = 0
+    hover_cpu_s: float = math.nan  # the server's CPU time over the hovers, per hover
     hover_sample: str = ""
     hwm_kib: int = 0
     rss_kib: int = 0
@@ -340,6 +355,7 @@ async def measure(
     hovers: int,
     stderr_log: Path,
     incremental: bool,
+    rss_quiet_s: float = 10.0,
 ) -> Result:
     result = Result(name)
     session = make_session(settings)
@@ -417,6 +433,7 @@ async def measure(
         )
 
         final_lines = final_text.splitlines()
+        cpu_before = cpu_seconds(proc.pid)
         for pos in hover_positions(final_lines, hovers) if hovers else []:
             start = time.perf_counter()
             answer = await asyncio.wait_for(
@@ -436,7 +453,9 @@ async def measure(
                 )
                 if not result.hover_sample and final_lines[pos.line].startswith('"profile::p'):
                     result.hover_sample = value
-        result.hwm_kib, result.rss_kib = await settled_peak_rss_kib(proc.pid)
+        if result.hovers:
+            result.hover_cpu_s = (cpu_seconds(proc.pid) - cpu_before) / len(result.hovers)
+        result.hwm_kib, result.rss_kib = await settled_peak_rss_kib(proc.pid, rss_quiet_s)
         await asyncio.wait_for(client.shutdown_async(None), WAIT_LIMIT_S)
         client.exit(None)
     finally:
@@ -492,6 +511,7 @@ def report(h: Result, y: Result | None) -> None:
             True,
         ),
         ("hover p95 (ms)", pct(h.hovers, 95), nan, True),
+        ("hover, server CPU per hover, mean (ms)", h.hover_cpu_s, nan, True),
         (
             f"hover right after an edit p50 (ms, n={len(h.hovers_after_edit)})",
             statistics.median(h.hovers_after_edit) if h.hovers_after_edit else nan,
@@ -547,6 +567,7 @@ async def main_async(args: argparse.Namespace) -> None:
             args.hovers,
             work / "hiera-ls.stderr",
             args.sync == "incremental",
+            args.rss_quiet,
         )
         y: Result | None = None
         yls = Path(args.yls).expanduser()
@@ -571,6 +592,7 @@ async def main_async(args: argparse.Namespace) -> None:
                     0,
                     work / "yls.stderr",
                     args.sync == "incremental",
+                    args.rss_quiet,
                 )
             else:
                 print(
@@ -600,6 +622,12 @@ def main() -> None:
         choices=("incremental", "full"),
         default="incremental",
         help="send each edit as the changed range (what editors do) or as the whole text",
+    )
+    parser.add_argument(
+        "--rss-quiet",
+        type=float,
+        default=10.0,
+        help="seconds the server's RSS must stay put before its peak is read",
     )
     parser.add_argument(
         "--keep", action="store_true", help="keep the generated repository and server logs"
