@@ -146,6 +146,12 @@ BENCHES: dict[str, Bench] = {
                 YLS,
             ),
             Figure(
+                "start -> start-up checks published",
+                rf"start -> start-up checks published \(ms\)\s+{NUM}\s+{PEER}",
+                "ms",
+                YLS,
+            ),
+            Figure(
                 "edit -> diagnostics p95",
                 rf"edit -> diagnostics p95 \(ms\)\s+{NUM}\s+{PEER}",
                 "ms",
@@ -237,7 +243,7 @@ BENCHES: dict[str, Bench] = {
     ),
     "soak": Bench(
         "soak.py",
-        lambda repo: ["--minutes", "0.1", *LSP_REPO],
+        lambda repo: ["--minutes", "0.25", *LSP_REPO],
         (
             Figure("RSS at the end", rf"end {NUM} MiB", "MiB"),
             Figure("hover p95", rf"\nhover\s+\d+\s+[0-9.]+\s+{NUM}", "ms"),
@@ -329,9 +335,9 @@ BENCHES: dict[str, Bench] = {
     "bench_diff": Bench(
         "bench_diff.py",
         lambda repo: [
-            *("--nodes", "50", "--profiles", "3", "--loop-sample", "1", "--puppet-sample", "1")
+            *("--nodes", "50", "--profiles", "2", "--loop-sample", "1", "--puppet-sample", "1")
         ],
-        (Figure("hiera-ls diff, 3 profiles", rf"both sides: \d+ lookups\): {NUM} s", "s"),),
+        (Figure("hiera-ls diff, 2 profiles", rf"both sides: \d+ lookups\): {NUM} s", "s"),),
     ),
     "bench_fleet_diff": Bench(
         "bench_fleet_diff.py",
