@@ -155,9 +155,14 @@ export class HieraClient implements vscode.Disposable {
         const restarts: number[] = [];
         return {
             // YAML and JSON files on disk; the server decides which belong to a hierarchy.
+            // Puppet code by its file name, whatever extension gives it a language: its
+            // hiera*() hints and their quick fixes, and the value of a key a lookup() names
+            // on hover (a name match ranks below the Puppet extension's language match, so
+            // features VS Code takes from one provider stay the Puppet extension's).
             documentSelector: [
                 { scheme: 'file', language: 'yaml' },
                 { scheme: 'file', language: 'json' },
+                { scheme: 'file', pattern: '**/*.{pp,epp}' },
             ],
             initializationOptions: initializationOptions(settings, {
                 yamlExtensionPresent: this.yamlExtensionPresent,

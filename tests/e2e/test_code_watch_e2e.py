@@ -25,7 +25,7 @@ async def test_the_server_watches_puppet_code_and_templates(
         await asyncio.sleep(0.05)
     shown = " ".join(str(r.register_options) for r in client.registrations)  # type: ignore[attr-defined]
     assert "**/*.{pp,epp,erb,rb}" in shown
-    assert "**/*.{yaml,yml,json}" in shown
+    assert "**/*.{yaml,yml,json,conf,properties}" in shown  # HOCON includes too
 
     common = CONTROL_REPO / "data" / "common.yaml"
     doc = open_document(client, common)

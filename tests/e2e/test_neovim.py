@@ -110,6 +110,13 @@ def test_the_readme_neovim_setup_as_a_new_user(tmp_path: Path) -> None:
     node = repo / "data" / "nodes" / "web01.example.com.yaml"
     node.write_text(node.read_text(encoding="utf-8") + BANNER, encoding="utf-8")
     lines = node.read_text(encoding="utf-8").splitlines()
+    site = repo / "manifests" / "site.pp"
+    site.write_text(
+        site.read_text(encoding="utf-8").replace(
+            "node default {\n", "node default {\n  $domain = hiera('profile::base::domain')\n"
+        ),
+        encoding="utf-8",
+    )
     out = tmp_path / "nvim-readme.json"
     env = dict(
         os.environ,
@@ -117,6 +124,7 @@ def test_the_readme_neovim_setup_as_a_new_user(tmp_path: Path) -> None:
         HIERA_OUT=str(out),
         HIERA_FILE=str(node),
         HIERA_SECOND=str(repo / "site-modules" / "profile" / "data" / "common.yaml"),
+        HIERA_MANIFEST=str(site),
         HIERA_HOVER_LINE=str(
             next(i for i, line in enumerate(lines) if line.startswith("profile::ssh::port"))
         ),
@@ -138,6 +146,9 @@ def test_the_readme_neovim_setup_as_a_new_user(tmp_path: Path) -> None:
     assert result["filetype"] == "yaml" and result["got_diagnostics"] is True, result
     assert set(result["codes"]) == {"interpolation-unknown-method"}
     assert result["root_dir"] == str(repo)
+    # the manifest's hiera() call: the hint, from the same server
+    assert result["manifest_filetype"] == "puppet" and result["manifest_diagnostics"], result
+    assert result["manifest_codes"] == ["hiera-function"], result
     assert result["hover"].startswith("**`profile::ssh::port`** for `web01.example.com`")
     # the module's data file joins the running server instead of starting another
     assert result["second_attached"] is True and result["servers"] == 1

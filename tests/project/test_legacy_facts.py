@@ -81,8 +81,8 @@ def test_a_puppet_8_target_reads_an_old_profile_without_its_legacy_facts(tmp_pat
     note = left_out_note([as_target_reads(profile, TARGETS["puppet8"])], TARGETS["puppet8"])
     assert note is not None
     assert note.startswith(
-        "Puppet 8 agents do not send Facter's legacy facts (include_legacy_facts = false): "
-        "3 of them (osfamily, operatingsystem, ipaddress_eth0) are left out of 1 facts profile"
+        "Puppet 8 agents do not send Facter's legacy facts, so 1 facts profile is read without "
+        "osfamily, operatingsystem, ipaddress_eth0 (osfamily is os.family now): web.yaml."
     )
     assert "osfamily is os.family now" in note
     assert left_out_note([profile], TARGETS["puppet7"]) is None

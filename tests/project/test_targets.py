@@ -95,7 +95,7 @@ def test_a_puppet_8_node_has_no_legacy_facts_so_neither_has_its_preview(tmp_path
     }
     (note,) = ws.snapshot().messages
     assert note.startswith("Puppet 8 agents do not send Facter's legacy facts")
-    assert "2 of them (osfamily, operatingsystem)" in note
+    assert "1 facts profile is read without osfamily, operatingsystem" in note
     (root / ".hiera-ls.yaml").write_text("target: puppet7\n")
     ws.disk_changed(str(root / ".hiera-ls.yaml"), created_or_deleted=True)
     assert ws.snapshot().target.name == "puppet7"

@@ -107,6 +107,22 @@ def test_a_big_change_fits_a_pull_request_comment_and_says_what_it_left_out(
     assert "| …and 2 more groups (2 profiles) | | | |" in report
 
 
+def test_a_change_deep_in_a_big_hash_shows_the_entries_that_differ_at_every_level() -> None:
+    """Before, a changed inner hash was shown whole and cut at 60 characters: a change past
+    the cut read the same on both sides."""
+    shells = {"shell": "/bin/bash", "home": "/home/u", "groups": ["adm", "sudo", "www-data"]}
+    users = {f"user{i}": {"uid": 1000 + i, **shells} for i in range(8)}
+    after = {**users, "user5": {**users["user5"], "shell": "/bin/zsh"}}
+    group = ChangeGroup(("web01",), Answer("value", users, None), Answer("value", after, None))
+    change = KeyChange(".", "u", (group,))
+    result = DiffResult("HEAD", "working tree", ("web01",), 1, (".",), (change,))
+    row = next(line for line in markdown(result).splitlines() if "web01" in line)
+    assert (
+        '`{…, "user5": {…, "shell": "/bin/bash"}}` | `{…, "user5": {…, "shell": "/bin/zsh"}}`'
+        in row
+    )
+
+
 def test_whole_report_stays_under_githubs_comment_limit() -> None:
     nodes = tuple(f"node{i:05d}.example.com" for i in range(10_000))
     value = Answer("value", {"k": "v" * 40}, None)

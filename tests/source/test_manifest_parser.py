@@ -259,3 +259,35 @@ def test_the_merge_each_lookup_asks_for() -> None:
         ("k10", "hash", "hash"),
         ("k11", None, None),
     ]
+
+
+def test_hiera_calls_as_written_for_their_hint() -> None:
+    """Each hiera*() call with its range, its arguments' text and its lambda; a class named
+    hiera (a voxpupuli module) is a definition, not a call."""
+    text = textwrap.dedent(
+        """\
+        class hiera (
+          $hierarchy = $::hiera::params::hierarchy,
+        ) {
+          $a = hiera('k')
+          $b = hiera_array("${x}::y", [], 'o')
+          $c = 'k'.hiera_hash
+          $d = hiera('k') |$k| { 1 }
+          notice("${hiera_include('classes')}")
+        }
+        """
+    )
+    facts = read_manifest("/m.pp", text)
+    found = [
+        (c.function.value, c.span.start.line, c.span.start.column, c.args, c.key, c.block)
+        for c in facts.hiera_calls
+    ]
+    assert found == [
+        ("hiera", 3, 7, ("'k'",), "k", False),
+        ("hiera_array", 4, 7, ('"${x}::y"', "[]", "'o'"), None, False),
+        ("hiera_hash", 5, 7, ("'k'",), "k", False),
+        ("hiera", 6, 7, ("'k'",), "k", True),
+        ("hiera_include", 7, 12, ("'classes'",), "classes", False),
+    ]
+    assert facts.hiera_calls[2].span.end.column == len("  $c = 'k'.hiera_hash")
+    assert not any(c.span.start.line == 0 for c in facts.lookups)  # the class's name

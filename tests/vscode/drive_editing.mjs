@@ -1,6 +1,6 @@
 // Drives VS Code (code-server in headless Chromium) through the editing features: a quick fix
-// chosen from the Ctrl+. menu, the Outline view, completion typed in %{lookup('...')} and an
-// inlay hint. Like drive_workbench.mjs it asserts nothing: it reports what the screen showed
+// chosen from the Ctrl+. menu, the Outline view, completion typed in %{lookup('...')}, an
+// inlay hint, and a manifest's hiera() call replaced by its lookup(). Like drive_workbench.mjs it asserts nothing: it reports what the screen showed
 // (report.json, screenshots: full ones, and cropped ones for the README) for
 // test_vscode_editing.py. Waits are for something on screen; their limits are safety nets
 // against a hang, never speed assertions.
@@ -246,6 +246,36 @@ if (opened) {
             clip: { x: left, y: Math.max(lines.y, box.y - 60), width: 760, height: 140 },
         });
         return { text, cropShot: path, shot: await shot('editing-04-inlay') };
+    });
+
+    await step('manifestFix', async () => {
+        // A manifest (no Puppet extension here: plain text to VS Code) gets the hint on its
+        // hiera() call, and Ctrl+. offers the lookup() that replaces it.
+        await quickOpen(s.manifestFile);
+        await editorLines().click();
+        await gotoLine(s.manifestLine, s.manifestColumn);
+        const rows = page.locator('.action-widget .monaco-list-row');
+        let items = [];
+        for (let attempt = 0; attempt < 5 && !items.some((t) => t.startsWith(s.manifestTitle)); attempt++) {
+            await page.keyboard.press('Escape');
+            await page.keyboard.press('Control+.');
+            try {
+                await rows.filter({ hasText: s.manifestTitle }).first().waitFor({ timeout: 15_000 });
+            } catch {
+                // asked before the server read the code
+            }
+            items = (await rows.allInnerTexts()).map(clean);
+        }
+        const menuShot = await crop('vscode-hiera-function-fix', [
+            lineStarting(s.manifestLineStart),
+            page.locator('.action-widget').first(),
+        ]);
+        await rows.filter({ hasText: s.manifestTitle }).first().click();
+        await page.locator('.action-widget').first().waitFor({ state: 'hidden' });
+        const fixed = editorLines().locator('.view-line', { hasText: s.manifestFixed });
+        await fixed.first().waitFor();
+        const lineAfter = clean(await fixed.first().innerText());
+        return { items, lineAfter, menuShot, shot: await shot('editing-05-manifest-fix') };
     });
 }
 

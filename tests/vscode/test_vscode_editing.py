@@ -15,7 +15,10 @@ reads as true, and so not the String the class parameter takes). The session, in
   inside the quotes VS Code closed (read from the saved file: the screen's line holds inlay
   hints too); Escape closes the list before anything else, and the file is put back (the
   step after it shows the workbench still answers);
-- data/common.yaml's ``profile::ssh::port: 22`` shows the value the node gets instead.
+- data/common.yaml's ``profile::ssh::port: 22`` shows the value the node gets instead;
+- a ``hiera()`` call planted in manifests/site.pp gets the quick fix that writes the
+  ``lookup()`` giving the same value (the hiera-function hint: VS Code has no Puppet
+  extension here, so the manifest is plain text, sent to hiera-ls by its file name).
 
 Cropped screenshots of each (the README's pictures: docs/images/vscode-*.png) and the report
 are kept in tests/vscode/results-editing/ (or $HIERA_LS_VSCODE_RESULTS/editing).
@@ -82,6 +85,11 @@ INLAY_FILE = "data/common.yaml"
 INLAY_LINE_TEXT = "profile::ssh::port: 22"
 INLAY_HINT = "= 2222 from data/nodes/web01"  # VS Code cuts hints after 43 characters
 
+MANIFEST_FILE = "manifests/site.pp"
+MANIFEST_LINE_TEXT = "  $domain = hiera('profile::base::domain')"  # planted in node default
+MANIFEST_TITLE = "Replace with lookup('profile::base::domain')"
+MANIFEST_FIXED = "$domain = lookup('profile::base::domain')"
+
 
 @pytest.fixture(scope="module")
 def editing_session(
@@ -92,6 +100,13 @@ def editing_session(
     shutil.copytree(FIXTURE, workspace)
     with (workspace / FIX_FILE).open("a", encoding="utf-8") as fh:
         fh.write(FIX_LINE_TEXT + "\n")
+    site = workspace / MANIFEST_FILE
+    site.write_text(
+        site.read_text(encoding="utf-8").replace(
+            "node default {\n", f"node default {{\n{MANIFEST_LINE_TEXT}\n"
+        ),
+        encoding="utf-8",
+    )
     settings = {
         **QUIET_SETTINGS,
         "hiera.factsProfile": PROFILE,
@@ -135,6 +150,12 @@ def editing_report(workbench: Workbench, editing_session: dict[str, Any]) -> dic
             "inlayFile": INLAY_FILE,
             "inlayLine": _line_of(workspace / INLAY_FILE, INLAY_LINE_TEXT),
             "inlayHint": INLAY_HINT,
+            "manifestFile": MANIFEST_FILE,
+            "manifestLine": _line_of(workspace / MANIFEST_FILE, MANIFEST_LINE_TEXT),
+            "manifestColumn": MANIFEST_LINE_TEXT.index("hiera") + 3,  # 1-based, in the name
+            "manifestLineStart": "$domain",
+            "manifestTitle": MANIFEST_TITLE,
+            "manifestFixed": MANIFEST_FIXED,
         },
     }
     return run_driver(workbench, DRIVER, config, results, timeout=900)
@@ -188,3 +209,11 @@ def test_an_overridden_key_shows_the_value_the_node_gets(
 ) -> None:
     text = _step(editing_report, "inlay")["text"]
     assert text.startswith(INLAY_LINE_TEXT) and INLAY_HINT in text, text
+
+
+def test_a_manifests_hiera_call_is_replaced_by_its_lookup_from_the_quick_fix_menu(
+    editing_report: dict[str, Any],
+) -> None:
+    step = _step(editing_report, "manifestFix")
+    assert any(item.startswith(MANIFEST_TITLE) for item in step["items"]), step["items"]
+    assert MANIFEST_FIXED in step["lineAfter"], step["lineAfter"]

@@ -20,6 +20,7 @@ import contextlib
 from collections.abc import Iterable
 from dataclasses import replace
 
+from hiera_ls.checks.hiera_functions import PUPPET_CODE
 from hiera_ls.checks.rules import RULES
 from hiera_ls.checks.suppression_rules import disable_line
 from hiera_ls.source.fix_source import FixSource
@@ -42,15 +43,18 @@ __all__ = [
 def fixes_for(problem: Problem, text: str | FixSource) -> tuple[Fix, ...]:
     """Every fix for ``problem`` in ``text`` (the file it is located in), best first.
 
-    The last one is always "Disable CODE on this line" where a YAML comment can hold it.
+    The last one is always "Disable CODE on this line" where a YAML comment can hold it (a
+    YAML or JSON file's problem).
     ``text`` may be a :class:`FixSource` kept for the file's text, so an editor's code action
     on every cursor move scans the file's tokens once per text, not once per request.
     """
-    json = problem.where.path.endswith(".json")
+    path = problem.where.path
+    json = path.endswith(".json")
     if isinstance(text, str):
         text = FixSource(text, json)
     text.json = json
-    return _fixes(problem, text)
+    # Puppet code (a hiera-function hint's file) is not YAML: no disable comment is placed
+    return _fixes(problem, text, disable=not path.endswith(PUPPET_CODE))
 
 
 def safe_codes() -> frozenset[str]:

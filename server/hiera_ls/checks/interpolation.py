@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hiera_ls.checks import interpolation_fixes as fixes
+from hiera_ls.checks.hiera_functions import HIERA_FUNCTION, data_token_message
 from hiera_ls.checks.legacy_facts import LEGACY_FACT, LegacyFacts
 from hiera_ls.project.legacy_facts import legacy_fact
 from hiera_ls.puppet.message import Text, as_value
@@ -228,6 +229,8 @@ def _token_problem(value: str, token: Token, context: _Context) -> Problem | Non
                 return report(
                     SYNTAX_ERROR, f"Puppet fails the lookup with: Syntax error in key: '{argument}'"
                 )
+            if method == "hiera":
+                return report(HIERA_FUNCTION, data_token_message(token.text))
             return None
         if method == "literal":
             if argument == "%":

@@ -25,6 +25,7 @@ from hiera_ls.engine.lookup import UNDEFINED_KEY, LookupSession
 from hiera_ls.project.hiera_config_model import HieraConfig, HierarchyEntry
 from hiera_ls.project.model import Environment
 from hiera_ls.project.scope import NodeScope
+from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.puppet.values import canonical, strings_in
 
 _INTERPOLATION = re.compile(r"%\{([^}]*)\}")
@@ -136,3 +137,92 @@ def values_of(scope: NodeScope, variables: Sequence[str]) -> Hashable:
     """The node's values of ``variables``, as compared between nodes."""
     values = (variable(scope, name) for name in variables)
     return tuple(_ABSENT if v is MISSING else canonical(v) for v in values)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeClasses:
+    """Nodes of one environment split into classes that get the same answer to every
+    lookup: ``sessions[c]`` answers for every node of ``members[c]`` (indexes into the
+    scopes classified)."""
+
+    sessions: tuple[LookupSession, ...]
+    members: tuple[tuple[int, ...], ...]
+    # the data files some node's hierarchy reads (None: a node's lookups fail, so any may)
+    read: frozenset[str] | None
+
+    def class_of(self, count: int) -> list[int | None]:
+        """Each of ``count`` nodes' class (None: not classified)."""
+        of: list[int | None] = [None] * count
+        for c, members in enumerate(self.members):
+            for i in members:
+                of[i] = c
+        return of
+
+
+class Classifier:
+    """Splits nodes into :class:`NodeClasses` against one snapshot, remembering what each
+    data file interpolates (read once however many nodes and environments ask)."""
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        self.snapshot = snapshot
+        self._variables_of: dict[str, frozenset[str]] = {}  # data file -> its variables
+
+    def classify(self, view: EnvironmentView, scopes: Sequence[NodeScope]) -> NodeClasses:
+        """Nodes whose hierarchies read the same files, then that agree on every variable
+        those files and the modules interpolate, are one class; a node whose scope or
+        hierarchy is in error is a class of its own."""
+        snapshot = self.snapshot
+        by_reads: dict[tuple[LevelReads, ...], list[tuple[int, LookupSession]]] = {}
+        alone: list[tuple[int, LookupSession]] = []
+        for i, scope in enumerate(scopes):
+            session = LookupSession(view.env, scope, snapshot.files, snapshot.cache)
+            reads = hierarchy_reads(session)
+            if reads is None:
+                alone.append((i, session))
+            else:
+                by_reads.setdefault(reads, []).append((i, session))
+        modules = self.module_variables(view)
+        sessions: list[LookupSession] = []
+        members: list[list[int]] = []
+        paths: set[str] = set()
+        for reads, nodes in by_reads.items():
+            files = {path for level in reads for path in level.files}
+            paths |= files
+            variables = sorted(modules.union(*(self.file_variables(f) for f in files)))
+            classes: dict[Hashable, int] = {}
+            for i, session in nodes:
+                values = values_of(session.scope, variables)
+                if values in classes:
+                    members[classes[values]].append(i)
+                else:
+                    classes[values] = len(sessions)
+                    sessions.append(session)
+                    members.append([i])
+        read: frozenset[str] | None = frozenset(paths)
+        for i, session in alone:
+            sessions.append(session)
+            members.append([i])
+            named = session.hierarchy_files()
+            if named is None:  # this node's lookups fail: every file may matter
+                read = None
+            elif read is not None:
+                read |= named
+        return NodeClasses(tuple(sessions), tuple(tuple(m) for m in members), read)
+
+    def file_variables(self, path: str) -> frozenset[str]:
+        """What a data file interpolates, in its keys too."""
+        found = self._variables_of.get(path)
+        if found is None:
+            df = self.snapshot.data_file(path)
+            texts = strings_in(df.data if df is not None else None, keys=True)
+            found = self._variables_of[path] = frozenset(interpolated_variables(texts))
+        return found
+
+    def module_variables(self, view: EnvironmentView) -> frozenset[str]:
+        """What every module's data and hiera.yaml interpolate: a module's hierarchy is
+        resolved per key, so all of it counts for every node."""
+        found = set(module_config_variables(view.env))
+        for path, info in self.snapshot.data_files.items():
+            if info.view is view and info.levels and info.levels[0].layer.module_name:
+                found |= self.file_variables(path)
+        return frozenset(found)

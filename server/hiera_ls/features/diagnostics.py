@@ -51,6 +51,8 @@ from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
 from hiera_ls.checks.unused_data import modules_with_code, read_by_data, unused_in_file
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.features.carried_findings import CarriedFindings, move_with_lines
+from hiera_ls.features.code_hints import PUPPET_CODE, code_hints
+from hiera_ls.features.code_hints import project_paths as project_paths  # report/run.py's
 from hiera_ls.features.puppet_code import code_index
 from hiera_ls.features.said_once import without_said
 from hiera_ls.features.spread import profile_lookup
@@ -558,6 +560,9 @@ class Diagnostics:
                     loaded=loaded,
                     code=code is not None,
                 )
+        elif view is not None and path.endswith(PUPPET_CODE):
+            built = self.built(snapshot, view)
+            found, checked = code_hints(snapshot, view, path, built.index if built else None)
         else:
             checked = PARTIAL  # a file no check reads: its suppressions are not judged
         return _located_in(found, path), source, checked
@@ -697,14 +702,3 @@ def _located_in(found: list[Problem], path: str) -> list[Problem]:
             seen.add(p)
             out.append(p)
     return out
-
-
-def project_paths(snapshot: Snapshot) -> list[str]:
-    """Every file diagnostics can speak about: data files, hiera.yaml files, facts files, and
-    the .hiera-ls.yaml that applies."""
-    paths: list[str] = list(snapshot.data_files)
-    for view in snapshot.environments:
-        paths.extend(p for p in view.configs if p not in paths)
-    paths.extend(e.profile.path for e in snapshot.profiles if e.profile.path not in paths)
-    paths.extend(c.path for _, c in snapshot.configs if c.path is not None and c.path not in paths)
-    return paths

@@ -270,6 +270,7 @@ class DiagnosticsScheduler:
             return
         self._full_pending = False
         ls.announce_profile()
+        ls.tell_cut_walks(snapshot)
         if ls.pull_diagnostics:
             if ls.refresh_supported:
                 ls.workspace_diagnostic_refresh(None)

@@ -15,9 +15,9 @@ from hiera_ls.project.workspace import Workspace
 
 # .hiera-ls.yaml is named too: a client's `*` may skip names starting with a dot
 # Puppet code (.pp) feeds the code index; templates and Ruby functions hold lookups too.
+# A HOCON data file (.conf) includes .conf, .json and .properties files.
 WATCH_GLOBS = (
-    "**/*.{yaml,yml,json}",
-    "**/environment.conf",
+    "**/*.{yaml,yml,json,conf,properties}",
     "**/.hiera-ls.yaml",
     "**/*.{pp,epp,erb,rb}",
 )

@@ -35,6 +35,7 @@ from hiera_ls.lsp.transport import MessageProtocol
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Snapshot, Workspace
 from hiera_ls.source.files import read_disk
+from hiera_ls.source.loader_rules import walk_cut
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 
@@ -103,6 +104,23 @@ class HieraLanguageServer(LanguageServer):
                 self.log(message, types.MessageType.Warning)
         self._tell_unknown_profile(snap)
         return snap
+
+    def tell_cut_walks(self, snap: Snapshot) -> None:
+        """A listing of the workspace cut at hiera.maxFiles: the files past it are neither
+        checked nor looked up, which must not read as "no findings" (once per directory)."""
+        for root, why in list(snap.files.cut_walks.items()):
+            told = f"cut {root}"
+            if told in self._told:
+                continue
+            self._told.add(told)
+            message = walk_cut(root, why, snap.files.max_files, "the hiera.maxFiles setting")
+            self.log(message, types.MessageType.Warning)
+            try:
+                self.window_show_message(
+                    types.ShowMessageParams(type=types.MessageType.Warning, message=message)
+                )
+            except Exception:  # no client to talk to (tests, shutdown)
+                log.warning("%s", message)
 
     def _tell_unknown_profile(self, snap: Snapshot) -> None:
         """A hiera.factsProfile no profile answers to: every answer falls back to "no

@@ -70,17 +70,16 @@ def left_out_note(profiles: Sequence[FactsProfile], target: Target) -> str | Non
     if not trimmed:
         return None
     names = list(dict.fromkeys(name for p in trimmed for name in p.left_out))
-    files = ", ".join(p.path for p in trimmed[:3]) + (", ..." if len(trimmed) > 3 else "")
-    shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+    shown = ", ".join(names[:5]) + (" and more" if len(names) > 5 else "")
+    files = ", ".join(os.path.basename(p.path) for p in trimmed[:3])
+    files += f" and {len(trimmed) - 3} more" if len(trimmed) > 3 else ""
     example = legacy_fact(names[0])
     hint = f" ({names[0]} is {example.modern} now)" if example is not None else ""
+    many = len(trimmed) > 1
     return (
-        f"{target.title} agents do not send Facter's legacy facts (include_legacy_facts = "
-        f"false): {len(names)} of them ({shown}) {'are' if len(names) > 1 else 'is'} left out "
-        f"of {len(trimmed)} facts profile{'s' if len(trimmed) > 1 else ''} ({files}). "
-        "Hierarchy paths and data that "
-        f"name them see nothing for these nodes; structured facts hold the values{hint}. "
-        f"The target is {target.name} (--target, hiera.target, .hiera-ls.yaml's target)"
+        f"{target.title} agents do not send Facter's legacy facts, so {len(trimmed)} facts "
+        f"profile{'s are' if many else ' is'} read without {shown}{hint}: {files}. "
+        f"The target is {target.name} (--target)"
     )
 
 

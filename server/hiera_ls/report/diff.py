@@ -23,18 +23,12 @@ import fnmatch
 import os
 import re
 import tempfile
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from hiera_ls.engine.explain import plain_data
 from hiera_ls.engine.lookup import LookupSession
-from hiera_ls.engine.node_classes import (
-    LevelReads,
-    hierarchy_reads,
-    interpolated_variables,
-    module_config_variables,
-    values_of,
-)
+from hiera_ls.engine.node_classes import Classifier, NodeClasses
 from hiera_ls.engine.providers import EYAML
 from hiera_ls.project.facts import node_scope
 from hiera_ls.project.fleet_profiles import FleetProfiles
@@ -42,7 +36,6 @@ from hiera_ls.project.settings import Settings
 from hiera_ls.project.targets import PUPPET7
 from hiera_ls.project.workspace import (
     NO_PROFILE_CERTNAME,
-    EnvironmentView,
     Snapshot,
     Workspace,
 )
@@ -335,78 +328,20 @@ class _Side:
         }
         self.views = {os.path.relpath(v.env.root, root): v for v in snapshot.environments}
         # per environment: one session per class of profiles that must get the same answers
-        # (engine/node_classes.py), and each class's profiles (indexes into ``profiles``)
-        self.sessions: dict[str, list[LookupSession]] = {}
-        self.members: dict[str, list[list[int]]] = {}
-        self.read: dict[str, frozenset[str] | None] = {}
-        self._variables_of: dict[str, frozenset[str]] = {}  # data file -> what it interpolates
+        classifier = Classifier(snapshot)
+        self.classes: dict[str, NodeClasses] = {}
         for env, view in self.views.items():
-            self._classify(env, view)
-
-    def _classify(self, env: str, view: EnvironmentView) -> None:
-        """Profiles whose hierarchies read the same files, then that agree on every
-        variable those files and the modules interpolate, are one class."""
-        target = self.snapshot.target
-        by_reads: dict[tuple[LevelReads, ...], list[tuple[int, LookupSession]]] = {}
-        alone: list[tuple[int, LookupSession]] = []
-        for i, p in enumerate(self.profiles):
-            scope = node_scope(p.facts, p.certname, view.env.name, target)
-            session = LookupSession(view.env, scope, self.snapshot.files, self.snapshot.cache)
-            reads = hierarchy_reads(session)
-            if reads is None:
-                alone.append((i, session))
-            else:
-                by_reads.setdefault(reads, []).append((i, session))
-        modules = self._module_variables(view)
-        sessions: list[LookupSession] = []
-        members: list[list[int]] = []
-        paths: set[str] = set()
-        for reads, nodes in by_reads.items():
-            files = {path for level in reads for path in level.files}
-            paths |= files
-            variables = sorted(modules.union(*(self._file_variables(f) for f in files)))
-            classes: dict[Hashable, int] = {}
-            for i, session in nodes:
-                values = values_of(session.scope, variables)
-                if values in classes:
-                    members[classes[values]].append(i)
-                else:
-                    classes[values] = len(sessions)
-                    sessions.append(session)
-                    members.append([i])
-        read: frozenset[str] | None = frozenset(paths)
-        for i, session in alone:
-            sessions.append(session)
-            members.append([i])
-            named = session.hierarchy_files()
-            if named is None:  # this node's lookups fail: every file may matter
-                read = None
-            elif read is not None:
-                read |= named
-        self.sessions[env], self.members[env], self.read[env] = sessions, members, read
-
-    def _file_variables(self, path: str) -> frozenset[str]:
-        found = self._variables_of.get(path)
-        if found is None:
-            texts = strings_in(_data(self.snapshot, path), keys=True)
-            found = self._variables_of[path] = frozenset(interpolated_variables(texts))
-        return found
-
-    def _module_variables(self, view: EnvironmentView) -> frozenset[str]:
-        """What every module's data and hiera.yaml interpolate: a module's hierarchy is
-        resolved per key, so all of it counts for every node."""
-        found = set(module_config_variables(view.env))
-        for path, info in self.snapshot.data_files.items():
-            if info.view is view and info.levels and info.levels[0].layer.module_name:
-                found |= self._file_variables(path)
-        return frozenset(found)
+            target = snapshot.target
+            scopes = [node_scope(p.facts, p.certname, view.env.name, target) for p in profiles]
+            self.classes[env] = classifier.classify(view, scopes)
 
     def _data_files(self, env: str, function: str | None = None) -> Iterator[tuple[str, str]]:
         """(path, module name or "") of each data file some profile's lookups can read: a
         module's, or one the profiles' hierarchies name (a node file of no profile is not
         read, nor parsed)."""
         view = self.views.get(env)
-        read = self.read.get(env)
+        classes = self.classes.get(env)
+        read = classes.read if classes is not None else None
         for path, info in self.snapshot.data_files.items():
             if info.view is not view or not info.levels:
                 continue
@@ -471,25 +406,22 @@ class _Side:
 
     def classes_of(self, env: str) -> list[int | None]:
         """Each profile's class in ``env`` (None: the environment is not at this revision)."""
-        of: list[int | None] = [None] * len(self.profiles)
-        for c, members in enumerate(self.members.get(env, ())):
-            for i in members:
-                of[i] = c
-        return of
+        classes = self.classes.get(env)
+        return classes.class_of(len(self.profiles)) if classes else [None] * len(self.profiles)
 
     def answers(self, env: str, keys: Sequence[str], counter: _Counter) -> dict[str, list[Answer]]:
         """Every key's answer for each class of profiles (:meth:`classes_of`): all keys
         through the class's one session (lookup_options, hierarchies and nested lookups
         resolved once)."""
         out: dict[str, list[Answer]] = {key: [] for key in keys}
-        for session, members in zip(
-            self.sessions.get(env, ()), self.members.get(env, ()), strict=True
-        ):
+        classes = self.classes.get(env)
+        if classes is None:
+            counter.step(len(keys) * len(self.profiles))
+            return out
+        for session, members in zip(classes.sessions, classes.members, strict=True):
             for key in keys:
                 out[key].append(self._answer(session, key))
             counter.step(len(keys) * len(members))
-        if env not in self.sessions:
-            counter.step(len(keys) * len(self.profiles))
         return out
 
     def _answer(self, session: LookupSession, key: str) -> Answer:

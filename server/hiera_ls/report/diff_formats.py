@@ -20,7 +20,8 @@ def _json(value: object) -> str:
 
 def _short(answer: Answer, other: Answer) -> str:
     """The answer in at most SHORT characters; of a hash too long for that, when the other
-    side is a hash too, only the entries that differ (``{…, "port": 22}``)."""
+    side is a hash too, only the entries that differ (``{…, "port": 22}``), down through
+    nested hashes (``{…, "ssh": {…, "port": 22}}``), so the two sides never read alike."""
     if answer.state == "missing":
         return "(not found)"
     if answer.state == "error":
@@ -28,14 +29,19 @@ def _short(answer: Answer, other: Answer) -> str:
     else:
         text = _json(answer.shown)
         mine, theirs = answer.shown, other.shown
-        hashes = isinstance(mine, dict) and isinstance(theirs, dict) and other.state == "value"
-        if len(text) > SHORT and hashes:
-            assert isinstance(mine, dict) and isinstance(theirs, dict)
-            changed = [k for k in mine if k not in theirs or _json(mine[k]) != _json(theirs[k])]
-            parts = ["…"] * (len(changed) < len(mine))
-            parts += [f"{_json(k)}: {_json(mine[k])}" for k in changed]
-            text = "{" + ", ".join(parts) + "}"
+        if len(text) > SHORT and other.state == "value":
+            text = _differing(mine, theirs)
     return text if len(text) <= SHORT else text[: SHORT - 1] + "…"
+
+
+def _differing(mine: object, theirs: object) -> str:
+    text = _json(mine)
+    if len(text) <= SHORT or not isinstance(mine, dict) or not isinstance(theirs, dict):
+        return text
+    changed = [k for k in mine if k not in theirs or _json(mine[k]) != _json(theirs[k])]
+    parts = ["…"] * (len(changed) < len(mine))
+    parts += [f"{_json(k)}: {_differing(mine[k], theirs.get(k))}" for k in changed]
+    return "{" + ", ".join(parts) + "}"
 
 
 def _names(profiles: Sequence[str], total: int, shown: int) -> str:

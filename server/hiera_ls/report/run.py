@@ -27,7 +27,7 @@ from hiera_ls.project.workspace import Snapshot, Workspace
 from hiera_ls.puppet.message import Text
 from hiera_ls.report.redact import shown
 from hiera_ls.report.selection import Selection
-from hiera_ls.source.loader_rules import WALK_LIMIT
+from hiera_ls.source.loader_rules import WALK_LIMIT, walk_cut
 from hiera_ls.source.spans import NO_DETAILS, Consequence, Details, Problem, Severity, Span
 
 UNUSED_SUPPRESSION = "suppression-unused"
@@ -131,13 +131,7 @@ def run_check(
 
 
 def _walk_limit(root: str, why: str, limit: int) -> Finding:
-    """A listing cut short by a limit: the files past it were not checked, which CI must not
-    take for a pass (it missed an error in node file 20,003 of 50,000 and said nothing)."""
-    message = (
-        f"hiera-ls stopped listing files under {root}: {why}; the files beyond were not "
-        f"checked. Raise the limit (now {limit:,} files) with --max-files (the editor's "
-        "hiera.maxFiles setting)"
-    )
+    message = walk_cut(root, why, limit, "--max-files (the editor's hiera.maxFiles setting)")
     start = Span.of(0, 0, 0, 0)
     return Finding(root, WALK_LIMIT.code, WALK_LIMIT.severity, message, start, stem=message)
 

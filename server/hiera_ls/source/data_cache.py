@@ -4,7 +4,7 @@ project.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from hiera_ls.source.data_file import (
     DataFile,
@@ -15,7 +15,7 @@ from hiera_ls.source.data_file import (
     reload_yaml_data,
     unreadable_data,
 )
-from hiera_ls.source.files import FileAccess, Stamp
+from hiera_ls.source.files import FileAccess, FileText, Stamp
 
 CUSTOM_YAML = "custom_yaml"  # a YAML file only custom (unread) backends read
 
@@ -34,6 +34,9 @@ class DataCache:
     """path -> (stamp, DataFile); owned by one CLI run or one language-server workspace."""
 
     _entries: dict[tuple[str, str], tuple[Stamp, DataFile]] = field(default_factory=dict)
+    # a HOCON file's includes, each with its stamp when read (None: absent): an edit of an
+    # included file changes what the including file holds
+    _included: dict[str, tuple[tuple[str, Stamp | None], ...]] = field(default_factory=dict)
 
     def get(self, files: FileAccess, path: str, function: str) -> DataFile | None:
         """The file as ``function`` (a reader of project/backends.py) reads it; None when
@@ -44,7 +47,7 @@ class DataCache:
         if stamp is None:
             return None
         entry = self._entries.get((path, function))
-        if entry is not None and entry[0] == stamp:
+        if entry is not None and entry[0] == stamp and self._includes_same(files, path, function):
             return entry[1]
         found = files.read(path)
         if found is None:
@@ -64,12 +67,30 @@ class DataCache:
                 entry[1], previous_text, text
             )  # an edit: re-parse what it touched
         elif function == "hocon_data":  # its includes are read through the same guards
-            data = load_hocon_data(path, text, files.include_reader())
+            data = self._load_hocon(files, path, text)
         else:
             data = LOADERS[function](path, text)
         self._entries[(path, function)] = (stamp, data)
         return data
 
+    def _load_hocon(self, files: FileAccess, path: str, text: str) -> DataFile:
+        reader = files.include_reader()
+        read: dict[str, None] = {}
+
+        def reading(name: str) -> FileText | None:
+            read[name] = None
+            return reader.read(name)
+
+        data = load_hocon_data(path, text, replace(reader, read=reading))
+        self._included[path] = tuple((name, files.stamp(name)) for name in read)
+        return data
+
+    def _includes_same(self, files: FileAccess, path: str, function: str) -> bool:
+        if function != "hocon_data":
+            return True
+        return all(files.stamp(name) == was for name, was in self._included.get(path, ()))
+
     def forget(self, path: str) -> None:
         for key in [k for k in self._entries if k[0] == path]:
             del self._entries[key]
+        self._included.pop(path, None)

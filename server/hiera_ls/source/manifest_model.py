@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from hiera_ls.source.spans import Span
+from hiera_ls.source.spans import Position, Span
 
 
 class DefinitionKind(Enum):
@@ -129,6 +129,28 @@ class LookupCall:
 
 
 @dataclass(frozen=True, slots=True)
+class HieraCall:
+    """A call of a ``hiera*()`` function as written, for the hint that rewrites it with
+    ``lookup()`` (checks/hiera_functions.py).
+
+    ``span`` runs from the function's name (a method call's receiver: ``'k'.hiera_array``)
+    to its closing parenthesis; a lambda after it is not part of it (``block`` says there
+    is one; ``lambda_end`` is where its closing brace ends, ``lambda_text`` its text from
+    the parenthesis on, when the reader found them). ``args`` are the arguments' source
+    texts, a method call's receiver first; ``key`` the literal key when the first one is a
+    plain string or bare word."""
+
+    function: LookupFunction
+    path: str
+    span: Span
+    args: tuple[str, ...]
+    key: str | None
+    block: bool = False
+    lambda_end: Position | None = None
+    lambda_text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Inclusion:
     """A class a manifest includes by name (``include x``, ``contain x``, ``require x``,
     ``class { 'x': }``), so a role's classes are known without compiling a catalog."""
@@ -157,3 +179,4 @@ class ManifestFacts:
     lookups: tuple[LookupCall, ...] = ()
     inclusions: tuple[Inclusion, ...] = ()
     problems: tuple[ManifestProblem, ...] = ()
+    hiera_calls: tuple[HieraCall, ...] = ()  # the deprecated hiera*() calls, as written

@@ -18,10 +18,12 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 from hiera_ls.source.manifest_model import (
     Definition,
     DefinitionKind,
+    HieraCall,
     Inclusion,
     LookupCall,
     LookupFunction,
@@ -47,6 +49,7 @@ from hiera_ls.source.spans import Position, Span
 
 LOOKUP_FUNCTIONS = {f.value: f for f in LookupFunction}
 INCLUDING = frozenset({"include", "contain", "require"})
+_DEFINING = frozenset({"class", "define", "function", "plan"})  # keywords before a name
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = frozenset(_OPEN.values())
 _TAG = re.compile(r"@(\w+)\s*(.*)$")
@@ -107,6 +110,7 @@ class _Reader:
         self.definitions: list[Definition] = []
         self.lookups: list[LookupCall] = []
         self.inclusions: list[Inclusion] = []
+        self.hiera_calls: list[HieraCall] = []
         self.problems: list[ManifestProblem] = []
         self._closers: dict[int, tuple[Sequence[Token], list[int], list[int]]] = {}
         self._docs: dict[int, tuple[str | None, dict[str, str]]] = {}
@@ -148,6 +152,7 @@ class _Reader:
             tuple(self.lookups),
             tuple(self.inclusions),
             tuple(self.problems),
+            tuple(self.hiera_calls),
         )
 
     # ---------------------------------------------------------------- definitions
@@ -361,6 +366,8 @@ class _Reader:
             after = toks[i + 1] if i + 1 < n else None
             before = toks[i - 1] if i > 0 else None
             function = LOOKUP_FUNCTIONS.get(t.text.removeprefix("::"))
+            if function is not None and before is not None and _defines(before):
+                continue  # class hiera (...): a definition's name, not a call
             if function is not None:
                 if before is not None and _is(before, ".") and i >= 2:
                     receiver = [toks[i - 2]]  # 'k'.lookup, a::b.lookup, ['a', 'b'].lookup
@@ -370,6 +377,8 @@ class _Reader:
                     close = self.matching(toks, i + 1) if after and _is(after, "(") else None
                     rest = _split_commas(toks[i + 2 : close]) if close is not None else []
                     self.lookup(function, t, receiver, t.end, rest)  # 'k'.lookup(Hash, 'deep')
+                    last = close if close is not None else i
+                    self.hiera_call(function, toks, receiver[0].start, last, [receiver, *rest])
                 elif after is not None and _is(after, "("):
                     close = self.matching(toks, i + 1)
                     args = toks[i + 2 : close if close is not None else i + 3]
@@ -377,6 +386,8 @@ class _Reader:
                     first = groups[0] if groups else []
                     end = toks[close].end if close is not None else toks[-1].end
                     self.lookup(function, t, first, end, groups[1:])
+                    if close is not None:
+                        self.hiera_call(function, toks, t.start, close, groups)
                 continue
             if t.text in INCLUDING and before is not None and _is(before, ".") and i >= 2:
                 self.included(toks[i - 2 : i - 1])  # 'x'.include
@@ -422,6 +433,39 @@ class _Reader:
                         self.lookups.append(self.keyed(function, value, call, merge))
                         return
         self.lookups.append(LookupCall(function, self.path, call, None, merge=merge))
+
+    def hiera_call(
+        self,
+        function: LookupFunction,
+        toks: Sequence[Token],
+        start: int,
+        last: int,
+        args: Sequence[list[Token]],
+    ) -> None:
+        """A ``hiera*()`` call as written, from ``start`` (an offset) to the token at
+        ``last`` (its closing parenthesis, or its name when it has none)."""
+        if function is LookupFunction.LOOKUP:
+            return
+        texts = tuple(self.text[g[0].start : g[-1].end] for g in args if g)
+        key = _literal(args[0]) if args else None
+        block = last + 1 < len(toks) and _is(toks[last + 1], "|")
+        span = self.lines.span(start, toks[last].end)
+        literal = key if isinstance(key, str) else None
+        closed = self.lambda_close(toks, last + 1) if block else None
+        found = HieraCall(function, self.path, span, texts, literal, block)
+        if closed is not None:
+            end = toks[closed].end
+            lambda_text = self.text[toks[last].end : end]
+            found = replace(found, lambda_end=self.lines.position(end), lambda_text=lambda_text)
+        self.hiera_calls.append(found)
+
+    def lambda_close(self, toks: Sequence[Token], bar: int) -> int | None:
+        """The index of the brace closing the lambda whose parameters open at ``bar``
+        (``|$k| { ... }``); None when it is not that simple."""
+        close = next((j for j in range(bar + 1, len(toks)) if _is(toks[j], "|")), None)
+        if close is None or close + 1 >= len(toks) or not _is(toks[close + 1], "{"):
+            return None
+        return self.matching(toks, close + 1)
 
     def merge_arg(self, arg: list[Token], rest: Sequence[list[Token]]) -> MergeArg | None:
         """What ``lookup``'s arguments pass as the merge: the third (``lookup(name, type,
@@ -616,3 +660,8 @@ def _hash_entries(toks: Sequence[Token]) -> dict[str, list[Token]]:
         if isinstance(key, str):
             out[key] = group[arrow + 1 :]
     return out
+
+
+def _defines(t: Token) -> bool:
+    """``class``, ``define``, ``function`` or ``plan``: the next name is a definition's."""
+    return t.kind == NAME and t.text in _DEFINING

@@ -1,5 +1,5 @@
 -- A new user with the README's init.lua: opens two data files of one control repository
--- (the second through an eyaml-free module path), and records what they see.  The job
+-- (the second through an eyaml-free module path) and a manifest, and records what they see.  The job
 -- comes from environment variables; the result is written as JSON to HIERA_OUT.
 local env = vim.env
 local out = {}
@@ -46,6 +46,14 @@ local function run()
   end, 20)
   out.second_attached = vim.lsp.buf_is_attached(second, client.id)
   out.servers = #hiera_clients()
+  -- a manifest of the repository: Neovim calls it puppet, which the README's setup names
+  local manifest, got_manifest = open_and_wait(env.HIERA_MANIFEST)
+  out.manifest_filetype = vim.bo[manifest].filetype
+  out.manifest_codes = {}
+  for _, d in ipairs(vim.diagnostic.get(manifest)) do
+    table.insert(out.manifest_codes, d.user_data and d.user_data.lsp and d.user_data.lsp.code or vim.NIL)
+  end
+  out.manifest_diagnostics = got_manifest
   client.stop()
   vim.wait(5000, function()
     return client.is_stopped()
