@@ -18,6 +18,27 @@ export interface ProfileValue {
     readonly error: string | null;
 }
 
+/** PuppetDB's nodes that get one answer: how many, and the first few names. */
+export interface FleetGroup {
+    readonly nodes: number;
+    readonly examples: readonly string[];
+    readonly active: boolean;
+    readonly found: boolean;
+    readonly value: string | null;
+    readonly encrypted: boolean;
+    readonly error: string | null;
+}
+
+/** PuppetDB's nodes by answer; `grouped` false while the server groups them. */
+export interface FleetValues {
+    readonly source: string;
+    readonly nodes: number;
+    readonly grouped: boolean;
+    readonly groups: readonly FleetGroup[];
+    /** Why the nodes are not looked up (more groups than the server looks up), or null. */
+    readonly note: string | null;
+}
+
 export interface LevelPath {
     readonly path: string;
     readonly shown: string;
@@ -42,6 +63,7 @@ export interface HierarchyLevel {
 export interface MergeProfiles {
     readonly merge: string;
     readonly profiles: readonly ProfileValue[];
+    readonly fleet: FleetValues | null;
 }
 
 export interface KeyViewResult {
@@ -56,6 +78,8 @@ export interface KeyViewResult {
     readonly merge: string | null;
     /** Code that reads the key with other merges: each one's values. */
     readonly otherMerges: readonly MergeProfiles[];
+    /** PuppetDB's nodes, when the user has a fleet (null: none). */
+    readonly fleet: FleetValues | null;
 }
 
 /** A row of the tree: groups have children; a path row may open its file at the key. */
@@ -88,7 +112,7 @@ export function parseKeyView(raw: unknown): KeyViewResult | null {
         const m = rec(item);
         const merge = m === null ? null : str(m.merge);
         if (m !== null && merge !== null) {
-            otherMerges.push({ merge, profiles: parseProfiles(m.profiles) });
+            otherMerges.push({ merge, profiles: parseProfiles(m.profiles), fleet: parseFleet(m.fleet) });
         }
     }
     const hierarchy: HierarchyLevel[] = [];
@@ -134,7 +158,32 @@ export function parseKeyView(raw: unknown): KeyViewResult | null {
         notes: list(r.notes).filter((n): n is string => typeof n === 'string'),
         merge: str(r.merge),
         otherMerges,
+        fleet: parseFleet(r.fleet),
     };
+}
+
+function parseFleet(raw: unknown): FleetValues | null {
+    const f = rec(raw);
+    if (f === null || typeof f.nodes !== 'number') {
+        return null;
+    }
+    const groups: FleetGroup[] = [];
+    for (const item of list(f.groups)) {
+        const g = rec(item);
+        if (g === null || typeof g.nodes !== 'number') {
+            continue;
+        }
+        groups.push({
+            nodes: g.nodes,
+            examples: list(g.examples).filter((n): n is string => typeof n === 'string'),
+            active: g.active === true,
+            found: g.found === true,
+            value: str(g.value),
+            encrypted: g.encrypted === true,
+            error: str(g.error),
+        });
+    }
+    return { source: str(f.source) ?? '', nodes: f.nodes, grouped: f.grouped === true, groups, note: str(f.note) };
 }
 
 function parseProfiles(raw: unknown): ProfileValue[] {
@@ -224,6 +273,31 @@ function profileRow(p: ProfileValue, total: number, group = 'profile'): Row {
     };
 }
 
+/** "PuppetDB nodes (N)": a row per answer with how many nodes get it and a few names. */
+function fleetRow(fleet: FleetValues, group: string, label: string): Row {
+    const tooltip = `The value lookup() gives PuppetDB's nodes (${fleet.source}), grouped by answer.`;
+    if (!fleet.grouped) {
+        return { id: `group:${group}`, label, description: 'being grouped…', tooltip, icon: 'loading~spin', children: [], open: null };
+    }
+    if (fleet.note !== null) {
+        return { id: `group:${group}`, label, description: fleet.note, tooltip: fleet.note, icon: 'info', children: [], open: null };
+    }
+    const children = fleet.groups.map((g, i): Row => {
+        const p: ProfileValue = { name: '', active: g.active, found: g.found, value: g.value, encrypted: g.encrypted, error: g.error };
+        const answer = profileRow(p, fleet.nodes, group);
+        const more = g.nodes - g.examples.length;
+        const names = g.examples.join(', ') + (more > 0 ? ` and ${more} more` : '');
+        return {
+            ...answer,
+            id: `${group}:${i}`,
+            label: `${g.nodes} node${g.nodes === 1 ? '' : 's'}${g.active ? ' (active)' : ''}`,
+            description: answer.description.replace(/ \(active\)$/, ''),
+            tooltip: `${names}\n${answer.tooltip}`,
+        };
+    });
+    return { id: `group:${group}`, label, description: fleet.source, tooltip, icon: 'server', children, open: null };
+}
+
 function levelRow(level: HierarchyLevel, index: number): Row {
     const id = `level:${index}:${level.name}`;
     const label = level.layer === 'environment' && !level.defaultHierarchy ? level.name : `${level.name} (${layerText(level)})`;
@@ -301,7 +375,16 @@ export function keyViewRows(view: KeyViewResult): Row[] {
         children: view.hierarchy.map((level, i) => levelRow(level, i)),
         open: null,
     };
-    const rows = [profiles, ...others, hierarchy];
+    const fleet: Row[] = [];
+    if (view.fleet !== null) {
+        fleet.push(fleetRow(view.fleet, 'fleet', `PuppetDB nodes (${view.fleet.nodes})`));
+    }
+    view.otherMerges.forEach((m, i) => {
+        if (m.fleet !== null) {
+            fleet.push(fleetRow(m.fleet, `fleet:merge:${i}`, `PuppetDB nodes, other merge (${m.fleet.nodes})`));
+        }
+    });
+    const rows = [profiles, ...fleet, ...others, hierarchy];
     if (view.notes.length > 0) {
         rows.push({
             id: 'group:notes',

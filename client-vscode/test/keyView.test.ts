@@ -116,6 +116,41 @@ describe('key side view', () => {
         assert.deepEqual(notes.children.map((r) => r.label), ['Not decrypted: no key']);
     });
 
+    it("lists PuppetDB's nodes by answer, with counts and a few names, or that they are being grouped", () => {
+        const fleet = {
+            source: 'https://puppetdb.example.com:8081',
+            nodes: 2000,
+            grouped: true,
+            groups: [
+                { nodes: 1370, examples: ['a.example.com', 'b.example.com', 'c.example.com'], active: false, found: true, value: '22', encrypted: false, error: null },
+                { nodes: 629, examples: ['d.example.com', 'e.example.com', 'f.example.com'], active: true, found: true, value: '2222', encrypted: false, error: null },
+                { nodes: 1, examples: ['g.example.com'], active: false, found: false, value: null, encrypted: false, error: "Undefined variable '::role'" },
+            ],
+        };
+        const view = parseKeyView({ ...raw, fleet });
+        assert.ok(view !== null);
+        const [, nodes, hierarchy] = keyViewRows(view);
+        assert.equal(nodes.label, 'PuppetDB nodes (2000)');
+        assert.equal(nodes.description, 'https://puppetdb.example.com:8081');
+        assert.deepEqual(
+            nodes.children.map((r) => [r.label, r.description, r.icon]),
+            [
+                ['1370 nodes', '22', 'symbol-variable'],
+                ['629 nodes (active)', '2222', 'star-full'],
+                ['1 node', "fails: Undefined variable '::role'", 'error'],
+            ],
+        );
+        assert.match(nodes.children[0].tooltip, /^a\.example\.com, b\.example\.com, c\.example\.com and 1367 more\n/);
+        assert.equal(hierarchy.label, 'Hierarchy (web01.example.com)');
+        const pending = parseKeyView({ ...raw, fleet: { ...fleet, grouped: false, groups: [] } });
+        assert.ok(pending !== null);
+        assert.equal(keyViewRows(pending)[1].description, 'being grouped…');
+        assert.equal(parseKeyView(raw)?.fleet, null);
+        const varied = parseKeyView({ ...raw, fleet: { ...fleet, groups: [], note: 'not looked up here' } });
+        assert.ok(varied !== null);
+        assert.equal(keyViewRows(varied)[1].description, 'not looked up here');
+    });
+
     it('says when no facts profile is active', () => {
         const view = parseKeyView({ ...raw, profile: null, profiles: [] });
         assert.ok(view !== null);

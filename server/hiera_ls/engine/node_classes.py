@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from hiera_ls.engine.lookup import UNDEFINED_KEY, LookupSession
 from hiera_ls.project.hiera_config_model import HieraConfig, HierarchyEntry
@@ -218,6 +219,11 @@ class Classifier:
             found = self._variables_of[path] = frozenset(interpolated_variables(texts))
         return found
 
+    def variables_read(self) -> Mapping[str, frozenset[str]]:
+        """Each data file whose variables this classifier has read, and what it interpolates
+        (what classes made by it depend on, besides the nodes and the hierarchies)."""
+        return dict(self._variables_of)
+
     def module_variables(self, view: EnvironmentView) -> frozenset[str]:
         """What every module's data and hiera.yaml interpolate: a module's hierarchy is
         resolved per key, so all of it counts for every node."""
@@ -226,3 +232,70 @@ class Classifier:
             if info.view is view and info.levels and info.levels[0].layer.module_name:
                 found |= self.file_variables(path)
         return frozenset(found)
+
+
+class Grouping:
+    """Nodes classified one at a time as :meth:`Classifier.classify` splits them, keeping
+    only each class's first session: a fleet of 10,000 nodes is grouped without holding
+    every node's facts (the caller reads one node, adds it, and lets it go).  Classes are
+    numbered in the order their first node came."""
+
+    def __init__(self, classifier: Classifier, view: EnvironmentView) -> None:
+        self._classifier, self._view = classifier, view
+        self._modules = classifier.module_variables(view)
+        self._variables: dict[tuple[LevelReads, ...], list[str]] = {}  # per distinct reads
+        self._classes: dict[tuple[tuple[LevelReads, ...], tuple[object, ...]], int] = {}
+        self._sessions: list[LookupSession] = []
+        self._members: list[list[int]] = []
+        self._paths: set[str] = set()
+        self._alone_read: set[str] | None = set()  # files the lone nodes' hierarchies name
+        self._count = 0
+
+    def add(self, scope: NodeScope) -> int:
+        """The class of the next node (its index is the number of nodes added before it)."""
+        snapshot = self._classifier.snapshot
+        session = LookupSession(self._view.env, scope, snapshot.files, snapshot.cache)
+        index, self._count = self._count, self._count + 1
+        reads = hierarchy_reads(session)
+        if reads is None:
+            named = session.hierarchy_files()
+            if named is None:  # this node's lookups fail: every file may matter
+                self._alone_read = None
+            elif self._alone_read is not None:
+                self._alone_read |= named
+            return self._new_class(session, index)
+        variables = self._variables.get(reads)
+        if variables is None:
+            files = {path for level in reads for path in level.files}
+            self._paths |= files
+            found = self._modules.union(*(self._classifier.file_variables(f) for f in files))
+            variables = self._variables[reads] = sorted(found)
+        signature = (reads, cast(tuple[object, ...], values_of(scope, variables)))
+        known = self._classes.get(signature)
+        if known is not None:
+            self._members[known].append(index)
+            return known
+        self._classes[signature] = len(self._sessions)
+        return self._new_class(session, index)
+
+    def splitting(self, top: int = 2) -> list[str]:
+        """The variables whose values split the nodes into the most classes (a value for at
+        least every other class so far; else the one with the most values): why a fleet has
+        as many classes as nodes (a certname or host name interpolated where all read)."""
+        distinct: dict[str, set[object]] = {}
+        for reads, values in self._classes:
+            for name, value in zip(self._variables[reads], values, strict=True):
+                distinct.setdefault(name, set()).add(value)
+        ranked = sorted(distinct, key=lambda name: -len(distinct[name]))
+        most = [name for name in ranked if 2 * len(distinct[name]) >= len(self._classes)]
+        return (most or [name for name in ranked[:1] if len(distinct[name]) > 1])[:top]
+
+    def _new_class(self, session: LookupSession, index: int) -> int:
+        self._sessions.append(session)
+        self._members.append([index])
+        return len(self._sessions) - 1
+
+    def classes(self) -> NodeClasses:
+        """The nodes added so far, split."""
+        read = None if self._alone_read is None else frozenset(self._paths | self._alone_read)
+        return NodeClasses(tuple(self._sessions), tuple(tuple(m) for m in self._members), read)

@@ -46,7 +46,7 @@ from hiera_ls.features.render import (
     yaml_block,
 )
 from hiera_ls.features.sessions import scope_for
-from hiera_ls.features.spread import spread, spread_lines
+from hiera_ls.features.spread import kept_texts, spread, spread_lines
 from hiera_ls.features.targets import (
     MISSING,
     DataKey,
@@ -177,9 +177,11 @@ def key_hover(
         lines += eyaml_hover_lines(
             snapshot, outcome.value, [(c.entry, c.file) for c in res.contributions]
         )
-    if len(snapshot.profiles) > 1:  # what every other node gets, said once
+    if len(snapshot.profiles) > 1 or snapshot.fleet:  # what every other node gets, said once
         merged = primary.value if primary is not None else None
-        lines += [*spread_lines(spread(snapshot, view, key, merge=merged), node), ""]
+        found = spread(snapshot, view, key, merge=merged)
+        shown = spread_lines(found, node, kept_texts(snapshot))
+        lines += [*shown, ""] if shown else []
     for note in outcome.notes:
         lines += [f"_{md_escape(note)}_", ""]
     off_path = _off_modulepath_note(view, root)

@@ -5,7 +5,9 @@ key).
 A hover answers for one profile and shows only the levels that contributed; a side view
 that follows the cursor answers "who gets what" and "where would this node read it" at a
 glance. Profile values come from the spread's per-profile cache (features/spread.py), so
-moving the cursor re-runs no lookup whose data and facts did not change. Every level is
+moving the cursor re-runs no lookup whose data and facts did not change; PuppetDB's nodes,
+when the user has a fleet, are listed apart, by answer, with counts and a few names, one
+lookup per class of nodes (features/profile_classes.py). Every level is
 listed whatever a merge stops at: the question is where the node *could* read the key.
 
 Level values are shown as written in the file (before interpolation): that is the text a
@@ -19,14 +21,16 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from hiera_ls.checks.profile import NAMED_PROFILES
 from hiera_ls.engine.locations import ResolvedLocation
 from hiera_ls.engine.providers import EYAML, mark_encrypted
 from hiera_ls.features.explain import key_request
 from hiera_ls.features.eyaml import decrypt_tree, environment_pairs, has_encrypted
+from hiera_ls.features.profile_classes import FleetPending, fleet_grouping
 from hiera_ls.features.puppet_code import asked_by, merge_value, previewed_merges
-from hiera_ls.features.render import short
+from hiera_ls.features.render import plain_text, short
 from hiera_ls.features.sessions import shared_session
-from hiera_ls.features.spread import profile_lookup
+from hiera_ls.features.spread import fleet_spread, fleet_too_varied, profile_lookup
 from hiera_ls.project.asked_merges import AskedMerge
 from hiera_ls.project.backends import EXPAND_PATH, expand_path_file
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
@@ -47,6 +51,30 @@ class ProfileValue:
     value: str | None  # one line (features/render.py ``short``); None when absent or failing
     encrypted: bool  # the value holds eyaml ciphertext (masked unless decryption is on)
     error: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class FleetGroup:
+    """The fleet's nodes that get one answer: how many, and a few of their names."""
+
+    nodes: int
+    examples: list[str]  # the first few nodes' certnames
+    active: bool  # the active profile is one of them
+    found: bool
+    value: str | None  # as ProfileValue's
+    encrypted: bool
+    error: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class FleetValues:
+    """PuppetDB's nodes (those that are not a workspace profile), grouped by answer."""
+
+    source: str  # PuppetDB's URL
+    nodes: int
+    grouped: bool  # False while the server groups the nodes: ``groups`` is empty then
+    groups: list[FleetGroup]
+    note: str | None = None  # why the nodes are not looked up (too many groups)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +107,7 @@ class MergeProfiles:
 
     merge: str  # the merge and who asks for it, in a person's words
     profiles: list[ProfileValue]
+    fleet: FleetValues | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +122,7 @@ class KeyView:
     # the key's lookup_options (or first found), as automatic parameter lookup reads it
     merge: str | None = None
     other_merges: list[MergeProfiles] = field(default_factory=list)  # code disagreeing
+    fleet: FleetValues | None = None  # PuppetDB's nodes, when the user has a fleet
 
 
 def key_view(
@@ -119,19 +149,26 @@ def view_of(snapshot: Snapshot, view: EnvironmentView, key: str) -> KeyView:
                 "at run time: not previewed"
             )
             continue
-        values = _profile_values(snapshot, view, key, reveal, other.value)
         label = f"{_merge_label(other)}, read by {asked_by(other, base, False)}"
-        others.append(MergeProfiles(label, values))
+        others.append(
+            MergeProfiles(
+                label,
+                _profile_values(snapshot, view, key, reveal, other.value),
+                _fleet_values(snapshot, view, key, reveal, other.value),
+            )
+        )
     active = snapshot.active
+    merge = primary.value if primary else None
     return KeyView(
         key,
         view.env.name,
         active.name if active is not None else None,
-        _profile_values(snapshot, view, key, reveal, primary.value if primary else None),
+        _profile_values(snapshot, view, key, reveal, merge),
         _hierarchy(snapshot, view, key, reveal, notes),
         list(dict.fromkeys(notes)),
         f"{_merge_label(primary)}, asked by {asked_by(primary, base, False)}" if primary else None,
         others,
+        _fleet_values(snapshot, view, key, reveal, merge),
     )
 
 
@@ -182,6 +219,40 @@ def _profile_values(
             )
         )
     return profiles
+
+
+def _fleet_values(
+    snapshot: Snapshot,
+    view: EnvironmentView,
+    key: str,
+    reveal: Reveal,
+    merge: MergeValue | None,
+) -> FleetValues | None:
+    """The fleet's nodes by answer, a group per distinct value, missing or error (one lookup
+    per class: features/profile_classes.py)."""
+    fleet = fleet_grouping(snapshot, view)
+    if fleet is None:
+        return None
+    if isinstance(fleet, FleetPending):
+        return FleetValues(fleet.source, fleet.nodes, False, [])
+    if fleet.too_many:
+        return FleetValues(fleet.source, fleet.nodes, True, [], plain_text(fleet_too_varied(fleet)))
+    found = fleet_spread(snapshot, view, fleet, key, merge)
+    active = snapshot.active.name if snapshot.active is not None else None
+
+    def group(
+        names: tuple[str, ...], value: tuple[str, bool] | None, error: str | None
+    ) -> FleetGroup:
+        shown, encrypted = value if value is not None else (None, False)
+        examples = list(names[:NAMED_PROFILES])
+        mine = active is not None and active in names
+        return FleetGroup(len(names), examples, mine, value is not None, shown, encrypted, error)
+
+    groups = [group(g.profiles, reveal(g.value), None) for g in found.values]
+    if found.missing:
+        groups.append(group(found.missing, None, None))
+    groups += [group(f.profiles, None, f.error) for f in found.failures]
+    return FleetValues(fleet.source, fleet.nodes, True, groups)
 
 
 Reveal = Callable[[object], tuple[str, bool]]

@@ -115,6 +115,10 @@ class DiagnosticsScheduler:
         shown = capped([p for p in problems if p.code not in hidden])
         return [lsp_ranges.diagnostic(p, conv, ls.converter) for p in shown]
 
+    def wait_idle(self) -> None:
+        """In a worker: wait while the server's thread answers the client (see foreground)."""
+        self._idle.wait()
+
     @property
     def changes_seen(self) -> int:
         return self.ls.diagnostics.changes

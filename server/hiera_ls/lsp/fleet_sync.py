@@ -49,6 +49,7 @@ class FleetSync:
             project.set_fleet(None)
             return
         project.set_fleet(cached(config))  # the last nodes pulled, until the pull ends
+        self.ls.snapshot()  # (its nodes are grouped for the spread: lsp/fleet_grouping.py)
         self.task = asyncio.ensure_future(self._pull(config))
 
     def _choose(self) -> PuppetDBConfig | None:
@@ -94,6 +95,7 @@ class FleetSync:
             return  # the settings changed while it ran: a newer pull is under way
         active = self.ls.snapshot().active
         self.ls.project.set_fleet(fleet)
+        self.ls.snapshot()  # (its nodes are grouped for the spread: lsp/fleet_grouping.py)
         for broken in summary.skipped:
             self.ls.log(f"hiera-ls: PuppetDB {config.url}: {broken.line()}")
         self.ls.log(f"hiera-ls: {described(summary, config)}")

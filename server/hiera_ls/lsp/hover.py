@@ -15,7 +15,9 @@ from hiera_ls.source.spans import Position
 async def text_document_hover(
     ls: HieraLanguageServer, params: types.HoverParams, path: str, pos: Position
 ) -> types.Hover | None:
-    result = hover(ls.snapshot(), path, pos)
+    snapshot = ls.snapshot()  # (the one ``pos`` was read in, whatever comes meanwhile)
+    await ls.fleet_groups.settled()  # (PuppetDB's nodes in the spread: lsp/fleet_grouping.py)
+    result = hover(snapshot, path, pos)
     if result is None:
         return None
     if ls.hover_markdown:

@@ -21,4 +21,6 @@ async def hiera_key_view(ls: HieraLanguageServer, params: Any) -> KeyView | None
     pos = None
     if path is not None and found.position is not None:
         pos = ls.converter(path).from_lsp(found.position)
-    return key_view(ls.snapshot(), path, pos, found.key)
+    snapshot = ls.snapshot()  # (the one ``pos`` was read in, whatever comes meanwhile)
+    await ls.fleet_groups.settled()  # (PuppetDB's nodes: lsp/fleet_grouping.py)
+    return key_view(snapshot, path, pos, found.key)

@@ -25,8 +25,11 @@ mirrors these names) and the README cannot drift apart:
 - request ``hiera/keyView`` ``{uri, position}`` or ``{key[, uri]}`` -> ``{key, environment,
   profile, profiles: [{name, active, found, value, encrypted, error}], hierarchy: [{name,
   layer, module, default_hierarchy, paths: [{path, shown, exists, holds_key, value,
-  encrypted, line, error}], skipped}], notes}`` or null: the side view of the key for every
-  facts profile and the active profile's levels (features/key_view.py).
+  encrypted, line, error}], skipped}], notes, fleet}`` or null: the side view of the key for
+  every facts profile and the active profile's levels (features/key_view.py); ``fleet``
+  (null without one): PuppetDB's nodes by answer, ``{source, nodes, grouped, groups: [{nodes,
+  examples, active, found, value, encrypted, error}]}``, ``grouped`` false (and no groups)
+  while the server groups them.
 
 Results are dataclasses that pygls' converter writes as JSON objects with the same field
 names. Parameters are read leniently (``from_json``): pygls hands a custom request's params

@@ -30,6 +30,7 @@ from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.features.workspace_symbols import SymbolTable
 from hiera_ls.lsp import protocol
 from hiera_ls.lsp.diagnostics_scheduler import DiagnosticsScheduler
+from hiera_ls.lsp.fleet_grouping import FleetGrouper
 from hiera_ls.lsp.fleet_sync import FleetSync
 from hiera_ls.lsp.transport import MessageProtocol
 from hiera_ls.project.settings import Settings
@@ -76,6 +77,7 @@ class HieraLanguageServer(LanguageServer):
         self.outline_json: dict[tuple[str, str], dict[int, tuple[Any, str]]] = {}
         self.scheduler = DiagnosticsScheduler(self)
         self.fleet = FleetSync(self)  # PuppetDB's nodes as profiles, when the user chose one
+        self.fleet_groups = FleetGrouper(self)  # and grouped for the spread, in a worker
         self._announced: tuple[str | None] | None = None
         self._last_snapshot: Snapshot | None = None  # the code is read for each new one
 
@@ -98,6 +100,7 @@ class HieraLanguageServer(LanguageServer):
         if snap is not self._last_snapshot:
             self._last_snapshot = snap
             self.warm_code(snap)
+            self.fleet_groups.snapshot_changed(snap)
         for message in snap.messages:
             if message not in self._told:
                 self._told.add(message)
