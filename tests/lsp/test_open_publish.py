@@ -1,8 +1,8 @@
-"""A file opened in a big environment gets its own checks at once, then the complete ones.
+"""A file opened in a big environment gets its loader's findings at once, then the checks'.
 
 The index of a big environment is built in the background (9 s for the bench's 2,042
-files): a file opened at start-up is published with its own checks before that run starts,
-and again, complete, after it. A small environment's file is published once the run is
+files): a file opened at start-up is published with what its loader found (its YAML as
+Puppet reads it) before that run starts, and again, complete, after it. A small environment's file is published once the run is
 under way, as before.
 The server is fed JSON-RPC in this process; publishes and the start of the background run
 are recorded in one list, so the tests assert their order, not a time.
@@ -117,7 +117,7 @@ def _open_and_record(
     return events
 
 
-def test_a_big_environment_publishes_an_opened_files_own_checks_before_the_index(
+def test_a_big_environment_publishes_an_opened_files_loader_findings_before_the_index(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Before: the opened file waited for the background run (the whole environment parsed
@@ -126,7 +126,7 @@ def test_a_big_environment_publishes_an_opened_files_own_checks_before_the_index
     events = _open_and_record(tmp_path, monkeypatch)
     publishes = [i for i, e in enumerate(events) if e[0] == "publish"]
     run = events.index(("cross-file run", None, []))
-    assert publishes[0] < run, events  # the file's own checks, before the run starts
+    assert publishes[0] < run, events  # the loader's findings, before the run starts
     assert events[publishes[0]][2] == [BOOLEAN], events
     assert publishes[-1] > run, events  # then complete: the cross-file finding added
     assert sorted(events[publishes[-1]][2]) == sorted([REDUNDANT, BOOLEAN]), events

@@ -6,7 +6,7 @@ so nothing flickers away and back and nothing is ``[]`` in between; the full che
 follow replace them. (Waiting for the full checks instead cost every keystroke the pause in
 typing plus the cross-file run: 0.6-0.8 s on an 8,254-line file.) A file opened while full
 checks are due gets one publish, complete, when they are done; where they wait for the
-index of a big environment, built in the background, its own checks are published first.
+index of a big environment, built in the background, its loader's findings come first.
 A burst of
 edits (a paste, a macro, a client replaying its changes) gets one publish, for its newest
 version, not one per edit. Cross-file checks (the key index, every open file's full checks) wait for
@@ -104,12 +104,17 @@ class DiagnosticsScheduler:
         path: str,
         quick: bool = False,
         pause: Callable[[], None] | None = None,
+        loader: bool = False,
     ) -> list[types.Diagnostic]:
         ls = self.ls
         conv = ls.converter(path, snapshot.text(path) or "")  # the snapshot's text, not the latest
         d = ls.diagnostics
         problems = (
-            d.quick_problems(snapshot, path) if quick else d.file_problems(snapshot, path, pause)
+            d.loader_problems(snapshot, path)
+            if loader
+            else d.quick_problems(snapshot, path)
+            if quick
+            else d.file_problems(snapshot, path, pause)
         )
         hidden = ls.hidden_codes if path.endswith((".yaml", ".yml")) else frozenset()
         shown = capped([p for p in problems if p.code not in hidden])
@@ -150,10 +155,14 @@ class DiagnosticsScheduler:
         self._edited.clear()
         with self.foreground():
             for path, changed in paths:
-                # opened: the full checks under way publish it, complete; unless they wait
-                # for a big environment's index (9 s for 2,042 files): its own checks first
-                deferred = self.ls.diagnostics.index_deferred(self.ls.snapshot(), path)
-                if not changed and self._full_pending and not deferred:
+                if not changed and self._full_pending:
+                    # opened: the full checks under way publish it, complete; where they wait
+                    # for a big environment's index (9 s for 2,042 files), what its loader
+                    # found is published first (the parse the checks read next)
+                    snapshot = self.ls.snapshot()
+                    if path in self.ls.uris and self.ls.diagnostics.index_deferred(snapshot, path):
+                        found = self.diagnostics_for(snapshot, path, loader=True)
+                        self.publish([path], force=path, computed={path: found})
                     continue
                 if path in self.ls.uris:
                     # the file's own checks now, with the last cross-file findings carried
