@@ -2,8 +2,8 @@
 
 The index of a big environment is built in the background (9 s for the bench's 2,042
 files): a file opened at start-up is published with what its loader found (its YAML as
-Puppet reads it) before that run starts, and again, complete, after it. A small environment's file is published once the run is
-under way, as before.
+Puppet reads it) before that run starts, and again, complete, after it. A small
+environment's file is published once the run is under way, as before.
 The server is fed JSON-RPC in this process; publishes and the start of the background run
 are recorded in one list, so the tests assert their order, not a time.
 """
