@@ -141,3 +141,86 @@ def test_the_variables_interpolations_read() -> None:
         "trusted.certname",
         "facts.spaced",
     ]
+
+
+MODULE_HIERA = """\
+---
+version: 5
+hierarchy:
+  - name: module nodes
+    path: "nodes/%{trusted.certname}.yaml"
+  - name: module common
+    path: common.yaml
+"""
+
+
+def _env_with_module(root: Path, rng: random.Random, nodes: list[str]) -> None:
+    """Common data that interpolates the certname in one key only, a module whose hierarchy
+    names a file per node, keys that look up others across the two."""
+    _write(root, "hiera.yaml", HIERA)
+    common = {
+        "lookup_options": {"app::merged": {"merge": "unique"}},
+        "site::motd": "welcome to %{facts.networking.hostname}",
+        "site::plain": rng.choice(["a", "b"]),
+        "site::from_module": "%{lookup('app::dc_name')}!",
+        "site::hiera": "%{hiera('site::motd')}",
+        "app::merged": ["common"],
+    }
+    _write(root, "data/common.yaml", json.dumps(common))
+    for role in ("web", "db"):
+        _write(
+            root, f"data/roles/{role}.yaml", json.dumps({"site::plain": f"{role}{rng.random()}"})
+        )
+    module = root / "modules" / "app"
+    _write(module, "hiera.yaml", MODULE_HIERA)
+    data = {
+        "app::dc_name": rng.choice(["%{facts.dc}-dc", "dc-%{::role}"]),
+        "app::merged": ["module-%{facts.dc}"],
+        "app::plain": rng.choice(["x", "y"]),
+    }
+    _write(module, "data/common.yaml", json.dumps(data))
+    for name in rng.sample(nodes, 2):
+        _write(module, f"data/nodes/{name}.yaml", json.dumps({"app::plain": name}))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_classes_split_per_key_give_what_each_node_gets_alone(tmp_path: Path, seed: int) -> None:
+    rng = random.Random(seed)
+    nodes = [f"n{i}.example.com" for i in range(24)]
+    for side in ("base", "head"):
+        _env_with_module(tmp_path / "environments" / side, rng, nodes)
+    for name in nodes:
+        facts = {
+            "clientcert": name,
+            "networking": {"hostname": name.split(".")[0]},
+            "role": rng.choice(["web", "db"]),
+            "os": {"family": "Debian"},
+            "dc": rng.choice(["fra", "ams"]),
+        }
+        _write(tmp_path, f".hiera-ls/facts/{name}.json", json.dumps(facts))
+    result = run_diff(str(tmp_path), environments=("base", "head"))
+    got = {
+        (change.key, name): (group.before.same_as, group.after.same_as)
+        for change in result.changes
+        for group in change.groups
+        for name in group.profiles
+    }
+    snap = Workspace([str(tmp_path)]).snapshot()
+    views = {view.env.name: view for view in snap.environments}
+    keys = ("site::motd", "site::plain", "site::from_module", "site::hiera", "app::merged")
+    keys += ("app::dc_name", "app::plain")
+    expected = {}
+    for name in nodes:
+        entry = snap.profile_named(name)
+        assert entry is not None
+        answers = []
+        for side in ("base", "head"):
+            env = views[side].env
+            scope = node_scope(entry.profile.facts, name, env.name, True)
+            session = LookupSession(env, scope, snap.files, snap.cache)
+            answers.append({k: canonical(session.lookup(k).value) for k in keys})
+        for key in keys:
+            if answers[0][key] != answers[1][key]:
+                expected[(key, name)] = (answers[0][key], answers[1][key])
+    assert got == expected
+    assert expected  # the random data changes something

@@ -66,11 +66,12 @@ def module_config_variables(env: Environment) -> set[str]:
     """The variables the modules' hiera.yaml files interpolate (paths and options)."""
     found: set[str] = set()
     for layer in env.modules.values():
-        found |= _config_variables(layer.config)
+        found |= config_variables(layer.config)
     return found
 
 
-def _config_variables(config: HieraConfig | None) -> set[str]:
+def config_variables(config: HieraConfig | None) -> set[str]:
+    """What one hiera.yaml's levels interpolate (paths and options)."""
     if config is None:
         return set()
     found: set[str] = set()
@@ -109,14 +110,20 @@ class LevelReads:
     options: object  # canonical
 
 
-def hierarchy_reads(session: LookupSession) -> tuple[LevelReads, ...] | None:
-    """What the node's global and environment hierarchies read: each level's existing files
-    and URIs and its options, as interpolated for the node (no data is looked up).  None
-    when the node's scope or hierarchy is in error: a class of its own."""
+def hierarchy_reads(
+    session: LookupSession, module: str | None = None
+) -> tuple[LevelReads, ...] | None:
+    """What the node's global and environment hierarchies read (or ``module``'s, which only
+    that module's keys read): each level's existing files and URIs and its options, as
+    interpolated for the node (no data is looked up).  None when the node's scope or
+    hierarchy is in error: a class of its own."""
     if session.scope.error is not None:
         return None
     out: list[LevelReads] = []
-    for layer in session.hierarchy(UNDEFINED_KEY):
+    key = UNDEFINED_KEY if module is None else f"{module}::{UNDEFINED_KEY}"
+    for layer in session.hierarchy(key):
+        if module is not None and layer.layer.module_name != module:
+            continue
         if layer.error is not None:
             return None
         kind = f"{layer.layer.kind.value}{'-default' * layer.default_hierarchy}"
@@ -150,6 +157,9 @@ class NodeClasses:
     members: tuple[tuple[int, ...], ...]
     # the data files some node's hierarchy reads (None: a node's lookups fail, so any may)
     read: frozenset[str] | None
+    # per class, the data files its hierarchy reads (None: a node alone, in error); made by
+    # classify(by_value=False), whose classes engine/key_classes.py splits per key
+    files: tuple[frozenset[str] | None, ...] = ()
 
     def class_of(self, count: int) -> list[int | None]:
         """Each of ``count`` nodes' class (None: not classified)."""
@@ -168,10 +178,14 @@ class Classifier:
         self.snapshot = snapshot
         self._variables_of: dict[str, frozenset[str]] = {}  # data file -> its variables
 
-    def classify(self, view: EnvironmentView, scopes: Sequence[NodeScope]) -> NodeClasses:
+    def classify(
+        self, view: EnvironmentView, scopes: Sequence[NodeScope], by_value: bool = True
+    ) -> NodeClasses:
         """Nodes whose hierarchies read the same files, then that agree on every variable
         those files and the modules interpolate, are one class; a node whose scope or
-        hierarchy is in error is a class of its own."""
+        hierarchy is in error is a class of its own.  ``by_value=False``: the nodes whose
+        hierarchies read the same files are one class, whatever the data interpolates
+        (engine/key_classes.py splits them per key)."""
         snapshot = self.snapshot
         by_reads: dict[tuple[LevelReads, ...], list[tuple[int, LookupSession]]] = {}
         alone: list[tuple[int, LookupSession]] = []
@@ -182,13 +196,19 @@ class Classifier:
                 alone.append((i, session))
             else:
                 by_reads.setdefault(reads, []).append((i, session))
-        modules = self.module_variables(view)
+        modules = self.module_variables(view) if by_value else frozenset()
         sessions: list[LookupSession] = []
         members: list[list[int]] = []
+        class_files: list[frozenset[str] | None] = []
         paths: set[str] = set()
         for reads, nodes in by_reads.items():
-            files = {path for level in reads for path in level.files}
+            files = frozenset(path for level in reads for path in level.files)
             paths |= files
+            if not by_value:
+                sessions.append(nodes[0][1])
+                members.append([i for i, _ in nodes])
+                class_files.append(files)
+                continue
             variables = sorted(modules.union(*(self.file_variables(f) for f in files)))
             classes: dict[Hashable, int] = {}
             for i, session in nodes:
@@ -199,16 +219,20 @@ class Classifier:
                     classes[values] = len(sessions)
                     sessions.append(session)
                     members.append([i])
+                    class_files.append(files)
         read: frozenset[str] | None = frozenset(paths)
         for i, session in alone:
             sessions.append(session)
             members.append([i])
+            class_files.append(None)
             named = session.hierarchy_files()
             if named is None:  # this node's lookups fail: every file may matter
                 read = None
             elif read is not None:
                 read |= named
-        return NodeClasses(tuple(sessions), tuple(tuple(m) for m in members), read)
+        return NodeClasses(
+            tuple(sessions), tuple(tuple(m) for m in members), read, tuple(class_files)
+        )
 
     def file_variables(self, path: str) -> frozenset[str]:
         """What a data file interpolates, in its keys too."""

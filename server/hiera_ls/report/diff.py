@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from hiera_ls.engine.explain import plain_data
+from hiera_ls.engine.key_classes import KeyClasses
 from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.engine.node_classes import Classifier, NodeClasses
 from hiera_ls.engine.providers import EYAML
@@ -246,13 +247,15 @@ def _compare(
         splitter = _splitter(pair, chosen)
         chosen_keys = wanted[pair.label]
         before, after = (side.answers(env, chosen_keys, counter) for side, env in both)
-        # profiles by (class before, class after): a few dozen couples for a whole fleet
-        couples: dict[tuple[int | None, int | None], list[int]] = {}
-        classes = (side.classes_of(env) for side, env in both)
-        for i, couple in enumerate(zip(*classes, strict=True)):
-            couples.setdefault(couple, []).append(i)
+        # profiles by (class before, class after): a few dozen couples for a whole fleet,
+        # made again only for a key that splits a class
+        bases = tuple(side.classes_of(env) for side, env in both)
+        shared = _couples(*bases)
         for key in chosen_keys:
-            found = _groups(chosen, couples, before[key], after[key], mask.for_key(key), splitter)
+            (old_of, old), (new_of, new) = before[key], after[key]
+            same = old_of is bases[0] and new_of is bases[1]
+            couples = shared if same else _couples(old_of, new_of)
+            found = _groups(chosen, couples, old, new, mask.for_key(key), splitter)
             if found:
                 changes.append(KeyChange(pair.label, key, found))
     sides = dict.fromkeys(side for pair in pairs for side, _ in (pair.base, pair.head))
@@ -266,6 +269,15 @@ def _compare(
         outside=tuple(dict.fromkeys(note for side in sides for note in side.outside_notes())),
         notes=notes,
     )
+
+
+def _couples(
+    before: Sequence[int | None], after: Sequence[int | None]
+) -> dict[tuple[int | None, int | None], list[int]]:
+    couples: dict[tuple[int | None, int | None], list[int]] = {}
+    for i, couple in enumerate(zip(before, after, strict=True)):
+        couples.setdefault(couple, []).append(i)
+    return couples
 
 
 def _splitter(pair: _Pair, chosen: Sequence[_Profile]) -> Splitter:
@@ -328,12 +340,16 @@ class _Side:
         }
         self.views = {os.path.relpath(v.env.root, root): v for v in snapshot.environments}
         # per environment: one session per class of profiles that must get the same answers
+        # (engine/node_classes.py), split per key by what the key's data reads (key_classes)
         classifier = Classifier(snapshot)
         self.classes: dict[str, NodeClasses] = {}
+        self.keyed: dict[str, KeyClasses] = {}
+        self._class_of: dict[str, list[int | None]] = {}
         for env, view in self.views.items():
             target = snapshot.target
             scopes = [node_scope(p.facts, p.certname, view.env.name, target) for p in profiles]
-            self.classes[env] = classifier.classify(view, scopes)
+            classes = self.classes[env] = classifier.classify(view, scopes, by_value=False)
+            self.keyed[env] = KeyClasses(classifier, view, classes, scopes)
 
     def _data_files(self, env: str, function: str | None = None) -> Iterator[tuple[str, str]]:
         """(path, module name or "") of each data file some profile's lookups can read: a
@@ -405,23 +421,43 @@ class _Side:
         return out
 
     def classes_of(self, env: str) -> list[int | None]:
-        """Each profile's class in ``env`` (None: the environment is not at this revision)."""
-        classes = self.classes.get(env)
-        return classes.class_of(len(self.profiles)) if classes else [None] * len(self.profiles)
+        """Each profile's class in ``env`` before any key splits it (None: the environment
+        is not at this revision); the same list each time, so :meth:`answers` can say a
+        key splits no class by handing it back."""
+        found = self._class_of.get(env)
+        if found is None:
+            classes = self.classes.get(env)
+            count = len(self.profiles)
+            found = classes.class_of(count) if classes is not None else [None] * count
+            self._class_of[env] = found
+        return found
 
-    def answers(self, env: str, keys: Sequence[str], counter: _Counter) -> dict[str, list[Answer]]:
-        """Every key's answer for each class of profiles (:meth:`classes_of`): all keys
-        through the class's one session (lookup_options, hierarchies and nested lookups
-        resolved once)."""
-        out: dict[str, list[Answer]] = {key: [] for key in keys}
+    def answers(
+        self, env: str, keys: Sequence[str], counter: _Counter
+    ) -> dict[str, tuple[list[int | None], list[Answer]]]:
+        """Per key, each profile's class for it and each class's answer: one lookup per
+        class of profiles that must get the same answer to that key (lookup_options,
+        hierarchies and nested lookups resolved once per session)."""
+        base = self.classes_of(env)
         classes = self.classes.get(env)
         if classes is None:
             counter.step(len(keys) * len(self.profiles))
-            return out
-        for session, members in zip(classes.sessions, classes.members, strict=True):
-            for key in keys:
-                out[key].append(self._answer(session, key))
-            counter.step(len(keys) * len(members))
+            return {key: (base, []) for key in keys}
+        keyed = self.keyed[env]
+        out: dict[str, tuple[list[int | None], list[Answer]]] = {}
+        for key in keys:
+            parts = [keyed.split(c, key) for c in range(len(classes.members))]
+            of = base
+            if any(len(p) > 1 for p in parts):
+                of = list(base)
+                for number, group in enumerate(g for p in parts for g in p):
+                    for i in group:
+                        of[i] = number
+            out[key] = (
+                of,
+                [self._answer(keyed.session(c, g[0]), key) for c, p in enumerate(parts) for g in p],
+            )
+            counter.step(len(self.profiles))
         return out
 
     def _answer(self, session: LookupSession, key: str) -> Answer:
