@@ -36,8 +36,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_lsp import HIERA_LS, Repo, build_repo
-from bench_outline import CPU, RawClient, cpu_seconds, report, start_raw
+from bench_lsp import HIERA_LS, Repo, build_repo, cpu_seconds
+from bench_outline import CPU, RawClient, report, start_raw
 
 
 def _action(doc: dict[str, Any], lines: list[str], line: int, diagnostic: bool) -> dict[str, Any]:

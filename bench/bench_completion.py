@@ -21,7 +21,7 @@ the facts profile of node0042 active). Once the server has been quiet for --quie
 - ``param-value``: the choices of an ``Enum`` parameter's value;
 - ``tokens-full`` / ``tokens-range``: semantic tokens of the big file, whole and 100 lines.
 
-Beside p50 and p95, the server's mean CPU time per request (see bench_outline.cpu_seconds).
+Beside p50 and p95, the server's mean CPU time per request (see bench_lsp.cpu_seconds).
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_lsp import HIERA_LS, build_repo
-from bench_outline import cpu_seconds, pct, start_raw
+from bench_lsp import HIERA_LS, build_repo, cpu_seconds
+from bench_outline import pct, start_raw
 
 CAPABILITIES = {
     "textDocument": {

@@ -11,16 +11,18 @@ data/common.yaml to 10,000 lines, adds a facts profile under .hiera-ls/facts/ so
 preview merged values, then drives each server over stdio and reports:
 
 1. process start -> first publishDiagnostics for the big file (didOpen sent right after
-   initialize);
+   initialize), and -> the last publish of the start-up checks (the server idle: under 5%
+   of a core for 2 s), with the diagnostics it holds;
 2. edit -> publishDiagnostics: didChange edits that change one value (the changed range,
    as editors send it, or with --sync full the whole text), timed until
    the publish for that version (yaml-language-server publishes without a version: the
    first publish after the edit counts, which is sound because edits are sequential);
-3. hover latency on keys of the big file once typing stopped, and on the edited key right
-   after each edit's publish (hiera-ls only: without a schema yaml-language-server has
-   nothing to show);
-4. peak RSS (VmHWM of the server process, read once its RSS has stayed put for 10 s, so
-   the background index of the whole repository is included).
+3. hover latency on keys of the big file once typing stopped (with the server's CPU time
+   per hover, all its threads: on a shared machine the wall time includes waiting for a
+   core), and on the edited key right after each edit's publish (hiera-ls only: without a
+   schema yaml-language-server has nothing to show);
+4. peak RSS (VmHWM of the server process, read once its RSS has stayed put for 10 s
+   (``--rss-quiet``), so the background index of the whole repository is included).
 
 yaml-language-server is the peer (`npm install --prefix ~/.cache/hiera-ls/yls
 yaml-language-server`); it is configured with {"yaml": {"validate": true}} and its schema
@@ -215,6 +217,29 @@ def peak_rss_kib(pid: int) -> tuple[int, int]:
     return out["VmHWM"], out["VmRSS"]
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time a process has used so far, user and system, from /proc (0 elsewhere).
+
+    The machine may be shared: a request's wall time then includes waiting for a core,
+    while its CPU time does not (in steps of the kernel's clock tick, so read as a mean
+    over a series of requests)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def idle(pid: int, quiet_s: float = 2.0, limit_s: float = WAIT_LIMIT_S) -> None:
+    """Returns once the process has used under 5% of a core for ``quiet_s``."""
+    end = time.perf_counter() + limit_s
+    while time.perf_counter() < end:
+        before = cpu_seconds(pid)
+        await asyncio.sleep(quiet_s)
+        if cpu_seconds(pid) - before < 0.05 * quiet_s:
+            return
+
+
 async def settled_peak_rss_kib(
     pid: int, quiet_s: float = 10.0, limit_s: float = 180.0
 ) -> tuple[int, int]:
@@ -241,12 +266,14 @@ async def settled_peak_rss_kib(
 class Result:
     name: str
     first_diag_s: float = math.nan
+    complete_diag_s: float = math.nan  # the last publish of the start-up checks
     edits: list[float] = field(default_factory=list)
     hovers: list[float] = field(default_factory=list)
     hovers_after_edit: list[float] = field(
         default_factory=list
     )  # each right after an edit's publish
     hover_hits: int = 0
+    hover_cpu_s: float = math.nan  # the server's CPU time over the hovers, per hover
     hover_sample: str = ""
     hwm_kib: int = 0
     rss_kib: int = 0
@@ -340,6 +367,7 @@ async def measure(
     hovers: int,
     stderr_log: Path,
     incremental: bool,
+    rss_quiet_s: float = 10.0,
 ) -> Result:
     result = Result(name)
     session = make_session(settings)
@@ -362,10 +390,14 @@ async def measure(
         first = await session.wait_publish(uri, mark, None)
         result.first_diag_s = first.at - loop_start
         result.versioned = first.version is not None
-        # start-up checks of the whole workspace, revalidation after settings
+        # start-up checks of the whole workspace, revalidation after settings: over once the
+        # server stops using the processor (a big environment's index takes seconds without
+        # a publish, so a pause in publishes does not say it is done)
         await session.settle(1.0)
+        await idle(proc.pid)
         settled = [p for p in session.published if p.uri == uri][-1]
         result.open_diagnostics, result.open_sample = settled.count, settled.sample
+        result.complete_diag_s = settled.at - loop_start
 
         line_now = lines[target]
         for n in range(edits):
@@ -417,6 +449,7 @@ async def measure(
         )
 
         final_lines = final_text.splitlines()
+        cpu_before = cpu_seconds(proc.pid)
         for pos in hover_positions(final_lines, hovers) if hovers else []:
             start = time.perf_counter()
             answer = await asyncio.wait_for(
@@ -436,7 +469,9 @@ async def measure(
                 )
                 if not result.hover_sample and final_lines[pos.line].startswith('"profile::p'):
                     result.hover_sample = value
-        result.hwm_kib, result.rss_kib = await settled_peak_rss_kib(proc.pid)
+        if result.hovers:
+            result.hover_cpu_s = (cpu_seconds(proc.pid) - cpu_before) / len(result.hovers)
+        result.hwm_kib, result.rss_kib = await settled_peak_rss_kib(proc.pid, rss_quiet_s)
         await asyncio.wait_for(client.shutdown_async(None), WAIT_LIMIT_S)
         client.exit(None)
     finally:
@@ -473,6 +508,12 @@ def report(h: Result, y: Result | None) -> None:
     rows: list[tuple[str, float, float, bool]] = [
         ("start -> first diagnostics (ms)", h.first_diag_s, y.first_diag_s if y else nan, True),
         (
+            "start -> start-up checks published (ms)",
+            h.complete_diag_s,
+            y.complete_diag_s if y else nan,
+            True,
+        ),
+        (
             f"edit -> diagnostics p50 (ms, n={len(h.edits)})",
             statistics.median(h.edits) if h.edits else nan,
             statistics.median(y.edits) if y and y.edits else nan,
@@ -492,6 +533,7 @@ def report(h: Result, y: Result | None) -> None:
             True,
         ),
         ("hover p95 (ms)", pct(h.hovers, 95), nan, True),
+        ("hover, server CPU per hover, mean (ms)", h.hover_cpu_s, nan, True),
         (
             f"hover right after an edit p50 (ms, n={len(h.hovers_after_edit)})",
             statistics.median(h.hovers_after_edit) if h.hovers_after_edit else nan,
@@ -509,7 +551,7 @@ def report(h: Result, y: Result | None) -> None:
         print(f"{label:<{w}}  {fa:>10}  {fb:>10}  {ratio(a, b):>9}")
     print(
         f"hiera-ls: {h.hover_hits}/{len(h.hovers)} hovers answered; {h.open_diagnostics} "
-        f"diagnostics on open; RSS at end {h.rss_kib / 1024:.1f} MiB; server errors logged: "
+        f"diagnostics after start-up; RSS at end {h.rss_kib / 1024:.1f} MiB; server errors logged: "
         f"{len(h.errors)}"
     )
     for line in h.open_sample:
@@ -517,7 +559,7 @@ def report(h: Result, y: Result | None) -> None:
     if y:
         print(
             f"yaml-ls: publishes carry a version: {y.versioned}; stray publishes after edits: "
-            f"{y.stray_publishes}; {y.open_diagnostics} diagnostics on open; RSS at end "
+            f"{y.stray_publishes}; {y.open_diagnostics} diagnostics after start-up; RSS at end "
             f"{y.rss_kib / 1024:.1f} MiB"
         )
     if h.hover_sample:
@@ -547,6 +589,7 @@ async def main_async(args: argparse.Namespace) -> None:
             args.hovers,
             work / "hiera-ls.stderr",
             args.sync == "incremental",
+            args.rss_quiet,
         )
         y: Result | None = None
         yls = Path(args.yls).expanduser()
@@ -571,6 +614,7 @@ async def main_async(args: argparse.Namespace) -> None:
                     0,
                     work / "yls.stderr",
                     args.sync == "incremental",
+                    args.rss_quiet,
                 )
             else:
                 print(
@@ -600,6 +644,12 @@ def main() -> None:
         choices=("incremental", "full"),
         default="incremental",
         help="send each edit as the changed range (what editors do) or as the whole text",
+    )
+    parser.add_argument(
+        "--rss-quiet",
+        type=float,
+        default=10.0,
+        help="seconds the server's RSS must stay put before its peak is read",
     )
     parser.add_argument(
         "--keep", action="store_true", help="keep the generated repository and server logs"

@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import re
 import shutil
 import statistics
@@ -41,7 +40,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_lsp import DEFAULT_YLS, HIERA_LS, Repo, build_repo
+from bench_lsp import DEFAULT_YLS, HIERA_LS, Repo, build_repo, cpu_seconds
 
 WAIT_LIMIT_S = 300.0
 
@@ -253,19 +252,6 @@ async def measure(
 
 
 CPU = "cpu:"  # a result holding the server's CPU time per request (all its threads)
-
-
-def cpu_seconds(pid: int) -> float:
-    """CPU time a process has used so far, user and system, from /proc (0 elsewhere).
-
-    The machine may be shared: a request's wall time then includes waiting for a core,
-    while its CPU time does not (in steps of the kernel's clock tick, so read as a mean
-    over a series of requests)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def pct(values: list[float], p: float) -> float:

@@ -167,6 +167,8 @@ def main() -> None:
             flush=True,
         )
     report(tallies, time.perf_counter() - start)
+    # a crash is a bug, whatever the run was for (bench/run_all.py fails on it)
+    sys.exit(1 if any(t.crashes for t in tallies.values()) else 0)
 
 
 if __name__ == "__main__":

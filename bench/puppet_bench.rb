@@ -10,6 +10,8 @@ empty = Dir.mktmpdir
 Puppet[:hiera_config] = File.join(empty, 'hiera.yaml')
 Puppet[:strict] = :error
 Puppet[:strict_variables] = true
+# the lookups alone: the environment's manifest (which declares classes) is not evaluated
+Puppet[:code] = '# hiera-ls bench: no manifest'
 facts_in = JSON.parse(File.read(facts_path))
 keys = JSON.parse(File.read(keys_path))
 loader = Puppet::Environments::Directories.new(envpath, [])

@@ -168,3 +168,23 @@ def test_check_reports_them_under_puppet_8_naming_the_profiles(
     assert "web01 (…)" in capsys.readouterr().out  # a report masks the fact's value
     assert main(["check", "--select", "legacy-fact", "--target", "puppet7"]) == 0
     assert "All checks passed" in capsys.readouterr().out
+
+
+def test_a_string_a_merge_key_copies_is_reported_once_under_the_key_that_wrote_it(
+    tmp_path: Path,
+) -> None:
+    """Before, the editor showed the finding twice (once per key holding the string)."""
+    from hiera_ls.features.diagnostics import Diagnostics
+    from hiera_ls.project.workspace import Workspace
+
+    (tmp_path / "data").mkdir()
+    (tmp_path / "hiera.yaml").write_text(
+        "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n"
+    )
+    common = tmp_path / "data" / "common.yaml"
+    common.write_text('base: &b\n  x: "%{osfamily}"\n  y: 2\nderived:\n  <<: *b\n  y: 3\n')
+    snapshot = Workspace([str(tmp_path)]).snapshot()
+    diagnostics = Diagnostics()
+    diagnostics.rebuild_stale(snapshot, diagnostics.changes)
+    found = [p for p in diagnostics.file_problems(snapshot, str(common)) if p.code == "legacy-fact"]
+    assert [(p.where.span.start.line, p.details.key) for p in found] == [(1, "base")]

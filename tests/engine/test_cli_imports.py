@@ -1,5 +1,8 @@
 """Each ``hiera-ls`` command imports only what it uses: a plain lookup loads no language
-server, no reports, no checks and no cryptography (eyaml's only with ``--decrypt``)."""
+server, no reports, no checks and no cryptography (eyaml's only with ``--decrypt``), nor
+what only a rarer path needs: Puppet's type system (``--type``, a merge or hiera.yaml whose
+values are not plain data), ruamel.yaml (the libyaml that reads what PyYAML's reads unlike
+Puppet's), the quick fixes, HOCON and JSON readers."""
 
 from __future__ import annotations
 
@@ -16,6 +19,13 @@ HEAVY = (
     "hiera_ls.lsp",
     "hiera_ls.report",
     "hiera_ls.checks",
+    "hiera_ls.puppet.types",
+    "hiera_ls.puppet.type_parser",
+    "ruamel",
+    "hiera_ls.source.loader_fixes",
+    "hiera_ls.source.hocon_includes",
+    "hiera_ls.source.hocon_data",
+    "hiera_ls.source.json_loader",
 )
 
 

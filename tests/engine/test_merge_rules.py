@@ -11,17 +11,26 @@ import copy
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hiera_ls.engine.merge import (
+    _VALUE_TYPES,
     FIRST,
     MergeStrategy,
+    _options_type,
+    _plain_options,
+    _plain_value,
     convert_first,
     merge_found,
     merge_pair,
     merge_single,
+    parse_cached,
     parse_merge,
 )
 from hiera_ls.puppet.errors import MergeError
+from hiera_ls.puppet.type_mismatch import describe_mismatch
+from hiera_ls.puppet.values import RubySymbol, Sensitive
 
 UNIQUE = MergeStrategy("unique")
 HASH = MergeStrategy("hash")
@@ -446,3 +455,66 @@ def test_unconstrained_deep_accepts_any_option() -> None:
     s = parse_merge({"strategy": "unconstrained_deep", "overwrite_arrays": True})
     assert s is not None and s.name == "unconstrained_deep"
     assert merge_pair(s, {"a": [1]}, {"a": [2]}) == {"a": [1]}
+
+
+# A scalar of each kind Puppet's types tell apart, and values no plain check may accept
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=4),
+    st.sampled_from([RubySymbol("a"), RubySymbol("default"), Sensitive("s")]),
+)
+_KEYS = st.one_of(st.text(max_size=3), st.integers(0, 3), st.none(), st.just(RubySymbol("k")))
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_KEYS, inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(strategy=st.sampled_from(["hash", "unique"]), value=_VALUES)
+def test_values_taken_without_the_type_system_are_the_ones_it_accepts(
+    strategy: str, value: object
+) -> None:
+    """A merge decides plain values without Puppet's type system (a cold lookup then never
+    loads it): never a value the type system would refuse."""
+    expected = parse_cached(_VALUE_TYPES[strategy])
+    if _plain_value(strategy, value):
+        assert describe_mismatch("x", expected, value) == []
+
+
+_OPTION_KEYS = st.sampled_from(
+    ["strategy", "knockout_prefix", "merge_debug", "merge_hash_arrays", "sort_merged_arrays", ""]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    name=st.sampled_from(sorted({"first", "default", "unique", "hash", "deep", "reverse_deep"})),
+    options=st.dictionaries(
+        st.one_of(_OPTION_KEYS, _KEYS),
+        st.one_of(_SCALARS, st.sampled_from(["deep", "hash", "deepish", "first"])),
+        max_size=4,
+    ),
+)
+def test_options_taken_without_the_type_system_are_the_ones_it_accepts(
+    name: str, options: dict[object, object]
+) -> None:
+    if _plain_options(name, options):
+        assert describe_mismatch("x", _options_type(name), options) == []
+
+
+def test_plain_values_and_options_are_decided_without_the_type_system() -> None:
+    assert _plain_value("hash", {"a": [1, 2.5, None, {"b": True}], "": "x"})
+    assert _plain_value("unique", [1, ["a", {"b": None}]])
+    assert _plain_value("unique", "a")
+    assert _plain_options("deep", {"strategy": "deep", "knockout_prefix": "--"})
+    assert _plain_options("hash", {"strategy": "hash"})
+    # left to the type system, which words what is wrong
+    assert not _plain_value("hash", {1: "a"})
+    assert not _plain_value("unique", None)
+    assert not _plain_value("unique", math.nan)
+    assert not _plain_options("hash", {"strategy": "hash", "knockout_prefix": "--"})

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hiera_ls import schemas_path
 from hiera_ls.project.legacy_schemas import V4_SCHEMA, v3_schema
 from hiera_ls.project.schema_validation import SchemaReader, unsupported_keywords
 from hiera_ls.puppet.type_format import format_type
+from hiera_ls.puppet.type_mismatch import describe_mismatch
+from hiera_ls.puppet.values import RubySymbol
 from hiera_ls.schemas_path import HIERA_V5, load_schema, schema_path, schemas_dir
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -166,3 +171,57 @@ def test_layer_rules_are_annotations_not_constraints() -> None:
         "environment": ["HIERA_DEFAULT_HIERARCHY_NOT_IN_MODULE", "HIERA_V3_BACKEND_NOT_GLOBAL"],
         "module": ["HIERA_V3_BACKEND_NOT_GLOBAL"],
     }
+
+
+# hiera.yaml-like values: right and wrong names, kinds and sizes, and values of no plain type
+_WORDS = st.sampled_from(
+    ["version", "defaults", "hierarchy", "plan_hierarchy", "default_hierarchy", "name", "path",
+     "paths", "glob", "globs", "uri", "uris", "mapped_paths", "datadir", "data_hash",
+     "lookup_key", "data_dig", "hiera3_backend", "v4_data_hash", "options", "backends",
+     "logger", "merge_behavior", "deep_merge_options", "yaml", "k-1", "_x", "a:b", "é", ""]
+)  # fmt: skip
+_LEAVES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.sampled_from([3, 4, 5, 5.0, "5", math.nan, RubySymbol("yaml"), 2**70]),
+    _WORDS,
+)
+_CONFIGS = st.recursive(
+    _LEAVES,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_WORDS, inner, max_size=4),
+    max_leaves=16,
+)
+_SCHEMAS = {"v5": load_schema(), "v4": V4_SCHEMA, "v3": v3_schema(["yaml", "json"])}
+# near-valid files: mostly right shapes and values, a wrong piece here and there
+_GOOD = st.sampled_from(["a", "d/%{x}.yaml", "yaml_data", "k-1"])
+_TEXTS = st.one_of(*[_GOOD] * 9, _LEAVES)
+_DATA = st.recursive(
+    st.one_of(_GOOD, st.integers(-3, 3), st.none()),
+    lambda inner: st.lists(inner, max_size=2) | st.dictionaries(_GOOD, inner, max_size=2),
+    max_leaves=4,
+)
+_OPTIONS = st.dictionaries(st.one_of(*[_GOOD] * 9, _WORDS), st.one_of(*[_DATA] * 9, _CONFIGS))
+_LEVEL = st.fixed_dictionaries(
+    {"name": _TEXTS, "path": _TEXTS},
+    optional={"datadir": _TEXTS, "options": _OPTIONS, "lookup_key": _TEXTS},
+)
+_NEAR_VALID = st.fixed_dictionaries(
+    {"version": st.sampled_from([5] * 9 + [3, "5", 5.0, True]), "hierarchy": st.lists(_LEVEL)},
+    optional={"defaults": st.fixed_dictionaries({"datadir": _TEXTS, "data_hash": _TEXTS})},
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(schema=st.sampled_from(sorted(_SCHEMAS)), config=_CONFIGS | _NEAR_VALID)
+def test_what_is_plainly_accepted_passes_puppets_type_check(schema: str, config: object) -> None:
+    """hiera.yaml files are settled without Puppet's type system when their plain values fit
+    the schema (a cold lookup then never loads it): never one the type check would refuse."""
+    reader = SchemaReader(_SCHEMAS[schema])
+    if reader.plainly_accepts(config):
+        assert describe_mismatch("x", reader.puppet_type(), config) == [], config
+
+
+@pytest.mark.parametrize("instance", VALID)
+def test_valid_files_are_plainly_accepted(instance: dict[str, Any]) -> None:
+    reader = SchemaReader(load_schema())
+    assert reader.plainly_accepts(reader.fill_defaults(instance))

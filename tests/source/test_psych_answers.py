@@ -25,7 +25,7 @@ try:
 except ImportError:  # a PyYAML built without libyaml
     yaml_extension = None
 
-from hiera_ls.source.libyaml import BACKENDS, DEFAULT_BACKEND, MAX_DEPTH, Backend
+from hiera_ls.source.libyaml import DEFAULT_BACKEND, MAX_DEPTH, Backend, backends
 from hiera_ls.source.psych_dump import psych_dump
 from hiera_ls.source.yaml_loader import _load
 from tests.oracle.values import canonical, decode, encode
@@ -36,7 +36,7 @@ RECORD: dict[str, Any] = json.loads(ANSWERS.read_text(encoding="utf-8"))
 
 def installed() -> str:
     fallback = DEFAULT_BACKEND.fallback
-    parts = f" ({fallback.name} where it parts from 0.2.5)" if fallback else ""
+    parts = f" ({fallback().name} where it parts from 0.2.5)" if fallback else ""
     return (
         f"PyYAML {yaml.__version__}, parsing with {DEFAULT_BACKEND.name}{parts}, "
         f"against Puppet {RECORD['puppet']}'s recorded answers"
@@ -77,8 +77,9 @@ def test_the_yaml_writer_writes_every_recorded_value_as_puppet_does() -> None:
 def test_a_libyaml_that_reads_bare_keys_hands_the_file_to_one_that_reads_them_as_puppet() -> None:
     """0.2.6 reads ``[ ? ]`` as a list holding an empty pair; 0.2.5 refuses it. The loader
     sees the two tokens itself, whichever libyaml PyYAML bundles, so force that path here."""
-    pyyaml = BACKENDS.get("pyyaml", BACKENDS["ruamel"])
-    forced = replace(pyyaml, ends_bare_key=True, fallback=BACKENDS["ruamel"])
+    found = backends()
+    pyyaml = found.get("pyyaml", found["ruamel"])
+    forced = replace(pyyaml, ends_bare_key=True, fallback=lambda: found["ruamel"])
     cases = [(t, expected(a)) for t, a in RECORD["load_yaml"] if "?" in t and "]" in t]
     assert len(cases) > 15
     assert [text for text, theirs in cases if answer(text, forced) != theirs] == []

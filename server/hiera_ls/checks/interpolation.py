@@ -362,9 +362,11 @@ def check_data_tokens(
     out: list[Problem] = []
     if not locator.may_have_tokens:
         return out
+    written: set[Span] = set()  # a string a merge key (<<: *anchor) copies is reported once
     for site in iter_strings(data_file, locator.lines):
-        if site.alias:
+        if site.alias or site.scalar in written:
             continue
+        written.add(site.scalar)
         root = site.root_key
         key = root if isinstance(root, str) and not site.in_key else None
         span_of = _span_of(locator, site)

@@ -13,7 +13,7 @@ import math
 import os
 import re
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from hiera_ls.cli.usage import UsageError
 from hiera_ls.engine.explain import plain_data, render_text, to_data
@@ -32,12 +32,12 @@ from hiera_ls.project.facts import (
 from hiera_ls.project.repo_config import find_repo_config
 from hiera_ls.project.targets import choose_target
 from hiera_ls.puppet.ruby_text import float_to_s, to_s
-from hiera_ls.puppet.type_mismatch import describe_mismatch, render
-from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
-from hiera_ls.puppet.types import PType
 from hiera_ls.source.files import UNREAD_CODES, FileAccess
 from hiera_ls.source.psych_dump import psych_dump
 from hiera_ls.source.yaml_document import LOAD_ERROR_PREFIX
+
+if TYPE_CHECKING:
+    from hiera_ls.puppet.types import PType
 
 STRATEGIES = ("first", "unique", "hash", "deep")
 BACKEND_HINT = "Name a reader for a function with --backend FUNCTION=READER."
@@ -289,7 +289,10 @@ def _no_aliases(name: str) -> str | None:
 
 def _value_type(text: str) -> PType:
     """``--type``: Puppet's own types only (type aliases need the environment's code, which
-    `puppet lookup` cannot load either); Puppet's words for what it refuses."""
+    `puppet lookup` cannot load either); Puppet's words for what it refuses. Puppet's type
+    system is imported here, for the lookups that name a type."""
+    from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
+
     try:
         return parse_type(text, _no_aliases)
     except _NoSuchType:
@@ -399,6 +402,8 @@ def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO)
     if value_type is not None and not only_options and outcome.found:
         from_default = args.default is not None and not session.lookup(args.keys, merge).found
         subject = "Default value" if from_default else "Found value"
+        from hiera_ls.puppet.type_mismatch import describe_mismatch, render
+
         mismatches = describe_mismatch(f"{subject} has wrong type,", value_type, outcome.value)
         if mismatches:
             raise UsageError(render(mismatches))

@@ -6,8 +6,9 @@ different answers where the data interpolates a fact that differs per node: one
 own, and a fleet diff a lookup per node and key.  A key's answer reads only its own values
 in those files and their ``lookup_options``, the keys those values look up
 (``%{lookup('k')}``, ``%{alias('k')}``, ``%{hiera('k')}``), and, for a module's key, the
-module's data and hiera.yaml: nodes that agree on every variable these interpolate get the
-same answer to that key, so only the keys that interpolate a per-node fact cost a lookup per
+module's data and the files its hierarchy finds for the node: nodes that agree on every
+variable these interpolate, and whose module hierarchies find the same files, get the same
+answer to that key, so only the keys that interpolate a per-node fact cost a lookup per
 node.  Where an interpolation cannot be read this way (another function, a malformed
 ``%{}``), the key is split by everything the files interpolate, as whole classes are.
 """
@@ -23,6 +24,7 @@ from hiera_ls.engine.node_classes import (
     Classifier,
     NodeClasses,
     config_variables,
+    hierarchy_reads,
     interpolated_variables,
     values_of,
 )
@@ -93,26 +95,32 @@ class KeyClasses:
             if info.view is view and module:
                 self._module_files.setdefault(module, []).append(path)
         self._reads: dict[tuple[str, str], Reads | None] = {}
-        self._variables: dict[tuple[int, str], tuple[str, ...]] = {}
+        self._key_reads: dict[tuple[int, str], tuple[tuple[str, ...], tuple[str, ...]]] = {}
         self._sessions: dict[int, LookupSession] = {}
-        self._splits: dict[tuple[int, tuple[str, ...]], list[tuple[int, ...]]] = {}
+        self._splits: dict[tuple[int, object], list[tuple[int, ...]]] = {}
+        self._module_read: dict[tuple[int, str], Hashable] = {}
 
     def split(self, c: int, key: str) -> list[tuple[int, ...]]:
         """Class ``c``'s nodes in groups that get the same answer to ``key``."""
         members = self.base.members[c]
         if len(members) == 1:
             return [members]
-        names = self._variables.get((c, key))
-        if names is None:
-            names = self._variables[(c, key)] = tuple(sorted(self._variables_of(c, key)))
-        if not names:
+        reads = self._key_reads.get((c, key))
+        if reads is None:
+            reads = self._key_reads[(c, key)] = self._reads_of_key(c, key)
+        if reads == ((), ()):
             return [members]
-        found = self._splits.get((c, names))
+        found = self._splits.get((c, reads))
         if found is None:  # keys that read the same variables split a class alike
+            names, modules = reads
             groups: dict[Hashable, list[int]] = {}
             for i in members:
-                groups.setdefault(values_of(self._scopes[i], names), []).append(i)
-            found = self._splits[(c, names)] = [tuple(group) for group in groups.values()]
+                signature = (
+                    values_of(self._scopes[i], names),
+                    tuple(self._module_reads(c, i, m) for m in modules),
+                )
+                groups.setdefault(signature, []).append(i)
+            found = self._splits[(c, reads)] = [tuple(group) for group in groups.values()]
         return found
 
     def session(self, c: int, node: int) -> LookupSession:
@@ -129,12 +137,25 @@ class KeyClasses:
                 self._sessions[node] = found
         return found
 
-    def _variables_of(self, c: int, key: str) -> set[str]:
+    def _module_reads(self, c: int, node: int, module: str) -> Hashable:
+        """What ``module``'s hierarchy reads for ``node`` (its files found, as a global
+        level's): a module hierarchy's ``nodes/%{trusted.certname}.yaml`` sets apart only
+        the nodes that have such a file."""
+        slot = (node, module)
+        found = self._module_read.get(slot)
+        if found is None:
+            reads = hierarchy_reads(self.session(c, node), module)
+            found = self._module_read[slot] = reads if reads is not None else ("alone", node)
+        return found
+
+    def _reads_of_key(self, c: int, key: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(variables, modules whose hierarchies interpolate) that ``key``'s answer reads."""
         files = self.base.files[c] if c < len(self.base.files) else None
         if files is None:
-            return self._everything(c)
+            return tuple(sorted(self._everything(c))), ()
         env = self._view.env
         found: set[str] = set()
+        modules: set[str] = set()
         seen: set[str] = set()
         todo = [key]
         while todo:
@@ -143,18 +164,17 @@ class KeyClasses:
                 continue
             seen.add(wanted)
             module = _module_of(wanted)
-            paths = [*files, *self._module_files.get(module or "", ())]
             layer = env.modules.get(module) if module else None
-            if layer is not None:
-                found |= config_variables(layer.config)
-            for path in paths:
+            if module and layer is not None and config_variables(layer.config):
+                modules.add(module)
+            for path in (*files, *self._module_files.get(module or "", ())):
                 for name in (wanted, LOOKUP_OPTIONS):
                     reads = self._reads_in(path, name)
                     if reads is None:
-                        return self._everything(c)
+                        return tuple(sorted(self._everything(c))), ()
                     found |= reads.variables
                     todo.extend(reads.keys)
-        return found
+        return tuple(sorted(found)), tuple(sorted(modules))
 
     def _reads_in(self, path: str, key: str) -> Reads | None:
         slot = (path, key)

@@ -12,10 +12,12 @@ Spec: Puppet's puppet/pops/merge_strategy.rb and deep_merge; checked against Pup
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from hiera_ls.engine.deep_merge import DeepMergeOptions, deep_merge
 from hiera_ls.puppet.errors import MergeError, RubyError
@@ -25,10 +27,10 @@ from hiera_ls.puppet.ruby import (
     truthy,
 )
 from hiera_ls.puppet.ruby_text import to_s
-from hiera_ls.puppet.type_mismatch import describe_mismatch, render_text
-from hiera_ls.puppet.type_parser import parse_type
-from hiera_ls.puppet.types import PType
 from hiera_ls.puppet.values import RubySymbol
+
+if TYPE_CHECKING:
+    from hiera_ls.puppet.types import PType
 
 
 def _no_options() -> Mapping[str, object]:
@@ -125,12 +127,37 @@ def parse_merge(spec: object) -> MergeStrategy | None:
 
 def _validate_options(name: str, options: dict[object, object]) -> None:
     """The options type check (MergeStrategy#initialize), with the describer's messages."""
-    _assert_type("The merge options has wrong type,", _options_type(name), options)
+    if not _plain_options(name, options):
+        _assert_type("The merge options has wrong type,", _options_type(name), options)
+
+
+def _plain_options(name: str, options: dict[object, object]) -> bool:
+    """Options of plain Strings and Booleans that the options type surely accepts, decided
+    without Puppet's type system (which a plain `hiera-ls lookup` then never loads); false
+    sends the options to the full check, which says what is wrong."""
+    if name in _UNCONSTRAINED:  # Hash[String[1], Any]
+        return all(type(k) is str and k for k in options)
+    kinds = dict(_DEEP_OPTION_KINDS) if name == "deep" else {"strategy": "pattern"}
+    for key, value in options.items():
+        kind = kinds.get(key) if type(key) is str else None
+        if kind is None:
+            return False
+        if value is None:
+            continue
+        if kind == "pattern" and not (type(value) is str and name in value):
+            return False  # Pattern[/name/] (Pattern[deep] for deep): a String holding it
+        if kind == "string" and type(value) is not str:
+            return False
+        if kind == "boolean" and type(value) is not bool:
+            return False
+    return True
 
 
 @cache
 def _options_type(name: str) -> PType:
     """MergeStrategy.options_t of each strategy (lib/puppet/pops/merge_strategy.rb)."""
+    from hiera_ls.puppet.type_parser import parse_type
+
     if name in _UNCONSTRAINED:
         return parse_type("Hash[String[1], Any]")
     if name == "deep":
@@ -146,6 +173,8 @@ _VALUE_TYPES = {"hash": "Hash[String, Data]", "unique": "Variant[Scalar, Array[D
 
 
 def _assert_type(subject: str, expected: PType, value: object) -> None:
+    from hiera_ls.puppet.type_mismatch import describe_mismatch, render_text
+
     mismatches = describe_mismatch(subject, expected, value)
     if mismatches:
         raise MergeError(render_text(mismatches))
@@ -153,12 +182,61 @@ def _assert_type(subject: str, expected: PType, value: object) -> None:
 
 def _check(strategy: str, ordinal: str, value: object) -> None:
     """MergeStrategy#merge's assert_type for the strategies whose value type is not Any."""
+    if _plain_value(strategy, value):
+        return
     subject = f"The {ordinal} element of the merge has wrong type,"
     _assert_type(subject, parse_cached(_VALUE_TYPES[strategy]), value)
 
 
+def _plain_value(strategy: str, value: object) -> bool:
+    """A value the strategy's value type surely accepts, decided without Puppet's type
+    system: for ``hash`` a Hash of String keys and Data, for ``unique`` a Scalar or an
+    Array of Data. False sends the value to the full check (which may yet accept it)."""
+    if strategy == "hash":
+        return type(value) is dict and _plain_data(value)
+    if type(value) is list:
+        return _plain_data(value)
+    return value is not None and _plain_scalar(value)
+
+
+def _plain_scalar(value: object) -> bool:
+    """ScalarData or undef of exactly Python's plain types (a NaN is no Float instance)."""
+    kind = type(value)
+    if kind is float:
+        return math.isfinite(value)  # type: ignore[arg-type]
+    return value is None or kind is str or kind is int or kind is bool
+
+
+def _plain_data(value: object) -> bool:
+    """Data (``Variant[ScalarData, Undef, Hash[String, Data], Array[Data]]``) made only of
+    Python's plain types; walked without recursion, each collection once (YAML aliases share
+    them)."""
+    seen: set[int] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict or kind is list:
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+            if kind is dict:
+                assert isinstance(item, dict)
+                if not all(type(k) is str for k in item):
+                    return False
+                stack.extend(item.values())
+            else:
+                assert isinstance(item, list)
+                stack.extend(item)
+        elif not _plain_scalar(item):
+            return False
+    return True
+
+
 @cache
 def parse_cached(text: str) -> PType:
+    from hiera_ls.puppet.type_parser import parse_type
+
     return parse_type(text)
 
 

@@ -110,14 +110,20 @@ class LevelReads:
     options: object  # canonical
 
 
-def hierarchy_reads(session: LookupSession) -> tuple[LevelReads, ...] | None:
-    """What the node's global and environment hierarchies read: each level's existing files
-    and URIs and its options, as interpolated for the node (no data is looked up).  None
-    when the node's scope or hierarchy is in error: a class of its own."""
+def hierarchy_reads(
+    session: LookupSession, module: str | None = None
+) -> tuple[LevelReads, ...] | None:
+    """What the node's global and environment hierarchies read (or ``module``'s, which only
+    that module's keys read): each level's existing files and URIs and its options, as
+    interpolated for the node (no data is looked up).  None when the node's scope or
+    hierarchy is in error: a class of its own."""
     if session.scope.error is not None:
         return None
     out: list[LevelReads] = []
-    for layer in session.hierarchy(UNDEFINED_KEY):
+    key = UNDEFINED_KEY if module is None else f"{module}::{UNDEFINED_KEY}"
+    for layer in session.hierarchy(key):
+        if module is not None and layer.layer.module_name != module:
+            continue
         if layer.error is not None:
             return None
         kind = f"{layer.layer.kind.value}{'-default' * layer.default_hierarchy}"

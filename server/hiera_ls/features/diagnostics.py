@@ -307,6 +307,17 @@ class Diagnostics:
         size = _file_count(snapshot, view)
         return self._build(snapshot, view) if size <= SYNC_INDEX_FILES else None
 
+    def index_deferred(self, snapshot: Snapshot, path: str) -> bool:
+        """Whether ``path`` is a data file whose environment has no index yet and gets it in
+        the background (:meth:`built`): its complete checks are seconds away."""
+        view = snapshot.environment_for(path)
+        if view is None or snapshot.kind_of(path) is not FileKind.DATA:
+            return False
+        built = self._built.get(view.env.root)
+        if built is not None and built.index.env is view.env:
+            return False
+        return _file_count(snapshot, view) > SYNC_INDEX_FILES
+
     def has_index(self, snapshot: Snapshot) -> bool:
         return all(
             (b := self._built.get(v.env.root)) is not None and b.index.env is v.env
@@ -338,6 +349,16 @@ class Diagnostics:
         fresh = [p for p in source.data.problems if p not in stale]
         found = _located_in(sorted([*fresh, *moved], key=_order), path)
         found = self._with_coverage(snapshot, path, source.text, found)
+        return self._policy(snapshot, path, source.text, found, PARTIAL)
+
+    def loader_problems(self, snapshot: Snapshot, path: str) -> list[Problem]:
+        """What the file's loader found (its YAML as Puppet reads it), under the repository's
+        policy: a data file opened before its environment's index is built shows these at
+        once; the checks, which read the same parse, add theirs once the index is there."""
+        source = self.source(snapshot, path)
+        if source is None:
+            return []
+        found = _located_in(sorted(source.data.problems, key=_order), path)
         return self._policy(snapshot, path, source.text, found, PARTIAL)
 
     def file_problems(
@@ -644,7 +665,9 @@ def _file_count(snapshot: Snapshot, view: EnvironmentView) -> int:
 
 
 def _order(p: Problem) -> tuple[object, ...]:
-    return (p.where.span.start, p.where.span.end, p.code)
+    """File order: by start, end, code (plain numbers: compared without Python calls)."""
+    span = p.where.span
+    return (span.start.line, span.start.column, span.end.line, span.end.column, p.code)
 
 
 def _profiles(

@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from hiera_ls.engine.lookup import LookupOutcome
+from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.engine.merge import MergeStrategy
 from hiera_ls.engine.trace import NO_VALUE, Event, Kind, TraceNode
 from hiera_ls.features.sessions import new_session
@@ -297,7 +297,8 @@ def resolve(
 ) -> Resolution:
     """Look ``key`` up for the active profile (with ``merge``, the merge argument the code
     passes; None: the key's lookup_options decide) and explain where its value came from."""
-    outcome = new_session(snapshot, view).lookup(key, merge, explain=True)
+    session = new_session(snapshot, view)
+    outcome = session.lookup(key, merge, explain=True)
     trace = outcome.trace
     strategy: MergeStrategy | None = None
     contributions: tuple[Contribution, ...] = ()
@@ -311,7 +312,7 @@ def resolve(
             source = option_source(snapshot, trace, root)
     candidates = contributions
     if strategy is None or strategy.name == "first":
-        candidates = _every_level(snapshot, view, root) or contributions
+        candidates = _every_level(session, root) or contributions
     return Resolution(key, outcome, strategy, source, contributions, candidates)
 
 
@@ -327,9 +328,11 @@ def winning_files(outcome: LookupOutcome, key: str) -> tuple[bool, tuple[str, ..
     return merged, tuple(c.file for c in _contributions(node, key))
 
 
-def _every_level(snapshot: Snapshot, view: EnvironmentView, root: str) -> tuple[Contribution, ...]:
-    """Values of ``root`` at every level for this node: a deep merge visits them all."""
-    probe = new_session(snapshot, view).lookup(root, {"strategy": "deep"}, explain=True)
+def _every_level(session: LookupSession, root: str) -> tuple[Contribution, ...]:
+    """Values of ``root`` at every level for this node: a deep merge visits them all (in
+    the session of the hover's own lookup, whose lookup_options and hierarchies it reuses:
+    a fresh one read them again, a third of a hover's time)."""
+    probe = session.lookup(root, {"strategy": "deep"}, explain=True)
     if probe.trace is None:
         return ()
     node = _root_node(probe.trace, root)

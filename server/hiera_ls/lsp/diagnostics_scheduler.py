@@ -5,7 +5,9 @@ cross-file findings last shown for it, moved with the edit (features/carried_fin
 so nothing flickers away and back and nothing is ``[]`` in between; the full checks that
 follow replace them. (Waiting for the full checks instead cost every keystroke the pause in
 typing plus the cross-file run: 0.6-0.8 s on an 8,254-line file.) A file opened while full
-checks are due gets one publish, complete, when they are done. A burst of
+checks are due gets one publish, complete, when they are done; where they wait for the
+index of a big environment, built in the background, its loader's findings come first.
+A burst of
 edits (a paste, a macro, a client replaying its changes) gets one publish, for its newest
 version, not one per edit. Cross-file checks (the key index, every open file's full checks) wait for
 a pause in typing (``REBUILD_DELAY_S``) and run in one worker thread on a snapshot, so
@@ -68,6 +70,7 @@ class DiagnosticsScheduler:
         self.ls = ls
         self.published: dict[str, tuple[Any, ...]] = {}  # uri -> last pushed diagnostics
         self.published_version: dict[str, int | None] = {}  # uri -> version last pushed
+        self._converted = lsp_ranges.ConvertedDiagnostics()  # kept from publish to publish
         self._full_pending = False  # full checks are scheduled or running
         self._rebuild: asyncio.TimerHandle | None = None
         # documents edited (True) or opened (False) since their last publish
@@ -102,16 +105,21 @@ class DiagnosticsScheduler:
         path: str,
         quick: bool = False,
         pause: Callable[[], None] | None = None,
+        loader: bool = False,
     ) -> list[types.Diagnostic]:
         ls = self.ls
         conv = ls.converter(path, snapshot.text(path) or "")  # the snapshot's text, not the latest
         d = ls.diagnostics
         problems = (
-            d.quick_problems(snapshot, path) if quick else d.file_problems(snapshot, path, pause)
+            d.loader_problems(snapshot, path)
+            if loader
+            else d.quick_problems(snapshot, path)
+            if quick
+            else d.file_problems(snapshot, path, pause)
         )
         hidden = ls.hidden_codes if path.endswith((".yaml", ".yml")) else frozenset()
         shown = capped([p for p in problems if p.code not in hidden])
-        return [lsp_ranges.diagnostic(p, conv, ls.converter) for p in shown]
+        return self._converted.diagnostics(path, shown, conv, ls.converter)
 
     def wait_idle(self) -> None:
         """In a worker: wait while the server's thread answers the client (see foreground)."""
@@ -149,7 +157,14 @@ class DiagnosticsScheduler:
         with self.foreground():
             for path, changed in paths:
                 if not changed and self._full_pending:
-                    continue  # opened: the full checks under way publish it, complete
+                    # opened: the full checks under way publish it, complete; where they wait
+                    # for a big environment's index (9 s for 2,042 files), what its loader
+                    # found is published first (the parse the checks read next)
+                    snapshot = self.ls.snapshot()
+                    if path in self.ls.uris and self.ls.diagnostics.index_deferred(snapshot, path):
+                        found = self.diagnostics_for(snapshot, path, loader=True)
+                        self.publish([path], force=path, computed={path: found})
+                    continue
                 if path in self.ls.uris:
                     # the file's own checks now, with the last cross-file findings carried
                     self.publish([path], force=path, quick=True)
@@ -337,6 +352,9 @@ class DiagnosticsScheduler:
             )
 
     def clear(self, uri: str) -> None:
+        path = lsp_ranges.path_of(uri)
+        if path is not None:
+            self._converted.forget(path)
         self.published.pop(uri, None)
         self.published_version.pop(uri, None)
         if not self.ls.pull_diagnostics:

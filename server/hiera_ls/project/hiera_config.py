@@ -44,7 +44,6 @@ from hiera_ls.project.legacy_schemas import V3_DEFAULTS, V4_SCHEMA, v3_schema
 from hiera_ls.project.schema_validation import Finding, SchemaReader
 from hiera_ls.puppet.regexp import ruby_regexp_error
 from hiera_ls.puppet.ruby_text import symkeys_to_string
-from hiera_ls.puppet.type_mismatch import describe_mismatch, render
 from hiera_ls.puppet.values import RubySymbol, value_at
 from hiera_ls.schemas_path import HIERA_V5, load_schema
 from hiera_ls.source.files import ReadProblem
@@ -52,7 +51,6 @@ from hiera_ls.source.interpolation import TokenKind, scan
 from hiera_ls.source.loader_rules import BY_CODE as LOADER_RULES
 from hiera_ls.source.spans import NO_DETAILS, Details, Span
 from hiera_ls.source.yaml_document import psych_error_text
-from hiera_ls.source.yaml_edits import nearest
 from hiera_ls.source.yaml_loader import load_yaml
 
 
@@ -220,6 +218,11 @@ class _ConfigReader(LocatedReader):
         return self._result(5, [e for e, _ in hierarchy], [e for e, _ in default_hierarchy], plan)
 
     def _type_check(self, reader: SchemaReader, config: dict[object, object]) -> None:
+        if reader.plainly_accepts(config):
+            return  # most files: decided without loading Puppet's type system
+        from hiera_ls.puppet.type_mismatch import describe_mismatch, render
+        from hiera_ls.source.yaml_edits import nearest
+
         subject = f"The Lookup Configuration at '{self.path}' has wrong type,"
         mismatches = describe_mismatch(subject, reader.puppet_type(), config)
         if not mismatches:

@@ -5,12 +5,14 @@ its consequences."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from hiera_ls.source.fix_source import FixSource
 from hiera_ls.source.rules import FixBuilder, Rule, table
 from hiera_ls.source.spans import Position, Problem, Severity, Span
-from hiera_ls.source.text_edits import Fix, edit
-from hiera_ls.source.yaml_edits import entry_lines, mapping_with_key_at, one_line, word_in_span
+
+if TYPE_CHECKING:  # the fixes' helpers are imported when a fix is asked for, not by lookups
+    from hiera_ls.source.fix_source import FixSource
+    from hiera_ls.source.text_edits import Fix
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
 
@@ -24,6 +26,9 @@ HIERA_KEYS = (
 
 def _unrecognized_key(problem: Problem, src: FixSource) -> list[Fix]:
     """The key Puppet does not know, as the key it most likely misspells."""
+    from hiera_ls.source.text_edits import Fix, edit
+    from hiera_ls.source.yaml_edits import word_in_span
+
     details = problem.details
     span, word, quote = word_in_span(problem, src)
     if not details.suggestions or word != details.option:
@@ -34,6 +39,9 @@ def _unrecognized_key(problem: Problem, src: FixSource) -> list[Fix]:
 
 def _hiera3_backend(problem: Problem, src: FixSource) -> list[Fix]:
     """``hiera3_backend: yaml`` -> ``data_hash: yaml_data``, as Puppet's message says."""
+    from hiera_ls.source.text_edits import Fix, edit
+    from hiera_ls.source.yaml_edits import one_line
+
     wanted = problem.details.suggestions
     span = one_line(problem)
     before = re.search(r"hiera3_backend\s*:\s*$", src.line(span.start.line)[: span.start.column])
@@ -45,6 +53,9 @@ def _hiera3_backend(problem: Problem, src: FixSource) -> list[Fix]:
 
 def _options_refused(problem: Problem, src: FixSource) -> list[Fix]:
     """Remove the level's own ``options`` entry (one inherited from defaults is not here)."""
+    from hiera_ls.source.text_edits import Fix, edit
+    from hiera_ls.source.yaml_edits import entry_lines, mapping_with_key_at, one_line
+
     if src.at(one_line(problem)) != "options":
         return []
     found = mapping_with_key_at(src, problem.where.span.start)

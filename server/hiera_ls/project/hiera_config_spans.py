@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from hiera_ls.project.hiera_config_model import NO_SPAN, LayerName
 from hiera_ls.project.hiera_config_rules import BY_CODE
-from hiera_ls.puppet.type_mismatch import Mismatch
 from hiera_ls.puppet.values import RubySymbol
 from hiera_ls.source.spans import NO_DETAILS, Details, Problem, Span
 from hiera_ls.source.yaml_document import YamlDocument
+
+if TYPE_CHECKING:
+    from hiera_ls.puppet.type_mismatch import Mismatch
 
 _LINE_RE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 

@@ -27,40 +27,19 @@ Keywords outside that subset are a programming error (the tests compile the real
 from __future__ import annotations
 
 import copy
+import math
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hiera_ls.puppet.types import (
-    AliasType,
-    AnyType,
-    ArrayType,
-    BooleanType,
-    FloatType,
-    HashType,
-    IntegerType,
-    NumericType,
-    PatternType,
-    PType,
-    ScalarDataType,
-    StringType,
-    StructElement,
-    StructType,
-    UndefType,
-    VariantType,
-    make_enum,
-)
 from hiera_ls.puppet.values import RubySymbol
+
+if TYPE_CHECKING:
+    from hiera_ls.puppet.types import AliasType, PType
 
 Schema = Mapping[str, Any]
 ValuePath = tuple[object, ...]
-
-_BUILTIN_TYPES: dict[str, PType] = {
-    "ScalarData": ScalarDataType(),
-    "Any": AnyType(),
-    "Numeric": NumericType(),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +56,9 @@ class SchemaReader:
 
     def __init__(self, root: Schema) -> None:
         self.root = root
-        self._aliases: dict[str, AliasType] = {}
-        self._compiled: dict[int, PType] = {}
+        # the Puppet types built of it (project/schema_types.py), by alias name and by id()
+        self.type_aliases: dict[str, AliasType] = {}
+        self.compiled_types: dict[int, PType] = {}
         self._checks: dict[int, list[Any]] = {}  # by id(): the schema outlives this reader
 
     # ------------------------------------------------------------------ references
@@ -97,102 +77,88 @@ class SchemaReader:
     # ------------------------------------------------------------------ Puppet type
 
     def puppet_type(self, node: Schema | None = None) -> PType:
-        """The Puppet type this (sub)schema stands for; the whole schema by default."""
-        return self._compile(self.root if node is None else node)
+        """The Puppet type this (sub)schema stands for; the whole schema by default (Puppet's
+        type system imported here: :meth:`plainly_accepts` settles most files without it)."""
+        from hiera_ls.project.schema_types import compile_schema
 
-    def _compile(self, node: Schema) -> PType:
+        return compile_schema(self, self.root if node is None else node)
+
+    def plainly_accepts(self, value: object, node: Schema | None = None) -> bool:
+        """Whether :meth:`puppet_type` surely accepts ``value``, decided on the value alone
+        (a value of Python's plain types, walked as the type is built); False sends it to
+        the type check, which may yet accept it and otherwise says why not."""
+        return self._plain(self.root if node is None else node, value)
+
+    def _plain(self, node: Schema, value: object) -> bool:
         if "$ref" in node:
             target = self.deref(node)
-            alias = target.get("x-puppet-alias")
-            if isinstance(alias, str):
-                return self._alias(alias, target)
-            return self._compile(target)
-        key = id(node)
-        found = self._compiled.get(key)
-        if found is None:
-            found = self._compile_node(node)
-            self._compiled[key] = found
-        return found
+            if isinstance(target.get("x-puppet-alias"), str):
+                return self._plain_node(target, value)
+            return self._plain(target, value)
+        return self._plain_node(node, value)
 
-    def _alias(self, name: str, target: Schema) -> AliasType:
-        alias = self._aliases.get(name)
-        if alias is None:
-            body = {k: v for k, v in target.items() if k != "x-puppet-alias"}
-            holder: list[PType] = []
-
-            def resolve() -> PType:
-                if not holder:
-                    holder.append(self._compile_node(body))
-                return holder[0]
-
-            alias = AliasType(name, resolve, builtin=True)
-            self._aliases[name] = alias
-        return alias
-
-    def _compile_node(self, node: Schema) -> PType:
+    def _plain_node(self, node: Schema, value: object) -> bool:
         builtin = node.get("x-puppet-type")
         if isinstance(builtin, str):
-            return _BUILTIN_TYPES[builtin]
-        alias = node.get("x-puppet-alias")
-        if isinstance(alias, str):
-            return self._alias(alias, node)
+            return builtin == "Any" or (builtin == "ScalarData" and _plain_scalar(value))
         if "anyOf" in node and "x-puppet-issue" not in node:
-            return VariantType(tuple(self._compile(n) for n in node["anyOf"]))
+            return any(self._plain(n, value) for n in node["anyOf"])
         if "enum" in node:
-            return make_enum([str(v) for v in node["enum"]])
+            return type(value) is str and value in [str(v) for v in node["enum"]]
         kinds = node.get("type")
         if kinds is None:
-            return AnyType()
+            return True
         if isinstance(kinds, list):
             names = [k for k in kinds if not (k == "null" and "default" in node)]
-            if len(names) != 1:
-                return VariantType(tuple(self._compile_kind(k, node) for k in names))
-            kinds = names[0]
-        return self._compile_kind(str(kinds), node)
+            return any(self._plain_kind(str(k), node, value) for k in names)
+        return self._plain_kind(str(kinds), node, value)
 
-    def _compile_kind(self, kind: str, node: Schema) -> PType:
+    def _plain_kind(self, kind: str, node: Schema, value: object) -> bool:
         if kind == "object":
-            return self._compile_object(node)
+            return type(value) is dict and self._plain_object(node, value)
         if kind == "array":
             items = node.get("items")
-            element = self._compile(items) if isinstance(items, Mapping) else AnyType()
-            return ArrayType(element, _size(node.get("minItems"), node.get("maxItems")))
-        if kind == "string":
-            pattern = node.get("pattern")
-            if isinstance(pattern, str):
-                return PatternType((ruby_pattern_source(pattern),))
-            return StringType(_size(node.get("minLength"), node.get("maxLength")))
-        if kind == "integer":
-            if "const" in node:
-                return IntegerType(int(node["const"]), int(node["const"]))
-            return IntegerType(node.get("minimum"), node.get("maximum"))
-        if kind == "number":
             return (
-                NumericType()
-                if "minimum" not in node
-                else FloatType(node.get("minimum"), node.get("maximum"))
+                type(value) is list
+                and _within(len(value), node.get("minItems"), node.get("maxItems"))
+                and (not isinstance(items, Mapping) or all(self._plain(items, v) for v in value))
             )
+        if kind == "string":
+            if type(value) is not str:
+                return False
+            pattern = node.get("pattern")
+            if isinstance(pattern, str):  # Ruby and Python read these patterns alike on ASCII
+                rx = _compiled_pattern(pattern)
+                return value.isascii() and rx is not None and rx.search(value) is not None
+            return _within(len(value), node.get("minLength"), node.get("maxLength"))
+        if kind == "integer":
+            if type(value) is not int:
+                return False
+            if "const" in node:
+                return value == int(node["const"])
+            return _within(value, node.get("minimum"), node.get("maximum"))
+        if kind == "number":
+            return "minimum" not in node and _plain_scalar(value) and type(value) in (int, float)
         if kind == "boolean":
-            return BooleanType()
-        if kind == "null":
-            return UndefType()
-        raise ValueError(f"unsupported schema type {kind!r}")
+            return type(value) is bool
+        return kind == "null" and value is None
 
-    def _compile_object(self, node: Schema) -> PType:
+    def _plain_object(self, node: Schema, value: dict[object, object]) -> bool:
         properties = node.get("properties")
-        if isinstance(properties, Mapping):
-            required = set(node.get("required", ()))
-            return StructType(
-                tuple(
-                    StructElement(name, name not in required, self._compile(sub))
-                    for name, sub in properties.items()
-                )
+        if isinstance(properties, Mapping):  # a Struct: no other keys, the required ones there
+            required = node.get("required", ())
+            return (
+                all(type(k) is str and k in properties for k in value)
+                and all(name in value for name in required)
+                and all(self._plain(properties[str(k)], v) for k, v in value.items())
             )
         names = node.get("propertyNames")
         values = node.get("additionalProperties")
-        key = self._compile(names) if isinstance(names, Mapping) else StringType()
-        value = self._compile(values) if isinstance(values, Mapping) else AnyType()
-        return HashType(key, value)
+        return all(
+            (self._plain(names, k) if isinstance(names, Mapping) else type(k) is str)
+            and (not isinstance(values, Mapping) or self._plain(values, v))
+            for k, v in value.items()
+        )
 
     # ------------------------------------------------------------------ defaults
 
@@ -254,22 +220,16 @@ class SchemaReader:
                 self._walk(items, element, (*path, i), layer, out)
 
 
-def ruby_pattern_source(pattern: str) -> str:
-    """A JSON Schema (ECMA) pattern anchored with ^...$ as Ruby's \\A...\\z source."""
-    source = pattern
-    if source.startswith("^"):
-        source = "\\A" + source[1:]
-    if source.endswith("$") and not source.endswith("\\$"):
-        source = source[:-1] + "\\z"
-    return source
+def _within(n: int, low: object, high: object) -> bool:
+    return (not isinstance(low, int) or n >= low) and (not isinstance(high, int) or n <= high)
 
 
-def _size(low: object, high: object) -> IntegerType | None:
-    if low is None and high is None:
-        return None
-    return IntegerType(
-        int(low) if isinstance(low, int) else 0, int(high) if isinstance(high, int) else None
-    )
+def _plain_scalar(value: object) -> bool:
+    """ScalarData of exactly Python's plain types (a NaN is no Float instance)."""
+    kind = type(value)
+    if kind is float:
+        return math.isfinite(value)  # type: ignore[arg-type]
+    return kind is str or kind is int or kind is bool
 
 
 # ----------------------------------------------------------------------- keyword checks

@@ -10,18 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from hiera_ls.puppet.message import Text, as_inferred_type, as_key, as_path, as_value
 from hiera_ls.puppet.ruby_text import symkeys_to_string
-from hiera_ls.puppet.type_format import format_type
-from hiera_ls.puppet.type_infer import infer
-from hiera_ls.puppet.type_mismatch import describe_mismatch, render_text
-from hiera_ls.puppet.types import HashType
 from hiera_ls.puppet.values import CompositeKey, RubySymbol
 from hiera_ls.source import loader_rules as rules
 from hiera_ls.source.files import ReadProblem
-from hiera_ls.source.hocon_includes import IncludeReader
-from hiera_ls.source.json_loader import load_json
 from hiera_ls.source.node_table import EMPTY_NODES, Nodes, NodeSpans, NodeTable, Path
 from hiera_ls.source.psych_scalars import RubyObject
 from hiera_ls.source.rules import Rule
@@ -29,6 +24,9 @@ from hiera_ls.source.spans import Details, Problem, Severity, Span
 from hiera_ls.source.yaml_document import LOAD_ERROR_PREFIX, YamlDocument
 from hiera_ls.source.yaml_loader import LENIENT_CODES, load_yaml, load_yaml_leniently
 from hiera_ls.source.yaml_reparse import reload_yaml
+
+if TYPE_CHECKING:
+    from hiera_ls.source.hocon_includes import IncludeReader
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,11 +140,17 @@ def _yaml_data(path: str, doc: YamlDocument) -> DataFile:
 
 
 def load_json_data(path: str, text: str) -> DataFile:
+    from hiera_ls.source.json_loader import load_json  # (a YAML-only lookup never needs it)
+
     doc = load_json(path, text)
     if doc.fatal is not None:
         return DataFile(path, {}, doc.fatal.text, {}, EMPTY_NODES, (doc.fatal, *doc.problems))
     problems = list(doc.problems)
     if not isinstance(doc.value, dict):
+        # Puppet's type system, imported for the files it refuses (not by every lookup)
+        from hiera_ls.puppet.type_mismatch import describe_mismatch, render_text
+        from hiera_ls.puppet.types import HashType
+
         message = Text.of(
             "Value returned from data_hash function 'json_data', when using location '",
             as_path(path),
@@ -280,6 +284,9 @@ def _find_invalid(
 
 
 def _safe_type_text(value: object) -> str:
+    from hiera_ls.puppet.type_format import format_type
+    from hiera_ls.puppet.type_infer import infer
+
     try:
         return format_type(infer(value))
     except (TypeError, ValueError, RecursionError):

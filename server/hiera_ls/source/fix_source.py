@@ -11,6 +11,7 @@ import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 
 import yaml
 
@@ -90,7 +91,7 @@ class FixSource:
     def readable(self) -> bool:
         """Does libyaml read the text to its end with our line numbers (see _resume)?"""
         if self._readable is None:
-            self._readable = _UNSAFE.search(self.text) is None
+            self._readable = _unsafe().search(self.text) is None
         return self._readable
 
     def _resume(self, previous: FixSource) -> None:
@@ -271,11 +272,16 @@ def _common_suffix(a: str, b: str) -> int:
     return i
 
 
-# What libyaml counts as a line break where LineMap does not, or refuses to read (the
-# printable set of the YAML 1.1 spec, which libyaml enforces as its reader decodes).
-_UNSAFE = re.compile(
-    "[^\\t\\n\\r\\x20-\\x7e\\xa0-\\u2027\\u202a-\\ud7ff\\ue000-\\ufefe\\uff00-\\ufffd\\U00010000-\\U0010ffff]"
-)
+@cache
+def _unsafe() -> re.Pattern[str]:
+    """What libyaml counts as a line break where LineMap does not, or refuses to read (the
+    printable set of the YAML 1.1 spec, which libyaml enforces as its reader decodes);
+    compiled on first use, as its wide ranges cost every start-up 5 ms."""
+    return re.compile(
+        "[^\\t\\n\\r\\x20-\\x7e\\xa0-\\u2027\\u202a-\\ud7ff\\ue000-\\ufefe\\uff00-\\ufffd\\U00010000-\\U0010ffff]"
+    )
+
+
 _FLOW_OPEN = (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken)
 _FLOW_CLOSE = (yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken)
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -20,14 +20,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any
 
 __all__ = [
-    "BACKENDS",
     "DEFAULT_BACKEND",
     "MAX_DEPTH",
     "NESTING_BOUND_ERROR",
     "Backend",
+    "backends",
 ]
 
 # Collections nested deeper than this: the file is refused as Puppet refuses it (Ruby's
@@ -46,8 +47,9 @@ class Backend:
     errors: tuple[type[BaseException], ...]  # what the parser raises for bad YAML
     ends_bare_key: bool = False  # it reads ``[ ? ]`` (an empty pair), which 0.2.5 refuses
     # what reads a file this libyaml reads unlike 0.2.5: ``[ ? ]`` where it reads that, and
-    # collections nested past a bound of its own that it could not lift (NESTING_BOUND_ERROR)
-    fallback: Backend | None = None
+    # collections nested past a bound of its own that it could not lift (NESTING_BOUND_ERROR);
+    # made when first needed (ruamel.yaml's import costs a cold ``hiera-ls lookup`` a tenth)
+    fallback: Callable[[], Backend] | None = None
 
 
 # The loader's numbers for libyaml's events (both extensions have classes of their own)
@@ -111,6 +113,7 @@ def _pyyaml_backend() -> Backend | None:
     return _backend(f"libyaml {version} (PyYAML)", CParser, pyyaml_events, YAMLError)
 
 
+@cache
 def _ruamel_backend() -> Backend:
     import _ruamel_yaml as extension  # type: ignore[import-not-found]
     from ruamel.yaml import events as ruamel_events
@@ -122,13 +125,19 @@ def _ruamel_backend() -> Backend:
     return _backend(f"libyaml {version} (ruamel.yaml.clib)", CParser, ruamel_events, YAMLError)
 
 
-def _backends() -> dict[str, Backend]:
-    found = {"ruamel": _ruamel_backend()}
+def _default_backend() -> Backend:
     pyyaml = _pyyaml_backend()
-    if pyyaml is not None:
-        found["pyyaml"] = replace(pyyaml, fallback=found["ruamel"])
+    if pyyaml is None:
+        return _ruamel_backend()
+    return replace(pyyaml, fallback=_ruamel_backend)
+
+
+def backends() -> dict[str, Backend]:
+    """Every backend this installation has, by name (ruamel's imported here)."""
+    found = {"ruamel": _ruamel_backend()}
+    if DEFAULT_BACKEND.fallback is not None:
+        found["pyyaml"] = DEFAULT_BACKEND
     return found
 
 
-BACKENDS: dict[str, Backend] = _backends()
-DEFAULT_BACKEND: Backend = BACKENDS.get("pyyaml", BACKENDS["ruamel"])
+DEFAULT_BACKEND: Backend = _default_backend()

@@ -4,12 +4,32 @@
 
 from __future__ import annotations
 
-from hiera_ls.source import loader_fixes as fixes
-from hiera_ls.source.rules import Payload, Rule, table
-from hiera_ls.source.spans import Severity
+from typing import TYPE_CHECKING
+
+from hiera_ls.source.rules import FixBuilder, Payload, Rule, table
+from hiera_ls.source.spans import Problem, Severity
+
+if TYPE_CHECKING:
+    from hiera_ls.source.fix_source import FixSource
+    from hiera_ls.source.text_edits import Fix
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
 VALUES = Payload.VALUES
+
+
+def _fix(name: str, **options: object) -> FixBuilder:
+    """``loader_fixes.<name>`` (a factory, called with ``options``, when they are given),
+    imported when a fix is first asked for: every lookup reads these records and none builds
+    a fix, and the fixes load the edit helpers and YAML's emitter."""
+
+    def build(problem: Problem, src: FixSource) -> list[Fix]:
+        from hiera_ls.source import loader_fixes
+
+        builder = getattr(loader_fixes, name)
+        return list(builder(**options)(problem, src) if options else builder(problem, src))
+
+    return build
+
 
 YAML_SYNTAX = Rule(
     "yaml-syntax",
@@ -23,7 +43,7 @@ YAML_DATE_REJECTED = Rule(
     E,
     "An unquoted date or timestamp: Psych refuses to build a Date/Time, so the whole file fails",
     payload=VALUES,
-    fix=fixes.quote(safe=True, what="the String Puppet can load"),
+    fix=_fix("quote", safe=True, what="the String Puppet can load"),
     fix_safe=True,
     cause=True,
 )
@@ -39,7 +59,7 @@ YAML_BAD_NUMBER = Rule(
     E,
     "A scalar that Psych starts to read as a number but cannot convert, so the whole file fails",
     payload=VALUES,
-    fix=fixes.quote(what="the String"),
+    fix=_fix("quote", what="the String"),
     cause=True,
 )
 YAML_UNKNOWN_ALIAS = Rule(
@@ -67,21 +87,21 @@ YAML_DUPLICATE_KEY = Rule(
     "yaml-duplicate-key",
     W,
     "A key appears twice in one mapping; Psych keeps the last value",
-    fix=fixes.duplicate_key,
+    fix=_fix("duplicate_key"),
     fix_safe=True,
 )
 YAML_MERGE_OVERRIDE = Rule(
     "yaml-merge-override",
     W,
     "A `<<` merge replaces a key written earlier in the same mapping",
-    fix=fixes.merge_override,
+    fix=_fix("merge_override"),
 )
 YAML_SYMBOL_VALUE = Rule(
     "yaml-symbol-value",
     E,
     "A `:name` scalar is a Ruby Symbol; looking up the key that holds it fails",
     payload=VALUES,
-    fix=fixes.symbol_value,
+    fix=_fix("symbol_value"),
     cause=True,
 )
 YAML_BYTE_ORDER_MARK = Rule(
@@ -89,18 +109,18 @@ YAML_BYTE_ORDER_MARK = Rule(
     W,
     "A byte order mark starts the file: Psych then reads only its first entry, and Puppet "
     "ignores the rest",
-    fix=fixes.drop_byte_order_mark,
+    fix=_fix("drop_byte_order_mark"),
 )
 YAML_SYMBOL_KEY = Rule(
     "yaml-symbol-key",
     INFO,
     "A `:name` key is a Ruby Symbol; Puppet turns it into a String",
-    fix=fixes.symbol_key,
+    fix=_fix("symbol_key"),
 )
 
 
 def _yaml11(code: str, summary: str, what: str) -> Rule:
-    return Rule(code, INFO, summary, payload=VALUES, fix=fixes.quote(what=what))
+    return Rule(code, INFO, summary, payload=VALUES, fix=_fix("quote", what=what))
 
 
 YAML11_BOOLEAN = _yaml11(
@@ -133,7 +153,7 @@ YAML11_EXPONENT_STRING = Rule(
     INFO,
     "Psych reads 1e3 (no dot, or no exponent sign) as a String, not a number",
     payload=VALUES,
-    fix=fixes.exponent,
+    fix=_fix("exponent"),
 )
 
 DATA_NOT_A_HASH = Rule(
@@ -155,14 +175,14 @@ DATA_BAD_KEY_TYPE = Rule(
     "data-bad-key-type",
     E,
     "A hash key is a Boolean, null or collection; looking up the key that holds it fails",
-    fix=fixes.quote(what="a String key"),
+    fix=_fix("quote", what="a String key"),
     cause=True,
 )
 DATA_UNREACHABLE_KEY = Rule(
     "data-unreachable-key",
     W,
     "A top-level key that is not a String (true, 6, null): no lookup can find it",
-    fix=fixes.quote(what="a String key"),
+    fix=_fix("quote", what="a String key"),
 )
 JSON_SYNTAX = Rule(
     "json-syntax",
@@ -175,7 +195,7 @@ JSON_DUPLICATE_KEY = Rule(
     "json-duplicate-key",
     W,
     "A key appears twice in one JSON object; the last value wins",
-    fix=fixes.json_duplicate_key,
+    fix=_fix("json_duplicate_key"),
     fix_safe=True,
 )
 HOCON_SYNTAX = Rule(

@@ -84,7 +84,7 @@ def _run(path: str, text: str, backend: Backend, lenient: bool) -> YamlDocument:
             return Builder(path, backend, text, lenient).run(data)
         except Departure:
             assert backend.fallback is not None
-            return Builder(path, backend.fallback, text, lenient).run(data)
+            return Builder(path, backend.fallback(), text, lenient).run(data)
     except RecursionError:
         return fatal_doc(
             path, "yaml-syntax", f"({path}): stack level too deep", Span.of(0, 0, 0, 0)

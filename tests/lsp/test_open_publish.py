@@ -1,0 +1,144 @@
+"""A file opened in a big environment gets its loader's findings at once, then the checks'.
+
+The index of a big environment is built in the background (9 s for the bench's 2,042
+files): a file opened at start-up is published with what its loader found (its YAML as
+Puppet reads it) before that run starts, and again, complete, after it. A small
+environment's file is published once the run is under way, as before.
+The server is fed JSON-RPC in this process; publishes and the start of the background run
+are recorded in one list, so the tests assert their order, not a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lsprotocol import types
+from pygls.protocol import LanguageServerProtocol
+
+from hiera_ls.features import diagnostics
+from hiera_ls.lsp import diagnostics_scheduler
+from hiera_ls.lsp.serve import create_server
+from hiera_ls.lsp.transport import MessageProtocol
+from hiera_ls.project.workspace import Snapshot
+
+HIERA_YAML = """\
+version: 5
+hierarchy:
+  - name: nodes
+    path: "nodes/%{trusted.certname}.yaml"
+  - name: common
+    path: common.yaml
+"""
+# port: as common.yaml says, for the one node reading it (a cross-file finding); on: a
+# YAML 1.1 boolean (the file's own finding)
+NODE = "port: 80\nflag: on\n"
+REDUNDANT = "profile-redundant-override"
+BOOLEAN = "yaml11-boolean"
+
+
+class _Sink:
+    def write(self, data: bytes) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _repo(root: Path) -> Path:
+    (root / "hiera.yaml").write_text(HIERA_YAML)
+    (root / "data" / "nodes").mkdir(parents=True)
+    (root / "data" / "common.yaml").write_text("port: 80\n")
+    node = root / "data" / "nodes" / "n1.example.com.yaml"
+    node.write_text(NODE)
+    facts = root / ".hiera-ls" / "facts"
+    facts.mkdir(parents=True)
+    (facts / "n1.example.com.json").write_text(json.dumps({"os": {"family": "Debian"}}))
+    return node
+
+
+def _open_and_record(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> list[tuple[str, int | None, list[str]]]:
+    """Opens the node file at start-up; every publish for it and the background run, in
+    order, until that run is over."""
+    monkeypatch.setattr(diagnostics_scheduler, "REBUILD_DELAY_S", 0.05)
+    node = _repo(root)
+    server = create_server()
+    protocol = server.protocol
+    assert isinstance(protocol, MessageProtocol)
+    protocol.set_writer(_Sink())
+    events: list[tuple[str, int | None, list[str]]] = []
+
+    def published(params: types.PublishDiagnosticsParams) -> None:
+        if params.uri == node.as_uri():
+            events.append(("publish", params.version, [str(d.code) for d in params.diagnostics]))
+
+    monkeypatch.setattr(server, "text_document_publish_diagnostics", published)
+    scheduler = server.scheduler
+    original = scheduler.full_checks
+
+    def full_checks(snapshot: Snapshot, changes: int, paths: list[str]) -> Any:
+        events.append(("cross-file run", None, []))
+        return original(snapshot, changes, paths)
+
+    monkeypatch.setattr(scheduler, "full_checks", full_checks)
+    ids = iter(range(1, 100))
+
+    def send(method: str, params: dict[str, Any], request: bool = False) -> None:
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
+        if request:
+            message["id"] = next(ids)
+        protocol.receive(json.dumps(message).encode())
+
+    async def session() -> None:
+        init = {"processId": None, "rootUri": root.as_uri(), "capabilities": {}}
+        send("initialize", init, request=True)
+        send("initialized", {})
+        item = {"uri": node.as_uri(), "languageId": "yaml", "version": 1, "text": NODE}
+        send("textDocument/didOpen", {"textDocument": item})
+        for _ in range(500):
+            if any(REDUNDANT in e[2] for e in events) and not scheduler._checking:
+                break
+            await asyncio.sleep(0.01)
+        else:
+            raise AssertionError(events)
+        await asyncio.sleep(0.05)  # nothing more comes
+
+    asyncio.run(session())
+    scheduler._worker.shutdown(wait=True)
+    # pygls caches message types per protocol object: that cache would keep this server and
+    # its snapshots alive, which tests counting the snapshots alive would count
+    LanguageServerProtocol.get_message_type.cache_clear()
+    LanguageServerProtocol.get_result_type.cache_clear()
+    return events
+
+
+def test_a_big_environment_publishes_an_opened_files_loader_findings_before_the_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before: the opened file waited for the background run (the whole environment parsed
+    and indexed: 9-10 s of CPU on the bench's 2,042 files) for its first publish."""
+    monkeypatch.setattr(diagnostics, "SYNC_INDEX_FILES", 1)  # 2 data files: a big one
+    events = _open_and_record(tmp_path, monkeypatch)
+    publishes = [i for i, e in enumerate(events) if e[0] == "publish"]
+    run = events.index(("cross-file run", None, []))
+    assert publishes[0] < run, events  # the loader's findings, before the run starts
+    assert events[publishes[0]][2] == [BOOLEAN], events
+    assert publishes[-1] > run, events  # then complete: the cross-file finding added
+    assert sorted(events[publishes[-1]][2]) == sorted([REDUNDANT, BOOLEAN]), events
+    assert all(e[1] == 1 for e in events if e[0] == "publish"), events
+
+
+def test_a_small_environment_publishes_an_opened_file_once_its_checks_ran(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its index is built at once: nothing is published before the run (the every-profile
+    findings, the run's last part, may come in a publish of their own)."""
+    events = _open_and_record(tmp_path, monkeypatch)
+    publishes = [i for i, e in enumerate(events) if e[0] == "publish"]
+    assert events.index(("cross-file run", None, [])) < publishes[0], events
+    assert sorted(events[publishes[-1]][2]) == sorted([REDUNDANT, BOOLEAN]), events
