@@ -187,6 +187,14 @@ BENCHES: dict[str, Bench] = {
             ),
         ),
     ),
+    "bench_check_profiles": Bench(
+        "bench_check_profiles.py",
+        lambda repo: ["--short"],  # its own: 60 node files, 1 and 5 profiles, a fleet of 200
+        tuple(
+            Figure(f"check, {what}", rf"this: check, 60 nodes, {what}: median {NUM} s wall", "s")
+            for what in ("1 profiles", "5 profiles", "a fleet of 200 profiles")
+        ),
+    ),
     "bench_outline": Bench(
         "bench_outline.py",
         lambda repo: [*LSP_REPO, "--requests", "5", "--quiet", "0.5"],
