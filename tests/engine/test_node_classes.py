@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from hiera_ls.cli import main
 from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.engine.node_classes import hierarchy_reads, interpolated_variables, values_of
 from hiera_ls.project.facts import node_scope
@@ -224,3 +225,43 @@ def test_classes_split_per_key_give_what_each_node_gets_alone(tmp_path: Path, se
                 expected[(key, name)] = (answers[0][key], answers[1][key])
     assert got == expected
     assert expected  # the random data changes something
+
+
+EXPAND_HIERA = """\
+---
+version: 5
+defaults:
+  datadir: data
+  data_hash: yaml_data
+hierarchy:
+  - name: expanded
+    lookup_key: site::expand_path
+    path: expanded
+  - name: common
+    path: common.yaml
+"""
+
+
+def test_a_level_that_reads_a_file_per_key_under_a_directory_splits_by_what_those_files_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """expand_path (Wikimedia's wmflib::expand_path) names a directory: ``app::motd`` is read
+    from expanded/app.yaml. Before, its interpolations were not seen: every node got the
+    first node's datacenter."""
+    _write(tmp_path, ".hiera-ls.yaml", "backends:\n  site::expand_path: expand_path\n")
+    for side, greeting in (("base", "hi"), ("head", "hello")):
+        root = tmp_path / "environments" / side
+        _write(root, "hiera.yaml", EXPAND_HIERA)
+        _write(root, "data/common.yaml", "app::plain: 1\n")
+        _write(root, "data/expanded/app.yaml", f"app::motd: '{greeting} %{{facts.dc}}'\n")
+    for i, dc in enumerate(("fra", "ams", "fra", "nyc")):
+        facts = {"clientcert": f"n{i}", "dc": dc}
+        _write(tmp_path, f".hiera-ls/facts/n{i}.json", json.dumps(facts))
+    monkeypatch.chdir(tmp_path)
+    assert main(["diff", "--base-environment", "base", "--head-environment", "head"]) == 1
+    assert capsys.readouterr().out.splitlines()[:4] == [
+        "app::motd",
+        '  n0, n2: "hi fra" -> "hello fra"',
+        '  n1: "hi ams" -> "hello ams"',
+        '  n3: "hi nyc" -> "hello nyc"',
+    ]

@@ -28,6 +28,7 @@ from hiera_ls.engine.node_classes import (
     interpolated_variables,
     values_of,
 )
+from hiera_ls.project.backends import expand_path_file
 from hiera_ls.project.scope import NodeScope
 from hiera_ls.project.workspace import EnvironmentView
 from hiera_ls.puppet.values import strings_in
@@ -179,7 +180,10 @@ class KeyClasses:
     def _reads_in(self, path: str, key: str) -> Reads | None:
         slot = (path, key)
         if slot not in self._reads:
-            df = self._classifier.snapshot.data_file(path)
+            snapshot = self._classifier.snapshot
+            if snapshot.data_file(path) is None and snapshot.files.is_dir(path):
+                path = expand_path_file(path, key)  # a directory: the key's own file in it
+            df = snapshot.data_file(path)
             data = df.data if df is not None else None
             value = data.get(key) if isinstance(data, dict) else None
             self._reads[slot] = reads_of(strings_in(value, keys=True))

@@ -17,6 +17,7 @@ nodes whose node file names differ but neither exists are one class; two whose d
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -253,12 +254,19 @@ class Classifier:
         return (reads, values_of(scope, variables))
 
     def file_variables(self, path: str) -> frozenset[str]:
-        """What a data file interpolates, in its keys too."""
+        """What a data file interpolates, in its keys too; of a directory a level reads
+        (expand_path: a file per key under it), what every data file under it does."""
         found = self._variables_of.get(path)
         if found is None:
             df = self.snapshot.data_file(path)
-            texts = strings_in(df.data if df is not None else None, keys=True)
-            found = self._variables_of[path] = frozenset(interpolated_variables(texts))
+            if df is None and self.snapshot.files.is_dir(path):
+                under = path.rstrip(os.sep) + os.sep
+                inside = (p for p in self.snapshot.data_files if p.startswith(under))
+                found = frozenset().union(*(self.file_variables(p) for p in inside))
+            else:
+                texts = strings_in(df.data if df is not None else None, keys=True)
+                found = frozenset(interpolated_variables(texts))
+            self._variables_of[path] = found
         return found
 
     def variables_read(self) -> Mapping[str, frozenset[str]]:

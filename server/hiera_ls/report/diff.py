@@ -358,11 +358,16 @@ class _Side:
         view = self.views.get(env)
         classes = self.classes.get(env)
         read = classes.read if classes is not None else None
+        # a level that reads a file per key under a directory (expand_path) names the directory
+        under = tuple(
+            p.rstrip(os.sep) + os.sep for p in read or () if self.snapshot.files.is_dir(p)
+        )
         for path, info in self.snapshot.data_files.items():
             if info.view is not view or not info.levels:
                 continue
             module = info.levels[0].layer.module_name
-            if module is None and read is not None and path not in read:
+            outside = read is not None and path not in read and not path.startswith(under)
+            if module is None and outside:
                 continue
             if function is None or info.function == function:
                 yield path, module or ""
