@@ -80,16 +80,29 @@ def test_a_class_gets_what_each_of_its_nodes_gets_alone(tmp_path: Path, seed: in
             "uptime": rng.random(),
         }
         _write(tmp_path, f".hiera-ls/facts/{name}.json", json.dumps(facts))
-    result = run_diff(str(tmp_path), environments=("base", "head"))
-    got = {
+    keys = ("app::settings", "app::motd", "app::zone", "app::alias", "app::nested", "app::plain")
+    expected = _each_node_alone(tmp_path, nodes, keys)
+    assert _reported(tmp_path) == expected
+    assert expected  # the random data changes something
+
+
+def _reported(root: Path) -> dict[tuple[str, str], tuple[object, object]]:
+    """(key, node) -> (before, after) as ``diff`` between the two environments says."""
+    result = run_diff(str(root), environments=("base", "head"))
+    return {
         (change.key, name): (group.before.same_as, group.after.same_as)
         for change in result.changes
         for group in change.groups
         for name in group.profiles
     }
-    snap = Workspace([str(tmp_path)]).snapshot()
+
+
+def _each_node_alone(
+    root: Path, nodes: list[str], keys: tuple[str, ...]
+) -> dict[tuple[str, str], tuple[object, object]]:
+    """What changes, asked of a session per node and environment: the oracle."""
+    snap = Workspace([str(root)]).snapshot()
     views = {view.env.name: view for view in snap.environments}
-    keys = ("app::settings", "app::motd", "app::zone", "app::alias", "app::nested", "app::plain")
     expected = {}
     for name in nodes:
         entry = snap.profile_named(name)
@@ -103,8 +116,7 @@ def test_a_class_gets_what_each_of_its_nodes_gets_alone(tmp_path: Path, seed: in
         for key in keys:
             if answers[0][key] != answers[1][key]:
                 expected[(key, name)] = (answers[0][key], answers[1][key])
-    assert got == expected
-    assert expected  # the random data changes something
+    return expected
 
 
 def test_nodes_without_a_node_file_share_a_class_until_the_data_reads_what_splits_them(
@@ -199,31 +211,10 @@ def test_classes_split_per_key_give_what_each_node_gets_alone(tmp_path: Path, se
             "dc": rng.choice(["fra", "ams"]),
         }
         _write(tmp_path, f".hiera-ls/facts/{name}.json", json.dumps(facts))
-    result = run_diff(str(tmp_path), environments=("base", "head"))
-    got = {
-        (change.key, name): (group.before.same_as, group.after.same_as)
-        for change in result.changes
-        for group in change.groups
-        for name in group.profiles
-    }
-    snap = Workspace([str(tmp_path)]).snapshot()
-    views = {view.env.name: view for view in snap.environments}
     keys = ("site::motd", "site::plain", "site::from_module", "site::hiera", "app::merged")
     keys += ("app::dc_name", "app::plain")
-    expected = {}
-    for name in nodes:
-        entry = snap.profile_named(name)
-        assert entry is not None
-        answers = []
-        for side in ("base", "head"):
-            env = views[side].env
-            scope = node_scope(entry.profile.facts, name, env.name, True)
-            session = LookupSession(env, scope, snap.files, snap.cache)
-            answers.append({k: canonical(session.lookup(k).value) for k in keys})
-        for key in keys:
-            if answers[0][key] != answers[1][key]:
-                expected[(key, name)] = (answers[0][key], answers[1][key])
-    assert got == expected
+    expected = _each_node_alone(tmp_path, nodes, keys)
+    assert _reported(tmp_path) == expected
     assert expected  # the random data changes something
 
 
