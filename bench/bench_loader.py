@@ -25,7 +25,7 @@ from ruamel.yaml.resolver import BaseResolver
 
 from hiera_ls.source.data_file import load_yaml_data
 from hiera_ls.source.json_loader import load_json
-from hiera_ls.source.libyaml import BACKENDS, Backend
+from hiera_ls.source.libyaml import Backend, backends
 from hiera_ls.source.yaml_loader import _load
 
 
@@ -98,7 +98,7 @@ def main() -> None:
         return lambda: _load("bench.yaml", text, backend)
 
     rows: list[tuple[str, Callable[[], object], int]] = []
-    for backend in BACKENDS.values():
+    for backend in backends().values():
         rows.append((f"hiera-ls load_yaml [{backend.name}]", loader(backend), args.repeat))
         rows.append((f"libyaml events only [{backend.name}]", events(backend.parser), args.repeat))
     rows.append(
