@@ -474,7 +474,7 @@ _VALUES = st.recursive(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(strategy=st.sampled_from(["hash", "unique"]), value=_VALUES)
 def test_values_taken_without_the_type_system_are_the_ones_it_accepts(
     strategy: str, value: object
@@ -491,7 +491,7 @@ _OPTION_KEYS = st.sampled_from(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     name=st.sampled_from(sorted({"first", "default", "unique", "hash", "deep", "reverse_deep"})),
     options=st.dictionaries(

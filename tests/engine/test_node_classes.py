@@ -65,7 +65,11 @@ def _env(root: Path, rng: random.Random, nodes: list[str]) -> None:
         _write(root, f"data/nodes/{name}.yaml", json.dumps({"app::plain": name}))
 
 
-@pytest.mark.parametrize("seed", range(4))
+# one seed in the quick loop, the others with the slow tests
+SEEDS = [0, *(pytest.param(s, marks=pytest.mark.slow) for s in range(1, 4))]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_a_class_gets_what_each_of_its_nodes_gets_alone(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
     nodes = [f"n{i}.example.com" for i in range(30)]
@@ -196,7 +200,7 @@ def _env_with_module(root: Path, rng: random.Random, nodes: list[str]) -> None:
         _write(module, f"data/nodes/{name}.yaml", json.dumps({"app::plain": name}))
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", SEEDS[:3])
 def test_classes_split_per_key_give_what_each_node_gets_alone(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
     nodes = [f"n{i}.example.com" for i in range(24)]

@@ -66,6 +66,7 @@ def test_key_errors_never_show_the_key(tmp_path: Path) -> None:
     assert "BEGIN" not in repr(pair) and "RSA" not in repr(pair)
 
 
+@pytest.mark.slow  # 3,000 tries, for the one in 256 that opens: with the whole suite
 def test_a_block_for_another_key_never_opens_as_garbage(tmp_path: Path) -> None:
     """When RSA refuses the wrong key, OpenSSL's PKCS7 goes on with a random content key (so
     that timing tells an attacker nothing), and about one try in 256 then 'opens' the block

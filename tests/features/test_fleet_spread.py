@@ -253,6 +253,7 @@ def _role(snapshot: Snapshot, name: str) -> object:
     return entry.profile.facts.get("role")
 
 
+@pytest.mark.slow  # the quick loop keeps the fleet spread's oracle test
 def test_grouping_a_fleet_keeps_one_node_per_group_not_every_nodes_facts(tmp_path: Path) -> None:
     workspace, _ = _repo(tmp_path, 3, nodes=600)
     snapshot = _grouped_now(workspace)
@@ -293,6 +294,7 @@ def test_a_fleet_of_more_groups_than_a_hover_looks_up_is_said_not_looked_up(
     assert shown.note.startswith("PuppetDB's 150 nodes (https://puppetdb.example.com:8081)")
 
 
+@pytest.mark.slow  # the quick loop keeps the fleet spread's oracle test
 def test_a_fleet_node_that_becomes_a_workspace_profile_is_counted_once(tmp_path: Path) -> None:
     workspace, env = _repo(tmp_path, 5)
     first = _grouped_now(workspace)

@@ -63,7 +63,7 @@ def test_hints_give_way_as_comparing_every_pair_says(
     _agrees()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(found=_PROBLEMS, policy=st.lists(st.sampled_from(["keep", "drop", "warn", "hint"])))
 def _agrees(found: list[Problem], policy: list[str]) -> None:
     severities = {"warn": Severity.WARNING, "hint": Severity.HINT}

@@ -213,7 +213,11 @@ def _json(result: CheckResult) -> str:
     return formatters()["json"](Report(result, "error", os.getcwd()))
 
 
-@pytest.mark.parametrize("seed", range(8))
+# one seed in the quick loop, the other seven with the slow tests
+SEEDS = [0, *(pytest.param(s, marks=pytest.mark.slow) for s in range(1, 8))]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_classes_report_what_a_pass_per_profile_reports(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
 ) -> None:
