@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.engine.node_classes import (
+    INTERPOLATION,
     Classifier,
     NodeClasses,
     config_variables,
@@ -34,7 +35,6 @@ from hiera_ls.project.workspace import EnvironmentView
 from hiera_ls.puppet.values import strings_in
 from hiera_ls.source.keys import LOOKUP_OPTIONS, split_key
 
-_INTERPOLATION = re.compile(r"%\{([^}]*)\}")
 _LOOKS_UP = re.compile(r"""^\s*(?:lookup|hiera|alias)\(\s*(['"])(.*?)\1\s*\)\s*$""")
 _LITERAL = re.compile(r"""^\s*literal\(\s*(['"]).*?\1\s*\)\s*$""")
 KEPT_SESSIONS = 2_000  # sessions of nodes a key sets apart, kept for the next keys
@@ -55,7 +55,7 @@ def reads_of(texts: Iterable[str]) -> Reads | None:
     for text in texts:
         if "%{" not in text:
             continue
-        for match in _INTERPOLATION.finditer(text):
+        for match in INTERPOLATION.finditer(text):
             inner = match.group(1)
             if not inner.strip() or _LITERAL.match(inner):
                 continue
@@ -181,9 +181,10 @@ class KeyClasses:
         slot = (path, key)
         if slot not in self._reads:
             snapshot = self._classifier.snapshot
-            if snapshot.data_file(path) is None and snapshot.files.is_dir(path):
-                path = expand_path_file(path, key)  # a directory: the key's own file in it
             df = snapshot.data_file(path)
+            if df is None and snapshot.files.is_dir(path):
+                # a directory: the key's own file in it
+                df = snapshot.data_file(expand_path_file(path, key))
             data = df.data if df is not None else None
             value = data.get(key) if isinstance(data, dict) else None
             self._reads[slot] = reads_of(strings_in(value, keys=True))

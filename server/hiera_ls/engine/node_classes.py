@@ -30,7 +30,7 @@ from hiera_ls.project.scope import NodeScope
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.puppet.values import canonical, strings_in
 
-_INTERPOLATION = re.compile(r"%\{([^}]*)\}")
+INTERPOLATION = re.compile(r"%\{([^}]*)\}")  # one %{...} token, its inside
 _SCOPE_CALL = re.compile(r"""^\s*scope\(\s*(['"])(.*?)\1\s*\)\s*$""")
 _NAME = re.compile(r"^(?:::)?([A-Za-z_][\w:]*(?:\.[^.\s]+)*)$")
 MISSING = object()  # a variable the node does not have
@@ -45,7 +45,7 @@ def interpolated_variables(texts: Iterable[str]) -> list[str]:
     for text in texts:
         if "%{" not in text:
             continue
-        for match in _INTERPOLATION.finditer(text):
+        for match in INTERPOLATION.finditer(text):
             inner = match.group(1).strip()
             call = _SCOPE_CALL.match(inner)
             name = _NAME.match(call.group(2) if call else inner)

@@ -118,12 +118,7 @@ class HieraLanguageServer(LanguageServer):
             self._told.add(told)
             message = walk_cut(root, why, snap.files.max_files, "the hiera.maxFiles setting")
             self.log(message, types.MessageType.Warning)
-            try:
-                self.window_show_message(
-                    types.ShowMessageParams(type=types.MessageType.Warning, message=message)
-                )
-            except Exception:  # no client to talk to (tests, shutdown)
-                log.warning("%s", message)
+            self._show_warning(message)
 
     def _tell_unknown_profile(self, snap: Snapshot) -> None:
         """A hiera.factsProfile no profile answers to: every answer falls back to "no
@@ -142,6 +137,10 @@ class HieraLanguageServer(LanguageServer):
             f"hiera-ls: no facts profile named '{wanted}' (setting hiera.factsProfile): hovers "
             f"show every definition instead of one node's value. Profiles: {known}{more}"
         )
+        self._show_warning(message)
+
+    def _show_warning(self, message: str) -> None:
+        """What the user must see, not only the log (a pop-up in VS Code)."""
         try:
             self.window_show_message(
                 types.ShowMessageParams(type=types.MessageType.Warning, message=message)
