@@ -18,6 +18,8 @@ from hiera_ls.checks.causes import with_words
 from hiera_ls.checks.profile import profile_label
 from hiera_ls.features.class_checks import profile_classes
 from hiera_ls.features.diagnostics import Diagnostics, project_paths
+from hiera_ls.features.profile_signature import ProfileSignatures
+from hiera_ls.project.facts import node_scope
 from hiera_ls.project.workspace import Workspace
 from hiera_ls.puppet.message import Text
 from hiera_ls.report.formats import Report, formatters
@@ -47,6 +49,16 @@ hierarchy:
   - name: dc, a file per key's module
     lookup_key: site::expand_path
     path: "expanded/%{facts.dc}"
+  - name: common
+    path: common.yaml
+"""
+
+MODULE_HIERA = """\
+---
+version: 5
+hierarchy:
+  - name: os
+    path: "os/%{facts.os.family}.yaml"
   - name: common
     path: common.yaml
 """
@@ -117,6 +129,16 @@ def _repository(root: Path, rng: random.Random, nodes: list[str]) -> None:
         data = {"app::port": rng.choice([22, "ssh", 70000]), "app::motd": f"I am {name}"}
         text = json.dumps(data) if rng.random() < 0.8 else "app::port: [unclosed\n"
         _write(root, f"data/nodes/{name}.yaml", text)
+    # module data: a lookup of a module's key reads that module's hiera.yaml and data (which
+    # interpolate facts), and no other module's
+    _write(root, "modules/app/hiera.yaml", MODULE_HIERA)
+    app = {"app::db::size": rng.choice([3, "%{facts.port}"]), "app::motd": "%{facts.mode}"}
+    _write(root, "modules/app/data/common.yaml", json.dumps(app))
+    _write(root, "modules/app/data/os/RedHat.yaml", json.dumps({"app::port": "%{facts.dc}"}))
+    _write(root, "modules/web/manifests/init.pp", "class web (Integer $port = 1) {}\n")
+    _write(root, "modules/web/hiera.yaml", MODULE_HIERA)
+    web = {"web::port": rng.choice(["%{facts.port}", "%{facts.role}", 8]), "app::port": 1}
+    _write(root, "modules/web/data/common.yaml", json.dumps(web))
 
 
 def _facts(rng: random.Random, name: str) -> dict[str, object]:
@@ -265,3 +287,27 @@ def test_profiles_that_read_the_same_are_one_class_and_their_findings_name_each(
         "'app::db::password' for this node: Puppet fails with \"Class[App::Db]: expects a "
         "value for parameter 'password'\""
     ]
+
+
+def test_a_key_is_split_only_by_what_its_own_module_interpolates(tmp_path: Path) -> None:
+    _write(tmp_path, "hiera.yaml", HIERA)
+    _write(tmp_path, "data/common.yaml", "app::motd: hello\nclasses: []\n")
+    _write(tmp_path, "modules/web/hiera.yaml", MODULE_HIERA)
+    _write(tmp_path, "modules/web/data/common.yaml", "web::port: '%{facts.port}'\n")
+    for name, port in (("a", 1), ("b", 2)):
+        facts = {"clientcert": f"{name}.example.com", "port": port}
+        _write(tmp_path, f".hiera-ls/facts/{name}.json", json.dumps(facts))
+    snapshot = Workspace([str(tmp_path)]).snapshot()
+    view = snapshot.environments[0]
+    signatures = ProfileSignatures(snapshot)
+    keys = []
+    for entry in snapshot.profiles:
+        scope = node_scope(entry.profile.facts, entry.profile.name, view.env.name)
+        found = signatures.keys(view, scope)
+        assert found is not None
+        keys.append(found)
+    a, b = keys
+    # the web module's data reads the port, and no lookup of another key reaches it
+    assert a.of("app::motd") == b.of("app::motd")
+    assert a.of("classes") == b.of("classes")
+    assert a.of("web::port") != b.of("web::port")

@@ -21,6 +21,7 @@ from hiera_ls.engine.node_classes import (
     MISSING,
     Classifier,
     LevelReads,
+    config_variables,
     hierarchy_reads,
     interpolated_variables,
     location_variables,
@@ -46,7 +47,8 @@ class ProfileSignatures:
         self._snapshot = snapshot
         self._classifier = Classifier(snapshot)
         self._views: dict[str, _ViewFacts] = {}  # environment root -> its hierarchies
-        self._modules: dict[str, frozenset[str]] = {}  # environment root -> module variables
+        # (environment root, module) -> what the module's hiera.yaml and data interpolate
+        self._modules: dict[tuple[str, str], frozenset[str]] = {}
         self._reads: dict[tuple[str, str | None, str], object] = {}  # see reads_for
         self._nested: dict[tuple[str, str, str], bool] = {}  # see module_nested
         self._under: dict[str, frozenset[str]] = {}  # a directory -> its files' variables
@@ -92,10 +94,21 @@ class ProfileSignatures:
     def levels(self, view: EnvironmentView) -> dict[tuple[str, str], _Level]:
         return self._view(view).levels
 
-    def module_variables(self, view: EnvironmentView) -> frozenset[str]:
-        found = self._modules.get(view.env.root)
+    def module_variables(self, view: EnvironmentView, module: str | None) -> frozenset[str]:
+        """What ``module``'s hiera.yaml and data files interpolate: a lookup of one of its
+        keys reads them (its hierarchy is resolved per key); a key of no module, or of
+        another module, never does (Puppet consults only the key's own module)."""
+        if module is None:
+            return frozenset()
+        slot = (view.env.root, module)
+        found = self._modules.get(slot)
         if found is None:
-            found = self._modules[view.env.root] = self._classifier.module_variables(view)
+            layer = view.env.modules.get(module)
+            variables = config_variables(layer.config) if layer is not None else set()
+            for path, info in self._snapshot.data_files.items():
+                if info.view is view and info.levels and info.levels[0].layer.module_name == module:
+                    variables |= self._classifier.file_variables(path)
+            found = self._modules[slot] = frozenset(variables)
         return found
 
     def reads_for(self, path: str, reader: str, root: str) -> object:
@@ -218,8 +231,9 @@ class KeySignatures:
     equal get the same answer to its lookup, though their hierarchies read other files
     (each its own node file, say): the files their levels read that define the key, hold
     lookup_options or fail to load, level by level, and the values of the variables those
-    definitions and the modules interpolate.  None for a key whose definitions look other keys
-    up (``%{lookup()}``, ``%{alias()}``): its answer is the node's own."""
+    definitions and the key's own module (its hiera.yaml and data; no other module is ever
+    consulted) interpolate.  None for a key whose definitions look other keys up
+    (``%{lookup()}``, ``%{alias()}``): its answer is the node's own."""
 
     def __init__(
         self,
@@ -250,7 +264,7 @@ class KeySignatures:
     def _signature(self, root: str, module: str | None) -> Hashable | None:
         owner = self._owner
         levels = owner.levels(self._view)
-        variables: set[str] = set(owner.module_variables(self._view))
+        variables: set[str] = set(owner.module_variables(self._view, module))
         parts: list[Hashable] = []
         for level in self._reads:
             kind = levels.get((level.layer, level.name))
