@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -34,12 +35,16 @@ from bench_fleet_diff import add_fleet
 from gen_repo import facts_profiles, generate
 
 
-def check_once(env: Path, server: str | None, output: Path) -> tuple[float, float]:
-    """Wall and CPU seconds of one `hiera-ls check` (``server``: the checkout to run)."""
+def check_once(
+    env: Path, server: str | None, output: Path, more: Sequence[str] = ()
+) -> tuple[float, float]:
+    """Wall and CPU seconds of one `hiera-ls check` (``server``: the checkout to run;
+    ``more``: more arguments)."""
     environ = dict(os.environ)
     if server is not None:
         environ["PYTHONPATH"] = server
     argv = [sys.executable, "-m", "hiera_ls", "check", "--format", "json", "--output", str(output)]
+    argv += more
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     run = subprocess.run(argv, cwd=env, env=environ, capture_output=True, text=True, check=False)

@@ -121,3 +121,37 @@ def test_environment_conf_manifest_setting(tmp_path: Path) -> None:
     index = Workspace([str(tmp_path)]).snapshot().code_index()
     assert index.definition("s") is not None
     assert index.modules == frozenset({"ntp", "profile", "role"})  # the conventional dirs
+
+
+def test_an_autoloaded_file_is_known_as_a_scan_of_every_path_finds_it() -> None:
+    """Where Puppet's autoloader looks for a namespace, answered from the paths' endings
+    (once per index) as a scan of every path answers it, odd paths and names included."""
+    paths = [
+        "/env/modules/apache/manifests/init.pp",
+        "/env/modules/apache/manifests/vhost/ssl.pp",
+        "/env/site/profile/manifests/manifests/base.pp",  # a class named profile::manifests::base
+        "/manifests/init.pp",
+        "/env/modules/a/b/manifests/c.pp",
+        "/env/modules/mysql/manifests/server.epp",
+        "/env/modules//manifests/x.pp",
+    ]
+    index = code_index.CodeIndex({p: code_index.ManifestFacts(p) for p in paths}, frozenset())
+    names = [
+        "apache",
+        "apache::vhost::ssl",
+        "apache::vhost",
+        "profile::manifests::base",
+        "manifests::base",
+        "b::c",
+        "a/b::c",
+        "mysql::server",
+        "::x",
+        "modules",
+        "",
+    ]
+    for name in names:
+        module, _, rest = name.partition("::")
+        tail = f"/{module}/manifests/{rest.replace('::', '/') if rest else 'init'}.pp"
+        assert index.autoload_file_known(name) == any(p.endswith(tail) for p in paths), name
+    assert index.autoload_file_known("apache::vhost::ssl")
+    assert not index.autoload_file_known("mysql::server")

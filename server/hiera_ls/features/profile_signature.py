@@ -52,6 +52,7 @@ class ProfileSignatures:
         self._reads: dict[tuple[str, str | None, str], object] = {}  # see reads_for
         self._nested: dict[tuple[str, str, str], bool] = {}  # see module_nested
         self._under: dict[str, frozenset[str]] = {}  # a directory -> its files' variables
+        self._files_of: dict[str, dict[str, list[str]]] = {}  # see _module_files
 
     def of(self, view: EnvironmentView, scope: NodeScope) -> Hashable | None:
         """The node's key in ``view``'s environment: nodes with equal keys get the same
@@ -105,9 +106,8 @@ class ProfileSignatures:
         if found is None:
             layer = view.env.modules.get(module)
             variables = config_variables(layer.config) if layer is not None else set()
-            for path, info in self._snapshot.data_files.items():
-                if info.view is view and info.levels and info.levels[0].layer.module_name == module:
-                    variables |= self._classifier.file_variables(path)
+            for path in self._module_files(view).get(module, ()):
+                variables |= self._classifier.file_variables(path)
             found = self._modules[slot] = frozenset(variables)
         return found
 
@@ -135,13 +135,23 @@ class ProfileSignatures:
         if slot not in self._nested:
             snapshot = self._snapshot
             nested = False
-            for path, info in snapshot.data_files.items():
-                if info.view is view and info.levels and info.levels[0].layer.module_name == module:
-                    df = snapshot.data_file(path)
-                    if df is not None and _variables(df.data.get(root), None) is _NESTED:
-                        nested = True
+            for path in self._module_files(view).get(module, ()):
+                df = snapshot.data_file(path)
+                if df is not None and _variables(df.data.get(root), None) is _NESTED:
+                    nested = True
             self._nested[slot] = nested
         return self._nested[slot]
+
+    def _module_files(self, view: EnvironmentView) -> dict[str, list[str]]:
+        """Each module's data files in ``view``'s environment (listed once, not per key)."""
+        found = self._files_of.get(view.env.root)
+        if found is None:
+            found = self._files_of[view.env.root] = {}
+            for path, info in self._snapshot.data_files.items():
+                module = info.levels[0].layer.module_name if info.levels else None
+                if info.view is view and module:
+                    found.setdefault(module, []).append(path)
+        return found
 
     def _variables_under(self, directory: str) -> frozenset[str]:
         found = self._under.get(directory)

@@ -48,6 +48,10 @@ class ParameterRef:
     parameter: Parameter
 
 
+_MANIFESTS = "/manifests/"
+_AUTOLOAD_TAILS = "autoload-tails"  # CodeIndex.memo's slot
+
+
 @dataclass(frozen=True, slots=True)
 class CodeIndex:
     """``files`` maps each code file's absolute path to what it holds; ``modules`` names
@@ -144,7 +148,28 @@ class CodeIndex:
         have failed to read the class in it)."""
         module, _, rest = namespace.partition("::")
         tail = f"/{module}/manifests/{rest.replace('::', '/') if rest else 'init'}.pp"
-        return any(p.endswith(tail) for p in self.files)
+        if "/" in module:
+            return any(p.endswith(tail) for p in self.files)
+        return tail in self._autoload_tails()
+
+    def _autoload_tails(self) -> frozenset[str]:
+        """Every ``/<module>/manifests/<path>.pp`` a file's path ends with (a module name
+        holds no ``/``): asked once per key of every data file, a scan of the files each
+        time cost seconds on Wikimedia's 5,000 code files."""
+        found = self.memo.get(_AUTOLOAD_TAILS)
+        if not isinstance(found, frozenset):
+            tails: set[str] = set()
+            for path in self.files:
+                if not path.endswith(".pp"):
+                    continue
+                at = path.find(_MANIFESTS)
+                while at >= 0:
+                    start = path.rfind("/", 0, at)
+                    if start >= 0:
+                        tails.add(path[start:])
+                    at = path.find(_MANIFESTS, at + 1)
+            found = self.memo[_AUTOLOAD_TAILS] = frozenset(tails)
+        return found
 
     def lookups_of(self, key: str) -> tuple[LookupCall, ...]:
         """Explicit literal lookups of ``key`` in code."""
