@@ -45,6 +45,7 @@ COMPLETE = Coverage()
 PARTIAL = Coverage(complete=False)
 
 
+@cache  # asked per file and profile; the catalog of rules never changes
 def coverage(*, index: bool, profile: bool, loaded: bool = True, code: bool = False) -> Coverage:
     """The codes checked for a file: each rule's record says what its check needs
     (``code``: the environment's Puppet code was read, with the index)."""

@@ -53,6 +53,7 @@ class ProfileSignatures:
         self._nested: dict[tuple[str, str, str], bool] = {}  # see module_nested
         self._under: dict[str, frozenset[str]] = {}  # a directory -> its files' variables
         self._files_of: dict[str, dict[str, list[str]]] = {}  # see _module_files
+        self._parts: dict[tuple[str, LevelReads, str], _Part | None] = {}  # see level_part
 
     def of(self, view: EnvironmentView, scope: NodeScope) -> Hashable | None:
         """The node's key in ``view``'s environment: nodes with equal keys get the same
@@ -128,6 +129,53 @@ class ProfileSignatures:
                 found = _variables(df.data.get(root), df.data.get(LOOKUP_OPTIONS))
             self._reads[slot] = found
         return self._reads[slot]
+
+    def level_part(self, view: EnvironmentView, level: LevelReads, root: str) -> _Part | None:
+        """What a lookup of ``root`` reads at one level as resolved for a node (the files
+        there that define it, hold lookup_options or fail to load) and the variables those
+        definitions interpolate; None when it is not judged here (a level read some other
+        way, a definition that looks other keys up).  The same for every node whose level
+        finds the same files: worked out once per run, not once per node."""
+        slot = (view.env.root, level, root)
+        if slot in self._parts:
+            return self._parts[slot]
+        kind = self.levels(view).get((level.layer, level.name))
+        found: _Part | None = None
+        if kind is None or (
+            kind.reader is not None
+            and kind.reader not in _FILE_READERS
+            and kind.reader != EXPAND_PATH
+        ):
+            found = None  # a level read some other way: not judged here
+        elif kind.reader is None:  # skipped by hiera-ls: it reads nothing
+            found = ((level.layer, level.name, level.uris), frozenset())
+        else:
+            candidates = level.files
+            if kind.reader == EXPAND_PATH:
+                candidates = tuple(
+                    dict.fromkeys(
+                        expand_path_file(f, name)
+                        for f in level.files
+                        for name in (root, LOOKUP_OPTIONS)
+                    )
+                )
+            kept: list[str] = []
+            variables: set[str] = set()
+            nested = False
+            for path in candidates:
+                reads = self.reads_for(path, kind.reader, root)
+                if reads is _NESTED:
+                    nested = True
+                    break
+                if reads is not None:
+                    kept.append(path)
+                    variables.update(reads)  # type: ignore[arg-type]
+            if not nested:
+                options = level.options if kind.options_matter else None
+                part = (level.layer, level.name, tuple(kept), level.uris, options)
+                found = (part, frozenset(variables))
+        self._parts[slot] = found
+        return found
 
     def module_nested(self, view: EnvironmentView, module: str, root: str) -> bool:
         """Whether the module's data defines ``root`` with a value that looks keys up."""
@@ -221,6 +269,7 @@ def _presence(scope: NodeScope, name: str) -> str:
     return "absent" if value is MISSING else "undef" if value is None else "set"
 
 
+_Part = tuple[Hashable, frozenset[str]]  # a level's part of a key signature, its variables
 # readers of plain data files (a level's files, each read whole); expand_path reads one file
 # of a directory per key
 _FILE_READERS = frozenset({"yaml_data", "json_data", "hocon_data", EYAML})
@@ -273,39 +322,14 @@ class KeySignatures:
 
     def _signature(self, root: str, module: str | None) -> Hashable | None:
         owner = self._owner
-        levels = owner.levels(self._view)
         variables: set[str] = set(owner.module_variables(self._view, module))
         parts: list[Hashable] = []
         for level in self._reads:
-            kind = levels.get((level.layer, level.name))
-            if kind is None or (
-                kind.reader is not None
-                and kind.reader not in _FILE_READERS
-                and kind.reader != EXPAND_PATH
-            ):
-                return None  # a level read some other way: not judged here
-            if kind.reader is None:  # skipped by hiera-ls: it reads nothing
-                parts.append((level.layer, level.name, level.uris))
-                continue
-            candidates = level.files
-            if kind.reader == EXPAND_PATH:
-                candidates = tuple(
-                    dict.fromkeys(
-                        expand_path_file(f, name)
-                        for f in level.files
-                        for name in (root, LOOKUP_OPTIONS)
-                    )
-                )
-            kept: list[str] = []
-            for path in candidates:
-                found = owner.reads_for(path, kind.reader, root)
-                if found is _NESTED:
-                    return None
-                if found is not None:
-                    kept.append(path)
-                    variables.update(found)  # type: ignore[arg-type]
-            options = level.options if kind.options_matter else None
-            parts.append((level.layer, level.name, tuple(kept), level.uris, options))
+            found = owner.level_part(self._view, level, root)
+            if found is None:
+                return None
+            parts.append(found[0])
+            variables.update(found[1])
         if module is not None and owner.module_nested(self._view, module, root):
             return None
         return (root, tuple(parts), values_of(self._scope, sorted(variables)), self._presence)

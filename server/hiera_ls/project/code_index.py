@@ -49,6 +49,7 @@ class ParameterRef:
 
 
 _MANIFESTS = "/manifests/"
+_KEPT_KEYS = 64  # environments whose keys CodeIndexes keeps
 _AUTOLOAD_TAILS = "autoload-tails"  # CodeIndex.memo's slot
 
 
@@ -420,6 +421,9 @@ class CodeIndexes:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
     # environment key -> the cold build under way or claimed (see claim and ready)
     _building: dict[object, BuildProgress] = field(default_factory=dict)
+    # id(environment) -> (the environment, its key): asked once per file and profile by a
+    # check, the key (every module's name and root, sorted) cost seconds on Wikimedia's
+    _keys: dict[int, tuple[Environment, object]] = field(default_factory=dict, repr=False)
 
     def after(self, changed: Iterable[str], *, rebuild: bool = False) -> CodeIndexes:
         """The next generation, after ``changed`` code files (or directories) changed;
@@ -435,7 +439,14 @@ class CodeIndexes:
         )
 
     def index(self, env: Environment, files: FileAccess) -> CodeIndex:
-        key = _env_key(env)
+        known = self._keys.get(id(env))
+        if known is not None and known[0] is env:  # the object held: its id is not reused
+            key = known[1]
+        else:
+            key = _env_key(env)
+            if len(self._keys) >= _KEPT_KEYS:  # environments rebuilt by hiera.yaml edits
+                self._keys.clear()
+            self._keys[id(env)] = (env, key)
         with self._lock:
             found = self._built.get(key)
             if found is not None:
