@@ -33,6 +33,7 @@ from hiera_ls.project.backends import EXPAND_PATH, expand_path_file
 from hiera_ls.project.scope import NodeScope
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.puppet.values import strings_in
+from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.keys import LOOKUP_OPTIONS, KeySyntaxError, LookupKey
 
 # the readers that take nothing from a level's options; a level hiera-ls skips (None) reads
@@ -53,7 +54,9 @@ class ProfileSignatures:
         self._nested: dict[tuple[str, str, str], bool] = {}  # see module_nested
         self._under: dict[str, frozenset[str]] = {}  # a directory -> its files' variables
         self._files_of: dict[str, dict[str, list[str]]] = {}  # see _module_files
-        self._parts: dict[tuple[str, LevelReads, str], _Part | None] = {}  # see level_part
+        self._files: dict[tuple[str, str], tuple[DataFile | None, object]] = {}  # see _file
+        self._parts: dict[tuple[int, str], _Part | None] = {}  # see level_part
+        self._numbers: dict[tuple[str, LevelReads], int] = {}  # see level_number
 
     def of(self, view: EnvironmentView, scope: NodeScope) -> Hashable | None:
         """The node's key in ``view``'s environment: nodes with equal keys get the same
@@ -118,25 +121,48 @@ class ProfileSignatures:
         definitions interpolate, or _NESTED when they look other keys up."""
         slot = (path, reader, root)
         if slot not in self._reads:
-            snapshot = self._snapshot
-            df = snapshot.cache.get(snapshot.files, path, reader)
+            df, options = self._file(path, reader)
             found: object = None
             if df is None:
                 found = None  # the engine finds nothing there, whatever the node
             elif df.failure is not None or root in df.key_errors:
                 found = frozenset()
             elif root in df.data or LOOKUP_OPTIONS in df.data:
-                found = _variables(df.data.get(root), df.data.get(LOOKUP_OPTIONS))
+                own = _variables(df.data.get(root), None)
+                found = _NESTED if _NESTED in (own, options) else own | options  # type: ignore[operator]
             self._reads[slot] = found
         return self._reads[slot]
 
-    def level_part(self, view: EnvironmentView, level: LevelReads, root: str) -> _Part | None:
+    def _file(self, path: str, reader: str) -> tuple[DataFile | None, object]:
+        """The file as ``reader`` reads it, and what its lookup_options interpolate (read
+        once per run: every key of every node asks)."""
+        slot = (path, reader)
+        found = self._files.get(slot)
+        if found is None:
+            snapshot = self._snapshot
+            df = snapshot.cache.get(snapshot.files, path, reader)
+            options = _variables(None, df.data.get(LOOKUP_OPTIONS)) if df is not None else None
+            found = self._files[slot] = (df, options)
+        return found
+
+    def level_number(self, view: EnvironmentView, level: LevelReads) -> int:
+        """A number for each level as resolved for some node (equal levels, equal numbers):
+        what :meth:`level_part` keeps its answers by (a level's hash is not cheap)."""
+        slot = (view.env.root, level)
+        found = self._numbers.get(slot)
+        if found is None:
+            found = self._numbers[slot] = len(self._numbers)
+        return found
+
+    def level_part(
+        self, view: EnvironmentView, level: LevelReads, number: int, root: str
+    ) -> _Part | None:
         """What a lookup of ``root`` reads at one level as resolved for a node (the files
         there that define it, hold lookup_options or fail to load) and the variables those
         definitions interpolate; None when it is not judged here (a level read some other
         way, a definition that looks other keys up).  The same for every node whose level
         finds the same files: worked out once per run, not once per node."""
-        slot = (view.env.root, level, root)
+        slot = (number, root)
         if slot in self._parts:
             return self._parts[slot]
         kind = self.levels(view).get((level.layer, level.name))
@@ -308,6 +334,7 @@ class KeySignatures:
         self._reads = reads
         self._presence = presence
         self._known: dict[str, Hashable | None] = {}
+        self._levels = tuple(owner.level_number(view, level) for level in reads)
 
     def of(self, key: str) -> Hashable | None:
         """The signature of the lookup of ``key`` (its root key's)."""
@@ -324,8 +351,8 @@ class KeySignatures:
         owner = self._owner
         variables: set[str] = set(owner.module_variables(self._view, module))
         parts: list[Hashable] = []
-        for level in self._reads:
-            found = owner.level_part(self._view, level, root)
+        for level, number in zip(self._reads, self._levels, strict=True):
+            found = owner.level_part(self._view, level, number, root)
             if found is None:
                 return None
             parts.append(found[0])
