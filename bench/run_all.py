@@ -124,6 +124,13 @@ def needs_puppetdb() -> str | None:
     return None
 
 
+def needs_wikimedia() -> str | None:
+    clone = os.environ.get("WIKIMEDIA_PUPPET")
+    if not clone or not (Path(clone) / "hieradata" / "hosts").is_dir():
+        return "no clone of Wikimedia's operations/puppet ($WIKIMEDIA_PUPPET)"
+    return None
+
+
 NUM = r"(?P<value>[0-9][0-9.,]*)"
 PEER = r"(?P<peer>[0-9][0-9.,]*|-)"
 
@@ -194,6 +201,20 @@ BENCHES: dict[str, Bench] = {
             Figure(f"check, {what}", rf"this: check, 60 nodes, {what}: median {NUM} s wall", "s")
             for what in ("1 profiles", "5 profiles", "a fleet of 200 profiles")
         ),
+    ),
+    "bench_check_wikimedia": Bench(
+        "bench_check_wikimedia.py",
+        lambda repo: ["--short"],  # 1 and 2 profiles, one run; needs a clone of the repository
+        tuple(
+            Figure(
+                f"check, Wikimedia, {n} profiles",
+                rf"this: check, Wikimedia, {n} profiles: "
+                rf"median {NUM} s wall",
+                "s",
+            )
+            for n in (1, 2)
+        ),
+        needs=needs_wikimedia,
     ),
     "bench_outline": Bench(
         "bench_outline.py",
