@@ -93,7 +93,13 @@ def _repository(root: Path, rng: random.Random, nodes: list[str]) -> None:
     _write(root, "manifests/site.pp", "node default { lookup('classes', Array, 'unique').include }")
     _write(root, "modules/app/manifests/init.pp", MANIFEST)
     common = {
-        "lookup_options": {"app::settings": {"merge": "deep"}, "classes": {"merge": "unique"}},
+        "lookup_options": {
+            "app::settings": {"merge": "deep"},
+            "classes": {"merge": "unique"},
+            # its keys are interpolated too: for a node without a role, with '' (a value
+            # that read it is not judged, and no later lookup may forget it)
+            "%{facts.role}::extra": {"merge": "unique"},
+        },
         "classes": ["role::%{facts.role}"] if rng.random() < 0.5 else [],
         "app::port": rng.choice([80, "eighty", "%{facts.port}"]),
         "app::servers": rng.choice([["a"], "a", ["%{trusted.certname}"]]),

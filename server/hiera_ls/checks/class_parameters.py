@@ -457,7 +457,7 @@ def _judge_merged(profile: ProfileLookup, code: CodeIndex, ref: ParameterRef, ke
         return nothing  # a convert_to hiera-ls does not do: Puppet binds another value
     found = mismatches(code, ref, outcome.value)
     explained = profile.explain(key) if found and profile.explain is not None else None
-    if explained is None or _reads_unknown_variables(explained):
+    if explained is None or reads_unknown_variables(explained.trace):
         return nothing  # '' for a fact the profile lacks: not what a real node would get
     return _Judged(code, outcome.value, tuple(found), tuple(_contributions(explained, key)))
 
@@ -489,11 +489,11 @@ def _own_part(data_file: DataFile, key: str, merged: object, found: Mismatch) ->
     return (spans.key or spans.value) if spans is not None else None
 
 
-def _reads_unknown_variables(outcome: LookupOutcome) -> bool:
+def reads_unknown_variables(trace: TraceNode | None) -> bool:
     """The value interpolates a variable or fact the profile does not define (Puppet gives
     '' for it, or for a missing part of a fact): a facts file lacking a fact is likelier than
-    a node lacking it, so such a value is not judged."""
-    trace = outcome.trace
+    a node lacking it, so such a value is not judged.  ``trace``: an explained lookup's (or
+    a part of it); None, no trace: unknown, so True."""
     if trace is None:
         return True
     for node in trace.walk():

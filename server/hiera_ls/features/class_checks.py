@@ -16,10 +16,12 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
 
+from hiera_ls.checks.class_parameters import reads_unknown_variables
 from hiera_ls.checks.policy import coverage
 from hiera_ls.checks.profile import ProfileLookup
 from hiera_ls.checks.registry import check_data_file_lookups
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
+from hiera_ls.engine.trace import Kind
 from hiera_ls.features.diagnostics import (
     Diagnostics,
     _located_in,
@@ -33,6 +35,7 @@ from hiera_ls.project.key_index import LARGE_FILE_CHARS
 from hiera_ls.project.profiles import ProfileEntry
 from hiera_ls.project.scope import NodeScope
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
+from hiera_ls.source.keys import KeySyntaxError, LookupKey
 from hiera_ls.source.spans import Problem
 
 
@@ -159,9 +162,7 @@ class ClassChecks:
                 answers[key] = answer
             return answer
 
-        def explain(key: str) -> LookupOutcome:
-            fresh = LookupSession(view.env, scope, snapshot.files, snapshot.cache)
-            return fresh.lookup(key, None, explain=True)
+        explain = _Explainer(view, scope, snapshot).explain
 
         known = ProfileLookup(
             entry.name,
@@ -172,3 +173,57 @@ class ClassChecks:
         )
         self._lookups[view.env.root] = known
         return known
+
+
+class _Explainer:
+    """One profile's explained lookups, each as a fresh session gives it (the checks read its
+    trace: whether the value read a variable the node lacks, which files gave it), without a
+    session per lookup.  A session's later lookups only leave out of their trace how the
+    lookup_options were read (kept since the first lookup of each module); when no such
+    reading reads an unknown variable, and no module has a default_hierarchy (whose options
+    are read, and traced, once too), the traces are the fresh ones in all the checks read.
+    Any other case: a fresh session per lookup, as before."""
+
+    def __init__(self, view: EnvironmentView, scope: NodeScope, snapshot: Snapshot) -> None:
+        self._view, self._scope, self._snapshot = view, scope, snapshot
+        self._kept: LookupSession | None = None
+        self._clean: set[str | None] = set()  # modules whose options read no unknown variable
+        modules = view.env.modules.values()
+        self._never = any(m.config is not None and m.config.default_hierarchy for m in modules)
+
+    def _new(self) -> LookupSession:
+        snapshot = self._snapshot
+        return LookupSession(self._view.env, self._scope, snapshot.files, snapshot.cache)
+
+    def explain(self, key: str) -> LookupOutcome:
+        try:
+            module = LookupKey.parse(key).module_name
+        except KeySyntaxError:
+            return self._new().lookup(key, None, explain=True)
+        kept = self._kept
+        if kept is not None and module in self._clean:
+            outcome = kept.lookup(key, None, explain=True)
+            if not _options_clean(outcome):  # another module's, read by a nested lookup
+                self._kept, self._clean = None, set()
+            return outcome
+        fresh = self._new()
+        outcome = fresh.lookup(key, None, explain=True)
+        if self._never or outcome.failure is not None or not _options_clean(outcome):
+            return outcome
+        trace = outcome.trace
+        if trace is None or not any(node.kind is Kind.META for node in trace.children):
+            return outcome  # not read here after all: nothing known of them
+        self._clean.add(module)
+        if self._kept is None:
+            self._kept = fresh
+        return outcome
+
+
+def _options_clean(outcome: LookupOutcome) -> bool:
+    """Every reading of lookup_options in the trace reads only variables the node has."""
+    trace = outcome.trace
+    if trace is None:
+        return False
+    return not any(
+        node.kind is Kind.META and reads_unknown_variables(node) for node in trace.walk()
+    )
