@@ -260,3 +260,35 @@ def test_a_level_that_reads_a_file_per_key_under_a_directory_splits_by_what_thos
         '  n1: "hi ams" -> "hello ams"',
         '  n3: "hi nyc" -> "hello nyc"',
     ]
+
+
+def test_nodes_with_their_own_node_files_share_a_key_none_of_those_files_defines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each node reads its own node file (a class each), but a key only common.yaml defines
+    is looked up once per side, not once per node, and every node gets the same answer."""
+    nodes = [f"n{i}.example.com" for i in range(6)]
+    for side, value in (("base", "old"), ("head", "new")):
+        root = tmp_path / "environments" / side
+        _write(root, "hiera.yaml", HIERA)
+        _write(root, "data/common.yaml", json.dumps({"app::plain": value, "app::own": 0}))
+        for name in nodes:
+            _write(root, f"data/nodes/{name}.yaml", json.dumps({"app::own": name}))
+    for name in nodes:
+        facts = {"clientcert": name, "role": "web", "os": {"family": "Debian"}}
+        _write(tmp_path, f".hiera-ls/facts/{name}.json", json.dumps(facts))
+    asked: list[str] = []
+    lookup = LookupSession.lookup
+
+    def counted(self: LookupSession, names: object, *args: object, **kwargs: object) -> object:
+        asked.append(str(names))
+        return lookup(self, names, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(LookupSession, "lookup", counted)
+    result = run_diff(str(tmp_path), environments=("base", "head"))
+    changes = {change.key: change.groups for change in result.changes}
+    assert [(g.profiles, g.before.same_as, g.after.same_as) for g in changes["app::plain"]] == [
+        (tuple(nodes), canonical("old"), canonical("new"))
+    ]
+    assert asked.count("app::plain") == 2  # one lookup a side
+    assert asked.count("app::own") == 2 * len(nodes)  # each node file defines it

@@ -23,7 +23,7 @@ import fnmatch
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from hiera_ls.engine.explain import plain_data
@@ -31,8 +31,10 @@ from hiera_ls.engine.key_classes import KeyClasses
 from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.engine.node_classes import Classifier, NodeClasses
 from hiera_ls.engine.providers import EYAML
+from hiera_ls.features.profile_signature import KeySignatures, ProfileSignatures
 from hiera_ls.project.facts import node_scope
 from hiera_ls.project.fleet_profiles import FleetProfiles
+from hiera_ls.project.scope import NodeScope
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.targets import PUPPET7
 from hiera_ls.project.workspace import (
@@ -345,11 +347,18 @@ class _Side:
         self.classes: dict[str, NodeClasses] = {}
         self.keyed: dict[str, KeyClasses] = {}
         self._class_of: dict[str, list[int | None]] = {}
+        self._scopes: dict[str, list[NodeScope]] = {}
         for env, view in self.views.items():
             target = snapshot.target
             scopes = [node_scope(p.facts, p.certname, view.env.name, target) for p in profiles]
             classes = self.classes[env] = classifier.classify(view, scopes, by_value=False)
             self.keyed[env] = KeyClasses(classifier, view, classes, scopes)
+            self._scopes[env] = scopes
+        # between classes, each node's signature of each key (features/profile_signature.py):
+        # nodes whose hierarchies read other files (each its own node file) but the same
+        # definitions of a key share its lookup
+        self._signatures = ProfileSignatures(snapshot)
+        self._keys: dict[tuple[str, int], KeySignatures | None] = {}
 
     def _data_files(self, env: str, function: str | None = None) -> Iterator[tuple[str, str]]:
         """(path, module name or "") of each data file some profile's lookups can read: a
@@ -458,12 +467,28 @@ class _Side:
                 for number, group in enumerate(g for p in parts for g in p):
                     for i in group:
                         of[i] = number
-            out[key] = (
-                of,
-                [self._answer(keyed.session(c, g[0]), key) for c, p in enumerate(parts) for g in p],
-            )
+            known: dict[Hashable, Answer] = {}  # answers by the key's signature
+            found: list[Answer] = []
+            for c, p in enumerate(parts):
+                for g in p:
+                    signatures = self._key_signatures(env, g[0])
+                    token = signatures.of(key) if signatures is not None else None
+                    answer = known.get(token) if token is not None else None
+                    if answer is None:
+                        answer = self._answer(keyed.session(c, g[0]), key)
+                        if token is not None:
+                            known[token] = answer
+                    found.append(answer)
+            out[key] = (of, found)
             counter.step(len(self.profiles))
         return out
+
+    def _key_signatures(self, env: str, node: int) -> KeySignatures | None:
+        slot = (env, node)
+        if slot not in self._keys:
+            view = self.views[env]
+            self._keys[slot] = self._signatures.keys(view, self._scopes[env][node])
+        return self._keys[slot]
 
     def _answer(self, session: LookupSession, key: str) -> Answer:
         outcome = session.lookup(key)
