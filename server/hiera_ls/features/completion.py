@@ -104,6 +104,8 @@ class Item:
 
 @dataclass(frozen=True, slots=True)
 class Completions:
+    """The items offered at the cursor, and whether typing on may bring others."""
+
     items: list[Item]
     incomplete: bool = False  # not every candidate is listed: ask again as typing goes on
 
@@ -311,6 +313,8 @@ def _best_keys(keys: tuple[str, ...], typed: str) -> tuple[list[str], bool]:
 
 @dataclass(frozen=True, slots=True)
 class _ParameterKey:
+    """A class parameter's data key, offered where a key is being typed."""
+
     key: str  # class::parameter
     definition: Definition
     parameter: Parameter

@@ -32,6 +32,8 @@ _SHOWN_BODY = 300  # characters of an error answer quoted in the message
 
 @dataclass(frozen=True, slots=True)
 class Endpoint:
+    """PuppetDB's URL taken apart, as the connection needs it."""
+
     url: str  # as given, no trailing slash
     https: bool
     host: str

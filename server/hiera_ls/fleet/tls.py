@@ -31,6 +31,8 @@ class TLSFileError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class TLSFiles:
+    """The certificate files a PuppetDB connection presents and checks against."""
+
     cert: str | None = None
     key: str | None = None
     cacert: str | None = None

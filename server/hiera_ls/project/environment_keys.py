@@ -34,6 +34,8 @@ class PlacedFile:
 
 @dataclass(frozen=True, slots=True)
 class EnvironmentKeys:
+    """Every key an environment's data defines, and which files a lookup finds it in."""
+
     files: Mapping[str, FileKeys]  # every data file indexed
     definitions: Mapping[str, Sequence[str]]  # root key -> the files a lookup finds it in
     defined_keys: frozenset[str]

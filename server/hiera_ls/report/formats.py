@@ -19,6 +19,8 @@ from hiera_ls.source.spans import Consequence, Severity
 
 @dataclass(frozen=True, slots=True)
 class Report:
+    """A check's result as every report format reads it."""
+
     result: CheckResult
     fail_on: str  # error, warning or info
     cwd: str

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class DataFile:
+    """A data file as a lookup reads it: its value, what Puppet raises, its ranges."""
+
     path: str
     data: Mapping[object, object]  # the top-level hash the lookup sees; {} when unusable
     failure: Text | None  # what Puppet raises when a lookup reads this file (``error``)
