@@ -32,7 +32,7 @@ from hiera_ls.lsp import protocol
 from hiera_ls.lsp.diagnostics_scheduler import DiagnosticsScheduler
 from hiera_ls.lsp.fleet_grouping import FleetGrouper
 from hiera_ls.lsp.fleet_sync import FleetSync
-from hiera_ls.lsp.transport import MessageProtocol
+from hiera_ls.lsp.transport import ANSWER_HOLD, MessageProtocol
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Snapshot, Workspace
 from hiera_ls.source.files import read_disk
@@ -241,8 +241,8 @@ def guard(name: str, default: Callable[[], Any], foreground: bool = True) -> Cal
     (a JSON-RPC error the handler raises on purpose, such as a refused rename, goes through).
 
     Wraps a handler whose first parameter is the server. ``foreground``: the background
-    checks wait while it runs; not for handlers that await the client, which may take its
-    time to answer.
+    checks wait while it runs and until its answer is written (transport.ANSWER_HOLD); not
+    for handlers that await the client, which may take its time to answer.
     """
 
     def wrap(fn: F) -> F:
@@ -250,9 +250,11 @@ def guard(name: str, default: Callable[[], Any], foreground: bool = True) -> Cal
         async def guarded(ls: HieraLanguageServer, *args: Any, **kwargs: Any) -> Any:
             if not name.startswith(_NOT_ASKED):
                 ls.code_read_go.set()  # a request may need the code: read it now
+            held = contextlib.ExitStack()
+            if foreground:
+                held.enter_context(ls.scheduler.foreground())
             try:
-                with ls.scheduler.foreground() if foreground else contextlib.nullcontext():
-                    return await fn(ls, *args, **kwargs)
+                return await fn(ls, *args, **kwargs)
             except (asyncio.CancelledError, JsonRpcException):
                 raise  # cancelled, or an error the handler answers with on purpose
             except Exception:
@@ -260,6 +262,12 @@ def guard(name: str, default: Callable[[], Any], foreground: bool = True) -> Cal
                     f"hiera-ls: {name} failed:\n{traceback.format_exc()}", types.MessageType.Error
                 )
                 return default()
+            finally:
+                until_answered = ANSWER_HOLD.get()  # (lsp/transport.py)
+                if until_answered is None:
+                    held.close()
+                else:
+                    until_answered.append(held)
 
         return cast(F, guarded)
 
