@@ -90,7 +90,6 @@ def test_a_deep_merge_with_a_knockout_prefix_loads_no_regex() -> None:
 
 def test_check_loads_no_cryptography_puppetdb_client_or_unused_format() -> None:
     assert _loaded_by(["check", "."], CHECK_LEAVES) == []
-    assert _loaded_by(["check", "--format", "json", "."], CHECK_LEAVES) == []
 
 
 def test_every_dataclass_has_a_docstring() -> None:
