@@ -3,8 +3,9 @@
 Before its first publish the server needs pygls, lsprotocol, the loader and the checks of a
 plain data file; eyaml's cryptography (met only with an eyaml key or ``ENC[`` value), the
 ``regex`` engine (lookup_options patterns beyond plain text), the PuppetDB client,
-Puppet's type system (class parameters' types), ruamel.yaml (hover's values) and the
-reports load when something needs them, not at start. The server runs in a process of its
+Puppet's type system (class parameters' types), ruamel.yaml (hover's values), the
+reports, and the features only a request needs (hover, definition, references, links,
+inlay hints) load when something needs them, not at start. The server runs in a process of its
 own, fed JSON-RPC on stdin; it writes its ``sys.modules`` to a file at its first publish.
 """
 
@@ -31,6 +32,12 @@ NOT_AT_START = (
     "hiera_ls.puppet.types",
     "hiera_ls.puppet.type_parser",
     "hiera_ls.report",
+    # what only a request needs, imported by its handler when it first runs
+    "hiera_ls.features.hover",
+    "hiera_ls.features.definition",
+    "hiera_ls.features.references",
+    "hiera_ls.features.document_links",
+    "hiera_ls.features.inlay_hints",
 )
 
 # the server, with its first publish recorded (pygls' publish method, which every publish
