@@ -267,7 +267,7 @@ def guard(name: str, default: Callable[[], Any], foreground: bool = True) -> Cal
                 if until_answered is None:
                     held.close()
                 else:
-                    until_answered.append(held)
+                    until_answered.keep(held)
 
         return cast(F, guarded)
 

@@ -65,7 +65,29 @@ SERVER_NOT_INITIALIZED = -32002
 # between held the interpreter while the written answer waited (bench_lsp: 1.9 ms of a
 # hover's wall time at the median, 9 ms at p95, for 0.2 ms of work). A handler run by
 # _execute_handler leaves its hold here; outside it (None) the guard lets go at its end.
-ANSWER_HOLD: contextvars.ContextVar[list[contextlib.ExitStack] | None] = contextvars.ContextVar(
+
+
+class AnswerHold:
+    """What waits for one handler's answer to be written, then lets go."""
+
+    def __init__(self) -> None:
+        self._held: list[contextlib.ExitStack] = []
+        self._answered = False
+
+    def keep(self, held: contextlib.ExitStack) -> None:
+        if self._answered:  # (a task that outlived the handler whose context it copied)
+            held.close()
+        else:
+            self._held.append(held)
+
+    def answered(self) -> None:
+        self._answered = True
+        for held in self._held:
+            held.close()
+        self._held.clear()
+
+
+ANSWER_HOLD: contextvars.ContextVar[AnswerHold | None] = contextvars.ContextVar(
     "hiera_ls_answer_hold", default=None
 )
 
@@ -272,17 +294,15 @@ class MessageProtocol(LanguageServerProtocol):
         the last one, so a burst of edits costs a constant time per edit. Not a done-callback:
         ``shutdown`` cancels futures while iterating over them.
         """
-        holds: list[contextlib.ExitStack] = []
+        hold = AnswerHold()
 
         def answered(future: Any) -> None:
             try:
                 callback(future)
             finally:
-                for held in holds:
-                    held.close()
-                holds.clear()
+                hold.answered()
 
-        token = ANSWER_HOLD.set(holds)  # the handler's task copies the context: it sees them
+        token = ANSWER_HOLD.set(hold)  # the handler's task copies the context: it sees it
         try:
             super()._execute_handler(msg_id, handler, answered, args, kwargs)  # type: ignore[arg-type]
         finally:
