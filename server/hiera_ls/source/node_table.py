@@ -230,22 +230,39 @@ class NodeTable(Nodes):
         return out
 
     def index_items(self) -> Iterator[tuple[Path, int]]:
-        """(path, node) of every node; parents are recorded before their children."""
+        """(path, node) of every node, each after its parent.
+
+        Parents are mostly recorded before their children; not a duplicate key's later
+        value whose insides an alias copied: its path keeps the first value's place."""
         paths: list[Path | None] = [None] * len(self._keys)
         for path, i in self._other.items():
             paths[i] = path
         parent = self._parent
         keys = self._keys
+        later: list[int] = []  # nodes whose parent had no path yet
         for i in range(len(keys)):
             up = parent[i]
             if up >= 0:
                 above = paths[up]
                 if above is None:
+                    later.append(i)
                     continue
                 paths[i] = (*above, keys[i])
             here = paths[i]
             if here is not None:
                 yield here, i
+        while later:
+            waiting: list[int] = []
+            for i in later:
+                above = paths[parent[i]]
+                if above is None:
+                    waiting.append(i)
+                    continue
+                here = paths[i] = (*above, keys[i])
+                yield here, i
+            if len(waiting) == len(later):
+                return  # no path reaches them
+            later = waiting
 
     def _raw(self, i: int) -> Raw:
         m = self._marks

@@ -7,11 +7,16 @@ block mapping.  The slice from that key to the next untouched key is parsed as a
 of its own, and its entries replace the old ones; everything after moves by the number of
 lines the edit added or removed.
 
-Only documents whose entries stand alone qualify (``Outline``: no anchors, aliases,
-top-level merges or duplicates, each key at column 0 on lines of its own).  Whenever the
-slice could read differently inside the whole file (a syntax error, a document marker, a
-key that also exists outside the slice, an entry that no longer starts at column 0 ...)
-the whole file is parsed as before, so the answer is always the full parse's answer.
+Only documents whose entries stand on their own qualify (``Outline``: no top-level merges
+or duplicates, each key at column 0 on lines of its own).  Anchors and aliases inside an
+entry are no obstacle; one that ties entries together is, where the edit would cut the tie:
+an alias after the slice whose anchor is before it or in it (the slice may now define that
+name, or the edit moved the anchor's lines), and an alias in the slice whose anchor is
+outside it (the slice alone does not load: "Unknown alias").  Aliases and merges copy node
+ranges within a budget for the whole document, so the entries' copies must still fit it.
+Whenever the slice could read differently inside the whole file (a syntax error, a document
+marker, a key that also exists outside the slice, an entry that no longer starts at column
+0 ...) the whole file is parsed as before, so the answer is always the full parse's answer.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from hiera_ls.source.node_table import Nodes, NodeTable, splice_nodes
 from hiera_ls.source.spans import FileSpan, Problem, Span
 from hiera_ls.source.yaml_document import Outline, YamlDocument
 from hiera_ls.source.yaml_loader import load_yaml
+from hiera_ls.source.yaml_nodes import COPY_BUDGET
 
 __all__ = ["changed_lines", "reload_yaml"]
 
@@ -161,8 +167,8 @@ def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
     if _MARKERS.search(piece):
         return None
     part = load_yaml(previous.path, piece)
-    if part.fatal is not None:
-        return None
+    if part.fatal is not None or part.too_large or previous.too_large:
+        return None  # (values too large to walk are said in an order of their own)
     if part.outline is not None and isinstance(part.value, dict):
         part_outline = part.outline
         part_value: dict[object, object] = part.value
@@ -179,6 +185,18 @@ def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
     outside.update(kept_after)
     if not outside.isdisjoint(part_value):
         return None  # a duplicate key across entries: Psych's last-wins needs the full parse
+    after = set(kept_after)
+    if any(user in after and holder not in after for user, holder in outline.links):
+        return None  # an alias after the edit reads an anchor before it or in it
+    before = set(kept_before)
+    spent = (
+        *((k, n) for k, n in outline.spent if k in before),
+        *part_outline.spent,
+        *((k, n) for k, n in outline.spent if k in after),
+    )
+    if sum(n for _, n in spent) > COPY_BUDGET:
+        return None  # the whole file's aliases copy more than the budget: which ones is
+        # decided in file order
     merged: dict[object, object] = {k: value[k] for k in kept_before}
     merged.update(part_value)
     for k in kept_after:
@@ -188,7 +206,12 @@ def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
         *(line + b1 for line in part_outline.lines),
         *(line + delta for line in lines[i2:]),
     )
-    new_outline = Outline(new_lines, (*kept_before, *part_outline.keys, *kept_after))
+    links = (
+        *(link for link in outline.links if link[0] in before),
+        *part_outline.links,
+        *(link for link in outline.links if link[0] in after),
+    )
+    new_outline = Outline(new_lines, (*kept_before, *part_outline.keys, *kept_after), links, spent)
     part_nodes = part.nodes
     if not isinstance(part_nodes, NodeTable) or not isinstance(previous.nodes, Nodes):
         return None
