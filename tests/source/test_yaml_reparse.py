@@ -341,3 +341,98 @@ def test_the_copy_budget_is_the_whole_files() -> None:
     again = reload_yaml(spliced, edited, more)
     _same(again, load_yaml("/d/data.yaml", more))
     assert again.outline is None  # the last alias goes without its ranges
+
+
+# Few top-level keys over thousands of lines (Wikimedia's admin data: groups, users): an
+# edit re-parses the children it touched of the entry it is in.
+CHILDREN = [
+    "  {c}:\n    uid: {i}\n    name: user {i}\n",
+    "  {c}: value {i}\n",
+    "  {c}:\n    ssh_keys:\n    - ssh-rsa AAA{i}\n    - ssh-ed25519 BBB\n",
+    "  {c}: |\n    literal {i}\n    text\n",
+    "  {c}: >-\n    folded {i}\n\n",
+    '  {c}: "double\n    quoted {i}"\n',
+    "  {c}: [1,\n    2, {i}]\n",
+    "  {c}:\n",
+    "  # a comment {i}\n",
+    "# at column zero {i}\n",
+    "\n",
+    "  {c}: &x{i} anchored\n",
+    "  {c}:\n    <<: {{m: {i}}}\n",
+    "  {c}: plain\n    continued {i}\n",
+]
+NESTED_SNIPPETS = ["  new{n}: 1\n", "\n  ", "    - item\n", "x", "#", ": ", "- ", "top{n}: 1\n"]
+
+
+def _nested(rng: random.Random) -> str:
+    parts = []
+    for i in range(rng.randint(1, 4)):
+        parts.append(f"top{i}:\n")
+        for j in range(rng.randint(1, 12)):
+            child = rng.choice(CHILDREN) if rng.random() < 0.4 else CHILDREN[0]
+            parts.append(child.format(c=f"c{j}" if rng.random() > 0.03 else "c0", i=j))
+    return "".join(parts)
+
+
+def _nested_edit(rng: random.Random, text: str) -> str:
+    if rng.random() < 0.4:
+        at = rng.randint(0, len(text))
+        snippet = rng.choice(NESTED_SNIPPETS).replace("{n}", str(rng.randint(0, 9)))
+        return text[:at] + snippet + text[at:]
+    return _anchor_edit(rng, text)
+
+
+def _inner_spliced(doc: YamlDocument) -> bool:
+    return isinstance(doc.nodes, SplicedNodes) and bool(doc.nodes._inner)
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [s if s < QUICK_SEEDS else pytest.param(s, marks=pytest.mark.slow) for s in range(SEEDS)],
+)
+def test_random_edits_inside_big_entries_read_as_a_full_parse(seed: int) -> None:
+    rng = random.Random(30_000 + seed)
+    text = _nested(rng)
+    doc = load_yaml("/d/data.yaml", text)
+    for _ in range(16):
+        new = _nested_edit(rng, text)
+        spliced = reload_yaml(doc, text, new)
+        full = load_yaml("/d/data.yaml", new)
+        _same(spliced, full)
+        assert dict(spliced.nodes.items()) == dict(full.nodes.items())
+        for line in range(0, new.count("\n") + 1, 3):  # what hover asks
+            assert sorted(map(repr, spliced.nodes.covering(line))) == sorted(
+                map(repr, full.nodes.covering(line))
+            )
+        if full.fatal is None or rng.random() < 0.2:
+            doc, text = spliced, new
+
+
+def test_random_nested_edits_mostly_re_parse_some_children() -> None:
+    inner = edits = 0
+    for seed in range(60):
+        rng = random.Random(40_000 + seed)
+        text = _nested(rng)
+        doc = load_yaml("/d/data.yaml", text)
+        for _ in range(8):
+            new = _nested_edit(rng, text)
+            spliced = reload_yaml(doc, text, new)
+            if spliced.fatal is None:
+                edits += 1
+                inner += _inner_spliced(spliced)
+                doc, text = spliced, new
+    assert inner > edits // 4
+
+
+def test_typing_a_users_uid_re_parses_that_user() -> None:
+    users = "".join(f"  user{i}:\n    uid: {1000 + i}\n    groups: [a, b]\n" for i in range(400))
+    text = "groups:\n  ops: &ops [a]\n  all: [*ops]\nusers:\n" + users + "last: 1\n"
+    doc = load_yaml("/d/data.yaml", text)
+    edited = text
+    for n in range(5):  # typing, one character at a time
+        before = edited
+        edited = before.replace(f"uid: 1200{'9' * n}\n", f"uid: 1200{'9' * (n + 1)}\n")
+        doc = reload_yaml(doc, before, edited)
+        assert _inner_spliced(doc)
+        _same(doc, load_yaml("/d/data.yaml", edited))
+    assert doc.value["users"]["user200"]["uid"] == 120099999  # type: ignore[index]

@@ -15,7 +15,7 @@ import operator
 from abc import abstractmethod
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress
 
@@ -31,6 +31,7 @@ __all__ = [
     "SplicedNodes",
     "TopEntry",
     "Walked",
+    "splice_inner_nodes",
     "splice_nodes",
 ]
 
@@ -397,15 +398,28 @@ _Piece = tuple[NodeTable, int]
 MAX_PIECES = 8  # more pieces than this (edits all over a file): flatten into one table
 
 
+# A top-level entry re-parsed one second-level entry at a time: its own marks, and the piece
+# holding each of its children's nodes (paths from the root, as in a whole file's table).
+_Inner = tuple[Raw, dict[object, _Piece]]
+
+
 class SplicedNodes(Nodes):
-    """Nodes of a file edited since its full parse; each top-level key names its piece."""
+    """Nodes of a file edited since its full parse; each top-level key names its piece, or
+    (``inner``) each of its children does."""
 
-    __slots__ = ("_of", "_pieces", "_root", "suspect", "symbol_keys")
+    __slots__ = ("_flat", "_inner", "_of", "_pieces", "_root", "suspect", "symbol_keys")
 
-    def __init__(self, root: Raw, of: dict[object, _Piece]) -> None:
+    def __init__(
+        self, root: Raw, of: dict[object, _Piece], inner: dict[object, _Inner] | None = None
+    ) -> None:
         self._root = root
         self._of = of  # top-level key -> the piece holding its nodes
-        self._pieces = list({id(p): p for p in of.values()}.values())
+        self._inner = inner or {}
+        pieces = {id(p): p for p in of.values()}
+        for _, children in self._inner.values():
+            pieces.update((id(p), p) for p in children.values())
+        self._pieces = list(pieces.values())
+        self._flat: dict[object, NodeTable] = {}  # an inner entry as one table (outline)
         self.symbol_keys = False  # splicing is only done for files with neither
         self.suspect = False
 
@@ -414,7 +428,14 @@ class SplicedNodes(Nodes):
             return self._root
         piece = self._of.get(path[0])
         if piece is None:
-            return None
+            inner = self._inner.get(path[0])
+            if inner is None:
+                return None
+            if len(path) == 1:
+                return inner[0]
+            piece = inner[1].get(path[1])
+            if piece is None:
+                return None
         return _shifted_raw(piece, path)
 
     def __contains__(self, path: object) -> bool:
@@ -422,23 +443,31 @@ class SplicedNodes(Nodes):
             return False
         return self.raw(path) is not None
 
+    def _owns(self, piece: _Piece, path: Path) -> bool:
+        if not path:
+            return False
+        top = self._of.get(path[0])
+        if top is not None:
+            return top is piece
+        inner = self._inner.get(path[0])
+        return inner is not None and len(path) > 1 and inner[1].get(path[1]) is piece
+
     def _own_paths(self, piece: _Piece) -> Iterator[tuple[Path, int]]:
-        of = self._of
         for path, i in piece[0].index_items():
-            if path and of.get(path[0]) is piece:
+            if self._owns(piece, path):
                 yield path, i
 
     def __iter__(self) -> Iterator[Path]:
-        yield ()
-        for piece in self._pieces:
-            for path, _ in self._own_paths(piece):
-                yield path
+        for path, _ in self.raw_items():
+            yield path
 
     def __len__(self) -> int:
-        return 1 + sum(1 for piece in self._pieces for _ in self._own_paths(piece))
+        return sum(1 for _ in self.raw_items())
 
     def raw_items(self) -> Iterator[tuple[Path, Raw]]:
         yield (), self._root
+        for key, (own, _) in self._inner.items():
+            yield (key,), own
         for piece in self._pieces:
             table, delta = piece
             for path, i in self._own_paths(piece):
@@ -452,17 +481,26 @@ class SplicedNodes(Nodes):
                 marks = table._marks
                 first_line = marks[8 * i] if marks[8 * i] >= 0 else marks[8 * i + 4]
                 tops.append((first_line + delta, len(tops), (key, table, i, delta)))
+        for key, (own, _) in self._inner.items():
+            flat = self._flat.get(key)
+            if flat is None:
+                flat = self._flat[key] = NodeTable(
+                    {(): self._root, **{p: r for p, r in self.raw_items() if p and p[0] == key}}
+                )
+            tops.append((own[0], len(tops), (key, flat, flat._top[key], 0)))
         tops.sort(key=operator.itemgetter(0, 1))
         return [entry for _, _, entry in tops]
 
     def covering(self, line: int) -> Iterator[tuple[Path, Raw]]:
         if _spans_line(self._root, line):
             yield (), self._root
-        of = self._of
+        for key, (own, _) in self._inner.items():
+            if _spans_line(own, line):
+                yield (key,), own
         for piece in self._pieces:
             table, delta = piece
             for path, r in table.covering(line - delta):
-                if path and of.get(path[0]) is piece:
+                if self._owns(piece, path):
                     yield path, shifted(r, delta)
 
 
@@ -489,29 +527,113 @@ def splice_nodes(
     ``old_keys``: every top-level key of ``old`` (needed when ``old`` is still flat);
     ``ends``: the first and last top-level key afterwards, which bound the root's range.
     """
-    if isinstance(old, SplicedNodes):
-        of = dict(old._of)
-    elif isinstance(old, NodeTable):
-        whole: _Piece = (old, 0)
-        of = dict.fromkeys(old_keys, whole)
-    else:
-        raise TypeError(f"cannot splice {type(old).__name__}")
+    of, inner = _split(old, old_keys)
     for key in drop:
-        del of[key]
-    moved_pieces: dict[tuple[int, int], _Piece] = {}
-    for key in moved:
-        table, d = of[key]
-        piece = moved_pieces.get((id(table), d))
-        if piece is None:
-            piece = moved_pieces[(id(table), d)] = (table, d + delta)
-        of[key] = piece
+        if of.pop(key, None) is None:
+            del inner[key]
+    _move(of, inner, moved, delta)
     fresh: _Piece = (new, offset)
     for key in new_keys:
         of[key] = fresh
-    first, last = (_shifted_raw(of[k], (k,)) for k in ends)
+    return _spliced(of, inner, ends)
+
+
+def splice_inner_nodes(
+    old: Nodes,
+    old_keys: Iterable[object],
+    key: object,
+    children: tuple[Sequence[object], Sequence[object], Sequence[object], Sequence[object]],
+    delta: int,
+    new: NodeTable,
+    offset: int,
+    below: Iterable[object],
+    ends: tuple[object, object],
+) -> Nodes:
+    """``old`` with the top-level entry ``key`` re-parsed in part: of its ``children``
+    (before, dropped, new, after the slice) the dropped ones replaced by the new ones,
+    ``new``'s (parsed from a slice starting at line ``offset``, its paths re-rooted under
+    ``key``), those after and the top-level entries ``below`` moved by ``delta`` lines."""
+    of, inner = _split(old, old_keys)
+    kept_before, dropped, fresh_keys, kept_after = children
+    if key in inner:
+        own, kids = inner[key]
+        kids = dict(kids)
+    else:
+        piece = of.pop(key)
+        own = _shifted_raw(piece, (key,))  # type: ignore[assignment]
+        kids = {k: piece for k in (*kept_before, *dropped, *kept_after)}
+    for child in dropped:
+        del kids[child]
+    moved_pieces: dict[tuple[int, int], _Piece] = {}
+    for child in kept_after:
+        kids[child] = _moved_piece(moved_pieces, kids[child], delta)
+    # (the root and ``key`` too, so that paths are found from ``key`` down; never read)
+    rooted = {
+        (): own,
+        (key,): own,
+        **{(key, *p): shifted(r, offset) for p, r in new.raw_items() if p},
+    }
+    fresh: _Piece = (NodeTable(rooted, False, False), 0)
+    for child in fresh_keys:
+        kids[child] = fresh
+    order = [*kept_before, *fresh_keys, *kept_after]
+    first = _shifted_raw(kids[order[0]], (key, order[0]))
+    last = _shifted_raw(kids[order[-1]], (key, order[-1]))
+    if first is None or last is None:
+        raise KeyError(key)
+    inner[key] = ((*own[:4], first[0], first[1], last[6], last[7], None), kids)
+    _move(of, inner, below, delta, moved_pieces)
+    return _spliced(of, inner, ends)
+
+
+def _split(
+    old: Nodes, old_keys: Iterable[object]
+) -> tuple[dict[object, _Piece], dict[object, _Inner]]:
+    if isinstance(old, SplicedNodes):
+        return dict(old._of), dict(old._inner)
+    if isinstance(old, NodeTable):
+        whole: _Piece = (old, 0)
+        return dict.fromkeys(old_keys, whole), {}
+    raise TypeError(f"cannot splice {type(old).__name__}")
+
+
+def _moved_piece(pieces: dict[tuple[int, int], _Piece], piece: _Piece, delta: int) -> _Piece:
+    """``piece`` moved by ``delta`` lines, one piece for the entries that shared one."""
+    table, d = piece
+    moved = pieces.get((id(table), d))
+    if moved is None:
+        moved = pieces[(id(table), d)] = (table, d + delta)
+    return moved
+
+
+def _move(
+    of: dict[object, _Piece],
+    inner: dict[object, _Inner],
+    keys: Iterable[object],
+    delta: int,
+    pieces: dict[tuple[int, int], _Piece] | None = None,
+) -> None:
+    pieces = {} if pieces is None else pieces
+    for key in keys:
+        piece = of.get(key)
+        if piece is not None:
+            of[key] = _moved_piece(pieces, piece, delta)
+            continue
+        own, kids = inner[key]
+        inner[key] = (
+            shifted(own, delta),
+            {k: _moved_piece(pieces, p, delta) for k, p in kids.items()},
+        )
+
+
+def _spliced(
+    of: dict[object, _Piece], inner: dict[object, _Inner], ends: tuple[object, object]
+) -> Nodes:
+    probe = SplicedNodes((-1, -1, -1, -1, 0, 0, 0, 0, None), of, inner)
+    first, last = (probe.raw((k,)) for k in ends)
     if first is None or last is None:
         raise KeyError(ends)  # the outline names keys the tables must hold
-    spliced = SplicedNodes((-1, -1, -1, -1, first[0], 0, last[6], last[7], None), of)
+    spliced = SplicedNodes((-1, -1, -1, -1, first[0], 0, last[6], last[7], None), of, inner)
     if len(spliced._pieces) > MAX_PIECES:
         return NodeTable(dict(spliced.raw_items()), False, False)
     return spliced

@@ -79,6 +79,7 @@ _BARE_KEY_CLOSED = re.compile(r"\?(?:[ \t\r\n\x85\u2028\u2029\ufeff]|#[^\r\n\x85
 
 class Builder:
     __slots__ = (
+        "anchor_defs",
         "anchor_lines",
         "anchor_sizes",
         "anchors",
@@ -130,6 +131,7 @@ class Builder:
         # alias's line with its anchor's, the copy budget each top-level key spent, and
         # whether a copy went over the budget (which depends on every entry before it)
         self.links: list[tuple[int, int]] = []
+        self.anchor_defs: list[int] = []  # the line of every anchor
         self.spent: dict[object, int] = {}
         self.starved = False
         self.root_plain = False  # the root is a block mapping without a tag
@@ -180,7 +182,7 @@ class Builder:
             and self.root_plain
             and not (self.starved or self.tangled or self.symbol_keys or self.suspect)
         ):
-            outline = outline_of(value, nodes, self.links, self.spent)
+            outline = outline_of(value, nodes, self.links, self.spent, self.anchor_defs)
         return YamlDocument(path, value, nodes, tuple(self.problems), None, outline, too_large)
 
     def _document(self, parser: Any) -> tuple[object, bool]:
@@ -232,6 +234,7 @@ class Builder:
                     anchors[ev.anchor] = value
                     self.anchor_sizes[ev.anchor] = 1
                     self.anchor_lines[ev.anchor] = sm.line
+                    self.anchor_defs.append(sm.line)
                 style = ev.style or None
                 top = stack[-1] if stack else None
                 if (
@@ -317,6 +320,7 @@ class Builder:
                 if ev.anchor is not None:
                     anchors[ev.anchor] = obj
                     self.anchor_lines[ev.anchor] = sm.line
+                    self.anchor_defs.append(sm.line)
                 self.open_ids.add(id(obj))
                 stack.append(
                     Frame(

@@ -31,6 +31,9 @@ class Outline:
     # (key, node copies its aliases and merges made) for the keys that made any, in file
     # order: the copy budget is the whole document's
     spent: tuple[tuple[object, int], ...] = ()
+    # the keys whose entries hold an anchor or an alias, in file order
+    anchored: tuple[object, ...] = ()
+    column: int = 0  # of every key (a document re-parsed inside an entry: its indentation)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,19 +66,25 @@ def outline_of(
     nodes: Nodes,
     links: Sequence[tuple[int, int]] = (),
     spent: Mapping[object, int] | None = None,
+    anchor_lines: Sequence[int] = (),
 ) -> Outline | None:
-    """The outline when every top-level key starts a line of its own at column 0.
+    """The outline when every top-level key starts a line of its own at one column.
 
     A block scalar ends at column 0 of the line after it, which it does not occupy.
     ``links``: the line of each alias and of its anchor; ``spent``: the copies each
-    top-level key made.
+    top-level key made; ``anchor_lines``: the line of each anchor.
     """
     lines: list[int] = []
     last_end = (-1, 0)
+    column = -1
     for key in value:
         r = nodes.raw((key,))
-        if r is None or r[1] != 0 or r[0] != r[2] or (r[0], 0) < last_end:
+        if r is None or r[0] != r[2] or (r[0], 0) < last_end:
             return None
+        if r[1] != column:
+            if column >= 0:
+                return None
+            column = r[1]
         lines.append(r[0])
         last_end = (r[6], r[7])
     keys = tuple(value)
@@ -86,7 +95,9 @@ def outline_of(
         if user != holder:
             tied[(keys[user], keys[holder])] = None
     copies = tuple((k, spent[k]) for k in keys if k in spent) if spent else ()
-    return Outline(tuple(lines), keys, tuple(tied), copies)
+    holding = {bisect_right(lines, line) - 1 for line in (*anchor_lines, *(a for a, _ in links))}
+    anchored = tuple(keys[i] for i in sorted(holding) if i >= 0)
+    return Outline(tuple(lines), keys, tuple(tied), copies, anchored, max(column, 0))
 
 
 def fatal_doc(path: str, code_id: str, message: str | Text, span: Span) -> YamlDocument:

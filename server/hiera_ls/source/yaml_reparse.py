@@ -25,7 +25,7 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 
-from hiera_ls.source.node_table import Nodes, NodeTable, splice_nodes
+from hiera_ls.source.node_table import Nodes, NodeTable, splice_inner_nodes, splice_nodes
 from hiera_ls.source.spans import FileSpan, Problem, Span
 from hiera_ls.source.yaml_document import Outline, YamlDocument
 from hiera_ls.source.yaml_loader import load_yaml
@@ -137,6 +137,8 @@ def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
         or not isinstance(value, dict)
         or previous.fatal is not None
         or not outline.lines
+        or outline.column
+        or previous.too_large
     ):
         return None
     if _odd_breaks(old) or _odd_breaks(new):
@@ -150,6 +152,10 @@ def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
     if i1 < 0:
         return None  # before the first key: the header, a directive, "---"
     i2 = bisect_left(lines, edit.old_end_line)  # first entry wholly after the change
+    if i2 == i1 + 1 and edit.first_line > lines[i1]:
+        inner = _splice_inner(previous, old, new, edit, i1)  # one entry's children
+        if inner is not None:
+            return inner
     while True:
         b1 = lines[i1]
         start = _line_start(old, edit.first_line, edit.start, b1)
@@ -167,9 +173,9 @@ def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
     if _MARKERS.search(piece):
         return None
     part = load_yaml(previous.path, piece)
-    if part.fatal is not None or part.too_large or previous.too_large:
+    if part.fatal is not None or part.too_large:
         return None  # (values too large to walk are said in an order of their own)
-    if part.outline is not None and isinstance(part.value, dict):
+    if part.outline is not None and isinstance(part.value, dict) and not part.outline.column:
         part_outline = part.outline
         part_value: dict[object, object] = part.value
     elif part.value is None and not part.nodes and not part.problems:
@@ -211,7 +217,14 @@ def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
         *part_outline.links,
         *(link for link in outline.links if link[0] in after),
     )
-    new_outline = Outline(new_lines, (*kept_before, *part_outline.keys, *kept_after), links, spent)
+    anchored = (
+        *(k for k in outline.anchored if k in before),
+        *part_outline.anchored,
+        *(k for k in outline.anchored if k in after),
+    )
+    new_outline = Outline(
+        new_lines, (*kept_before, *part_outline.keys, *kept_after), links, spent, anchored
+    )
     part_nodes = part.nodes
     if not isinstance(part_nodes, NodeTable) or not isinstance(previous.nodes, Nodes):
         return None
@@ -230,13 +243,162 @@ def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
     if not all(_follows(nodes, new_outline, i) for i in joints):
         return None
     end = lines[i2] if i2 < len(lines) else None
-    problems = [pr for pr in previous.problems if pr.where.span.start.line < b1]
-    problems.extend(_moved(pr, b1) for pr in part.problems)
+    problems = _problems(previous.problems, part.problems, b1, end, delta)
+    return YamlDocument(previous.path, merged, nodes, problems, None, new_outline)
+
+
+def _problems(
+    old: tuple[Problem, ...], part: tuple[Problem, ...], start: int, end: int | None, delta: int
+) -> tuple[Problem, ...]:
+    """The old problems before line ``start``, the slice's (moved to it), and the old ones
+    from line ``end`` on (moved by ``delta``)."""
+    problems = [pr for pr in old if pr.where.span.start.line < start]
+    problems.extend(_moved(pr, start) for pr in part)
     if end is not None:
-        problems.extend(
-            _moved(pr, delta) for pr in previous.problems if pr.where.span.start.line >= end
+        problems.extend(_moved(pr, delta) for pr in old if pr.where.span.start.line >= end)
+    return tuple(problems)
+
+
+def _children(value: object, nodes: Nodes, key: object) -> tuple[list[int], int] | None:
+    """The line of each child key of the top-level entry ``key`` and their column, when its
+    value is a block mapping whose keys start lines of their own at one column (as
+    :func:`outline_of` asks of a document's), below the key's line."""
+    own = nodes.raw((key,))
+    if not isinstance(value, dict) or not value or own is None:
+        return None
+    column = own[5]
+    if column <= 0 or own[4] <= own[2]:
+        return None  # not a block mapping below its key
+    lines: list[int] = []
+    last_end = (own[4], 0)
+    for child in value:
+        r = nodes.raw((key, child))
+        if r is None or r[1] != column or r[0] != r[2] or (r[0], 0) < last_end:
+            return None
+        lines.append(r[0])
+        last_end = (r[6], r[7])
+    if lines[0] != own[4]:
+        return None  # the value starts before its first key: a duplicate dropped there
+    return lines, column
+
+
+_NOT_A_KEY = ("", " ", "\t", "\r", "\n", "#")
+
+
+def _splice_inner(
+    previous: YamlDocument, old: str, new: str, edit: _Edit, i: int
+) -> YamlDocument | None:
+    """Re-parse only the children an edit touched of the one top-level entry it is inside
+    (Wikimedia's admin data: three top-level keys over 7,310 lines). The slice of children
+    is parsed alone as a document indented as they are, which libyaml reads as it reads
+    them in place; an entry with anchors, aliases or merges is left to the others."""
+    outline = previous.outline
+    value = previous.value
+    nodes = previous.nodes
+    if outline is None or not isinstance(value, dict) or not isinstance(nodes, Nodes):
+        return None
+    key = outline.keys[i]
+    if key in outline.anchored or any(k == key for k, _ in outline.spent):
+        return None
+    entry = value[key]
+    found = _children(entry, nodes, key)
+    if found is None or not isinstance(entry, dict):
+        return None
+    lines, column = found
+    after_line = outline.lines[i + 1] if i + 1 < len(outline.lines) else None
+    if any(
+        pr.code == "yaml-duplicate-key"
+        and pr.where.span.start.line >= outline.lines[i]
+        and (after_line is None or pr.where.span.start.line < after_line)
+        for pr in previous.problems
+    ):
+        return None  # a child given twice: the first may lie outside the slice
+    j1 = bisect_right(lines, edit.first_line) - 1
+    if j1 < 0:
+        return None  # between the key and its first child
+    j2 = bisect_left(lines, edit.old_end_line)
+    indent = " " * column
+    while True:
+        start = _line_start(old, edit.first_line, edit.start, lines[j1])
+        if new.startswith(indent, start) and new[start + column : start + column + 1] not in (
+            _NOT_A_KEY
+        ):
+            break
+        if j1 == 0:
+            return None
+        j1 -= 1
+    b1 = lines[j1]
+    end = lines[j2] if j2 < len(lines) else after_line
+    if end is not None:
+        stop = _line_start(old, edit.old_stop_line, edit.old_stop, end) + len(new) - len(old)
+    else:
+        stop = len(new)
+    piece = new[start:stop]
+    if _MARKERS.search(piece) or _dedented(piece, column):
+        return None
+    part = load_yaml(previous.path, piece)
+    part_outline = part.outline
+    if (
+        part.fatal is not None
+        or part.too_large
+        or part_outline is None
+        or part_outline.column != column
+        or part_outline.anchored
+        or part_outline.spent
+        or not isinstance(part.value, dict)
+        or not isinstance(part.nodes, NodeTable)
+    ):
+        return None
+    children = tuple(entry)
+    kept_before, dropped, kept_after = children[:j1], children[j1:j2], children[j2:]
+    if not {*kept_before, *kept_after}.isdisjoint(part.value):
+        return None  # a duplicate key across children: the full parse says which wins
+    delta = edit.new_end_line - edit.old_end_line
+    changed: dict[object, object] = {k: entry[k] for k in kept_before}
+    changed.update(part.value)
+    for k in kept_after:
+        changed[k] = entry[k]
+    merged = {k: (changed if k == key else v) for k, v in value.items()}
+    keys = outline.keys
+    try:
+        spliced_nodes = splice_inner_nodes(
+            nodes,
+            keys,
+            key,
+            (kept_before, dropped, part_outline.keys, kept_after),
+            delta,
+            part.nodes,
+            b1,
+            keys[i + 1 :],
+            (keys[0], keys[-1]),
         )
-    return YamlDocument(previous.path, merged, nodes, tuple(problems), None, new_outline)
+    except KeyError:
+        return None
+    new_lines = (*outline.lines[: i + 1], *(line + delta for line in outline.lines[i + 1 :]))
+    new_outline = replace(outline, lines=new_lines)
+    # each child starts after the one before ends, and the entry before the next top-level key
+    inner = Outline(
+        (*lines[:j1], *(n + b1 for n in part_outline.lines), *(n + delta for n in lines[j2:])),
+        (*kept_before, *part_outline.keys, *kept_after),
+    )
+    joints = (j1, j1 + len(part_outline.keys))
+    if not all(_follows(spliced_nodes, inner, j, (key,)) for j in joints):
+        return None
+    if not _follows(spliced_nodes, new_outline, i + 1):
+        return None
+    problems = _problems(previous.problems, part.problems, b1, end, delta)
+    return YamlDocument(previous.path, merged, spliced_nodes, problems, None, new_outline)
+
+
+def _dedented(piece: str, column: int) -> bool:
+    """Whether a line of ``piece`` other than a blank or a comment starts left of
+    ``column``: in the file it ends the entry (or the file), in the slice alone the document,
+    which libyaml then reads no further."""
+    for line in piece.split("\n"):
+        text = line.lstrip(" ")
+        if text and text[0] not in "#\r" and len(line) - len(text) < column:
+            return True
+    return False
 
 
 def _odd_breaks(text: str) -> bool:
@@ -246,11 +408,12 @@ def _odd_breaks(text: str) -> bool:
     )
 
 
-def _follows(nodes: Nodes, outline: Outline, i: int) -> bool:
-    """Entry ``i`` starts on a line after entry ``i - 1`` ends (as :func:`outline_of` wants)."""
+def _follows(nodes: Nodes, outline: Outline, i: int, within: tuple[object, ...] = ()) -> bool:
+    """Entry ``i`` starts on a line after entry ``i - 1`` ends (as :func:`outline_of` wants);
+    ``within``: the path of the mapping whose entries ``outline`` lists."""
     if i <= 0 or i >= len(outline.keys):
         return True
-    before = nodes.raw((outline.keys[i - 1],))
+    before = nodes.raw((*within, outline.keys[i - 1]))
     return before is not None and (before[6], before[7]) <= (outline.lines[i], 0)
 
 
