@@ -165,9 +165,18 @@ class DiagnosticsScheduler:
                         found = self.diagnostics_for(snapshot, path, loader=True)
                         self.publish([path], force=path, computed={path: found})
                     continue
-                if path in self.ls.uris:
-                    # the file's own checks now, with the last cross-file findings carried
-                    self.publish([path], force=path, quick=True)
+                if path not in self.ls.uris:
+                    continue
+                snapshot = self.ls.snapshot()
+                if self._full_pending and not self.ls.diagnostics.has_index(snapshot):
+                    # edited before the start-up checks have built the index: what the
+                    # loader found now, the rest when they are done (building the index
+                    # here too took 1-3 s on 142 files, racing the worker for the processor)
+                    found = self.diagnostics_for(snapshot, path, loader=True)
+                    self.publish([path], force=path, computed={path: found})
+                    continue
+                # the file's own checks now, with the last cross-file findings carried
+                self.publish([path], force=path, quick=True)
 
     def schedule_full_checks(self) -> None:
         if self._rebuild is not None:
