@@ -6,7 +6,8 @@ only when asked for.  After an edit only the top-level entries the edit touched 
 re-parsed (``yaml_reparse``); :class:`SplicedNodes` then answers from the old table for
 the entries before the edit, the old table shifted by the lines added or removed for the
 entries after it, and a small new table for the re-parsed ones, instead of copying every
-node of a 10,000-line file on each keystroke.
+node of a 10,000-line file on each keystroke.  An edit inside one big entry re-parses the
+children it touched: that entry's children are then pieces of their own.
 """
 
 from __future__ import annotations
@@ -453,16 +454,26 @@ class SplicedNodes(Nodes):
         return inner is not None and len(path) > 1 and inner[1].get(path[1]) is piece
 
     def _own_paths(self, piece: _Piece) -> Iterator[tuple[Path, int]]:
+        of = self._of
+        if not self._inner:  # (a call per node made a 10,000-line file's key index slower)
+            for path, i in piece[0].index_items():
+                if path and of.get(path[0]) is piece:
+                    yield path, i
+            return
         for path, i in piece[0].index_items():
             if self._owns(piece, path):
                 yield path, i
 
     def __iter__(self) -> Iterator[Path]:
-        for path, _ in self.raw_items():
-            yield path
+        yield ()
+        yield from ((key,) for key in self._inner)
+        for piece in self._pieces:
+            for path, _ in self._own_paths(piece):
+                yield path
 
     def __len__(self) -> int:
-        return sum(1 for _ in self.raw_items())
+        own = sum(1 for piece in self._pieces for _ in self._own_paths(piece))
+        return 1 + len(self._inner) + own
 
     def raw_items(self) -> Iterator[tuple[Path, Raw]]:
         yield (), self._root
@@ -497,10 +508,12 @@ class SplicedNodes(Nodes):
         for key, (own, _) in self._inner.items():
             if _spans_line(own, line):
                 yield (key,), own
+        of = self._of
+        inner = bool(self._inner)
         for piece in self._pieces:
             table, delta = piece
             for path, r in table.covering(line - delta):
-                if self._owns(piece, path):
+                if self._owns(piece, path) if inner else path and of.get(path[0]) is piece:
                     yield path, shifted(r, delta)
 
 
@@ -617,7 +630,11 @@ def _move(
     for key in keys:
         piece = of.get(key)
         if piece is not None:
-            of[key] = _moved_piece(pieces, piece, delta)
+            table, d = piece
+            moved = pieces.get((id(table), d))  # (inline: a call per key of a big file)
+            if moved is None:
+                moved = pieces[(id(table), d)] = (table, d + delta)
+            of[key] = moved
             continue
         own, kids = inner[key]
         inner[key] = (
@@ -629,8 +646,9 @@ def _move(
 def _spliced(
     of: dict[object, _Piece], inner: dict[object, _Inner], ends: tuple[object, object]
 ) -> Nodes:
-    probe = SplicedNodes((-1, -1, -1, -1, 0, 0, 0, 0, None), of, inner)
-    first, last = (probe.raw((k,)) for k in ends)
+    first, last = (
+        inner[k][0] if k in inner else _shifted_raw(of[k], (k,)) if k in of else None for k in ends
+    )
     if first is None or last is None:
         raise KeyError(ends)  # the outline names keys the tables must hold
     spliced = SplicedNodes((-1, -1, -1, -1, first[0], 0, last[6], last[7], None), of, inner)

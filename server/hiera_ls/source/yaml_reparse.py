@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from hiera_ls.source.node_table import Nodes, NodeTable, splice_inner_nodes, splice_nodes
@@ -191,18 +192,9 @@ def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
     outside.update(kept_after)
     if not outside.isdisjoint(part_value):
         return None  # a duplicate key across entries: Psych's last-wins needs the full parse
-    after = set(kept_after)
-    if any(user in after and holder not in after for user, holder in outline.links):
-        return None  # an alias after the edit reads an anchor before it or in it
-    before = set(kept_before)
-    spent = (
-        *((k, n) for k, n in outline.spent if k in before),
-        *part_outline.spent,
-        *((k, n) for k, n in outline.spent if k in after),
-    )
-    if sum(n for _, n in spent) > COPY_BUDGET:
-        return None  # the whole file's aliases copy more than the budget: which ones is
-        # decided in file order
+    ties = _ties(outline, part_outline, kept_before, kept_after)
+    if ties is None:
+        return None
     merged: dict[object, object] = {k: value[k] for k in kept_before}
     merged.update(part_value)
     for k in kept_after:
@@ -212,19 +204,7 @@ def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
         *(line + b1 for line in part_outline.lines),
         *(line + delta for line in lines[i2:]),
     )
-    links = (
-        *(link for link in outline.links if link[0] in before),
-        *part_outline.links,
-        *(link for link in outline.links if link[0] in after),
-    )
-    anchored = (
-        *(k for k in outline.anchored if k in before),
-        *part_outline.anchored,
-        *(k for k in outline.anchored if k in after),
-    )
-    new_outline = Outline(
-        new_lines, (*kept_before, *part_outline.keys, *kept_after), links, spent, anchored
-    )
+    new_outline = Outline(new_lines, (*kept_before, *part_outline.keys, *kept_after), *ties)
     part_nodes = part.nodes
     if not isinstance(part_nodes, NodeTable) or not isinstance(previous.nodes, Nodes):
         return None
@@ -245,6 +225,45 @@ def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
     end = lines[i2] if i2 < len(lines) else None
     problems = _problems(previous.problems, part.problems, b1, end, delta)
     return YamlDocument(previous.path, merged, nodes, problems, None, new_outline)
+
+
+_Ties = tuple[tuple[tuple[object, object], ...], tuple[tuple[object, int], ...], tuple[object, ...]]
+
+
+def _ties(
+    outline: Outline,
+    part: Outline,
+    kept_before: Sequence[object],
+    kept_after: Sequence[object],
+) -> _Ties | None:
+    """The new outline's links, copies spent and anchored keys; None when an alias after the
+    slice reads an anchor before it or in it, or the copies overrun the budget."""
+    if not (outline.links or outline.spent or outline.anchored):
+        if sum(n for _, n in part.spent) > COPY_BUDGET:
+            return None
+        return part.links, part.spent, part.anchored
+    after = set(kept_after)
+    if any(user in after and holder not in after for user, holder in outline.links):
+        return None
+    before = set(kept_before)
+    spent = (
+        *((k, n) for k, n in outline.spent if k in before),
+        *part.spent,
+        *((k, n) for k, n in outline.spent if k in after),
+    )
+    if sum(n for _, n in spent) > COPY_BUDGET:
+        return None  # which alias goes without its ranges is decided in file order
+    links = (
+        *(link for link in outline.links if link[0] in before),
+        *part.links,
+        *(link for link in outline.links if link[0] in after),
+    )
+    anchored = (
+        *(k for k in outline.anchored if k in before),
+        *part.anchored,
+        *(k for k in outline.anchored if k in after),
+    )
+    return links, spent, anchored
 
 
 def _problems(
