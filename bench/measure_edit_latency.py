@@ -104,7 +104,7 @@ async def run(
 
         await client.start_io(*server, env=env)
         assert client._server is not None and client._server.stdout is not None
-        _time_arrivals(client._server.stdout, arrived, versioned)
+        time_arrivals(client._server.stdout, arrived, versioned)
         await client.initialize_async(
             types.InitializeParams(
                 capabilities=types.ClientCapabilities(
@@ -133,7 +133,7 @@ async def run(
         await first
         await asyncio.sleep(2.0)  # the start-up checks (unversioned servers publish again)
         pid = client._server.pid if client._server is not None else None
-        cpu_before, main_before = _cpu_s(pid), _cpu_s(pid, pid)
+        cpu_before, main_before = cpu_s(pid), cpu_s(pid, pid)
         for n in range(edits):
             version = n + 2
             fut = loop.create_future()
@@ -163,8 +163,8 @@ async def run(
             written = value
             if n % 10 == 9:
                 await asyncio.sleep(0.5)  # a pause in typing: the full checks run in it
-        out.cpu_s = _cpu_s(pid) - cpu_before
-        out.main_cpu_s = _cpu_s(pid, pid) - main_before
+        out.cpu_s = cpu_s(pid) - cpu_before
+        out.main_cpu_s = cpu_s(pid, pid) - main_before
         await client.shutdown_async(None)
         client.exit(None)
         await client.stop()
@@ -177,7 +177,7 @@ _PUBLISH = re.compile(rb'"method":\s*"textDocument/publishDiagnostics"')
 _VERSION = re.compile(rb'"version":\s*(\d+)')
 
 
-def _time_arrivals(
+def time_arrivals(
     reader: asyncio.StreamReader, arrived: dict[int | None, float], versioned: bool
 ) -> None:
     """Note when each publish's body has been read, before the client decodes it (pygls'
@@ -195,7 +195,7 @@ def _time_arrivals(
     reader.readexactly = timed  # type: ignore[method-assign]
 
 
-def _cpu_s(pid: int | None, thread: int | None = None) -> float:
+def cpu_s(pid: int | None, thread: int | None = None) -> float:
     """User and system time of the process (or one of its threads) so far (Linux), 0 when
     it cannot be read."""
     where = f"/proc/{pid}/task/{thread}/stat" if thread is not None else f"/proc/{pid}/stat"
