@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from hiera_ls.source import yaml_reparse
 from hiera_ls.source.data_file import load_yaml_data, reload_yaml_data
 from hiera_ls.source.node_table import SplicedNodes
 from hiera_ls.source.yaml_document import YamlDocument
@@ -391,7 +392,10 @@ def _inner_spliced(doc: YamlDocument) -> bool:
     "seed",
     [s if s < QUICK_SEEDS else pytest.param(s, marks=pytest.mark.slow) for s in range(SEEDS)],
 )
-def test_random_edits_inside_big_entries_read_as_a_full_parse(seed: int) -> None:
+def test_random_edits_inside_big_entries_read_as_a_full_parse(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(yaml_reparse, "INNER_LINES", 0)  # every entry is big enough
     rng = random.Random(30_000 + seed)
     text = _nested(rng)
     doc = load_yaml("/d/data.yaml", text)
@@ -409,7 +413,10 @@ def test_random_edits_inside_big_entries_read_as_a_full_parse(seed: int) -> None
             doc, text = spliced, new
 
 
-def test_random_nested_edits_mostly_re_parse_some_children() -> None:
+def test_random_nested_edits_mostly_re_parse_some_children(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(yaml_reparse, "INNER_LINES", 0)
     inner = edits = 0
     for seed in range(60):
         rng = random.Random(40_000 + seed)
