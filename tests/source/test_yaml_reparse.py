@@ -19,7 +19,7 @@ import pytest
 
 from hiera_ls.source import yaml_reparse
 from hiera_ls.source.data_file import load_yaml_data, reload_yaml_data
-from hiera_ls.source.node_table import SplicedNodes
+from hiera_ls.source.spliced_nodes import SplicedNodes
 from hiera_ls.source.yaml_document import YamlDocument
 from hiera_ls.source.yaml_loader import load_yaml
 from hiera_ls.source.yaml_reparse import changed_lines, reload_yaml

@@ -26,8 +26,9 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from hiera_ls.source.node_table import Nodes, NodeTable, splice_inner_nodes, splice_nodes
+from hiera_ls.source.node_table import Nodes, NodeTable
 from hiera_ls.source.spans import FileSpan, Problem, Span
+from hiera_ls.source.spliced_nodes import splice_inner_nodes, splice_nodes
 from hiera_ls.source.yaml_document import Outline, YamlDocument
 from hiera_ls.source.yaml_loader import load_yaml
 from hiera_ls.source.yaml_nodes import COPY_BUDGET
