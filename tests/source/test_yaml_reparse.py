@@ -26,7 +26,7 @@ from hiera_ls.source.yaml_reparse import changed_lines, reload_yaml
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SEEDS = int(os.environ.get("HIERA_LS_REPARSE_SEEDS", "1000"))
-QUICK_SEEDS = 100  # the quick loop's share; the others run with the slow tests
+QUICK_SEEDS = 20  # the quick loop's share; the others run with the slow tests
 
 STANDALONE = [  # entries that keep a document splittable
     "{k}: value {i}\n",
