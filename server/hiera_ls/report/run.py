@@ -160,8 +160,11 @@ def run_check(
                 step(1)
         return part.seen
 
-    # a block's findings come back whole (those of every class alike too): few blocks
-    for seen in spread(blocks([1] * len(classes), jobs, 1), check_classes, jobs, step):
+    # the first class here: the answers it shares (ClassChecks) serve every worker's classes;
+    # the others a block of classes a worker (a block's findings come back whole, those of
+    # every class alike too: few blocks)
+    later = [range(b.start + 1, b.stop + 1) for b in blocks([1] * (len(classes) - 1), jobs, 1)]
+    for seen in [check_classes(range(1), step), *spread(later, check_classes, jobs, step)]:
         run.merge(seen)  # in the classes' order, as a pass per class over every file finds them
     wanted = selection or Selection()
     findings = [
