@@ -2,7 +2,7 @@
 
     python bench/bench_check_profiles.py [--nodes 300] [--profiles 1,20] [--fleet 0]
                                          [--runs 3] [--jobs 1,2] [--base SERVER_DIR]
-                                         [--short] [--repository DIR --only-profiles N]
+                                         [--short]
 
 The repository is bench/gen_repo.py's (``--nodes`` node files); ``--profiles`` lists the
 profile counts to time (gen_repo's facts_profiles: each profile a node with its own node
@@ -13,9 +13,8 @@ file).  Each `hiera-ls check --format json` is a fresh process, once per ``--job
 process and its workers, medians of ``--runs``, the runs interleaved, and whether the
 reports of every ``--jobs`` are the same.  ``--base DIR``: also time another checkout's
 ``server`` directory (the baseline, run with its default), each of its runs interleaved
-with ours, and say whether the reports are the same.  ``--repository DIR``: check that
-repository instead (Wikimedia's, say), with ``--only-profiles N`` of its profiles (0: all).
-``--short``: one run of 1 and 5 profiles and a fleet of 200 on 60 nodes (CI's log).
+with ours, and say whether the reports are the same.  ``--short``: one run of 1 and 5
+profiles and a fleet of 200 on 60 nodes (CI's log).
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -34,18 +34,23 @@ from gen_repo import facts_profiles, generate
 
 
 def check_once(
-    env: Path, server: str | None, output: Path, jobs: int | None, profiles: list[str]
+    env: Path, server: str | None, output: Path, more: Sequence[str] = ()
+) -> tuple[float, float]:
+    """Wall and CPU seconds of one `hiera-ls check` (``server``: the checkout to run;
+    ``more``: more arguments)."""
+    run = check_measured(env, server, output, more)
+    return run.wall, run.cpu
+
+
+def check_measured(
+    env: Path, server: str | None, output: Path, more: Sequence[str] = ()
 ) -> Measured:
-    """One `hiera-ls check` (``server``: the checkout to run; ``jobs``: None, its default)."""
+    """One `hiera-ls check`, its workers' CPU and memory included."""
     environ = dict(os.environ)
     if server is not None:
         environ["PYTHONPATH"] = server
     argv = [sys.executable, "-m", "hiera_ls", "check", "--format", "json", "--output", str(output)]
-    if jobs is not None:
-        argv += ["--jobs", str(jobs)]
-    if profiles:
-        argv += ["--profiles", ",".join(profiles)]
-    run = run_measured(argv, env, environ)
+    run = run_measured([*argv, *more], env, environ)
     if run.returncode not in (0, 1):
         raise SystemExit(f"hiera-ls check failed: {run.err}")
     return run
@@ -67,8 +72,6 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--jobs", default="1,2", help="the --jobs values to time (default: 1,2)")
     parser.add_argument("--base", help="a baseline checkout's server directory")
-    parser.add_argument("--repository", help="check this repository, not a generated one")
-    parser.add_argument("--only-profiles", type=int, default=0)
     parser.add_argument("--short", action="store_true")
     args = parser.parse_args()
     if args.short:
@@ -82,30 +85,22 @@ def main() -> None:
     if args.base:
         sides.append(("base", str(Path(args.base).resolve()), None))
     with tempfile.TemporaryDirectory() as tmp:
-        if args.repository:
-            cases = [(args.only_profiles, 0)]
         for profiles, fleet in cases:
-            chosen: list[str] = []
-            if args.repository:
-                env = Path(args.repository).resolve()
-                chosen = _profile_names(env)[: profiles or None]
-                what = f"{len(chosen)} profiles"
-                size = env.name
-            else:
-                env = repository(Path(tmp) / f"r{profiles}-{fleet}", args.nodes, profiles, fleet)
-                what = f"{profiles} profiles" if not fleet else f"a fleet of {fleet:,} profiles"
-                size = f"{args.nodes} nodes"
+            env = repository(Path(tmp) / f"r{profiles}-{fleet}", args.nodes, profiles, fleet)
+            what = f"{profiles} profiles" if not fleet else f"a fleet of {fleet:,} profiles"
             runs: dict[str, list[Measured]] = {name: [] for name, _, _ in sides}
             for _ in range(args.runs):
                 for name, server, jobs in sides:  # interleaved: the load hits each alike
                     output = Path(tmp) / f"{name}.json"
-                    runs[name].append(check_once(env, server, output, jobs, chosen))
+                    more = ["--jobs", str(jobs)] if jobs is not None else []
+                    runs[name].append(check_measured(env, server, output, more))
             for name, _, _ in sides:
                 report = json.loads((Path(tmp) / f"{name}.json").read_text())
                 got = runs[name]
                 print(
-                    f"{name}: check, {size}, {what}: median {median(got, 'wall'):.2f} s wall, "
-                    f"{median(got, 'cpu'):.2f} s CPU, peak RSS {median(got, 'rss'):.0f} MiB "
+                    f"{name}: check, {args.nodes} nodes, {what}: median "
+                    f"{median(got, 'wall'):.2f} s wall, {median(got, 'cpu'):.2f} s CPU, "
+                    f"peak RSS {median(got, 'rss'):.0f} MiB "
                     f"(PSS {median(got, 'pss'):.0f} MiB) over {args.runs} runs "
                     f"(walls {', '.join(f'{m.wall:.2f}' for m in got)}; loads "
                     f"{', '.join(f'{m.load:.1f}' for m in got)}; "
@@ -114,13 +109,6 @@ def main() -> None:
             reports = {(Path(tmp) / f"{name}.json").read_bytes() for name, _, _ in sides}
             print(f"  reports {'identical' if len(reports) == 1 else 'DIFFER'}")
             print(f"  load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-
-
-def _profile_names(env: Path) -> list[str]:
-    """The repository's facts profiles, as `hiera-ls check` names them."""
-    from hiera_ls.project.workspace import Workspace
-
-    return [entry.name for entry in Workspace([str(env)]).snapshot().profiles]
 
 
 if __name__ == "__main__":
