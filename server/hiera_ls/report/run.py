@@ -90,9 +90,10 @@ def run_check(
 
     ``profiles``: names to check with (None: every profile found, the ``fleet``'s nodes
     too; a pass reads one node's facts at a time); ``show_values``: messages quote the
-    data's values (for a person at a terminal), not ``…``; ``jobs``: processes the
-    lookups of the data files may be spread over (report/workers.py), blocks of files
-    each checked for every class.
+    data's values (for a person at a terminal), not ``…``; ``jobs``: processes the work
+    may be spread over (report/workers.py): each data file's own checks a block of files a
+    worker, meanwhile every profile's coverage here; then the first class here, and the
+    others a block of classes a worker.
     """
     roots, only = check_roots(paths)
     workspace = Workspace(roots, settings)
@@ -125,18 +126,13 @@ def run_check(
         if progress is not None:
             progress(done, total)
 
-    for path in alike:  # the same for every profile
-        for found in checks.file_problems(path, None):
-            run.record(found, None, range(len(classes)))
-        step(1)
-
     sizes = [len(first.files.read_text(path) or "") for path in data]
     jobs = jobs_for(jobs, _estimate_s(sum(sizes), len(classes)))
 
     def every_profile() -> None:  # what every profile's lookups make of the environment
         diagnostics.update_coverage(first, diagnostics.changes)
 
-    if jobs > 1:  # each file's own checks first, a block of files a worker, meanwhile that
+    if jobs > 1:  # each file's own checks first, a block of files a worker; every_profile here
         own = spread(
             blocks(sizes, jobs),
             lambda files, _: [checks.own_checks(data[i]) for i in files],
@@ -146,6 +142,10 @@ def run_check(
         checks.own.update(zip(data, (found for block in own for found in block), strict=True))
     else:
         every_profile()
+    for path in alike:  # the same for every profile
+        for found in checks.file_problems(path, None):
+            run.record(found, None, range(len(classes)))
+        step(1)
 
     def check_classes(numbers: range, step: Step) -> dict[tuple[object, ...], _Seen]:
         """The findings of the classes ``numbers``, a class after another (its lookups shared
