@@ -50,8 +50,9 @@ def check_measured(
     if server is not None:
         environ["PYTHONPATH"] = server
     argv = [sys.executable, "-m", "hiera_ls", "check", "--format", "json", "--output", str(output)]
+    output.unlink(missing_ok=True)
     run = run_measured([*argv, *more], env, environ)
-    if run.returncode not in (0, 1):
+    if run.returncode not in (0, 1) or not output.exists():  # a crash exits 1 too
         raise SystemExit(f"hiera-ls check failed: {run.err}")
     return run
 
