@@ -316,3 +316,21 @@ def test_ctrl_c_stops_every_worker_without_a_traceback(tmp_path: Path, command: 
         time.sleep(0.05)
     else:
         pytest.fail("a worker outlived the run")
+
+
+def test_diff_of_a_repository_without_hiera_data_compares_nothing_with_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: Run
+) -> None:
+    (tmp_path / "README").write_text("no data here\n")
+    for command in (["init", "-q"], ["add", "README"], ["commit", "-qm", "x"]):
+        subprocess.run(
+            ["git", "-c", "user.email=a@b", "-c", "user.name=a", *command],
+            cwd=tmp_path,
+            check=True,
+        )
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run("diff", "--jobs", "2")
+    assert (code, out) == (
+        0,
+        "No changes: 0 of 0 keys change for 1 profile (HEAD -> working tree)\n",
+    )

@@ -297,7 +297,7 @@ def _every_answer(
     jobs = jobs_for(jobs, lookups * LOOKUP_S)
     # a side's sessions and per-node reads serve all its keys: as few blocks as keep every
     # worker busy (a side each, with two workers)
-    per_side = max(1, -(-jobs // len(sides)))
+    per_side = max(1, -(-jobs // max(1, len(sides))))
     units = [
         (i, block)
         for i, (n, _, _) in enumerate(sides)
