@@ -318,6 +318,7 @@ def test_ctrl_c_stops_every_worker_without_a_traceback(tmp_path: Path, command: 
         pytest.fail("a worker outlived the run")
 
 
+@pytest.mark.slow
 def test_diff_of_a_repository_without_hiera_data_compares_nothing_with_workers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: Run
 ) -> None:
