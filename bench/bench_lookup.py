@@ -4,8 +4,11 @@ Run: python bench/bench_lookup.py [--nodes 1000] [--rounds 3] [--cold-runs 7] [-
 Both engines run in one warm process over the same generated environment (1,000+ data
 files); each reads and parses files once (warm-up), then every key is timed separately.
 Reported: medians and p95 per lookup, their ratio, and cold-start medians of the CLIs
-(hiera-ls, hyera, puppet lookup). Numbers vary with machine load: compare ratios taken
-in the same run, not absolute times across runs.
+(hiera-ls, hyera, puppet lookup), wall and CPU time (the process's, user and system: on a
+shared machine the wall time also waits for a core), on the generated environment and on
+the shipped example (examples/control-repo, the size of the issue's target), the runs of
+the CLIs interleaved. Numbers vary with machine load: compare ratios taken in the same run,
+not absolute times across runs.
 """
 
 from __future__ import annotations
@@ -79,15 +82,46 @@ def bench_puppet(repo: dict[str, object], rounds: int, tmp: Path) -> list[float]
     return list(json.loads(out.stdout.strip().splitlines()[-1])["per_lookup_s"])
 
 
-def cold_start(cmd: list[str], cwd: str, runs: int) -> float | None:
-    if shutil.which(cmd[0]) is None and not os.path.exists(cmd[0]):
-        return None
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        subprocess.run(cmd, cwd=cwd, capture_output=True, check=False)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+def _timed(cmd: list[str], cwd: str) -> tuple[float, float]:
+    """Wall and CPU seconds of one run of ``cmd`` (its own rusage, children included)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(proc.pid, 0)
+    proc.returncode = 0  # reaped above
+    return time.perf_counter() - t0, usage.ru_utime + usage.ru_stime
+
+
+def cold_starts(
+    commands: dict[str, list[str]], cwd: str, runs: dict[str, int]
+) -> dict[str, tuple[float, float] | None]:
+    """Median wall and CPU seconds of each command, run in turn (``runs`` times each)."""
+    present = {
+        name: cmd
+        for name, cmd in commands.items()
+        if shutil.which(cmd[0]) is not None or os.path.exists(cmd[0])
+    }
+    walls: dict[str, list[float]] = {name: [] for name in present}
+    cpus: dict[str, list[float]] = {name: [] for name in present}
+    for i in range(max(runs.values(), default=0)):
+        for name, cmd in present.items():
+            if i < runs[name]:
+                wall, cpu = _timed(cmd, cwd)
+                walls[name].append(wall)
+                cpus[name].append(cpu)
+    return {
+        name: (statistics.median(walls[name]), statistics.median(cpus[name]))
+        if name in present
+        else None
+        for name in commands
+    }
+
+
+def print_cold(results: dict[str, tuple[float, float] | None], where: str = "") -> None:
+    for name, t in results.items():
+        print(
+            f"cold start {name}{where}: "
+            + (f"median {t[0]:.3f} s (CPU {t[1]:.3f} s)" if t is not None else "not installed")
+        )
 
 
 def main() -> None:
@@ -135,46 +169,47 @@ def main() -> None:
         env_dir = str(repo["env"])
         facts = str(repo["facts"])
         node = str(repo["node"])
-        results = {
-            "hiera-ls lookup": cold_start(
-                [hl, "lookup", key, "--node", node, "--facts", facts], env_dir, args.cold_runs
-            ),
-            "hyera": cold_start(
-                [
-                    args.hyera,
-                    key,
-                    "--node",
-                    node,
-                    "--facts",
-                    facts,
-                    "--hiera_config",
-                    os.path.join(env_dir, "hiera.yaml"),
-                ],
-                env_dir,
-                args.cold_runs,
-            ),
-            "puppet lookup": cold_start(
-                [
-                    "puppet",
-                    "lookup",
-                    key,
-                    "--node",
-                    node,
-                    "--facts",
-                    facts,
-                    "--environmentpath",
-                    str(Path(env_dir).parent),
-                    "--environment",
-                    "production",
-                ],
-                env_dir,
-                max(1, (args.cold_runs + 1) // 2),  # Puppet starts in seconds
-            ),
+        commands = {
+            "hiera-ls lookup": [hl, "lookup", key, "--node", node, "--facts", facts],
+            "hyera": [
+                args.hyera,
+                key,
+                "--node",
+                node,
+                "--facts",
+                facts,
+                "--hiera_config",
+                os.path.join(env_dir, "hiera.yaml"),
+            ],
+            "puppet lookup": [
+                "puppet",
+                "lookup",
+                key,
+                "--node",
+                node,
+                "--facts",
+                facts,
+                "--environmentpath",
+                str(Path(env_dir).parent),
+                "--environment",
+                "production",
+            ],
         }
-        for name, t in results.items():
-            print(
-                f"cold start {name}: " + (f"median {t:.3f} s" if t is not None else "not installed")
-            )
+        runs = dict.fromkeys(commands, args.cold_runs)
+        runs["puppet lookup"] = max(1, (args.cold_runs + 1) // 2)  # Puppet starts in seconds
+        print_cold(cold_starts(commands, env_dir, runs))
+        # the shipped example, the issue's target: hiera-ls and hyera only
+        example = Path(__file__).resolve().parents[1] / "examples" / "control-repo"
+        facts_file = ".hiera-ls/facts/db01.json"
+        example_key = "profile::base::users"  # a deep merge with a knockout prefix
+        node_args = ["--node", "db01.example.com", "--facts", facts_file]
+        on_example = {
+            "hiera-ls lookup": [hl, "lookup", example_key, *node_args],
+            "hyera": [args.hyera, example_key, *node_args, "--hiera_config", "hiera.yaml"],
+        }
+        if example.is_dir():
+            shown = cold_starts(on_example, str(example), dict.fromkeys(on_example, args.cold_runs))
+            print_cold(shown, " (examples/control-repo)")
 
 
 if __name__ == "__main__":

@@ -2,14 +2,23 @@
 server, no reports, no checks and no cryptography (eyaml's only with ``--decrypt``), nor
 what only a rarer path needs: Puppet's type system (``--type``, a merge or hiera.yaml whose
 values are not plain data), ruamel.yaml (the libyaml that reads what PyYAML's reads unlike
-Puppet's), the quick fixes, HOCON and JSON readers."""
+Puppet's), ``regex`` (lookup_options patterns and knockout prefixes beyond plain text),
+the PuppetDB client, the server's re-parse after an edit, the quick fixes, HOCON and JSON
+readers. ``check`` loads no cryptography, PuppetDB client or report format it does not
+write. Every dataclass has a docstring: without one, Python builds the class's signature
+text with ``inspect`` at import, which costs a cold start more than the class itself."""
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import json
+import pkgutil
 import subprocess
 import sys
 from pathlib import Path
+
+import hiera_ls
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "control-repo"
 HEAVY = (
@@ -26,15 +35,39 @@ HEAVY = (
     "hiera_ls.source.hocon_includes",
     "hiera_ls.source.hocon_data",
     "hiera_ls.source.json_loader",
+    "hiera_ls.source.yaml_reparse",
+    "hiera_ls.fleet",
+    "regex",
+    "http",
+    "socket",
+)
+# what ``check`` leaves out: eyaml's cryptography without an eyaml key or block, the
+# PuppetDB client without --puppetdb, --fix, the formats it does not write
+CHECK_LEAVES = (
+    "pygls",
+    "lsprotocol",
+    "cryptography",
+    "hiera_ls.lsp",
+    "hiera_ls.fleet.connection",
+    "hiera_ls.fleet.source",
+    "http",
+    "ssl",
+    "socket",
+    "xml",
+    "regex",
+    "hiera_ls.report.fix",
+    "hiera_ls.report.sarif",
+    "hiera_ls.report.junit",
+    "hiera_ls.report.gitlab",
 )
 
 
-def _loaded_by(argv: list[str]) -> list[str]:
+def _loaded_by(argv: list[str], heavy: tuple[str, ...] = HEAVY) -> list[str]:
     script = (
         "import json, sys\n"
         "from hiera_ls.cli import main\n"
         f"code = main({argv!r})\n"
-        f"heavy = {HEAVY!r}\n"
+        f"heavy = {heavy!r}\n"
         "print(json.dumps([h for h in heavy if any(m == h or m.startswith(h + '.') "
         "for m in sys.modules)]))\n"
     )
@@ -47,3 +80,30 @@ def _loaded_by(argv: list[str]) -> list[str]:
 
 def test_a_plain_lookup_loads_no_server_report_check_or_cryptography() -> None:
     assert _loaded_by(["lookup", "profile::base::packages", "--node", "web01.example.com"]) == []
+
+
+def test_a_deep_merge_with_a_knockout_prefix_loads_no_regex() -> None:
+    """The example's ``profile::base::users`` merges deep with ``knockout_prefix: "--"``, and
+    its lookup_options has a ``^...(a|b)$`` pattern: both plain, run on ``re``."""
+    assert _loaded_by(["lookup", "profile::base::users", "--node", "web01.example.com"]) == []
+
+
+def test_check_loads_no_cryptography_puppetdb_client_or_unused_format() -> None:
+    assert _loaded_by(["check", "."], CHECK_LEAVES) == []
+
+
+def test_every_dataclass_has_a_docstring() -> None:
+    for found in pkgutil.walk_packages(hiera_ls.__path__, "hiera_ls."):
+        if not found.name.endswith("__main__"):
+            importlib.import_module(found.name)
+    bare = sorted(
+        f"{cls.__module__}.{cls.__qualname__}"
+        for name, module in list(sys.modules.items())
+        if name == "hiera_ls" or name.startswith("hiera_ls.")
+        for cls in vars(module).values()
+        if isinstance(cls, type)
+        and cls.__module__ == name
+        and dataclasses.is_dataclass(cls)
+        and (cls.__doc__ or "").startswith(f"{cls.__name__}(")  # the one dataclass wrote
+    )
+    assert bare == []

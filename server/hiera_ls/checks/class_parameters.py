@@ -25,18 +25,13 @@ import difflib
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from hiera_ls.checks.profile import ProfileLookup
-from hiera_ls.engine.convert import NotConverted
 from hiera_ls.engine.lookup import LookupOutcome
 from hiera_ls.engine.trace import Event, Kind, TraceNode
 from hiera_ls.project.code_index import CodeIndex, ParameterRef
 from hiera_ls.puppet.message import Text
-from hiera_ls.puppet.type_assignable import ruby_regex
-from hiera_ls.puppet.type_mismatch import Mismatch, describe_mismatch, render, render_text
-from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
-from hiera_ls.puppet.types import AliasType, PatternType, PType
 from hiera_ls.puppet.values import Sensitive
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.fix_source import FixSource
@@ -46,6 +41,10 @@ from hiera_ls.source.rules import Needs, Payload, Rule
 from hiera_ls.source.spans import Details, Problem, Severity, Span
 from hiera_ls.source.text_edits import Fix, edit
 from hiera_ls.source.yaml_edits import word_in_span
+
+if TYPE_CHECKING:  # Puppet's type system is imported where a parameter's type is judged
+    from hiera_ls.puppet.type_mismatch import Mismatch
+    from hiera_ls.puppet.types import PType
 
 # A key automatic parameter lookup could read: lower-case name segments, the last a parameter.
 PARAMETER_KEY = re.compile(r"[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*::[a-z_][a-z0-9_]*")
@@ -242,6 +241,7 @@ def parameter_type(code: CodeIndex, parameter: Parameter) -> PType | None:
     none or hiera-ls cannot read it."""
     if parameter.type_text is None:
         return None
+    from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
 
     def resolver(name: str) -> str | None:
         alias = code.type_alias(name)
@@ -263,6 +263,8 @@ def mismatches(code: CodeIndex, ref: ParameterRef, value: object) -> list[Mismat
     expected = parameter_type(code, parameter)
     if expected is None:
         return []
+    from hiera_ls.puppet.type_mismatch import describe_mismatch
+
     try:
         subject = class_subject(ref.definition.name, parameter.name)
         found = describe_mismatch(subject, expected, value)
@@ -281,6 +283,9 @@ def mismatches(code: CodeIndex, ref: ParameterRef, value: object) -> list[Mismat
 def _unreadable_pattern(t: PType) -> bool:
     """Some ``Pattern[/.../]`` in ``t`` uses Ruby regexp syntax hiera-ls cannot compile: its
     "does not match" would be a guess."""
+    from hiera_ls.puppet.type_assignable import ruby_regex
+    from hiera_ls.puppet.types import AliasType, PatternType, PType
+
     seen: set[int] = set()
     stack: list[object] = [t]
     while stack:
@@ -374,6 +379,10 @@ def _own_value(
     if data_file.data[key] is None:
         return []  # `~`: a placeholder a higher level usually fills (a module's OS data)
     found = mismatches(context.code, ParameterRef(definition, parameter), data_file.data[key])
+    if not found:
+        return []
+    from hiera_ls.puppet.type_mismatch import render_text
+
     out: list[Problem] = []
     for m in found:
         span = _span_of(data_file, key, m)
@@ -408,8 +417,10 @@ def check_class_values(
         known = memo.get(slot)
         if not isinstance(known, _Judged) or known.code is not code:
             known = memo[slot] = _judge_merged(profile, code, ref, key)
-        if known.value is _ABSENT:
+        if known.value is _ABSENT or not known.found:
             continue
+        from hiera_ls.puppet.type_mismatch import render, render_text
+
         own = ("own-mismatches", path, key)  # what the file's own value says, once a run
         for m in known.found:
             if _origin(known.contributions, m.value_path()) != path:
@@ -449,11 +460,13 @@ class _Judged:
 
 
 def _judge_merged(profile: ProfileLookup, code: CodeIndex, ref: ParameterRef, key: str) -> _Judged:
+    from hiera_ls.engine.convert import NotConverted
+
     nothing = _Judged(code, _ABSENT)
     outcome = profile.lookup(key)
     if not outcome.found or outcome.error is not None or outcome.incomplete is not None:
         return nothing
-    if any(isinstance(note, NotConverted) for note in outcome.notes):
+    if outcome.notes and any(isinstance(note, NotConverted) for note in outcome.notes):
         return nothing  # a convert_to hiera-ls does not do: Puppet binds another value
     found = mismatches(code, ref, outcome.value)
     explained = profile.explain(key) if found and profile.explain is not None else None

@@ -13,8 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-
-import regex
+from typing import TYPE_CHECKING
 
 from hiera_ls.checks.near_keys import NearKeys
 from hiera_ls.checks.references import unindexed_layers
@@ -40,6 +39,9 @@ from hiera_ls.puppet.regexp import compile_ruby_regex
 from hiera_ls.source.data_cache import DataCache
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.files import FileAccess
+
+if TYPE_CHECKING:
+    from hiera_ls.puppet.regexp import RubyRegex
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +155,7 @@ class CrossFileIndex:
         ``key``: a merge or a convert_to may change what a lookup of it gives."""
         if self._optioned is None:
             literal: set[str] = set()
-            patterns: list[regex.Pattern[str]] = []
+            patterns: list[RubyRegex] = []
             for keys in self.files.values():
                 for name in keys.options:
                     if not name.startswith("^"):

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Mapping
-
-import regex
+from typing import TYPE_CHECKING
 
 from hiera_ls.checks import lookup_options_fixes as fixes
 from hiera_ls.engine.merge import parse_merge
@@ -24,6 +23,9 @@ from hiera_ls.source.keys import LOOKUP_OPTIONS
 from hiera_ls.source.node_table import NodeSpans
 from hiera_ls.source.rules import Needs, Rule
 from hiera_ls.source.spans import Details, Problem, Severity, Span
+
+if TYPE_CHECKING:
+    from hiera_ls.puppet.regexp import RubyRegex
 
 E, W = Severity.ERROR, Severity.WARNING
 
@@ -215,7 +217,7 @@ def _outside_module(key: str, module_name: str, report: Callable[..., None]) -> 
     return True
 
 
-def _compile(key: str, report: Callable[..., None]) -> regex.Pattern[str] | None:
+def _compile(key: str, report: Callable[..., None]) -> RubyRegex | None:
     try:
         return compile_ruby_regex(key)
     except PuppetError as e:
@@ -241,7 +243,7 @@ def _ruby_words(message: str) -> str:
     return f"{text}: /{source}"
 
 
-def _matches_any(pattern: regex.Pattern[str], keys: Collection[str]) -> bool:
+def _matches_any(pattern: RubyRegex, keys: Collection[str]) -> bool:
     return any(regex_search_or(pattern, k, True) for k in keys)
 
 

@@ -38,6 +38,8 @@ class Scope(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Suppression:
+    """One suppression comment: the codes it silences, on one line or in the whole file."""
+
     scope: Scope
     codes: tuple[str, ...]  # codes or globs; empty: every code
     line: int | None  # the line it silences; None: the whole file
@@ -46,6 +48,8 @@ class Suppression:
 
 @dataclass(frozen=True, slots=True)
 class Suppressions:
+    """A file's suppression comments, and what is wrong with the malformed ones."""
+
     found: tuple[Suppression, ...]
     problems: tuple[Problem, ...]  # malformed comments and unknown codes
 

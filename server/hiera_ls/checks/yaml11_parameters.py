@@ -15,14 +15,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from hiera_ls.checks.class_parameters import CodeContext, mismatches, parameter_keys
 from hiera_ls.puppet.message import Text, as_value
-from hiera_ls.puppet.type_mismatch import Mismatch, render_text
 from hiera_ls.puppet.values import value_at
 from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.loader_rules import YAML11_BOOLEAN
 from hiera_ls.source.spans import Problem, Severity, Span
+
+if TYPE_CHECKING:
+    from hiera_ls.puppet.type_mismatch import Mismatch
 
 
 def judge_yaml11_booleans(
@@ -63,6 +66,8 @@ def judge_yaml11_booleans(
         if as_text and not refused:
             judged[spans.value] = None  # the type wants the Boolean Puppet reads
         elif refused and not as_text:
+            from hiera_ls.puppet.type_mismatch import render_text
+
             message = Text.of(
                 "Puppet reads `",
                 as_value(word),

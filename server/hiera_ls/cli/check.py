@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from hiera_ls.checks.rules import RULES
 from hiera_ls.cli.reports import (
@@ -17,15 +17,17 @@ from hiera_ls.cli.reports import (
     write_report,
 )
 from hiera_ls.fleet.config import FleetConfigError
-from hiera_ls.fleet.connection import PuppetDBError
+from hiera_ls.fleet.errors import PuppetDBError
 from hiera_ls.fleet.options import add_puppetdb_arguments, fleet_for_run
-from hiera_ls.report.fix import FixResult, fix_files
-from hiera_ls.report.formats import FORMATS, Report, formatters
+from hiera_ls.report.formats import FORMATS, Report, formatter
 from hiera_ls.report.progress import ProgressBar
 from hiera_ls.report.run import CheckError, check_roots, run_check
 from hiera_ls.report.selection import Selection, SelectionError, parse_codes
 from hiera_ls.report.workers import WorkerDied
 from hiera_ls.source.rules import Needs
+
+if TYPE_CHECKING:
+    from hiera_ls.report.fix import FixResult
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -102,6 +104,8 @@ def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO)
         profiles = split_names(args.profiles)
         fixed = None
         if args.fix:
+            from hiera_ls.report.fix import fix_files  # --fix only
+
             roots, only = check_roots(args.paths)
             fixed = fix_files(roots, sorted(only), settings)
         start = args.paths[0] if args.paths else os.getcwd()
@@ -126,7 +130,7 @@ def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO)
     for note in result.notes:
         stderr.write(f"hiera-ls check: note: {note}\n")
     report = Report(result, args.fail_on, os.getcwd())
-    text = formatters()[chosen_format(args.format)](report)
+    text = formatter(chosen_format(args.format))(report)
     if not write_report("check", text, args.output, stdout, stderr):
         return USAGE_ERROR
     if fixed is not None:

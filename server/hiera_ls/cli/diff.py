@@ -21,7 +21,7 @@ from hiera_ls.cli.reports import (
     write_report,
 )
 from hiera_ls.fleet.config import FleetConfigError
-from hiera_ls.fleet.connection import PuppetDBError
+from hiera_ls.fleet.errors import PuppetDBError
 from hiera_ls.fleet.options import add_puppetdb_arguments, fleet_for_run
 from hiera_ls.report.diff import run_diff
 from hiera_ls.report.diff_formats import DIFF_FORMATS

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from hiera_ls.fleet.config import FleetConfigError, PuppetDBConfig
-from hiera_ls.fleet.connection import PuppetDBError
+from hiera_ls.fleet.errors import PuppetDBError
 from hiera_ls.fleet.options import add_puppetdb_arguments, choose
 from hiera_ls.fleet.pull import pull
 from hiera_ls.fleet.store import PullSummary

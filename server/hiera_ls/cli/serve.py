@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 from typing import TextIO
 
 
@@ -15,6 +16,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    from hiera_ls.lsp.serve import serve
-
+    # lsprotocol's thousand classes and the server's modules live as long as the process:
+    # collecting cycles among them while they load only delays the first diagnostics
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        from hiera_ls.lsp.serve import serve
+    finally:
+        if collecting:
+            gc.enable()
     return serve(args.target)  # the editor's hiera.target wins over it

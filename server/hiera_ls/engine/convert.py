@@ -32,6 +32,8 @@ class NotConverted(str):
 
 @dataclass(frozen=True, slots=True)
 class Converted:
+    """A value after ``convert_to``, with the line ``--explain`` prints for the conversion."""
+
     value: object
     explain: str  # the --explain line
     note: NotConverted | None = None  # set when hiera-ls could not do the conversion

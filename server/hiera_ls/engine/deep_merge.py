@@ -13,13 +13,13 @@ The strategies around it (which options Puppet passes, type checks) are in ``mer
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import regex
+from typing import TYPE_CHECKING
 
 from hiera_ls.puppet.errors import RubyError
-from hiera_ls.puppet.regexp import ruby_regex_source
+from hiera_ls.puppet.regexp import plain_ruby_regex, ruby_regex_source
 from hiera_ls.puppet.ruby import (
     ComparisonFailed,
     rb_equal,
@@ -29,6 +29,9 @@ from hiera_ls.puppet.ruby import (
     truthy,
 )
 from hiera_ls.puppet.ruby_text import inspect, ruby_class, to_s
+
+if TYPE_CHECKING:
+    import regex
 
 KNOCKOUT_TIMEOUT_S = 0.05
 
@@ -66,8 +69,11 @@ class _Knockout:
         self.prefix = prefix
         self.source = "^" + to_s(prefix)
         self._pattern: regex.Pattern[str] | None = None
+        self._plain = plain_ruby_regex(self.source)  # the usual "--": no ``regex`` needed
 
     def _compiled(self) -> regex.Pattern[str]:
+        import regex
+
         if self._pattern is None:
             try:
                 self._pattern = regex.compile(
@@ -79,6 +85,8 @@ class _Knockout:
 
     def strip(self, text: str) -> str:
         """``text.gsub(/^prefix/, "")``."""
+        if self._plain is not None:
+            return self._plain.sub("", text)
         try:
             return str(self._compiled().sub("", text, timeout=KNOCKOUT_TIMEOUT_S))
         except TimeoutError as e:
@@ -87,6 +95,8 @@ class _Knockout:
             ) from e
 
     def matches(self, text: str) -> bool:
+        if self._plain is not None:
+            return self._plain.search(text) is not None
         try:
             return self._compiled().search(text, timeout=KNOCKOUT_TIMEOUT_S) is not None
         except TimeoutError as e:
@@ -110,7 +120,7 @@ def _ruby_regexp_message(python_message: str, source: str) -> str:
     for fragment, ruby in _REGEXP_MESSAGES:
         if python_message.startswith(fragment):
             return f"{ruby}: /{source}/"
-    detail = str(regex.sub(r" at position \d+$", "", python_message))
+    detail = re.sub(r" at position \d+$", "", python_message)
     return f"{detail}: /{source}/"
 
 
@@ -307,7 +317,7 @@ _AWK_SPACE = " \t\n\v\f\r"
 def _split(text: str, separator: str) -> list[str]:
     """String#split with a string separator (a single space means split on whitespace runs)."""
     if separator == " ":
-        parts = [str(p) for p in regex.split(r"[ \t\n\v\f\r]+", text.lstrip(_AWK_SPACE))]
+        parts = re.split(r"[ \t\n\v\f\r]+", text.lstrip(_AWK_SPACE))
     elif separator == "":
         parts = list(text)
     else:

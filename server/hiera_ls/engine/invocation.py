@@ -71,6 +71,8 @@ Memo = tuple[object, NodeScope, int, tuple[tuple[SkippedLevel, str], ...]]
 
 @dataclass(frozen=True, slots=True)
 class Invocation:
+    """What one top-level lookup carries through its nested lookups: scope, trace, guards."""
+
     scope: NodeScope
     trace: TraceBuilder
     search_and_merge: SearchAndMerge

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class ResolvedLocation:
+    """One location of a level for one node: the path it names, and whether it is there."""
+
     original: str  # the declared template (or the joined glob)
     path: str  # interpolated absolute path, or the URI
     exists: bool

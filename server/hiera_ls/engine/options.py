@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
-
-import regex
+from typing import TYPE_CHECKING, Any
 
 from hiera_ls.puppet.errors import Cause, LookupFailure, PuppetError
 from hiera_ls.puppet.regexp import compile_ruby_regex, regex_search
+
+if TYPE_CHECKING:
+    from hiera_ls.puppet.regexp import RubyRegex
 
 PATTERN_START = "^"
 
@@ -23,7 +24,7 @@ class CompiledOptions:
     """Literal keys first; then patterns in the iteration order of the merged hash."""
 
     literal: Mapping[str, object]
-    patterns: tuple[tuple[str, regex.Pattern[str], object], ...]
+    patterns: tuple[tuple[str, RubyRegex, object], ...]
 
     def for_key(self, root_key: str) -> object | None:
         if root_key in self.literal and self.literal[root_key] is not None:
@@ -75,7 +76,7 @@ def compile_options(options: Mapping[Any, object] | None) -> CompiledOptions | N
     if options is None:
         return None
     literal: dict[str, object] = {}
-    patterns: list[tuple[str, regex.Pattern[str], object]] = []
+    patterns: list[tuple[str, RubyRegex, object]] = []
     for key, value in options.items():
         if isinstance(key, str) and key.startswith(PATTERN_START):
             try:

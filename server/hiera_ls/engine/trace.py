@@ -62,6 +62,8 @@ class Event(Enum):
 
 @dataclass(slots=True)
 class TraceNode:
+    """One step of a lookup as ``--explain`` shows it; hover and definition read it too."""
+
     kind: Kind
     label: str = ""  # key, entry name, path, expression, text ...
     children: list[TraceNode] = field(default_factory=list)

@@ -87,6 +87,8 @@ def _answer(outcome: LookupOutcome) -> object:
 
 @dataclass(frozen=True, slots=True)
 class ChangedKey:
+    """A key the unsaved edit touches, and the profiles whose value of it changes."""
+
     key: str
     span: Span  # the key in the buffer
     changed: tuple[str, ...]  # profiles whose value of the key the edit changes
@@ -159,6 +161,8 @@ class ProfileComparison:
 
 @dataclass(frozen=True, slots=True)
 class KeyComparison:
+    """Every profile's value of a key, saved and unsaved: the change lens's comparison."""
+
     key: str
     path: str
     profiles: list[ProfileComparison]

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hiera_ls.features.provenance import resolve
 from hiera_ls.features.puppet_code import ready_code_index
@@ -35,21 +35,14 @@ from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.key_index import root_of
 from hiera_ls.project.model import LayerKind
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
-from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
-from hiera_ls.puppet.types import (
-    AliasType,
-    BooleanType,
-    EnumType,
-    NotUndefType,
-    OptionalType,
-    PType,
-    VariantType,
-)
 from hiera_ls.schemas_path import load_schema
 from hiera_ls.source.keys import LOOKUP_OPTIONS
 from hiera_ls.source.line_map import LineMap
 from hiera_ls.source.manifest_model import Definition, DefinitionKind, Parameter
 from hiera_ls.source.spans import Position, Span
+
+if TYPE_CHECKING:  # Puppet's type system: imported when a parameter's values are completed
+    from hiera_ls.puppet.types import PType
 
 # Puppet's interpolation functions in data (source/interpolation.py METHODS), with what each does.
 FUNCTIONS = {
@@ -111,6 +104,8 @@ class Item:
 
 @dataclass(frozen=True, slots=True)
 class Completions:
+    """The items offered at the cursor, and whether typing on may bring others."""
+
     items: list[Item]
     incomplete: bool = False  # not every candidate is listed: ask again as typing goes on
 
@@ -318,6 +313,8 @@ def _best_keys(keys: tuple[str, ...], typed: str) -> tuple[list[str], bool]:
 
 @dataclass(frozen=True, slots=True)
 class _ParameterKey:
+    """A class parameter's data key, offered where a key is being typed."""
+
     key: str  # class::parameter
     definition: Definition
     parameter: Parameter
@@ -431,6 +428,8 @@ def _parameter_values(
         alias = index.type_alias(name)
         return alias.alias_text if alias is not None else None
 
+    from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
+
     try:
         values = _choices_of(parse_type(ref.parameter.type_text, resolver))
     except (TypeExpressionError, RecursionError):  # a type hiera-ls cannot read: none
@@ -441,6 +440,15 @@ def _parameter_values(
 
 
 def _choices_of(ptype: PType | None, depth: int = 0) -> list[str]:
+    from hiera_ls.puppet.types import (
+        AliasType,
+        BooleanType,
+        EnumType,
+        NotUndefType,
+        OptionalType,
+        VariantType,
+    )
+
     if ptype is None or depth > 10:
         return []
     if isinstance(ptype, BooleanType):

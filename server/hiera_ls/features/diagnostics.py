@@ -72,6 +72,8 @@ from hiera_ls.source.spans import Problem
 
 @dataclass(slots=True)
 class _Built:
+    """One environment's cross-file index, and what the whole-workspace checks found with it."""
+
     index: CrossFileIndex
     by_file: dict[str, list[Problem]]  # check_workspace's findings
     changes: int  # the data-change count the index includes

@@ -22,6 +22,8 @@ NAMED = 5
 
 @dataclass(frozen=True, slots=True)
 class Link:
+    """A hiera.yaml location linked to the first data file it reads."""
+
     span: Span  # the location's string in hiera.yaml
     target: str  # the first file it reads
     tooltip: str

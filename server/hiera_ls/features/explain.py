@@ -20,6 +20,8 @@ from hiera_ls.source.spans import Position
 
 @dataclass(frozen=True, slots=True)
 class ExplainResult:
+    """What the explain view shows for one key and the active profile."""
+
     key: str
     profile: str | None  # the facts profile used; None: no facts, node "localhost"
     environment: str

@@ -82,6 +82,8 @@ READING_CODE = "_Still reading the Puppet code: what it does with this key shows
 
 @dataclass(frozen=True, slots=True)
 class HoverResult:
+    """A hover's Markdown and the range it is about."""
+
     markdown: str
     span: Span
 
@@ -434,6 +436,8 @@ def options_hover(snapshot: Snapshot, view: EnvironmentView, pattern: str) -> st
 
 @dataclass(frozen=True, slots=True)
 class VariableValue:
+    """A scope variable's value for the active profile, or why there is none."""
+
     defined: bool
     value: object = None
     error: str | None = None

@@ -54,6 +54,8 @@ NOT_FOUND = "'' (not found)"
 
 @dataclass(frozen=True, slots=True)
 class InlayHint:
+    """A value shown beside the text (a key's merged value, an interpolation's result)."""
+
     position: Position  # code points, where the hint is drawn (before the character there)
     label: str
     tooltip: str | None = None

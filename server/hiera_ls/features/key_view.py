@@ -93,6 +93,8 @@ class LevelPath:
 
 @dataclass(frozen=True, slots=True)
 class HierarchyLevel:
+    """One hierarchy level in the key view, with each path it reads for the profile."""
+
     name: str
     layer: str  # global | environment | module
     module: str | None
@@ -112,6 +114,8 @@ class MergeProfiles:
 
 @dataclass(frozen=True, slots=True)
 class KeyView:
+    """The side view of one key: every profile's value and the active profile's levels."""
+
     key: str
     environment: str
     profile: str | None  # the active profile; None: none, the node 'localhost' without facts

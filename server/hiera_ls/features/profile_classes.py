@@ -267,6 +267,8 @@ def _fleet_slot(view: EnvironmentView) -> tuple[str, str]:
 
 @dataclass(frozen=True, slots=True)
 class _FleetClaimed:
+    """Marks the fleet whose grouping a worker has taken on."""
+
     fleet: FleetProfiles
 
 

@@ -153,6 +153,8 @@ class ProfileSignatures:
 
 @dataclass(frozen=True, slots=True)
 class _ViewFacts:
+    """What an environment's hierarchies read of a node, to tell which profiles agree."""
+
     variables: tuple[str, ...]  # what the global and environment hierarchies interpolate
     levels: dict[tuple[str, str], _Level]  # by (layer, name), as LevelReads names them
 

@@ -9,6 +9,8 @@ from hiera_ls.project.workspace import Snapshot
 
 @dataclass(frozen=True, slots=True)
 class ProfileItem:
+    """A facts profile as the picker lists it."""
+
     name: str
     path: str
     active: bool

@@ -178,6 +178,8 @@ class OptionSource:
 
 @dataclass(frozen=True, slots=True)
 class Resolution:
+    """How a key's value for a node came about: its strategy, options and sources."""
+
     key: str
     outcome: LookupOutcome
     strategy: MergeStrategy | None  # None: Puppet's default, first found

@@ -67,6 +67,8 @@ class RenameTarget:
 
 @dataclass(frozen=True, slots=True)
 class FileEdit:
+    """The edits a rename makes in one file."""
+
     path: str
     edits: tuple[tuple[Span, str], ...]  # in document order, never overlapping
 

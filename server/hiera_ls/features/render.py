@@ -13,8 +13,6 @@ import re
 import textwrap
 from urllib.parse import quote
 
-from ruamel.yaml import YAML
-
 from hiera_ls.display_text import md_code, md_escape, md_fence
 from hiera_ls.puppet.ruby_text import inspect
 from hiera_ls.puppet.values import ENCRYPTED_RE, Encrypted, RubySymbol, Sensitive
@@ -102,6 +100,8 @@ def _displayable_key(key: object) -> object:
 
 
 def to_yaml(value: object) -> str:
+    from ruamel.yaml import YAML  # a hover's value: not needed until the first one
+
     dumper = YAML(typ="safe", pure=True)
     dumper.default_flow_style = False
     dumper.version = (1, 1)

@@ -89,12 +89,16 @@ def profile_lookup(
 
 @dataclass(frozen=True, slots=True)
 class ValueGroup:
+    """Profiles that get the same value of a key."""
+
     value: object
     profiles: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class FailureGroup:
+    """Profiles whose lookup of a key fails with the same error."""
+
     error: str
     profiles: tuple[str, ...]
 

@@ -30,6 +30,8 @@ CALL_RE = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class DataKey:
+    """The cursor on a key (or its value) of a data file."""
+
     path: str
     node_path: NodePath  # from the file's top level; first element is the root key
     span: Span  # the key (or, when on a value, the value)
@@ -46,6 +48,8 @@ class DataKey:
 
 @dataclass(frozen=True, slots=True)
 class OptionsKey:
+    """The cursor on a ``lookup_options`` entry's key."""
+
     path: str
     pattern: str  # the lookup_options key as written (a literal key or a ^regex)
     span: Span
@@ -53,6 +57,8 @@ class OptionsKey:
 
 @dataclass(frozen=True, slots=True)
 class TokenAt:
+    """The cursor on a ``%{...}`` token of a data file or hiera.yaml."""
+
     path: str
     span: Span
     token: Token
@@ -61,6 +67,8 @@ class TokenAt:
 
 @dataclass(frozen=True, slots=True)
 class LocationAt:
+    """The cursor on a hierarchy level's location in hiera.yaml."""
+
     path: str  # the hiera.yaml
     span: Span
     level: LevelRef
@@ -68,6 +76,8 @@ class LocationAt:
 
 @dataclass(frozen=True, slots=True)
 class KeyCall:
+    """The cursor on a key named in a ``lookup()`` call of Puppet code."""
+
     path: str
     span: Span
     key: str

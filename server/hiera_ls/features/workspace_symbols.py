@@ -30,6 +30,8 @@ MAX_SYMBOLS = 500
 
 @dataclass(frozen=True, slots=True)
 class KeySymbol:
+    """A data key as workspace/symbol lists it."""
+
     name: str
     path: str
     span: Span

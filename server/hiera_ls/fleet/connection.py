@@ -23,24 +23,17 @@ from dataclasses import dataclass
 from urllib.parse import urlencode, urlsplit
 
 from hiera_ls import __version__
+from hiera_ls.fleet.errors import PuppetDBError
 
 MAX_BODY_BYTES = 1 << 30  # one page of answers (after gzip): far above 500 nodes' facts
 _CHUNK = 1 << 16
 _SHOWN_BODY = 300  # characters of an error answer quoted in the message
 
 
-class PuppetDBError(Exception):
-    """What went wrong, with the URL it went wrong at."""
-
-    def __init__(self, url: str, cause: str, status: int | None = None) -> None:
-        super().__init__(f"{url}: {cause}")
-        self.url = url
-        self.cause = cause
-        self.status = status  # the HTTP status PuppetDB answered with, if it answered
-
-
 @dataclass(frozen=True, slots=True)
 class Endpoint:
+    """PuppetDB's URL taken apart, as the connection needs it."""
+
     url: str  # as given, no trailing slash
     https: bool
     host: str

@@ -23,12 +23,16 @@ from hiera_ls.project.facts import refused_fact
 
 @dataclass(frozen=True, slots=True)
 class NodeProfile:
+    """A node of PuppetDB's answer as the facts profile file written for it."""
+
     certname: str
     text: bytes  # the profile file's content
 
 
 @dataclass(frozen=True, slots=True)
 class BrokenNode:
+    """A node of PuppetDB's answer that cannot be a facts profile, and why."""
+
     certname: str | None  # None: the row names no usable certname
     reason: str
 

@@ -12,7 +12,6 @@ import os
 from typing import TextIO
 
 from hiera_ls.fleet.config import Choice, FleetConfigError, resolve
-from hiera_ls.fleet.source import described, live_fleet
 from hiera_ls.project.fleet_profiles import FleetProfiles
 from hiera_ls.project.puppetdb_settings import PuppetDBSettings, timeout_problem, url_problem
 from hiera_ls.project.repo_config import RepoConfig, find_repo_config
@@ -99,6 +98,8 @@ def fleet_for_run(
     choice = choose(args, find_repo_config(start, FileAccess()))
     if choice.config is None:
         return None
+    from hiera_ls.fleet.source import described, live_fleet  # the client, once it is asked
+
     fleet, summary = live_fleet(choice.config)
     for broken in summary.skipped:
         stderr.write(f"hiera-ls {command}: {broken.line()}\n")

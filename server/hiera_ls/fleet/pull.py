@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from hiera_ls.fleet.config import FleetConfigError, PuppetDBConfig
-from hiera_ls.fleet.connection import Connection, PuppetDBError
+from hiera_ls.fleet.connection import Connection
+from hiera_ls.fleet.errors import PuppetDBError
 from hiera_ls.fleet.nodes import BrokenNode, NodeProfile, node_profile
 from hiera_ls.fleet.query import INVENTORY, ROOT, Query, QueryError, facts_batch, parse_query
 from hiera_ls.fleet.store import PullSummary, write_profiles

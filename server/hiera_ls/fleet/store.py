@@ -34,6 +34,8 @@ _ASIDE = ".previous"  # suffix of the old directory while a two-rename swap is u
 
 @dataclass(frozen=True, slots=True)
 class PullSummary:
+    """What a pull changed in the profile directory, for the command's report."""
+
     directory: str
     nodes: int  # nodes with a usable profile in the answer
     new: tuple[str, ...]
@@ -51,6 +53,8 @@ class PullSummary:
 
 @dataclass(slots=True)
 class _Tally:
+    """What a pull has met so far, page by page."""
+
     new: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     unchanged: int = 0

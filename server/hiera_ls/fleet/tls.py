@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import configparser
 import os
-import socket
-import ssl
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 PUPPET_CONFS = ("/etc/puppetlabs/puppet/puppet.conf", "/etc/puppet/puppet.conf")
 PUPPET_SSL_DIRS = ("/etc/puppetlabs/puppet/ssl", "/var/lib/puppet/ssl")
+if TYPE_CHECKING:
+    import ssl
+
 USER_SSL_DIR = os.path.join("~", ".puppetlabs", "etc", "puppet", "ssl")
 
 
@@ -29,6 +31,8 @@ class TLSFileError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class TLSFiles:
+    """The certificate files a PuppetDB connection presents and checks against."""
+
     cert: str | None = None
     key: str | None = None
     cacert: str | None = None
@@ -71,7 +75,11 @@ def _puppet_files(
             continue
         cacert = os.path.join(certs, "ca.pem")
         names = [certname] if certname else []
-        names.append((fqdn if fqdn is not None else socket.getfqdn()).lower())
+        if fqdn is None:
+            import socket
+
+            fqdn = socket.getfqdn()
+        names.append(fqdn.lower())
         names += _lone_certname(directory)
         for name in names:
             cert = os.path.join(certs, f"{name}.pem")
@@ -128,6 +136,8 @@ def _puppet_conf(confs: Sequence[str]) -> tuple[str | None, str | None]:
 def client_context(files: TLSFiles) -> ssl.SSLContext:
     """A context that checks PuppetDB's certificate (against ``cacert``, else the system's
     CAs) and shows ours when there is one; TLSFileError names the file that failed."""
+    import ssl  # when a PuppetDB is asked: a check without one never loads it
+
     if files.cacert:
         _readable(files.cacert, "the CA certificate (cacert)")
     try:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
-from hiera_ls.features.document_links import document_links
 from hiera_ls.lsp.server import HieraLanguageServer, empty, handler
 
 
@@ -14,6 +13,8 @@ from hiera_ls.lsp.server import HieraLanguageServer, empty, handler
 async def text_document_document_link(
     ls: HieraLanguageServer, params: types.DocumentLinkParams
 ) -> list[types.DocumentLink]:
+    from hiera_ls.features.document_links import document_links  # on first use, not at start
+
     path = lsp_ranges.path_of(params.text_document.uri)
     if path is None:
         return []

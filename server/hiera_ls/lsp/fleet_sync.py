@@ -19,8 +19,6 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from hiera_ls.fleet.config import FleetConfigError, PuppetDBConfig, resolve
-from hiera_ls.fleet.connection import PuppetDBError
-from hiera_ls.fleet.source import cached, described, live_fleet
 from hiera_ls.project.puppetdb_settings import FILE_FIELDS, PuppetDBSettings, expand_path
 from hiera_ls.project.repo_config import RepoConfig
 
@@ -48,6 +46,9 @@ class FleetSync:
         if config is None:
             project.set_fleet(None)
             return
+        # the client (HTTP, TLS, the store) is imported once a PuppetDB is chosen
+        from hiera_ls.fleet.source import cached
+
         project.set_fleet(cached(config))  # the last nodes pulled, until the pull ends
         self.ls.snapshot()  # (its nodes are grouped for the spread: lsp/fleet_grouping.py)
         self.task = asyncio.ensure_future(self._pull(config))
@@ -76,6 +77,9 @@ class FleetSync:
         return choice.config
 
     async def _pull(self, config: PuppetDBConfig) -> None:
+        from hiera_ls.fleet.errors import PuppetDBError
+        from hiera_ls.fleet.source import described, live_fleet
+
         loop = asyncio.get_running_loop()
         try:
             fleet, summary = await loop.run_in_executor(None, live_fleet, config)

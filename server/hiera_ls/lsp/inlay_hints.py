@@ -7,7 +7,6 @@ from __future__ import annotations
 from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
-from hiera_ls.features.inlay_hints import inlay_hints
 from hiera_ls.lsp.server import HieraLanguageServer, empty, handler
 
 
@@ -19,6 +18,8 @@ async def text_document_inlay_hint(
     snapshot = ls.snapshot()
     if path is None or not snapshot.settings.inlay_hints or snapshot.active is None:
         return []
+    from hiera_ls.features.inlay_hints import inlay_hints  # on first use, not at start
+
     conv = ls.converter(path, snapshot.text(path) or "")
     found = inlay_hints(snapshot, path, params.range.start.line, params.range.end.line)
     return [

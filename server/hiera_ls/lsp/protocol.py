@@ -108,6 +108,8 @@ FactsProfile = ProfileItem
 
 @dataclass(frozen=True, slots=True)
 class SelectFactsProfileParams:
+    """The ``hiera/selectFactsProfile`` request's parameters."""
+
     name: str | None  # None clears the selection
 
     @classmethod
@@ -120,12 +122,16 @@ class SelectFactsProfileParams:
 
 @dataclass(frozen=True, slots=True)
 class SelectFactsProfileResult:
+    """The ``hiera/selectFactsProfile`` answer: the active profile and the list."""
+
     active: str | None
     profiles: list[FactsProfile]
 
 
 @dataclass(frozen=True, slots=True)
 class ActiveFactsProfileParams:
+    """The ``hiera/activeFactsProfile`` notification's parameters."""
+
     name: str | None
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import contextvars
 import json
 import logging
 import os
@@ -58,6 +59,37 @@ INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 SERVER_NOT_INITIALIZED = -32002
+
+# The background checks wait while a handler runs (lsp/server.py: guard) and until its answer
+# is written: pygls writes it from the handler's done-callback, and a check that resumed in
+# between held the interpreter while the written answer waited (bench_lsp: 1.9 ms of a
+# hover's wall time at the median, 9 ms at p95, for 0.2 ms of work). A handler run by
+# _execute_handler leaves its hold here; outside it (None) the guard lets go at its end.
+
+
+class AnswerHold:
+    """What waits for one handler's answer to be written, then lets go."""
+
+    def __init__(self) -> None:
+        self._held: list[contextlib.ExitStack] = []
+        self._answered = False
+
+    def keep(self, held: contextlib.ExitStack) -> None:
+        if self._answered:  # (a task that outlived the handler whose context it copied)
+            held.close()
+        else:
+            self._held.append(held)
+
+    def answered(self) -> None:
+        self._answered = True
+        for held in self._held:
+            held.close()
+        self._held.clear()
+
+
+ANSWER_HOLD: contextvars.ContextVar[AnswerHold | None] = contextvars.ContextVar(
+    "hiera_ls_answer_hold", default=None
+)
 
 log = logging.getLogger(__name__)
 
@@ -262,7 +294,19 @@ class MessageProtocol(LanguageServerProtocol):
         the last one, so a burst of edits costs a constant time per edit. Not a done-callback:
         ``shutdown`` cancels futures while iterating over them.
         """
-        super()._execute_handler(msg_id, handler, callback, args, kwargs)  # type: ignore[arg-type]
+        hold = AnswerHold()
+
+        def answered(future: Any) -> None:
+            try:
+                callback(future)
+            finally:
+                hold.answered()
+
+        token = ANSWER_HOLD.set(hold)  # the handler's task copies the context: it sees it
+        try:
+            super()._execute_handler(msg_id, handler, answered, args, kwargs)  # type: ignore[arg-type]
+        finally:
+            ANSWER_HOLD.reset(token)
         futures = self._request_futures
         if len(futures) < self._sweep_at:
             return

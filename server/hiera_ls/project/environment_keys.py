@@ -12,13 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-
-import regex
+from typing import TYPE_CHECKING
 
 from hiera_ls.project.key_index import FileKeys
 from hiera_ls.project.reference_graph import FilePlace, ReferenceGraph
 from hiera_ls.puppet.errors import PuppetError
 from hiera_ls.puppet.regexp import compile_ruby_regex, regex_search_or
+
+if TYPE_CHECKING:
+    from hiera_ls.puppet.regexp import RubyRegex
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +34,8 @@ class PlacedFile:
 
 @dataclass(frozen=True, slots=True)
 class EnvironmentKeys:
+    """Every key an environment's data defines, and which files a lookup finds it in."""
+
     files: Mapping[str, FileKeys]  # every data file indexed
     definitions: Mapping[str, Sequence[str]]  # root key -> the files a lookup finds it in
     defined_keys: frozenset[str]
@@ -62,7 +66,7 @@ def environment_keys(placed: Iterable[PlacedFile]) -> EnvironmentKeys:
 def merged_keys(files: Iterable[FileKeys], scopes: Mapping[str, str | None]) -> MergedKeys:
     """``scopes``: path -> the module whose data the file is (None: not module data)."""
     literal: dict[str | None, set[str]] = {}
-    patterns: dict[str | None, list[regex.Pattern[str]]] = {}
+    patterns: dict[str | None, list[RubyRegex]] = {}
     for keys in files:
         scope = scopes.get(keys.path)
         for key in keys.merging_options:
@@ -81,7 +85,7 @@ class MergedKeys:
     """Whether a key's lookup_options (any layer) give it a merge: then every definition is read."""
 
     literal: Mapping[str | None, set[str]]
-    patterns: Mapping[str | None, Sequence[regex.Pattern[str]]]
+    patterns: Mapping[str | None, Sequence[RubyRegex]]
 
     def __call__(self, key: str) -> bool:
         module, sep, _ = key.partition("::")

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-
-from cryptography import x509
+from typing import TYPE_CHECKING
 
 from hiera_ls.project.hiera_config_model import HierarchyEntry
 from hiera_ls.project.model import Layer
@@ -30,6 +29,9 @@ from hiera_ls.source.eyaml_crypto import (
 )
 from hiera_ls.source.files import FileAccess, read_disk
 from hiera_ls.source.spans import Span
+
+if TYPE_CHECKING:
+    from cryptography import x509
 
 EYAML_FUNCTION = "eyaml_lookup_key"
 PUBLIC_OPTION = "pkcs7_public_key"

@@ -27,6 +27,8 @@ _RUBY_FACTS_TAG = re.compile(r"^(---\s*)!ruby/object:Puppet::Node::Facts\s*$", r
 
 @dataclass(frozen=True, slots=True)
 class FactsProfile:
+    """A node's facts as read from a profile file, with where each sits in it."""
+
     name: str
     path: str
     facts: Mapping[str, object]

@@ -55,6 +55,8 @@ class LocationSpec:
 
 @dataclass(frozen=True, slots=True)
 class HierarchyEntry:
+    """One hierarchy level: its function, locations, datadir and options."""
+
     name: str
     name_span: Span
     span: Span  # the whole level
@@ -98,6 +100,8 @@ READ_FUNCTIONS = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class HieraConfig:
+    """A hiera.yaml as Puppet reads it: its hierarchies, or why Puppet refuses it."""
+
     path: str | None  # None for Puppet's built-in default config
     version: int
     hierarchy: tuple[HierarchyEntry, ...]

@@ -105,6 +105,8 @@ class Reference:
 
 @dataclass(frozen=True, slots=True)
 class FileKeys:
+    """What one data file defines and references, kept per content stamp."""
+
     path: str
     keys: Mapping[str, KeyDef]
     options: Mapping[str, KeyDef]  # lookup_options entries by their (pattern or literal) key

@@ -30,6 +30,8 @@ Step = tuple[int, object]
 
 @dataclass(frozen=True, slots=True)
 class _Pattern:
+    """One gitignore-style pattern of ``.hiera-ls.yaml``, split into steps."""
+
     steps: tuple[Step, ...]
     negated: bool
     anchored: bool  # matched against whole paths from the root, else against names

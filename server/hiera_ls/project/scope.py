@@ -19,6 +19,8 @@ NEVER_UNDEFINED = frozenset({"module_name", "caller_module_name"})
 
 @dataclass(frozen=True, slots=True)
 class NodeScope:
+    """The variables a node's lookups read (facts, trusted, server facts)."""
+
     variables: Mapping[str, object]
     target: Target = DEFAULT_TARGET  # which Puppet's defaults apply (project/targets.py)
     locals: Mapping[str, object] = field(default_factory=lambda: _EMPTY)

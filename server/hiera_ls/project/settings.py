@@ -50,6 +50,8 @@ _MODULE_DIRS = {m.value: m for m in ModuleDirs}
 
 @dataclass(frozen=True, slots=True)
 class Settings:
+    """What the user set for the server (or the CLI's flags): one immutable value."""
+
     facts_profile: str | None = None  # profile name (certname) whose node hovers describe
     facts_paths: tuple[str, ...] = ()  # extra files or directories of facts profiles
     hiera_config: str | None = None  # the global layer's hiera.yaml
@@ -80,6 +82,8 @@ class Settings:
 
 @dataclass(frozen=True, slots=True)
 class ParsedSettings:
+    """The settings read from the client, with the values that were ignored."""
+
     settings: Settings
     messages: tuple[str, ...]  # values that were ignored, and why
 

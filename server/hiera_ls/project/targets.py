@@ -33,6 +33,8 @@ Strictness = Literal["error", "warning"]
 
 @dataclass(frozen=True, slots=True)
 class Target:
+    """One Puppet that nodes run, and the defaults of it that lookups depend on."""
+
     name: str  # what users write: puppet8
     title: str  # what messages say: Puppet 8
     strict: Strictness

@@ -26,6 +26,8 @@ class Kind(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Part:
+    """A piece of a message, marked with what it is (so a report can mask values)."""
+
     kind: Kind
     text: str
     masked: str = MASK  # what a report shows for a value ("": the words read on without it)

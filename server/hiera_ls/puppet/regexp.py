@@ -2,13 +2,39 @@
 
 ``regex`` is closer to Ruby's Onigmo than ``re``; the Ruby-only syntax is rewritten, and
 every match has a time limit, so a pathological pattern in user data cannot hang the server.
+
+Most lookup_options patterns are literal text, anchors and a group of literal alternatives
+(``^profile::ssh::(settings|options)$``, ``^.*::users$``): Ruby, ``regex`` and ``re`` read
+those alike, and none of them can backtrack for long, so ``re`` runs them and ``regex``
+(a tenth of a cold ``hiera-ls lookup``) is imported only for the others.
 """
 
 from __future__ import annotations
 
-import regex
+import re
+from typing import TYPE_CHECKING
 
 from hiera_ls.puppet.errors import LookupFailure, RegexpError
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    import regex
+
+    # A compiled Ruby pattern: ``re``'s for the plain ones (see the module's docstring)
+    RubyRegex: TypeAlias = re.Pattern[str] | regex.Pattern[str]
+
+# Literal characters, ``^`` and ``$``, at most one ``.*`` or ``.+``, and groups of literal
+# alternatives, none nested or repeated: no quantifier on a group, so a match tries each
+# group's alternatives once per place, and the one ``.*`` at most once per character.
+_LITERAL = r"[A-Za-z0-9_:/\-]"
+_PLAIN_RUBY_PATTERN = re.compile(
+    rf"\^?(?:{_LITERAL}|\((?:\?:)?(?:{_LITERAL}|\|)*\))*"
+    rf"(?:\.[*+](?:{_LITERAL}|\((?:\?:)?(?:{_LITERAL}|\|)*\))*)?\$?"
+)
+_MAX_PLAIN_GROUPS = 4
+
+_DOT_ALL_FLAG = re.compile(r"\(\?([imx]*)m([imx]*)([):])")
 
 MATCH_TIMEOUT_S = 0.05
 
@@ -40,13 +66,23 @@ def ruby_regex_source(source: str) -> str:
         out.append(c)
         i += 1
     text = "".join(out)
-    return regex.sub(
-        r"\(\?([imx]*)m([imx]*)([):])", lambda m: f"(?{m.group(1)}s{m.group(2)}{m.group(3)}", text
-    )
+    return _DOT_ALL_FLAG.sub(lambda m: f"(?{m.group(1)}s{m.group(2)}{m.group(3)}", text)
 
 
-def compile_ruby_regex(source: str) -> regex.Pattern[str]:
+def plain_ruby_regex(source: str) -> re.Pattern[str] | None:
+    """A plain Ruby pattern (see the module's docstring) compiled by ``re``, else None."""
+    if _PLAIN_RUBY_PATTERN.fullmatch(source) and source.count("(") <= _MAX_PLAIN_GROUPS:
+        return re.compile(source, re.MULTILINE)
+    return None
+
+
+def compile_ruby_regex(source: str) -> RubyRegex:
     """Compile a Ruby pattern; raises RegexpError with a message naming the pattern."""
+    plain = plain_ruby_regex(source)
+    if plain is not None:
+        return plain
+    import regex
+
     try:
         return regex.compile(ruby_regex_source(source), regex.MULTILINE | regex.VERSION0)
     except (regex.error, ValueError) as e:
@@ -57,7 +93,7 @@ class RegexTimeout(LookupFailure):
     """A lookup_options pattern ran out of time on a key: reported, never taken as a miss."""
 
 
-def regex_search(pattern: regex.Pattern[str], text: str) -> bool:
+def regex_search(pattern: RubyRegex, text: str) -> bool:
     """Raises RegexTimeout when the match takes longer than MATCH_TIMEOUT_S and its
     top-level alternatives cannot settle it.
 
@@ -65,6 +101,8 @@ def regex_search(pattern: regex.Pattern[str], text: str) -> bool:
     pattern such as ``^(a|aa)+$|b$`` (whose first branch backtracks for ever) is still
     answered through ``b$``, as Ruby answers it.
     """
+    if isinstance(pattern, re.Pattern):  # a plain pattern: it cannot run long
+        return pattern.search(text) is not None
     try:
         return pattern.search(text, timeout=MATCH_TIMEOUT_S) is not None
     except TimeoutError:
@@ -77,7 +115,7 @@ def regex_search(pattern: regex.Pattern[str], text: str) -> bool:
         ) from None
 
 
-def regex_search_or(pattern: regex.Pattern[str], text: str, on_timeout: bool) -> bool:
+def regex_search_or(pattern: RubyRegex, text: str, on_timeout: bool) -> bool:
     """For checks and hovers that only estimate: ``on_timeout`` when the match times out."""
     try:
         return regex_search(pattern, text)
@@ -91,6 +129,8 @@ def _by_alternatives(pattern: regex.Pattern[str], text: str) -> bool | None:
     parts = top_level_alternatives(pattern.pattern)
     if len(parts) < 2:
         return None
+    import regex
+
     undecided = False
     for part in parts:
         try:

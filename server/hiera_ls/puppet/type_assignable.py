@@ -9,8 +9,7 @@ it counts as assignable.
 from __future__ import annotations
 
 import math
-
-import regex
+from typing import TYPE_CHECKING
 
 from hiera_ls.puppet.types import (
     AliasType,
@@ -43,6 +42,9 @@ from hiera_ls.puppet.types import (
     VariantType,
     WrapperType,
 )
+
+if TYPE_CHECKING:
+    import regex
 
 _Guard = frozenset[tuple[object, object]]
 _NO_GUARD: _Guard = frozenset()
@@ -79,6 +81,8 @@ def _within(inner: tuple[float, float], outer: tuple[float, float]) -> bool:
 
 def ruby_regex(source: str) -> regex.Pattern[str] | None:
     """A Ruby regexp source compiled with the ``regex`` module (None when it does not compile)."""
+    import regex
+
     py = source.replace("\\z", "\\Z").replace("\\h", "[0-9a-fA-F]").replace("(?<", "(?P<")
     py = py.replace("(?P<=", "(?<=").replace("(?P<!", "(?<!")
     try:

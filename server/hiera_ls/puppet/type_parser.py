@@ -69,12 +69,14 @@ class TypeExpressionError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class _Regex:
+    """A regexp literal inside a type expression (a Pattern's)."""
+
     source: str
 
 
 @dataclass(frozen=True, slots=True)
 class _Default:
-    pass
+    """The ``default`` literal inside a type expression."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +90,8 @@ class _Access:
 
 @dataclass(frozen=True, slots=True)
 class _HashLiteral:
+    """A hash literal inside a type expression (a Struct's members)."""
+
     pairs: tuple[tuple[object, object], ...]
 
 

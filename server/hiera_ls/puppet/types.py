@@ -22,17 +22,17 @@ class PType:
 
 @dataclass(frozen=True, slots=True)
 class AnyType(PType):
-    pass
+    """Puppet's ``Any``."""
 
 
 @dataclass(frozen=True, slots=True)
 class UndefType(PType):
-    pass
+    """Puppet's ``Undef``."""
 
 
 @dataclass(frozen=True, slots=True)
 class DefaultType(PType):
-    pass
+    """Puppet's ``Default``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,21 +42,23 @@ class UnitType(PType):
 
 @dataclass(frozen=True, slots=True)
 class ScalarType(PType):
-    pass
+    """Puppet's ``Scalar``."""
 
 
 @dataclass(frozen=True, slots=True)
 class ScalarDataType(PType):
-    pass
+    """Puppet's ``ScalarData``."""
 
 
 @dataclass(frozen=True, slots=True)
 class NumericType(PType):
-    pass
+    """Puppet's ``Numeric``."""
 
 
 @dataclass(frozen=True, slots=True)
 class BooleanType(PType):
+    """Puppet's ``Boolean`` (and ``Boolean[true]``, ``Boolean[false]``)."""
+
     value: bool | None = None
 
 
@@ -70,6 +72,8 @@ class IntegerType(PType):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class FloatType(PType):
+    """Puppet's ``Float[min, max]``."""
+
     low: float | None = None
     high: float | None = None
 
@@ -90,6 +94,8 @@ class StringType(PType):
 
 @dataclass(frozen=True, slots=True)
 class EnumType(PType):
+    """Puppet's ``Enum['a', 'b']``."""
+
     values: tuple[str, ...] = ()
     case_insensitive: bool = False
 
@@ -103,29 +109,39 @@ class PatternType(PType):
 
 @dataclass(frozen=True, slots=True)
 class RegexpType(PType):
+    """Puppet's ``Regexp[/.../]``."""
+
     pattern: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class RuntimeType(PType):
+    """Puppet's ``Runtime[runtime, name]``."""
+
     runtime: str | None = None
     name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class ArrayType(PType):
+    """Puppet's ``Array[T, min, max]``."""
+
     element: PType = AnyType()
     size: IntegerType | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class TupleType(PType):
+    """Puppet's ``Tuple[T1, T2, ..., min, max]``."""
+
     types: tuple[PType, ...] = ()
     size: IntegerType | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class HashType(PType):
+    """Puppet's ``Hash[K, V, min, max]``."""
+
     key: PType = AnyType()
     value: PType = AnyType()
     size: IntegerType | None = None
@@ -133,6 +149,8 @@ class HashType(PType):
 
 @dataclass(frozen=True, slots=True)
 class StructElement:
+    """One member of a ``Struct``: its key, whether it may be left out, its type."""
+
     name: str
     optional: bool  # the key may be absent (Optional['name'], or a value type accepting undef)
     value: PType
@@ -140,26 +158,36 @@ class StructElement:
 
 @dataclass(frozen=True, slots=True)
 class StructType(PType):
+    """Puppet's ``Struct[{...}]``."""
+
     elements: tuple[StructElement, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class CollectionType(PType):
+    """Puppet's ``Collection[min, max]``."""
+
     size: IntegerType | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class VariantType(PType):
+    """Puppet's ``Variant[T1, T2, ...]``."""
+
     types: tuple[PType, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class OptionalType(PType):
+    """Puppet's ``Optional[T]``."""
+
     type: PType | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class NotUndefType(PType):
+    """Puppet's ``NotUndef[T]``."""
+
     type: PType | None = None
 
 

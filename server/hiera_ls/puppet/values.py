@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class RubySymbol:
+    """A Ruby Symbol (``:name``), which YAML and Puppet tell apart from a String."""
+
     name: str
 
     def __str__(self) -> str:

@@ -89,6 +89,8 @@ class ChangeGroup:
 
 @dataclass(frozen=True, slots=True)
 class KeyChange:
+    """One key whose value changes, grouped by the profiles that see the same change."""
+
     environment: str  # the environment's directory, relative to the repository ("." for it)
     key: str
     groups: tuple[ChangeGroup, ...]
@@ -96,6 +98,8 @@ class KeyChange:
 
 @dataclass(frozen=True, slots=True)
 class DiffResult:
+    """What ``hiera-ls diff`` found between two revisions, for its report."""
+
     base: str  # as the user named it
     head: str
     profiles: tuple[str, ...]  # compared ((NO_PROFILE,) when the repository has none)
@@ -110,6 +114,8 @@ class DiffResult:
 
 @dataclass(frozen=True, slots=True)
 class _Profile:
+    """A facts profile as one side of the diff looks keys up for it."""
+
     name: str
     facts: Mapping[str, object]
     certname: str

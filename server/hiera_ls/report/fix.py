@@ -58,6 +58,8 @@ class NotFixed:
 
 @dataclass(frozen=True, slots=True)
 class FixResult:
+    """What ``check --fix`` changed, and what it left alone and why."""
+
     fixes: int  # problems the quick fixes applied fixed, over every round
     files: tuple[str, ...]  # files written (absolute)
     not_fixed: tuple[NotFixed, ...] = ()
@@ -77,6 +79,8 @@ class _Skip(Exception):
 
 @dataclass(frozen=True, slots=True)
 class _Original:
+    """A file's bytes and metadata before ``--fix`` wrote it, to write it back like it was."""
+
     data: bytes
     st: os.stat_result
 

@@ -19,6 +19,8 @@ from hiera_ls.source.spans import Consequence, Severity
 
 @dataclass(frozen=True, slots=True)
 class Report:
+    """A check's result as every report format reads it."""
+
     result: CheckResult
     fail_on: str  # error, warning or info
     cwd: str
@@ -162,18 +164,24 @@ def github(report: Report) -> str:
 
 
 def formatters() -> dict[str, Callable[[Report], str]]:
-    from hiera_ls.report.gitlab import gitlab
-    from hiera_ls.report.junit import junit
-    from hiera_ls.report.sarif import sarif
+    return {name: formatter(name) for name in FORMATS}
 
-    return {
-        "text": text,
-        "json": json_report,
-        "sarif": sarif,
-        "github": github,
-        "gitlab": gitlab,
-        "junit": junit,
-    }
+
+def formatter(name: str) -> Callable[[Report], str]:
+    """The writer of one format (SARIF's, GitLab's and JUnit's imported only when chosen)."""
+    if name == "sarif":
+        from hiera_ls.report.sarif import sarif
+
+        return sarif
+    if name == "gitlab":
+        from hiera_ls.report.gitlab import gitlab
+
+        return gitlab
+    if name == "junit":
+        from hiera_ls.report.junit import junit
+
+        return junit
+    return {"text": text, "json": json_report, "github": github}[name]
 
 
 FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit")

@@ -38,6 +38,8 @@ class GitError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Repository:
+    """The git work tree ``diff`` reads revisions from."""
+
     top: str  # the work tree's top directory (absolute, symlinks resolved)
 
 
@@ -127,6 +129,8 @@ def commit_of(repo: Repository, rev: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Entry:
+    """One file of a revision as ``git ls-tree`` lists it."""
+
     mode: str
     oid: str
     size: int

@@ -46,6 +46,8 @@ class CheckError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Finding:
+    """One finding as the reports give it: once, with the profiles that give it."""
+
     path: str  # absolute
     code: str
     severity: Severity
@@ -60,6 +62,8 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class CheckResult:
+    """What ``hiera-ls check`` found, over every file and profile, for its reports."""
+
     findings: tuple[Finding, ...]
     files: tuple[str, ...]  # every file checked (absolute)
     profiles: tuple[str, ...]  # the profiles checked; () when the repository has none
@@ -68,6 +72,8 @@ class CheckResult:
 
 @dataclass(slots=True)
 class _Seen:
+    """A problem met while merging the passes of the classes of profiles."""
+
     problem: Problem
     text: Text  # the message, the profile prefix removed
     classes: list[int]  # the classes of profiles that give it (_Run.classes), in order

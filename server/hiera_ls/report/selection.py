@@ -28,6 +28,8 @@ def parse_codes(text: str | None, known: Collection[str] = RULES.keys()) -> tupl
 
 @dataclass(frozen=True, slots=True)
 class Selection:
+    """The codes ``--select`` and ``--ignore`` chose."""
+
     select: Sequence[str] = ()  # empty: every code
     ignore: Sequence[str] = ()
 

@@ -23,7 +23,6 @@ from hiera_ls.source.rules import Rule
 from hiera_ls.source.spans import Details, Problem, Severity, Span
 from hiera_ls.source.yaml_document import LOAD_ERROR_PREFIX, YamlDocument
 from hiera_ls.source.yaml_loader import LENIENT_CODES, load_yaml, load_yaml_leniently
-from hiera_ls.source.yaml_reparse import reload_yaml
 
 if TYPE_CHECKING:
     from hiera_ls.source.hocon_includes import IncludeReader
@@ -31,6 +30,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class DataFile:
+    """A data file as a lookup reads it: its value, what Puppet raises, its ranges."""
+
     path: str
     data: Mapping[object, object]  # the top-level hash the lookup sees; {} when unusable
     failure: Text | None  # what Puppet raises when a lookup reads this file (``error``)
@@ -78,6 +79,8 @@ def reload_yaml_data(previous: DataFile, previous_text: str, text: str) -> DataF
     top-level entries the edit touched when the file allows it; same answer as a full load."""
     if previous.document is None:
         return load_yaml_data(previous.path, text)
+    from hiera_ls.source.yaml_reparse import reload_yaml  # the server's, after an edit
+
     loaded = _yaml_data(previous.path, reload_yaml(previous.document, previous_text, text))
     return _with_readable(loaded, text)
 

@@ -17,9 +17,6 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from cryptography.exceptions import UnsupportedAlgorithm
-from cryptography.hazmat.primitives.serialization import pkcs7
-
 SCHEMES = ("PKCS7", "GPG")
 DEFAULT_SCHEME = "PKCS7"
 # What hiera-eyaml's Hiera backend matches (EncHieraTokenType): base64, spaces and newlines.
@@ -108,7 +105,11 @@ def envelope_problem(der: bytes) -> str | None:
 
     The structure is parsed by ``cryptography`` (OpenSSL's PKCS#7 reader, no key needed):
     it refuses truncated or damaged DER, and reports the content type of a well-formed one.
+    Imported here: a file without an ``ENC[PKCS7`` block never loads cryptography.
     """
+    from cryptography.exceptions import UnsupportedAlgorithm
+    from cryptography.hazmat.primitives.serialization import pkcs7
+
     try:
         pkcs7.load_der_pkcs7_certificates(der)
     except UnsupportedAlgorithm:  # well formed, but not signed data: the type is checked below

@@ -15,18 +15,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from cryptography import x509
-from cryptography.exceptions import UnsupportedAlgorithm
-from cryptography.hazmat.primitives.asymmetric import rsa
-from cryptography.hazmat.primitives.ciphers import algorithms
-from cryptography.hazmat.primitives.serialization import (
-    Encoding,
-    load_pem_private_key,
-    pkcs7,
-)
+from typing import TYPE_CHECKING
 
 from hiera_ls.source.eyaml import DEFAULT_SCHEME, HIERA_TOKEN_RE, decode_body, token_text
+
+if TYPE_CHECKING:  # cryptography itself is imported by what uses it: a cold start without
+    # an eyaml key or value to read never pays for it (a tenth of the server's start)
+    from cryptography import x509
+    from cryptography.hazmat.primitives.asymmetric import rsa
 
 
 class EyamlKeyError(Exception):
@@ -39,6 +35,8 @@ class DecryptError(Exception):
 
 def load_certificate(pem: bytes) -> x509.Certificate:
     """``pkcs7_public_key``: an X.509 certificate in PEM, as ``eyaml createkeys`` writes."""
+    from cryptography import x509
+
     try:
         return x509.load_pem_x509_certificate(pem)
     except ValueError:
@@ -47,6 +45,10 @@ def load_certificate(pem: bytes) -> x509.Certificate:
 
 def load_private_key(pem: bytes, password: bytes | None = None) -> rsa.RSAPrivateKey:
     """``pkcs7_private_key``: an RSA private key in PEM (password-protected keys need it)."""
+    from cryptography.exceptions import UnsupportedAlgorithm
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    from cryptography.hazmat.primitives.serialization import load_pem_private_key
+
     try:
         key = load_pem_private_key(pem, password)
     except TypeError:
@@ -60,6 +62,9 @@ def load_private_key(pem: bytes, password: bytes | None = None) -> rsa.RSAPrivat
 
 def encrypt(plaintext: str, certificate: x509.Certificate) -> str:
     """``ENC[PKCS7,...]`` for ``plaintext`` (UTF-8), readable by ``eyaml decrypt``."""
+    from cryptography.hazmat.primitives.ciphers import algorithms
+    from cryptography.hazmat.primitives.serialization import Encoding, pkcs7
+
     envelope = (
         pkcs7.PKCS7EnvelopeBuilder()
         .set_data(plaintext.encode("utf-8"))
@@ -80,6 +85,8 @@ class KeyPair:
 
 def decrypt_body(body: str, keys: KeyPair) -> str:
     """The plaintext of one PKCS7 block's base64 (whitespace allowed)."""
+    from cryptography.hazmat.primitives.serialization import pkcs7
+
     der = decode_body(body)
     if der is None:
         raise DecryptError("the ciphertext is not base64")

@@ -21,6 +21,8 @@ from hiera_ls.source.spans import Position, Span
 
 @dataclass(frozen=True, slots=True)
 class Scalar:
+    """Where a scalar sits in the text and how it is written, for the quick fixes."""
+
     start: Position
     end: Position
     style: str  # "" plain, "'" or '"' quoted, "|" or ">" block

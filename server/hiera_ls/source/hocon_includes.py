@@ -81,6 +81,8 @@ class Prepared:
 
 @dataclass(frozen=True, slots=True)
 class _Directive:
+    """One ``include`` of a HOCON file, as written."""
+
     start: int
     end: int
     line: int
@@ -98,6 +100,8 @@ class _Refused(Exception):
 
 @dataclass(slots=True)
 class _Budget:
+    """How many more files a HOCON file's includes may read."""
+
     files: int = MAX_INCLUDED_FILES
 
 

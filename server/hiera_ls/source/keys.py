@@ -68,6 +68,8 @@ def split_key(key: str) -> list[Segment] | None:
 
 @dataclass(frozen=True, slots=True)
 class LookupKey:
+    """A lookup key split into its root and the segments dug into its value."""
+
     text: str
     root: str
     segments: tuple[Segment, ...]

@@ -188,6 +188,8 @@ _JSON_TOKEN = re.compile(
 
 @dataclass(slots=True)
 class _Member:
+    """One member of a JSON object being scanned."""
+
     key: str
     start: int  # the key's opening quote
     value_start: int = -1
@@ -196,6 +198,8 @@ class _Member:
 
 @dataclass(slots=True)
 class _JsonObject:
+    """A JSON object being scanned for duplicate keys."""
+
     members: list[_Member]
     expect_key: bool = True
     awaiting_value: bool = False

@@ -37,6 +37,8 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class NodeSpans:
+    """Where one node of a file's value sits: its key, its value, its scalar style."""
+
     key: Span | None  # range of the key scalar (None for the root and sequence items)
     value: Span  # range of the value node
     style: str | None  # scalar style: None plain, "'", '"', "|", ">" ; None for collections

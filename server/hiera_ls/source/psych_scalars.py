@@ -19,8 +19,7 @@ import math
 import re
 import string
 from dataclasses import dataclass
-
-import regex
+from functools import cache
 
 from hiera_ls.puppet.message import Text, as_value
 from hiera_ls.puppet.ruby_text import inspect_string
@@ -67,7 +66,6 @@ _RUBY_SPACE = " \t\r\n\f\v"
 _TEXTISH_ASCII = frozenset(string.ascii_letters + _RUBY_SPACE + "_!@#$%^&*(){}<>|/\\~;=")
 _ASCII_LETTERS = frozenset(string.ascii_letters)
 _NOT_A_LEADER = frozenset("0123456789.:-")
-_UNICODE_ALPHA = regex.compile(r"\p{Alphabetic}")
 
 _M_I = re.MULTILINE | re.IGNORECASE
 _SHORT_TEXT = re.compile(r"^[^ytonf~]", _M_I)
@@ -102,7 +100,16 @@ _RUBY_TO_NUM_PREFIX = re.compile(r"[-+]?[0-9]+(?:_[0-9]+)*(?:\.[0-9]+(?:_[0-9]+)
 def _textish(char: str) -> bool:
     if char < "\x80":
         return char in _TEXTISH_ASCII
-    return _UNICODE_ALPHA.match(char) is not None
+    return _alphabetic(char)
+
+
+@cache
+def _alphabetic(char: str) -> bool:
+    """Onigmo's [[:alpha:]] for a non-ASCII character (``regex`` is imported for the first
+    such scalar: ASCII data never loads it)."""
+    import regex
+
+    return regex.match(r"\p{Alphabetic}", char) is not None
 
 
 def looks_like_text(value: str) -> bool:

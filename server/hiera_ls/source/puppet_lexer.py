@@ -101,6 +101,8 @@ MAX_DEPTH = 50  # interpolations inside interpolations: deeper is not read
 
 @dataclass(slots=True)
 class Token:
+    """One token of Puppet code, with its place in the text."""
+
     kind: str
     start: int
     end: int
@@ -114,6 +116,8 @@ class Token:
 
 @dataclass(slots=True)
 class LexError:
+    """A stretch of Puppet code the lexer could not read."""
+
     start: int
     end: int
     message: str
@@ -121,6 +125,8 @@ class LexError:
 
 @dataclass(slots=True)
 class Lexed:
+    """The tokens of a Puppet file, and where it could not be read."""
+
     tokens: list[Token]
     errors: list[LexError] = field(default_factory=list)
 

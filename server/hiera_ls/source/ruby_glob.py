@@ -533,6 +533,8 @@ class GlobTooLarge(Exception):
 
 @dataclass(slots=True)
 class _Budget:
+    """What a glob may still walk before it is cut off."""
+
     pattern: str
     deadline: float
     entries: int = 0

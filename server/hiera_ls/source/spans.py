@@ -15,6 +15,8 @@ from hiera_ls.puppet.message import Text
 
 @dataclass(frozen=True, slots=True, order=True)
 class Position:
+    """A place in a text: a 0-based line and a column in code points."""
+
     line: int
     column: int
 
@@ -25,6 +27,8 @@ class Position:
 
 @dataclass(frozen=True, slots=True)
 class Span:
+    """A range of a text, start included, end excluded."""
+
     start: Position
     end: Position
 

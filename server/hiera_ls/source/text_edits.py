@@ -20,6 +20,8 @@ class TextEdit:
 
 @dataclass(frozen=True, slots=True)
 class Fix:
+    """A quick fix: its title and the edits it makes."""
+
     title: str
     edits: tuple[TextEdit, ...]
     safe: bool = False  # applied by ``check --fix`` (the rule's record says whether it may be)

@@ -25,6 +25,8 @@ _BREAKS = "\0\r\n\x85\u2028\u2029"
 
 @dataclass(frozen=True, slots=True)
 class Comment:
+    """A real comment of a YAML text (not a ``#`` inside a string)."""
+
     line: int  # 0-based
     column: int  # of the '#', in code points
     text: str  # after the '#', up to the end of the line

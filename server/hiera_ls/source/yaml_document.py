@@ -27,6 +27,8 @@ class Outline:
 
 @dataclass(frozen=True, slots=True)
 class YamlDocument:
+    """A YAML file as Psych loads it, with every node's range and its problems."""
+
     path: str
     value: object  # what Psych gives; None if empty or fatal
     nodes: Mapping[Path, NodeSpans]  # key path from root -> spans; () is the root

@@ -1,0 +1,145 @@
+"""What ``hiera-ls serve`` has imported when it publishes its first diagnostics.
+
+Before its first publish the server needs pygls, lsprotocol, the loader and the checks of a
+plain data file; eyaml's cryptography (met only with an eyaml key or ``ENC[`` value), the
+``regex`` engine (lookup_options patterns beyond plain text), the PuppetDB client,
+Puppet's type system (class parameters' types), ruamel.yaml (hover's values), the
+reports, and the features only a request needs (hover, definition, references, links,
+inlay hints) load when something needs them, not at start. The server runs in a process of its
+own, fed JSON-RPC on stdin; it writes its ``sys.modules`` to a file at its first publish.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import IO, Any
+
+import pytest
+
+NOT_AT_START = (
+    "cryptography",
+    "regex",
+    "ruamel",
+    "http",
+    "hiera_ls.fleet.connection",
+    "hiera_ls.fleet.source",
+    "hiera_ls.puppet.types",
+    "hiera_ls.puppet.type_parser",
+    "hiera_ls.report",
+    # what only a request needs, imported by its handler when it first runs
+    "hiera_ls.features.hover",
+    "hiera_ls.features.definition",
+    "hiera_ls.features.references",
+    "hiera_ls.features.document_links",
+    "hiera_ls.features.inlay_hints",
+)
+
+# the server, with its first publish recorded (pygls' publish method, which every publish
+# goes through); ``sync_files``: environments with more data files get their index in the
+# background, and an opened file its loader's findings first (features/diagnostics.py)
+SERVER = """
+import json, sys
+from pygls.lsp import _base_server
+from hiera_ls.features import diagnostics
+diagnostics.SYNC_INDEX_FILES = int(sys.argv[2])
+publish = _base_server.BaseLanguageServer.text_document_publish_diagnostics
+written = []
+def first(self, params):
+    if not written:
+        written.append(True)
+        with open(sys.argv[1], "w") as f:
+            json.dump(sorted(sys.modules), f)
+    return publish(self, params)
+_base_server.BaseLanguageServer.text_document_publish_diagnostics = first
+from hiera_ls.cli import main
+sys.exit(main(["serve"]))
+"""
+
+HIERA_YAML = """\
+version: 5
+hierarchy:
+  - name: nodes
+    path: "nodes/%{trusted.certname}.yaml"
+  - name: common
+    path: common.yaml
+"""
+
+
+def _send(stdin: IO[bytes], message: dict[str, Any]) -> None:
+    body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+    stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    stdin.flush()
+
+
+def _read_messages(stdout: IO[bytes], into: queue.Queue[dict[str, Any]]) -> None:
+    while True:
+        length = None
+        while (line := stdout.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode().partition(":")
+            if name.strip().lower() == "content-length":
+                length = int(value)
+        if not line or length is None:
+            return
+        into.put(json.loads(stdout.read(length)))
+
+
+def _modules_at_first_publish(root: Path, opened: Path, sync_files: int) -> list[str]:
+    dump = root / "modules.json"
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVER, str(dump), str(sync_files)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "HIERA_LS_LOG": "error"},
+    )
+    assert server.stdin is not None and server.stdout is not None
+    messages: queue.Queue[dict[str, Any]] = queue.Queue()
+    threading.Thread(target=_read_messages, args=(server.stdout, messages), daemon=True).start()
+    try:
+        init = {"processId": None, "rootUri": root.as_uri(), "capabilities": {}}
+        _send(server.stdin, {"id": 1, "method": "initialize", "params": init})
+        _send(server.stdin, {"method": "initialized", "params": {}})
+        item = {"uri": opened.as_uri(), "languageId": "yaml", "version": 1}
+        item["text"] = opened.read_text()
+        _send(server.stdin, {"method": "textDocument/didOpen", "params": {"textDocument": item}})
+        while True:
+            message = messages.get(timeout=60)  # a hung server, never a speed assertion
+            if "id" in message and "method" in message:  # a request of the server's
+                _send(server.stdin, {"id": message["id"], "result": None})
+            if message.get("method") == "textDocument/publishDiagnostics":
+                break
+        return list(json.loads(dump.read_text()))
+    finally:
+        server.kill()
+        server.wait()
+
+
+@pytest.mark.parametrize(
+    "sync_files",
+    [
+        pytest.param(1, id="big environment"),
+        pytest.param(300, id="small environment", marks=pytest.mark.slow),
+    ],
+)
+def test_the_first_publish_of_a_plain_data_file_loads_only_what_it_needs(
+    tmp_path: Path, sync_files: int
+) -> None:
+    """A big environment publishes the opened file's loader findings first; a small one
+    after the file's checks ran (lookups of every key for the facts profile included)."""
+    (tmp_path / "hiera.yaml").write_text(HIERA_YAML)
+    (tmp_path / "data" / "nodes").mkdir(parents=True)
+    (tmp_path / "data" / "common.yaml").write_text("port: 80\nntp::servers: [a, b]\n")
+    node = tmp_path / "data" / "nodes" / "n1.example.com.yaml"
+    node.write_text("port: 8080\nflag: on\nmotd: 'on %{facts.os.family}'\n")
+    facts = tmp_path / ".hiera-ls" / "facts"
+    facts.mkdir(parents=True)
+    (facts / "n1.example.com.json").write_text(json.dumps({"os": {"family": "Debian"}}))
+    loaded = _modules_at_first_publish(tmp_path, node, sync_files)
+    assert "lsprotocol.types" in loaded  # it did start, and publish
+    assert [h for h in NOT_AT_START if any(m == h or m.startswith(h + ".") for m in loaded)] == []
