@@ -299,7 +299,7 @@ def test_ctrl_c_stops_every_worker_without_a_traceback(tmp_path: Path, command: 
     )
     try:
         assert process.stdout is not None
-        assert process.stdout.readline() == "working\n"
+        assert "working" in process.stdout.readline()  # a worker has started (or both)
         os.killpg(process.pid, signal.SIGINT)
         _, err = process.communicate(timeout=30)
     finally:
