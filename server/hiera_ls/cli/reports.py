@@ -68,7 +68,7 @@ def add_jobs_option(p: argparse.ArgumentParser) -> None:
         type=_jobs,
         default=usable_cores(),
         metavar="N",
-        help="worker processes to spread the lookups over (default: the usable cores, "
+        help="worker processes to spread the work over (default: the usable cores, "
         "%(default)s here; 1: all in this process). The report is the same for any N",
     )
 
