@@ -157,6 +157,18 @@ BENCHES: dict[str, Bench] = {
                 "ms",
                 YLS,
             ),
+            Figure(
+                "edit -> publish read p95",
+                rf"edit -> publish read by the client p95 \(ms\)\s+{NUM}\s+{PEER}",
+                "ms",
+                YLS,
+            ),
+            Figure(
+                "edit, server main-thread CPU",
+                rf"server CPU per edit, main thread \(ms\)\s+{NUM}\s+{PEER}",
+                "ms",
+                YLS,
+            ),
             Figure("hover p95", rf"hover p95 \(ms\)\s+{NUM}", "ms"),
             Figure("hover, server CPU, mean", rf"CPU per hover, mean \(ms\)\s+{NUM}", "ms"),
             Figure("peak RSS", rf"peak RSS VmHWM \(MiB\)\s+{NUM}\s+{PEER}", "MiB", YLS),
@@ -252,7 +264,13 @@ BENCHES: dict[str, Bench] = {
     "measure_edit_latency": Bench(
         "measure_edit_latency.py",
         lambda repo: ["--edits", "5", "--lines", "1000"],
-        (Figure("edit -> diagnostics p95", rf"p95 {NUM} ms", "ms"),),
+        (
+            Figure(
+                "edit -> publish read p95", rf"hiera-ls: arrived p50 [0-9.]+ ms, p95 {NUM}", "ms"
+            ),
+            Figure("edit -> diagnostics p95", rf", profile=\S+: p50 [0-9.]+ ms, p95 {NUM}", "ms"),
+            Figure("edit, server main-thread CPU", rf"an edit \(main thread {NUM}\)", "ms"),
+        ),
     ),
     "soak": Bench(
         "soak.py",
