@@ -203,8 +203,13 @@ BENCHES: dict[str, Bench] = {
         "bench_check_profiles.py",
         lambda repo: ["--short"],  # its own: 60 node files, 1 and 5 profiles, a fleet of 200
         tuple(
-            Figure(f"check, {what}", rf"this: check, 60 nodes, {what}: median {NUM} s wall", "s")
+            Figure(
+                f"check, {what}, --jobs {jobs}",
+                rf"this --jobs {jobs}: check, 60 nodes, {what}: median {NUM} s wall",
+                "s",
+            )
             for what in ("1 profiles", "5 profiles", "a fleet of 200 profiles")
+            for jobs in (1, 2)
         ),
     ),
     "bench_outline": Bench(
@@ -373,7 +378,10 @@ BENCHES: dict[str, Bench] = {
     "bench_fleet_diff": Bench(
         "bench_fleet_diff.py",
         lambda repo: [*("--profiles", "100", "--roles", "2", "--alone", "5")],
-        (Figure("diff over 100 nodes", rf"--format markdown: {NUM} s wall", "s"),),
+        tuple(
+            Figure(f"diff over 100 nodes, --jobs {j}", rf"markdown --jobs {j}: {NUM} s wall", "s")
+            for j in (1, 2)
+        ),
     ),
     "bench_facts_pull": Bench(
         "bench_facts_pull.py",
