@@ -14,9 +14,12 @@ preview merged values, then drives each server over stdio and reports:
    initialize), and -> the last publish of the start-up checks (the server idle: under 5%
    of a core for 2 s), with the diagnostics it holds;
 2. edit -> publishDiagnostics: didChange edits that change one value (the changed range,
-   as editors send it, or with --sync full the whole text), timed until
-   the publish for that version (yaml-language-server publishes without a version: the
-   first publish after the edit counts, which is sound because edits are sequential);
+   as editors send it, or with --sync full the whole text), timed until the publish for
+   that version has been read by the client and until its Python client has decoded it
+   (thousands of diagnostics made typed objects: milliseconds no editor spends), with the
+   server's CPU per edit (its main thread, and all its threads: the background checks in
+   the pauses); yaml-language-server publishes without a version: the first publish after
+   the edit counts, which is sound because edits are sequential;
 3. hover latency on keys of the big file once typing stopped (with the server's CPU time
    per hover, all its threads: on a shared machine the wall time includes waiting for a
    core), and on the edited key right after each edit's publish (hiera-ls only: without a
@@ -54,6 +57,7 @@ from pygls.lsp.client import LanguageClient
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gen_repo import generate, grow
+from measure_edit_latency import cpu_s, time_arrivals
 
 WAIT_LIMIT_S = 120.0  # a safety net against a hung server, never a speed assertion
 DEFAULT_YLS = (
@@ -269,6 +273,10 @@ class Result:
     first_cpu_s: float = math.nan  # the server's CPU time (all its threads) at that publish
     complete_diag_s: float = math.nan  # the last publish of the start-up checks
     edits: list[float] = field(default_factory=list)
+    # each edit's publish read by the client, before its Python decoding of the diagnostics
+    edits_arrived: list[float] = field(default_factory=list)
+    edit_cpu_s: float = math.nan  # the server's CPU per edit (with the pauses' checks)
+    edit_main_cpu_s: float = math.nan  # its main thread's alone
     hovers: list[float] = field(default_factory=list)
     hovers_after_edit: list[float] = field(
         default_factory=list
@@ -386,12 +394,15 @@ async def measure(
     uri = repo.big.as_uri()
     loop_start = time.perf_counter()
     proc = await start_server(client, command, stderr_log)
+    arrived: dict[int | None, float] = {}
+    assert proc.stdout is not None
     try:
         mark = await initialize_and_open(session, repo, init_options, settings, uri, text)
         first = await session.wait_publish(uri, mark, None)
         result.first_cpu_s = cpu_seconds(proc.pid)
         result.first_diag_s = first.at - loop_start
         result.versioned = first.version is not None
+        time_arrivals(proc.stdout, arrived, result.versioned)
         # start-up checks of the whole workspace, revalidation after settings: over once the
         # server stops using the processor (a big environment's index takes seconds without
         # a publish, so a pause in publishes does not say it is done)
@@ -402,6 +413,7 @@ async def measure(
         result.complete_diag_s = settled.at - loop_start
 
         line_now = lines[target]
+        cpu_before, main_before = cpu_s(proc.pid), cpu_s(proc.pid, proc.pid)
         for n in range(edits):
             version = n + 2
             value = str(9000 + n)
@@ -420,6 +432,8 @@ async def measure(
                 )
             line_now = prefix + value
             mark = session.mark()
+            key = version if result.versioned else None
+            arrived.pop(key, None)
             start = time.perf_counter()
             client.text_document_did_change(
                 types.DidChangeTextDocumentParams(
@@ -429,6 +443,7 @@ async def measure(
             )
             got = await session.wait_publish(uri, mark, version if result.versioned else None)
             result.edits.append(got.at - start)
+            result.edits_arrived.append(arrived.get(key, got.at) - start)
             if hovers:  # the user looks at what typing changed: hover the edited key at once
                 start = time.perf_counter()
                 await asyncio.wait_for(
@@ -443,6 +458,9 @@ async def measure(
                 result.hovers_after_edit.append(time.perf_counter() - start)
             if n % 10 == 9:
                 await asyncio.sleep(0.5)  # a pause in typing: background checks run in it
+        if edits:
+            result.edit_cpu_s = (cpu_s(proc.pid) - cpu_before) / edits
+            result.edit_main_cpu_s = (cpu_s(proc.pid, proc.pid) - main_before) / edits
         final_text = edited_text(lines, target, prefix, str(9000 + edits - 1))
         mark = session.mark()
         await session.settle(1.0)
@@ -528,6 +546,25 @@ def report(h: Result, y: Result | None) -> None:
             True,
         ),
         ("edit -> diagnostics p95 (ms)", pct(h.edits, 95), pct(y.edits, 95) if y else nan, True),
+        (
+            "edit -> publish read by the client p50 (ms)",
+            statistics.median(h.edits_arrived) if h.edits_arrived else nan,
+            statistics.median(y.edits_arrived) if y and y.edits_arrived else nan,
+            True,
+        ),
+        (
+            "edit -> publish read by the client p95 (ms)",
+            pct(h.edits_arrived, 95),
+            pct(y.edits_arrived, 95) if y else nan,
+            True,
+        ),
+        (
+            "server CPU per edit, main thread (ms)",
+            h.edit_main_cpu_s,
+            y.edit_main_cpu_s if y else nan,
+            True,
+        ),
+        ("server CPU per edit, process (ms)", h.edit_cpu_s, y.edit_cpu_s if y else nan, True),
         (
             "edit -> diagnostics max (ms)",
             max(h.edits, default=nan),

@@ -19,11 +19,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import re
 import shutil
 import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lsprotocol import types
@@ -36,6 +38,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_repo import grow  # noqa: E402
 
 
+@dataclass(slots=True)
+class Timings:
+    """One server's edits: wall until the publish's bytes were read (what an editor waits
+    for), wall until the bench's Python client had decoded it, and the server's CPU."""
+
+    arrived: list[float] = field(default_factory=list)
+    handled: list[float] = field(default_factory=list)
+    cpu_s: float = 0.0  # the whole server process over the edits (and their pauses' checks)
+    main_cpu_s: float = 0.0  # its main thread alone (the one that publishes an edit)
+    diagnostics: int = 0  # in the last publish
+
+
 async def run(
     profile: str | None,
     edits: int,
@@ -43,7 +57,9 @@ async def run(
     server: list[str],
     data: Path | None = None,
     prefix: str = "profile::app5::port:",
-) -> list[float]:
+    env: dict[str, str] | None = None,
+    versioned: bool = True,
+) -> Timings:
     work = Path(tempfile.mkdtemp(prefix="hiera-ls-latency-"))
     try:
         repo = work / "control-repo"
@@ -59,6 +75,7 @@ async def run(
         column = lines[target].index(": ") + 2  # the value's first character
         written = lines[target][column:]
         client = LanguageClient("latency", "1")
+        out = Timings()
 
         @client.feature(types.WINDOW_LOG_MESSAGE)
         def log_message(params: types.LogMessageParams) -> None:
@@ -69,22 +86,34 @@ async def run(
         def active_profile(params: object) -> None:
             return None
 
-        waiting: dict[int, asyncio.Future[None]] = {}
+        # version -> the future its publish resolves (None: the next publish, for a server
+        # that publishes without a version), and when that publish's bytes were read
+        waiting: dict[int | None, asyncio.Future[None]] = {}
+        arrived: dict[int | None, float] = {}
 
         @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def published(params: types.PublishDiagnosticsParams) -> None:
-            fut = waiting.pop(params.version or -1, None)
+            fut = waiting.pop(params.version if versioned else None, None)
             if fut is not None and not fut.done():
+                out.diagnostics = len(params.diagnostics)
                 fut.set_result(None)
 
         @client.feature(types.WORKSPACE_CONFIGURATION)
         def configuration(params: types.ConfigurationParams) -> list[object]:
             return [None for _ in params.items]
 
-        await client.start_io(*server)
+        await client.start_io(*server, env=env)
+        assert client._server is not None and client._server.stdout is not None
+        time_arrivals(client._server.stdout, arrived, versioned)
         await client.initialize_async(
             types.InitializeParams(
-                capabilities=types.ClientCapabilities(),
+                capabilities=types.ClientCapabilities(
+                    text_document=types.TextDocumentClientCapabilities(
+                        publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
+                            version_support=True
+                        )
+                    )
+                ),
                 root_uri=repo.as_uri(),
                 initialization_options={"hiera": {"factsProfile": profile}} if profile else {},
             )
@@ -93,7 +122,7 @@ async def run(
         uri = common.as_uri()
         loop = asyncio.get_running_loop()
         first: asyncio.Future[None] = loop.create_future()
-        waiting[1] = first
+        waiting[1 if versioned else None] = first
         client.text_document_did_open(
             types.DidOpenTextDocumentParams(
                 text_document=types.TextDocumentItem(
@@ -102,13 +131,15 @@ async def run(
             )
         )
         await first
+        await asyncio.sleep(2.0)  # the start-up checks (unversioned servers publish again)
         pid = client._server.pid if client._server is not None else None
-        cpu_before = _cpu_s(pid)
-        times: list[float] = []
+        cpu_before, main_before = cpu_s(pid), cpu_s(pid, pid)
         for n in range(edits):
             version = n + 2
             fut = loop.create_future()
-            waiting[version] = fut
+            key = version if versioned else None
+            waiting[key] = fut
+            arrived.pop(key, None)
             value = str(9000 + n)
             start = time.perf_counter()
             end = column + len(written)
@@ -127,30 +158,69 @@ async def run(
                 )
             )
             await fut
-            times.append(time.perf_counter() - start)
+            out.handled.append(time.perf_counter() - start)
+            out.arrived.append(arrived.get(key, time.perf_counter()) - start)
             written = value
             if n % 10 == 9:
                 await asyncio.sleep(0.5)  # a pause in typing: the full checks run in it
-        cpu = _cpu_s(pid) - cpu_before
-        print(
-            f"server CPU over the edits and their pauses' background checks: {cpu:.2f} s "
-            f"({cpu / max(1, edits) * 1000:.1f} ms an edit)"
-        )
+        out.cpu_s = cpu_s(pid) - cpu_before
+        out.main_cpu_s = cpu_s(pid, pid) - main_before
         await client.shutdown_async(None)
         client.exit(None)
         await client.stop()
-        return times
+        return out
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _cpu_s(pid: int | None) -> float:
-    """User and system time of the process so far (Linux), 0 when it cannot be read."""
+_PUBLISH = re.compile(rb'"method":\s*"textDocument/publishDiagnostics"')
+_VERSION = re.compile(rb'"version":\s*(\d+)')
+
+
+def time_arrivals(
+    reader: asyncio.StreamReader, arrived: dict[int | None, float], versioned: bool
+) -> None:
+    """Note when each publish's body has been read, before the client decodes it (pygls'
+    client turns every diagnostic into a typed object, milliseconds an editor does not
+    spend)."""
+    read = reader.readexactly
+
+    async def timed(n: int) -> bytes:
+        body = await read(n)
+        if _PUBLISH.search(body):
+            version = _VERSION.search(body) if versioned else None
+            arrived.setdefault(int(version.group(1)) if version else None, time.perf_counter())
+        return body
+
+    reader.readexactly = timed  # type: ignore[method-assign]
+
+
+def cpu_s(pid: int | None, thread: int | None = None) -> float:
+    """User and system time of the process (or one of its threads) so far (Linux), 0 when
+    it cannot be read."""
+    where = f"/proc/{pid}/task/{thread}/stat" if thread is not None else f"/proc/{pid}/stat"
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = Path(where).read_text().rsplit(")", 1)[1].split()
     except (OSError, IndexError):
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _pct(values: list[float], p: float) -> float:
+    """Nearest-rank percentile."""
+    s = sorted(values)
+    return s[max(0, min(len(s) - 1, round(p / 100 * len(s)) - 1))]
+
+
+def _line(name: str, t: Timings, edits: int) -> str:
+    return (
+        f"{name}: arrived p50 {statistics.median(t.arrived) * 1000:.1f} ms, p95 "
+        f"{_pct(t.arrived, 95) * 1000:.1f} ms; decoded by the client p50 "
+        f"{statistics.median(t.handled) * 1000:.1f} ms, p95 {_pct(t.handled, 95) * 1000:.1f} ms; "
+        f"server CPU {t.cpu_s / max(1, edits) * 1000:.1f} ms an edit (main thread "
+        f"{t.main_cpu_s / max(1, edits) * 1000:.1f}); {t.diagnostics} diagnostics; load "
+        f"{os.getloadavg()[0]:.2f}"
+    )
 
 
 def main() -> None:
@@ -161,14 +231,58 @@ def main() -> None:
     parser.add_argument("--cprofile", help="write the server's cProfile data to this file")
     parser.add_argument("--data", type=Path, help="a real data file to edit (see above)")
     parser.add_argument("--target", default="profile::app5::port:", help="the edited line")
+    parser.add_argument(
+        "--base", type=Path, help="another checkout: its server runs too, interleaved (baseline)"
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="runs of each server")
+    parser.add_argument(
+        "--yls", type=Path, help="yaml-language-server's bin/yaml-language-server (the peer)"
+    )
     args = parser.parse_args()
     server = [sys.executable, "-m", "hiera_ls", "serve"]
     if args.cprofile:
         server = [sys.executable, "-m", "cProfile", "-o", args.cprofile, "-m", "hiera_ls", "serve"]
-    times = sorted(
-        asyncio.run(run(args.profile, args.edits, args.lines, server, args.data, args.target))
-    )
-    p95 = times[min(len(times) - 1, round(0.95 * len(times)) - 1)]
+    here = Path(__file__).resolve().parent.parent / "server"
+    servers: list[tuple[str, list[str], dict[str, str] | None, bool]] = [
+        ("hiera-ls", server, {**os.environ, "PYTHONPATH": str(here)}, True)
+    ]
+    if args.base is not None:
+        env = {**os.environ, "PYTHONPATH": str(args.base.resolve() / "server")}
+        servers.append((f"base {args.base}", server, env, True))
+    if args.yls is not None:
+        servers.append(("yaml-language-server", ["node", str(args.yls), "--stdio"], None, False))
+    runs: dict[str, list[Timings]] = {name: [] for name, *_ in servers}
+    for r in range(args.rounds):
+        for name, command, env, versioned in servers:
+            t = asyncio.run(
+                run(
+                    args.profile,
+                    args.edits,
+                    args.lines,
+                    command,
+                    args.data,
+                    args.target,
+                    env,
+                    versioned,
+                )
+            )
+            runs[name].append(t)
+            print(f"round {r + 1} {_line(name, t, args.edits)}", flush=True)
+    for name, results in runs.items():
+        if len(results) > 1:
+            print(
+                f"median of {len(results)}: {name}: arrived p95 "
+                f"{statistics.median(_pct(t.arrived, 95) for t in results) * 1000:.1f} ms, "
+                f"p50 {statistics.median(statistics.median(t.arrived) for t in results) * 1000:.1f}"
+                f" ms; decoded p95 "
+                f"{statistics.median(_pct(t.handled, 95) for t in results) * 1000:.1f} ms; main "
+                "thread CPU "
+                f"{statistics.median(t.main_cpu_s for t in results) / args.edits * 1000:.1f} ms an "
+                f"edit, process "
+                f"{statistics.median(t.cpu_s for t in results) / args.edits * 1000:.1f} ms"
+            )
+    times = sorted(runs["hiera-ls"][0].handled)
+    p95 = _pct(times, 95)
     print(
         f"{len(times)} edits of {args.data or f'a {args.lines}-line file'}, "
         f"profile={args.profile}: p50 "

@@ -164,6 +164,18 @@ BENCHES: dict[str, Bench] = {
                 "ms",
                 YLS,
             ),
+            Figure(
+                "edit -> publish read p95",
+                rf"edit -> publish read by the client p95 \(ms\)\s+{NUM}\s+{PEER}",
+                "ms",
+                YLS,
+            ),
+            Figure(
+                "edit, server main-thread CPU",
+                rf"server CPU per edit, main thread \(ms\)\s+{NUM}\s+{PEER}",
+                "ms",
+                YLS,
+            ),
             Figure("hover p95", rf"hover p95 \(ms\)\s+{NUM}", "ms"),
             Figure("hover, server CPU, mean", rf"CPU per hover, mean \(ms\)\s+{NUM}", "ms"),
             Figure("peak RSS", rf"peak RSS VmHWM \(MiB\)\s+{NUM}\s+{PEER}", "MiB", YLS),
@@ -198,8 +210,13 @@ BENCHES: dict[str, Bench] = {
         "bench_check_profiles.py",
         lambda repo: ["--short"],  # its own: 60 node files, 1 and 5 profiles, a fleet of 200
         tuple(
-            Figure(f"check, {what}", rf"this: check, 60 nodes, {what}: median {NUM} s wall", "s")
+            Figure(
+                f"check, {what}, --jobs {jobs}",
+                rf"this --jobs {jobs}: check, 60 nodes, {what}: median {NUM} s wall",
+                "s",
+            )
             for what in ("1 profiles", "5 profiles", "a fleet of 200 profiles")
+            for jobs in (1, 2)
         ),
     ),
     "bench_check_wikimedia": Bench(
@@ -268,7 +285,13 @@ BENCHES: dict[str, Bench] = {
     "measure_edit_latency": Bench(
         "measure_edit_latency.py",
         lambda repo: ["--edits", "5", "--lines", "1000"],
-        (Figure("edit -> diagnostics p95", rf"p95 {NUM} ms", "ms"),),
+        (
+            Figure(
+                "edit -> publish read p95", rf"hiera-ls: arrived p50 [0-9.]+ ms, p95 {NUM}", "ms"
+            ),
+            Figure("edit -> diagnostics p95", rf", profile=\S+: p50 [0-9.]+ ms, p95 {NUM}", "ms"),
+            Figure("edit, server main-thread CPU", rf"an edit \(main thread {NUM}\)", "ms"),
+        ),
     ),
     "soak": Bench(
         "soak.py",
@@ -376,7 +399,10 @@ BENCHES: dict[str, Bench] = {
     "bench_fleet_diff": Bench(
         "bench_fleet_diff.py",
         lambda repo: [*("--profiles", "100", "--roles", "2", "--alone", "5")],
-        (Figure("diff over 100 nodes", rf"--format markdown: {NUM} s wall", "s"),),
+        tuple(
+            Figure(f"diff over 100 nodes, --jobs {j}", rf"markdown --jobs {j}: {NUM} s wall", "s")
+            for j in (1, 2)
+        ),
     ),
     "bench_facts_pull": Bench(
         "bench_facts_pull.py",

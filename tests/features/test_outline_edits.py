@@ -147,3 +147,34 @@ def test_folding_ranges_are_the_same_whatever_the_line_ends(tmp_path: Path) -> N
         found.append(folding_ranges(ws.snapshot(), str(common)))
     assert found[0] == found[1]
     assert found[0] == [(0, 1, True), (2, 3, False), (6, 8, True), (9, 10, False), (11, 12, True)]
+
+
+def test_the_outline_after_edits_inside_one_big_entry(tmp_path: Path) -> None:
+    # Wikimedia's admin data: few top-level keys, thousands of lines each; an edit re-parses
+    # the children it touched of one of them, and the outline must still be the text's.
+    lines = ["groups:", "  ops: &ops [a, b]", "  all: [*ops]", "users:"]
+    for n in range(80):
+        lines += [f"  user{n}:", f"    uid: {1000 + n}", "    ssh_keys:", f"    - key {n} é"]
+    lines.append("last: 1")
+    common = _repo(tmp_path, lines)
+    path = str(common)
+    ws = Workspace([str(tmp_path)])
+    ws.open_buffer(path, "\n".join(lines) + "\n")
+    written: dict[int, tuple[Entry, str]] = {}
+    symbols_json(outline(ws.snapshot(), path), Converter("\n".join(lines) + "\n"), written)
+    edits = [
+        lambda: lines.__setitem__(lines.index("    uid: 1030"), "    uid: 9999"),
+        lambda: lines.insert(lines.index("  user50:"), "  user_new: {x: 1}"),
+        lambda: lines.insert(lines.index("  user10:"), "  # a comment"),
+        lambda: lines.remove("    uid: 1070"),
+        lambda: lines.insert(lines.index("  user5:"), "    - another key"),
+    ]
+    for edit in edits:
+        edit()
+        text = "\n".join(lines) + "\n"
+        ws.update_buffer(path, text)
+        entries = outline(ws.snapshot(), path)
+        expected = _fresh(tmp_path, path, text)
+        assert entries == expected
+        conv = Converter(text)
+        assert symbols_json(entries, conv, written) == symbols_json(expected, conv)

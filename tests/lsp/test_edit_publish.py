@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import pytest
 from lsprotocol import types
 from pygls.protocol import LanguageServerProtocol
 
+from hiera_ls.features import diagnostics
 from hiera_ls.lsp import diagnostics_scheduler
 from hiera_ls.lsp.serve import create_server
 from hiera_ls.lsp.transport import MessageProtocol
@@ -144,3 +146,73 @@ def test_an_edit_publishes_its_own_checks_before_the_cross_file_run(
     assert events[first_v3][2] == [moved], events
     # and no publish of any version lacks it
     assert all(e[2] for e in events if e[0] == "publish"), events
+
+
+def test_an_edit_before_the_start_up_run_leaves_the_index_to_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Typing before the start-up checks have built the environment's index publishes the
+    new version's loader findings at once, and the complete ones after the run. Before: the
+    edit's publish built the index on the server's thread, racing the worker building it
+    (1-3 s on 142 files: a code action, an outline or a completion asked meanwhile waited)."""
+    monkeypatch.setattr(diagnostics_scheduler, "REBUILD_DELAY_S", 0.05)
+    node = _repo(tmp_path)
+    (tmp_path / "data" / "nodes" / "n1.example.com.yaml").write_text(NODE + "flag: on\n")
+    server = create_server()
+    protocol = server.protocol
+    assert isinstance(protocol, MessageProtocol)
+    protocol.set_writer(_Sink())
+    events: list[tuple[str, int | None, list[str]]] = []
+    built_on: list[str] = []
+
+    def published(params: types.PublishDiagnosticsParams) -> None:
+        if params.uri == node.as_uri():
+            events.append(("publish", params.version, [str(d.code) for d in params.diagnostics]))
+
+    monkeypatch.setattr(server, "text_document_publish_diagnostics", published)
+    build = diagnostics.Diagnostics._build
+
+    def recorded(self: diagnostics.Diagnostics, *args: Any, **kwargs: Any) -> Any:
+        built_on.append(threading.current_thread().name)
+        return build(self, *args, **kwargs)
+
+    monkeypatch.setattr(diagnostics.Diagnostics, "_build", recorded)
+    scheduler = server.scheduler
+    ids = iter(range(1, 100))
+
+    def send(method: str, params: dict[str, Any], request: bool = False) -> None:
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
+        if request:
+            message["id"] = next(ids)
+        protocol.receive(json.dumps(message).encode())
+
+    text = NODE + "flag: on\n"
+
+    async def session() -> None:
+        init = {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}
+        send("initialize", init, request=True)
+        send("initialized", {})
+        item = {"uri": node.as_uri(), "languageId": "yaml", "version": 1, "text": text}
+        send("textDocument/didOpen", {"textDocument": item})
+        span = {"start": {"line": 0, "character": 3}, "end": {"line": 0, "character": 4}}
+        change = {"range": span, "text": "5"}
+        send(
+            "textDocument/didChange",
+            {"textDocument": {"uri": node.as_uri(), "version": 2}, "contentChanges": [change]},
+        )
+        for _ in range(500):
+            if any("profile-redundant-override" in e[2] for e in events):
+                break
+            await asyncio.sleep(0.01)
+        else:
+            raise AssertionError(events)
+        while scheduler._checking:
+            await asyncio.sleep(0.01)
+
+    asyncio.run(session())
+    scheduler._worker.shutdown(wait=True)
+    LanguageServerProtocol.get_message_type.cache_clear()
+    LanguageServerProtocol.get_result_type.cache_clear()
+    assert events[0] == ("publish", 2, ["yaml11-boolean"]), events  # at once, the loader's
+    assert sorted(events[-1][2]) == ["profile-redundant-override", "yaml11-boolean"], events
+    assert built_on and all(name.startswith("hiera-ls-checks") for name in built_on), built_on

@@ -17,15 +17,16 @@ from pathlib import Path
 
 import pytest
 
+from hiera_ls.source import yaml_reparse
 from hiera_ls.source.data_file import load_yaml_data, reload_yaml_data
-from hiera_ls.source.node_table import SplicedNodes
+from hiera_ls.source.spliced_nodes import SplicedNodes
 from hiera_ls.source.yaml_document import YamlDocument
 from hiera_ls.source.yaml_loader import load_yaml
 from hiera_ls.source.yaml_reparse import changed_lines, reload_yaml
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SEEDS = int(os.environ.get("HIERA_LS_REPARSE_SEEDS", "1000"))
-QUICK_SEEDS = 100  # the quick loop's share; the others run with the slow tests
+QUICK_SEEDS = 20  # the quick loop's share; the others run with the slow tests
 
 STANDALONE = [  # entries that keep a document splittable
     "{k}: value {i}\n",
@@ -225,3 +226,221 @@ def test_changed_lines_bounds_the_edit() -> None:
     assert changed_lines("a\nb\nc\n", "a\nc\n") == (1, 2, 1)  # one line deleted
     assert changed_lines("a\nc", "a\nXc") == (1, 2, 2)  # typed at the start of a line
     assert changed_lines("a\n", "a\n") == (2, 2, 2)
+
+
+# Anchors and aliases, within an entry and across entries, merges of aliases, anchors defined
+# again under the same name: a re-parse of some entries must read each alias as the whole
+# file does, or leave the file to a full parse.
+ANCHORED = [
+    "{k}: &a{i} value {i}\n",
+    "{k}: &a{i}\n  x: {i}\n  y: [1, 2]\n",
+    "{k}:\n  base: &a{i} {{p: {i}, q: 2}}\n  copy: *a{i}\n",
+    "{k}:\n  base: &a{i}\n    p: {i}\n  over:\n    <<: *a{i}\n    q: 3\n",
+    "{k}:\n  list: &a{i}\n  - one\n  - two\n  again: *a{i}\n",
+    "{k}: *a{j}\n",
+    "{k}:\n  uses: *a{j}\n",
+    "{k}:\n  <<: [*a{j}, {{z: 1}}]\n",
+    "{k}:\n  m:\n    <<: *a{j}\n    w: {i}\n",
+    "{k}: [*a{j}, *a{j}]\n",
+    "{k}: &a{j} redefined {i}\n",
+]
+ANCHOR_SNIPPETS = ["&a1 ", "&a2 ", "*a0", "*a1", "*a3", "<<: *a1\n  ", "  <<: *a2\n", "x: *a0\n"]
+
+
+def _anchored(rng: random.Random) -> str:
+    parts = [rng.choice(["", "# header\n"])]
+    for i in range(rng.randint(2, 16)):
+        pool = ANCHORED if rng.random() < 0.5 else STANDALONE
+        template = rng.choice(pool)
+        parts.append(template.format(k=f"key{i}", i=i, j=rng.randint(0, max(0, i - 1))))
+    return "".join(parts)
+
+
+def _anchor_edit(rng: random.Random, text: str) -> str:
+    if rng.random() < 0.3:
+        at = rng.randint(0, len(text))
+        return text[:at] + rng.choice(ANCHOR_SNIPPETS) + text[at:]
+    if rng.random() < 0.3:  # an edit inside one entry's value: what typing mostly is
+        lines = text.split("\n")
+        j = rng.randrange(len(lines))
+        lines[j] = lines[j] + rng.choice(["x", " # c", "1"])
+        return "\n".join(lines)
+    return _edit(rng, text)
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [s if s < QUICK_SEEDS else pytest.param(s, marks=pytest.mark.slow) for s in range(SEEDS)],
+)
+def test_random_edits_with_anchors_read_as_a_full_parse(seed: int) -> None:
+    rng = random.Random(10_000 + seed)
+    text = _anchored(rng)
+    doc = load_yaml("/d/common.yaml", text)
+    for _ in range(16):
+        new = _anchor_edit(rng, text)
+        spliced = reload_yaml(doc, text, new)
+        full = load_yaml("/d/common.yaml", new)
+        _same(spliced, full)
+        if full.fatal is None or rng.random() < 0.2:
+            doc, text = spliced, new
+
+
+def test_random_anchor_edits_mostly_re_parse_one_entry() -> None:
+    """The property test above is worth something only if splicing happens often."""
+    spliced_count = edits = 0
+    for seed in range(60):
+        rng = random.Random(20_000 + seed)
+        text = _anchored(rng)
+        doc = load_yaml("/d/common.yaml", text)
+        for _ in range(8):
+            new = _anchor_edit(rng, text)
+            spliced = reload_yaml(doc, text, new)
+            if spliced.fatal is None:
+                edits += 1
+                spliced_count += isinstance(spliced.nodes, SplicedNodes)
+                doc, text = spliced, new
+    assert spliced_count > edits // 3
+
+
+def test_an_anchored_entry_is_re_parsed_alone() -> None:
+    text = (
+        "groups:\n  ops: &ops [a, b]\n  all: [*ops, c]\n"
+        + "".join(f"user{i}:\n  uid: {1000 + i}\n  groups: []\n" for i in range(50))
+        + "late: &late {x: 1}\nlater:\n  <<: *late\n"
+    )
+    doc = load_yaml("/d/data.yaml", text)
+    assert doc.outline is not None and doc.outline.links == (("later", "late"),)
+    edited = text.replace("uid: 1020", "uid: 1020\n  shell: /bin/sh")
+    spliced = reload_yaml(doc, text, edited)
+    assert isinstance(spliced.nodes, SplicedNodes)
+    _same(spliced, load_yaml("/d/data.yaml", edited))
+    # an edit between an anchor and the entry using it moves the anchor's ranges: in full
+    assert not isinstance(
+        reload_yaml(doc, text, text.replace("late: &late {x: 1}", "late: &late {x: 2}")).nodes,
+        SplicedNodes,
+    )
+    for anchored in (
+        text.replace("uid: 1030", "uid: *ops"),  # an anchor of another entry: unknown alone
+        text.replace("user40:\n", "user40: &late 1\nnot_user40:\n"),  # defines a used name
+    ):
+        _same(reload_yaml(doc, text, anchored), load_yaml("/d/data.yaml", anchored))
+
+
+@pytest.mark.slow  # 20,000 node copies parsed and compared, three times over
+def test_the_copy_budget_is_the_whole_files() -> None:
+    """Aliases copy node ranges up to a budget for the document, spent in file order: an
+    edit that makes the whole file's copies overrun it must read as a full parse does."""
+    big = "".join(f"    k{n}: {n}\n" for n in range(1600))  # an alias of it: 1,600 copies
+    entry = "e{i}:\n  base: &b{i}\n" + big + "  c1: *b{i}\n  c2: *b{i}\n"
+    text = "".join(entry.format(i=i) for i in range(6)) + "tail: 1\n"
+    doc = load_yaml("/d/data.yaml", text)
+    assert doc.outline is not None and sum(n for _, n in doc.outline.spent) == 6 * 2 * 1600
+    edited = text.replace("    k7: 7\n", "    k7: 8\n")  # within the budget: one entry
+    spliced = reload_yaml(doc, text, edited)
+    assert isinstance(spliced.nodes, SplicedNodes)
+    _same(spliced, load_yaml("/d/data.yaml", edited))
+    more = edited.replace("  c2: *b2\n", "  c2: *b2\n  c3: *b2\n", 1)  # 20,800 copies
+    again = reload_yaml(spliced, edited, more)
+    _same(again, load_yaml("/d/data.yaml", more))
+    assert again.outline is None  # the last alias goes without its ranges
+
+
+# Few top-level keys over thousands of lines (Wikimedia's admin data: groups, users): an
+# edit re-parses the children it touched of the entry it is in.
+CHILDREN = [
+    "  {c}:\n    uid: {i}\n    name: user {i}\n",
+    "  {c}: value {i}\n",
+    "  {c}:\n    ssh_keys:\n    - ssh-rsa AAA{i}\n    - ssh-ed25519 BBB\n",
+    "  {c}: |\n    literal {i}\n    text\n",
+    "  {c}: >-\n    folded {i}\n\n",
+    '  {c}: "double\n    quoted {i}"\n',
+    "  {c}: [1,\n    2, {i}]\n",
+    "  {c}:\n",
+    "  # a comment {i}\n",
+    "# at column zero {i}\n",
+    "\n",
+    "  {c}: &x{i} anchored\n",
+    "  {c}:\n    <<: {{m: {i}}}\n",
+    "  {c}: plain\n    continued {i}\n",
+]
+NESTED_SNIPPETS = ["  new{n}: 1\n", "\n  ", "    - item\n", "x", "#", ": ", "- ", "top{n}: 1\n"]
+
+
+def _nested(rng: random.Random) -> str:
+    parts = []
+    for i in range(rng.randint(1, 4)):
+        parts.append(f"top{i}:\n")
+        for j in range(rng.randint(1, 12)):
+            child = rng.choice(CHILDREN) if rng.random() < 0.4 else CHILDREN[0]
+            parts.append(child.format(c=f"c{j}" if rng.random() > 0.03 else "c0", i=j))
+    return "".join(parts)
+
+
+def _nested_edit(rng: random.Random, text: str) -> str:
+    if rng.random() < 0.4:
+        at = rng.randint(0, len(text))
+        snippet = rng.choice(NESTED_SNIPPETS).replace("{n}", str(rng.randint(0, 9)))
+        return text[:at] + snippet + text[at:]
+    return _anchor_edit(rng, text)
+
+
+def _inner_spliced(doc: YamlDocument) -> bool:
+    return isinstance(doc.nodes, SplicedNodes) and bool(doc.nodes._inner)
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [s if s < QUICK_SEEDS else pytest.param(s, marks=pytest.mark.slow) for s in range(SEEDS)],
+)
+def test_random_edits_inside_big_entries_read_as_a_full_parse(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(yaml_reparse, "INNER_LINES", 0)  # every entry is big enough
+    rng = random.Random(30_000 + seed)
+    text = _nested(rng)
+    doc = load_yaml("/d/data.yaml", text)
+    for _ in range(16):
+        new = _nested_edit(rng, text)
+        spliced = reload_yaml(doc, text, new)
+        full = load_yaml("/d/data.yaml", new)
+        _same(spliced, full)
+        assert dict(spliced.nodes.items()) == dict(full.nodes.items())
+        for line in range(rng.randrange(5), new.count("\n") + 1, 5):  # what hover asks
+            assert sorted(map(repr, spliced.nodes.covering(line))) == sorted(
+                map(repr, full.nodes.covering(line))
+            )
+        if full.fatal is None or rng.random() < 0.2:
+            doc, text = spliced, new
+
+
+def test_random_nested_edits_mostly_re_parse_some_children(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(yaml_reparse, "INNER_LINES", 0)
+    inner = edits = 0
+    for seed in range(60):
+        rng = random.Random(40_000 + seed)
+        text = _nested(rng)
+        doc = load_yaml("/d/data.yaml", text)
+        for _ in range(8):
+            new = _nested_edit(rng, text)
+            spliced = reload_yaml(doc, text, new)
+            if spliced.fatal is None:
+                edits += 1
+                inner += _inner_spliced(spliced)
+                doc, text = spliced, new
+    assert inner > edits // 4
+
+
+def test_typing_a_users_uid_re_parses_that_user() -> None:
+    users = "".join(f"  user{i}:\n    uid: {1000 + i}\n    groups: [a, b]\n" for i in range(250))
+    text = "groups:\n  ops: &ops [a]\n  all: [*ops]\nusers:\n" + users + "last: 1\n"
+    doc = load_yaml("/d/data.yaml", text)
+    edited = text
+    for n in range(5):  # typing, one character at a time
+        before = edited
+        edited = before.replace(f"uid: 1200{'9' * n}\n", f"uid: 1200{'9' * (n + 1)}\n")
+        doc = reload_yaml(doc, before, edited)
+        assert _inner_spliced(doc)
+        _same(doc, load_yaml("/d/data.yaml", edited))
+    assert doc.value["users"]["user200"]["uid"] == 120099999  # type: ignore[index]

@@ -32,7 +32,12 @@ from hiera_ls.checks.cross_file import (
 )
 from hiera_ls.checks.data_shapes import check_dash_items, check_key_colons, check_null_words
 from hiera_ls.checks.eyaml import check_encrypted_blocks, check_eyaml_keys
-from hiera_ls.checks.fact_paths import Facts, check_config_fact_paths, check_data_fact_paths
+from hiera_ls.checks.fact_paths import (
+    NO_FACTS,
+    KnownFacts,
+    check_config_fact_paths,
+    check_data_fact_paths,
+)
 from hiera_ls.checks.hiera_yaml import (
     check_config_tokens,
     check_datadirs,
@@ -84,7 +89,7 @@ def check_data_file(
     code: CodeIndex | None = None,
     declared: Callable[[], Collection[str]] = frozenset,
     folded: Folded | None = None,
-    facts: Sequence[Facts] = (),
+    facts: KnownFacts = NO_FACTS,
     legacy: LegacyFacts | None = None,
 ) -> list[Problem]:
     """All problems of one data file, in file order.
@@ -266,7 +271,7 @@ def check_hiera_config(
     files: FileAccess | None = None,
     index: CrossFileIndex | None = None,
     code: CodeIndex | None = None,
-    facts: Sequence[Facts] = (),
+    facts: KnownFacts = NO_FACTS,
     legacy: LegacyFacts | None = None,
 ) -> list[Problem]:
     """Puppet's findings for the layer's hiera.yaml (from ``layer.config``) plus location checks.

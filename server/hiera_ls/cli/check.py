@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, TextIO
 from hiera_ls.checks.rules import RULES
 from hiera_ls.cli.reports import (
     USAGE_ERROR,
+    add_jobs_option,
     add_trust_options,
     settings_for,
     split_names,
@@ -22,6 +23,7 @@ from hiera_ls.report.formats import FORMATS, Report, formatter
 from hiera_ls.report.progress import ProgressBar
 from hiera_ls.report.run import CheckError, check_roots, run_check
 from hiera_ls.report.selection import Selection, SelectionError, parse_codes
+from hiera_ls.report.workers import WorkerDied
 from hiera_ls.source.rules import Needs
 
 if TYPE_CHECKING:
@@ -80,6 +82,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="quote the data's values in messages, for a person at a terminal (text format "
         "only: a report that leaves the machine never carries them)",
     )
+    add_jobs_option(p)
     add_puppetdb_arguments(p, live=True)
 
 
@@ -117,10 +120,11 @@ def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO)
                 progress=progress,
                 show_values=args.show_values,
                 fleet=fleet,
+                jobs=args.jobs,
             )
         finally:
             progress.close()
-    except (CheckError, SelectionError, FleetConfigError, PuppetDBError) as e:
+    except (CheckError, SelectionError, FleetConfigError, PuppetDBError, WorkerDied) as e:
         stderr.write(f"hiera-ls check: error: {e}\n")
         return USAGE_ERROR
     for note in result.notes:

@@ -14,6 +14,7 @@ from typing import TextIO
 
 from hiera_ls.cli.reports import (
     USAGE_ERROR,
+    add_jobs_option,
     add_trust_options,
     settings_for,
     split_names,
@@ -27,6 +28,7 @@ from hiera_ls.report.diff_formats import DIFF_FORMATS
 from hiera_ls.report.git_tree import GitError
 from hiera_ls.report.progress import ProgressBar
 from hiera_ls.report.run import CheckError
+from hiera_ls.report.workers import WorkerDied
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -81,6 +83,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="the global layer's hiera.yaml",
     )
     add_trust_options(p)
+    add_jobs_option(p)
     add_puppetdb_arguments(p, live=True)
 
 
@@ -160,10 +163,11 @@ def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 progress=progress,
                 fleet=fleet,
                 environments=environments if all(environments) else None,
+                jobs=args.jobs,
             )
         finally:
             progress.close()
-    except (CheckError, GitError, FleetConfigError, PuppetDBError) as e:
+    except (CheckError, GitError, FleetConfigError, PuppetDBError, WorkerDied) as e:
         stderr.write(f"hiera-ls diff: error: {e}\n")
         return USAGE_ERROR
     for note in result.notes:

@@ -11,6 +11,7 @@ from typing import TextIO
 
 from hiera_ls.project.settings import Settings
 from hiera_ls.report.run import CheckError
+from hiera_ls.report.workers import usable_cores
 
 USAGE_ERROR = 2
 
@@ -57,6 +58,29 @@ def add_trust_options(p: argparse.ArgumentParser) -> None:
         help="the most files one listing of the workspace holds; a listing cut short is an "
         "error (walk-limit) (default: %(default)s; the server's hiera.maxFiles setting)",
     )
+
+
+def add_jobs_option(p: argparse.ArgumentParser) -> None:
+    """``--jobs N``: the worker processes ``check`` and ``diff`` may spread their work over."""
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=_jobs,
+        default=usable_cores(),
+        metavar="N",
+        help="worker processes to spread the work over (default: the usable cores, "
+        "%(default)s here; 1: all in this process). The report is the same for any N",
+    )
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"give a whole number of processes, 1 or more: {text!r}")
+    return value
 
 
 def split_names(given: Sequence[str] | None) -> list[str] | None:

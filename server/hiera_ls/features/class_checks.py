@@ -17,7 +17,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.class_parameters import reads_unknown_variables
-from hiera_ls.checks.policy import coverage
+from hiera_ls.checks.policy import Coverage, coverage
 from hiera_ls.checks.profile import ProfileLookup
 from hiera_ls.checks.registry import check_data_file_lookups
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
@@ -86,6 +86,8 @@ class ClassChecks:
         default_factory=dict
     )
     signatures: ProfileSignatures = field(init=False)
+    # each file's own checks as a worker of ``check --jobs`` worked them out (report/run.py)
+    own: dict[str, tuple[list[Problem], Coverage, str | None]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.signatures = ProfileSignatures(self.snapshot)
@@ -99,7 +101,7 @@ class ClassChecks:
         """What :meth:`Diagnostics.file_problems` gives for ``path`` with ``entry`` the
         active profile (its findings tagged with its name)."""
         diagnostics, snapshot = self.diagnostics, self.snapshot
-        found, checked, text = diagnostics._checked(snapshot, path, None)
+        found, checked, text = self.own_checks(path)
         view = snapshot.environment_for(path)
         extra: list[Problem] = []
         if entry is not None and view is not None and self.reads_profile(snapshot, path):
@@ -132,6 +134,14 @@ class ClassChecks:
         if not extra and entry is not None:
             self._plain[path] = result
         return result
+
+    def own_checks(self, path: str) -> tuple[list[Problem], Coverage, str | None]:
+        """Every check of ``path`` but the profile's lookups, before the policy, and the text
+        checked: the same for every profile (worked out once)."""
+        known = self.own.get(path)
+        if known is not None:
+            return list(known[0]), known[1], known[2]
+        return self.diagnostics._checked(self.snapshot, path, None)
 
     def _lookup(self, view: EnvironmentView, entry: ProfileEntry) -> ProfileLookup:
         """The profile's lookups in ``view``'s environment, each key's answer kept while

@@ -116,7 +116,11 @@ NOTHING = Completions([])
 READING = Completions([], incomplete=True)
 
 
-def complete(snapshot: Snapshot, path: str, pos: Position) -> Completions:
+def complete(
+    snapshot: Snapshot, path: str, pos: Position, indexed_only: bool = False
+) -> Completions:
+    """``indexed_only``: keys only from the files indexed so far (while the server's start-up
+    checks index a big environment; the rest comes as typing goes on)."""
     text = snapshot.text(path)
     if text is None:
         return NOTHING
@@ -130,7 +134,8 @@ def complete(snapshot: Snapshot, path: str, pos: Position) -> Completions:
     opened = before.rfind("%{")
     if opened >= 0 and "}" not in before[opened + 2 :]:
         inside = before[opened + 2 :]
-        return _interpolation(snapshot, path, pos, inside, after, kind is FileKind.DATA)
+        data = kind is FileKind.DATA
+        return _interpolation(snapshot, path, pos, inside, after, data, indexed_only)
     if _in_comment(before):
         return NOTHING
     parents, key, at_value = _yaml_place(lines, pos.line, before)
@@ -140,10 +145,11 @@ def complete(snapshot: Snapshot, path: str, pos: Position) -> Completions:
         if parents == [LOOKUP_OPTIONS] and not at_value:  # an entry: the keys it may name
             typed_key = before.strip().strip("'\"")
             span = Span(Position(pos.line, column - len(typed_key)), Position(pos.line, column))
-            chosen, cut = _best_keys(
-                environment_keys(snapshot, snapshot.environment_for(path)), typed_key
-            )
-            return Completions([Item(k, "key", span, f"{k}:", key=k) for k in chosen], cut)
+            view = snapshot.environment_for(path)
+            keys, partial = environment_keys(snapshot, view, indexed_only)
+            chosen, cut = _best_keys(keys, typed_key)
+            items = [Item(k, "key", span, f"{k}:", key=k) for k in chosen]
+            return Completions(items, cut or partial)
         if not parents:
             return _class_parameters(snapshot, path, pos, before, key, at_value)
         return Completions(_lookup_options(parents, key, at_value, span))
@@ -166,7 +172,13 @@ def key_detail(snapshot: Snapshot, path: str, key: str) -> str | None:
 
 
 def _interpolation(
-    snapshot: Snapshot, path: str, pos: Position, inside: str, after: str, data: bool
+    snapshot: Snapshot,
+    path: str,
+    pos: Position,
+    inside: str,
+    after: str,
+    data: bool,
+    indexed_only: bool = False,
 ) -> Completions:
     call = _KEY_CALL.match(inside)
     if call is not None:
@@ -179,11 +191,13 @@ def _interpolation(
             Position(pos.line, pos.column - len(typed)), Position(pos.line, pos.column + len(rest))
         )
         view = snapshot.environment_for(path)
-        chosen, cut = _best_keys(environment_keys(snapshot, view), typed)
+        keys, partial = environment_keys(snapshot, view, indexed_only)
+        chosen, cut = _best_keys(keys, typed)
         # the closing quote is written too when it is missing (an editor does not close
         # quotes inside a string)
         end = "" if after[len(rest) :].startswith(quote) else quote
-        return Completions([Item(k, "key", span, k + end, key=k) for k in chosen], cut)
+        items = [Item(k, "key", span, k + end, key=k) for k in chosen]
+        return Completions(items, cut or partial)
     if "(" in inside:
         return NOTHING
     var = _VARIABLE.match(inside)
@@ -267,31 +281,41 @@ def _segments(prefix: str) -> list[str]:
     return [s for s in re.split(r"\.|::", prefix) if s]
 
 
-def environment_keys(snapshot: Snapshot, view: EnvironmentView | None) -> tuple[str, ...]:
-    """Every key a data file of the environment defines, sorted (kept per snapshot).
+def environment_keys(
+    snapshot: Snapshot, view: EnvironmentView | None, indexed_only: bool = False
+) -> tuple[tuple[str, ...], bool]:
+    """Every key a data file of the environment defines, sorted (kept per snapshot), and
+    whether files were left out.
 
     Open buffers are indexed as they are now; other files as the key index last saw them
     (checking 2,000 files on disk at every keystroke cost 40 ms; a file changed on disk is
     re-indexed by the next check of the repository, so a suggestion lags behind it at most
-    that long).  A file never indexed yet is indexed here."""
+    that long).  A file never indexed yet is indexed here, unless ``indexed_only`` (the
+    server's start-up checks are indexing a big environment: reading thousands of files
+    here too would hold the first completion for seconds), which leaves it out."""
     memo_key = ("completion-keys", view.env.root if view is not None else None)
     known = snapshot.memo.get(memo_key)
     if isinstance(known, tuple):
-        return known
+        return known, False
     found: set[str] = set()
     buffers = snapshot.files.overlay
+    left_out = False
     for path, info in snapshot.data_files.items():
         if view is not None and info.view is not view:
             continue
         keys = None if path in buffers else snapshot.key_index.peek(path)
         if keys is None:
+            if indexed_only and path not in buffers:
+                left_out = True
+                continue
             keys = snapshot.file_keys(path)
         if keys is not None:
             found.update(keys.keys)
     found.discard(LOOKUP_OPTIONS)
     result = tuple(sorted(found))
-    snapshot.memo[memo_key] = result
-    return result
+    if not left_out:
+        snapshot.memo[memo_key] = result
+    return result, left_out
 
 
 def _best_keys(keys: tuple[str, ...], typed: str) -> tuple[list[str], bool]:

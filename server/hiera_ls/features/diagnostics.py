@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.causes import ByCause, fold
 from hiera_ls.checks.class_parameters import declared_with_parameters
-from hiera_ls.checks.fact_paths import every_facts
+from hiera_ls.checks.fact_paths import known_facts
 from hiera_ls.checks.policy import (
     COMPLETE,
     PARTIAL,
@@ -524,7 +524,7 @@ class Diagnostics:
             built = self.built(snapshot, view)
             code = code_index(snapshot, view) if built is not None else None
             index = built.index if built is not None else None
-            facts = every_facts(snapshot.profiles)
+            facts = known_facts(snapshot)
             legacy = LegacyFacts.of(snapshot.target, snapshot.profiles)
             found = check_hiera_config(layer, text, snapshot.files, index, code, facts, legacy)
             checked = coverage(index=built is not None, profile=True, code=code is not None)
@@ -547,7 +547,7 @@ class Diagnostics:
                     code,
                     lambda: self.declared(snapshot, code) if code is not None else frozenset(),
                     lambda cause: _reported_where_it_is(snapshot, cause),
-                    every_facts(snapshot.profiles),
+                    known_facts(snapshot),
                     LegacyFacts.of(snapshot.target, snapshot.profiles),
                 )
                 large = len(source.text) > LARGE_FILE_CHARS

@@ -66,7 +66,11 @@ def _range(conv: lsp_ranges.Converter, span: Span) -> dict[str, Any]:
 async def text_document_completion(
     ls: HieraLanguageServer, params: types.CompletionParams, path: str, pos: Position
 ) -> dict[str, Any] | None:
-    found = complete(ls.snapshot(), path, pos)
+    snapshot = ls.snapshot()
+    # a big environment's files are the start-up checks' to read (a small one's are read at
+    # once, as its index is: a completion right after start lists every key)
+    reading = ls.scheduler.indexing(snapshot) and ls.diagnostics.index_deferred(snapshot, path)
+    found = complete(snapshot, path, pos, reading)
     if not found.items:  # an empty incomplete list: nothing yet, the client asks again
         return {"isIncomplete": True, "items": []} if found.incomplete else None
     conv = ls.converter(path)

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
+from hiera_ls.project.workspace import FileKind
 from hiera_ls.source.loader_rules import DATA_LARGE_FILE
 from hiera_ls.source.spans import Problem, Severity, Span
 
@@ -165,9 +166,24 @@ class DiagnosticsScheduler:
                         found = self.diagnostics_for(snapshot, path, loader=True)
                         self.publish([path], force=path, computed={path: found})
                     continue
-                if path in self.ls.uris:
-                    # the file's own checks now, with the last cross-file findings carried
-                    self.publish([path], force=path, quick=True)
+                if path not in self.ls.uris:
+                    continue
+                snapshot = self.ls.snapshot()
+                if self.indexing(snapshot) and snapshot.kind_of(path) is FileKind.DATA:
+                    # edited before the start-up checks have built the index: what the
+                    # loader found now, the rest when they are done (building the index
+                    # here too took 1-3 s on 142 files, racing the worker for the processor)
+                    found = self.diagnostics_for(snapshot, path, loader=True)
+                    self.publish([path], force=path, computed={path: found})
+                    continue
+                # the file's own checks now, with the last cross-file findings carried
+                self.publish([path], force=path, quick=True)
+
+    def indexing(self, snapshot: Snapshot) -> bool:
+        """Whether the background checks are about to build (or building) an index of the
+        environment, reading every data file: what a request needs of them is theirs to
+        read, not the server thread's too."""
+        return self._full_pending and not self.ls.diagnostics.has_index(snapshot)
 
     def schedule_full_checks(self) -> None:
         if self._rebuild is not None:

@@ -48,12 +48,16 @@ from hiera_ls.report.git_tree import Repository, commit_of, repository_at, write
 from hiera_ls.report.node_traits import Splitter, hierarchy_variables, traits
 from hiera_ls.report.redact import shown
 from hiera_ls.report.run import CheckError, _profile_names
+from hiera_ls.report.workers import Step, blocks, jobs_for, spread
 from hiera_ls.source.keys import LOOKUP_OPTIONS
 
 WORKING_TREE = "working tree"
 MASKED = "<eyaml value>"
 OUTSIDE = "<read from outside the repository>"
 NO_PROFILE = "(no facts profile)"
+# a lookup per key and class of nodes, measured on bench_fleet_diff's 10,000 nodes (with the
+# per-key split of the classes): what makes starting workers worth it
+LOOKUP_S = 0.5e-3
 
 Progress = Callable[[int, int], None]  # (lookups done, lookups in all)
 
@@ -130,18 +134,20 @@ def run_diff(
     progress: Progress | None = None,
     fleet: FleetProfiles | None = None,
     environments: tuple[str, str] | None = None,
+    jobs: int = 1,
 ) -> DiffResult:
     """Compare every key for every profile between ``base`` and ``head`` (None: the files on
     disk) of the git repository holding ``path`` (the control repository or environment
     directory); or, with ``environments`` (base, head), between two environments of the
     files on disk, no git needed.  ``fleet``: PuppetDB's nodes, compared beside the
-    repository's profiles.  Raises GitError or CheckError for what the user must fix."""
+    repository's profiles; ``jobs``: processes the lookups may be spread over
+    (report/workers.py).  Raises GitError or CheckError for what the user must fix."""
     root = os.path.realpath(path)
     if not os.path.isdir(root):
         raise CheckError(f"{path}: no such directory")
     if environments is not None:
         return _diff_environments(
-            root, path, environments, profiles, keys, settings, progress, fleet
+            root, path, environments, profiles, keys, settings, progress, fleet, jobs
         )
     repo = repository_at(root)
     rel = os.path.relpath(root, repo.top)
@@ -174,6 +180,7 @@ def run_diff(
             progress,
             (base, head if head is not None else WORKING_TREE),
             head_snap.messages,
+            jobs,
         )
 
 
@@ -186,6 +193,7 @@ def _diff_environments(
     settings: Settings | None,
     progress: Progress | None,
     fleet: FleetProfiles | None,
+    jobs: int,
 ) -> DiffResult:
     """One node's or the fleet's data in one environment against another (a branch about to
     be promoted, say), both as they are on disk."""
@@ -204,6 +212,7 @@ def _diff_environments(
         progress,
         (f"environment {environments[0]}", f"environment {environments[1]}"),
         snap.messages,
+        jobs,
     )
 
 
@@ -231,6 +240,7 @@ def _compare(
     progress: Progress | None,
     revisions: tuple[str, str],
     notes: tuple[str, ...],
+    jobs: int = 1,
 ) -> DiffResult:
     """``revisions``: what the base and the head are, as the report names them; ``notes``:
     about the run itself (the target, facts left out), from the head side."""
@@ -243,8 +253,9 @@ def _compare(
     }
     total = sum(len(k) for k in wanted.values()) * len(chosen) * 2
     counter = _Counter(total, progress)
+    answers = _every_answer(pairs, wanted, counter, jobs)
     changes: list[KeyChange] = []
-    for pair in pairs:
+    for pair, (before, after) in zip(pairs, answers, strict=True):
         both = (pair.base, pair.head)
         mask = Masker(
             frozenset().union(*(side.eyaml_keys(env) for side, env in both)),
@@ -254,7 +265,6 @@ def _compare(
         )
         splitter = _splitter(pair, chosen)
         chosen_keys = wanted[pair.label]
-        before, after = (side.answers(env, chosen_keys, counter) for side, env in both)
         # profiles by (class before, class after): a few dozen couples for a whole fleet,
         # made again only for a key that splits a class
         bases = tuple(side.classes_of(env) for side, env in both)
@@ -277,6 +287,43 @@ def _compare(
         outside=tuple(dict.fromkeys(note for side in sides for note in side.outside_notes())),
         notes=notes,
     )
+
+
+# per key: each profile's class for it (None: as the classes of the environment), and each
+# class's answer (_Side.answers)
+Answers = dict[str, tuple[list[int | None] | None, list[Answer]]]
+Found = dict[str, tuple[list[int | None], list[Answer]]]
+
+
+def _every_answer(
+    pairs: Sequence[_Pair], wanted: Mapping[str, Sequence[str]], counter: _Counter, jobs: int
+) -> list[tuple[Found, Found]]:
+    """Each pair's answers at its base and its head, over up to ``jobs`` processes (a block of
+    keys of one side a unit, so a worker's sessions serve the keys of a module together)."""
+    sides = [(n, side, env) for n, pair in enumerate(pairs) for side, env in (pair.base, pair.head)]
+    lookups = sum(len(wanted[pairs[n].label]) * side.class_count(env) for n, side, env in sides)
+    jobs = jobs_for(jobs, lookups * LOOKUP_S)
+    # a side's sessions and per-node reads serve all its keys: as few blocks as keep every
+    # worker busy (a side each, with two workers)
+    per_side = max(1, -(-jobs // max(1, len(sides))))
+    units = [
+        (i, block)
+        for i, (n, _, _) in enumerate(sides)
+        for block in blocks([1] * len(wanted[pairs[n].label]), per_side, 1)
+    ]
+
+    def answer(unit: tuple[int, range], step: Step) -> Answers:
+        i, block = unit
+        n, side, env = sides[i]
+        keys = wanted[pairs[n].label]
+        return side.answers(env, [keys[k] for k in block], step, jobs > 1)
+
+    out: list[Found] = [{} for _ in sides]
+    for (i, _), got in zip(units, spread(units, answer, jobs, counter.step), strict=True):
+        _, side, env = sides[i]
+        base = side.classes_of(env)
+        out[i].update({key: (base if of is None else of, a) for key, (of, a) in got.items()})
+    return [(out[2 * n], out[2 * n + 1]) for n in range(len(pairs))]
 
 
 def _couples(
@@ -452,27 +499,34 @@ class _Side:
             self._class_of[env] = found
         return found
 
-    def answers(
-        self, env: str, keys: Sequence[str], counter: _Counter
-    ) -> dict[str, tuple[list[int | None], list[Answer]]]:
+    def class_count(self, env: str) -> int:
+        classes = self.classes.get(env)
+        return len(classes.members) if classes is not None else 0
+
+    def answers(self, env: str, keys: Sequence[str], step: Step, apart: bool = False) -> Answers:
         """Per key, each profile's class for it and each class's answer: one lookup per
         class of profiles that must get the same answer to that key (lookup_options,
-        hierarchies and nested lookups resolved once per session)."""
+        hierarchies and nested lookups resolved once per session).  A key that splits no
+        class has :meth:`classes_of`'s list, or (``apart``: for another process) None."""
         base = self.classes_of(env)
         classes = self.classes.get(env)
         if classes is None:
-            counter.step(len(keys) * len(self.profiles))
-            return {key: (base, []) for key in keys}
+            step(len(keys) * len(self.profiles))
+            return {key: (None if apart else base, []) for key in keys}
         keyed = self.keyed[env]
-        out: dict[str, tuple[list[int | None], list[Answer]]] = {}
+        out: Answers = {}
+        split: dict[tuple[tuple[int, ...], ...], list[int | None]] = {}  # one list per split
         for key in keys:
             parts = [keyed.split(c, key) for c in range(len(classes.members))]
-            of = base
+            of: list[int | None] | None = None if apart else base
             if any(len(p) > 1 for p in parts):
-                of = list(base)
-                for number, group in enumerate(g for p in parts for g in p):
-                    for i in group:
-                        of[i] = number
+                groups = tuple(g for p in parts for g in p)
+                of = split.get(groups)
+                if of is None:
+                    of = split[groups] = list(base)
+                    for number, group in enumerate(groups):
+                        for i in group:
+                            of[i] = number
             known: dict[Hashable, Answer] = {}  # answers by the key's signature
             found: list[Answer] = []
             for c, p in enumerate(parts):
@@ -486,7 +540,7 @@ class _Side:
                             known[token] = answer
                     found.append(answer)
             out[key] = (of, found)
-            counter.step(len(self.profiles))
+            step(len(self.profiles))
         return out
 
     def _key_signatures(self, env: str, node: int) -> KeySignatures | None:

@@ -3,10 +3,11 @@
 A repository holds millions of nodes and the language server keeps them all, so this is
 most of its memory: marks live in one flat ``array('i')`` and become :class:`NodeSpans`
 only when asked for.  After an edit only the top-level entries the edit touched are
-re-parsed (``yaml_reparse``); :class:`SplicedNodes` then answers from the old table for
+re-parsed (``yaml_reparse``); ``spliced_nodes.SplicedNodes`` then answers from the old table for
 the entries before the edit, the old table shifted by the lines added or removed for the
 entries after it, and a small new table for the re-parsed ones, instead of copying every
-node of a 10,000-line file on each keystroke.
+node of a 10,000-line file on each keystroke.  An edit inside one big entry re-parses the
+children it touched: that entry's children are then pieces of their own.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import operator
 from abc import abstractmethod
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import compress
 
@@ -28,10 +29,10 @@ __all__ = [
     "Nodes",
     "Path",
     "Raw",
-    "SplicedNodes",
     "TopEntry",
     "Walked",
-    "splice_nodes",
+    "shifted",
+    "spans_line",
 ]
 
 
@@ -60,7 +61,7 @@ def _spans(r: Raw) -> NodeSpans:
     return NodeSpans(key, Span.of(r[4], r[5], r[6], r[7]), r[8])
 
 
-def _spans_line(r: Raw, line: int) -> bool:
+def spans_line(r: Raw, line: int) -> bool:
     return (r[0] <= line <= r[2]) or (r[4] <= line <= r[6])
 
 
@@ -102,7 +103,7 @@ class Nodes(Mapping[Path, NodeSpans]):
     def covering(self, line: int) -> Iterator[tuple[Path, Raw]]:
         """Only the nodes whose key or value spans ``line`` (hover and definition per keystroke)."""
         for path, r in self.raw_items():
-            if _spans_line(r, line):
+            if spans_line(r, line):
                 yield path, r
 
     def __getitem__(self, path: Path) -> NodeSpans:
@@ -232,22 +233,39 @@ class NodeTable(Nodes):
         return out
 
     def index_items(self) -> Iterator[tuple[Path, int]]:
-        """(path, node) of every node; parents are recorded before their children."""
+        """(path, node) of every node, each after its parent.
+
+        Parents are mostly recorded before their children; not a duplicate key's later
+        value whose insides an alias copied: its path keeps the first value's place."""
         paths: list[Path | None] = [None] * len(self._keys)
         for path, i in self._other.items():
             paths[i] = path
         parent = self._parent
         keys = self._keys
+        later: list[int] = []  # nodes whose parent had no path yet
         for i in range(len(keys)):
             up = parent[i]
             if up >= 0:
                 above = paths[up]
                 if above is None:
+                    later.append(i)
                     continue
                 paths[i] = (*above, keys[i])
             here = paths[i]
             if here is not None:
                 yield here, i
+        while later:
+            waiting: list[int] = []
+            for i in later:
+                above = paths[parent[i]]
+                if above is None:
+                    waiting.append(i)
+                    continue
+                here = paths[i] = (*above, keys[i])
+                yield here, i
+            if len(waiting) == len(later):
+                return  # no path reaches them
+            later = waiting
 
     def _raw(self, i: int) -> Raw:
         m = self._marks
@@ -376,131 +394,6 @@ class NodeTable(Nodes):
 
 
 EMPTY_NODES = NodeTable({})
-
-# A piece of a spliced table: one parse's table and how many lines its nodes moved since.
-_Piece = tuple[NodeTable, int]
-MAX_PIECES = 8  # more pieces than this (edits all over a file): flatten into one table
-
-
-class SplicedNodes(Nodes):
-    """Nodes of a file edited since its full parse; each top-level key names its piece."""
-
-    __slots__ = ("_of", "_pieces", "_root", "suspect", "symbol_keys")
-
-    def __init__(self, root: Raw, of: dict[object, _Piece]) -> None:
-        self._root = root
-        self._of = of  # top-level key -> the piece holding its nodes
-        self._pieces = list({id(p): p for p in of.values()}.values())
-        self.symbol_keys = False  # splicing is only done for files with neither
-        self.suspect = False
-
-    def raw(self, path: Path) -> Raw | None:
-        if not path:
-            return self._root
-        piece = self._of.get(path[0])
-        if piece is None:
-            return None
-        return _shifted_raw(piece, path)
-
-    def __contains__(self, path: object) -> bool:
-        if not isinstance(path, tuple):
-            return False
-        return self.raw(path) is not None
-
-    def _own_paths(self, piece: _Piece) -> Iterator[tuple[Path, int]]:
-        of = self._of
-        for path, i in piece[0].index_items():
-            if path and of.get(path[0]) is piece:
-                yield path, i
-
-    def __iter__(self) -> Iterator[Path]:
-        yield ()
-        for piece in self._pieces:
-            for path, _ in self._own_paths(piece):
-                yield path
-
-    def __len__(self) -> int:
-        return 1 + sum(1 for piece in self._pieces for _ in self._own_paths(piece))
-
-    def raw_items(self) -> Iterator[tuple[Path, Raw]]:
-        yield (), self._root
-        for piece in self._pieces:
-            table, delta = piece
-            for path, i in self._own_paths(piece):
-                yield path, shifted(table._raw(i), delta)
-
-    def top_entries(self) -> list[TopEntry]:
-        tops: list[tuple[int, int, TopEntry]] = []
-        for key, (table, delta) in self._of.items():
-            i = table._top.get(key)
-            if i is not None:
-                marks = table._marks
-                first_line = marks[8 * i] if marks[8 * i] >= 0 else marks[8 * i + 4]
-                tops.append((first_line + delta, len(tops), (key, table, i, delta)))
-        tops.sort(key=operator.itemgetter(0, 1))
-        return [entry for _, _, entry in tops]
-
-    def covering(self, line: int) -> Iterator[tuple[Path, Raw]]:
-        if _spans_line(self._root, line):
-            yield (), self._root
-        of = self._of
-        for piece in self._pieces:
-            table, delta = piece
-            for path, r in table.covering(line - delta):
-                if path and of.get(path[0]) is piece:
-                    yield path, shifted(r, delta)
-
-
-def _shifted_raw(piece: _Piece, path: Path) -> Raw | None:
-    table, delta = piece
-    r = table.raw(path)
-    return None if r is None else shifted(r, delta)
-
-
-def splice_nodes(
-    old: Nodes,
-    old_keys: Iterable[object],
-    drop: Iterable[object],
-    moved: Iterable[object],
-    delta: int,
-    new: NodeTable,
-    new_keys: Iterable[object],
-    offset: int,
-    ends: tuple[object, object],
-) -> Nodes:
-    """``old`` without the entries ``drop``, with the entries ``moved`` shifted by ``delta``
-    lines, and with ``new`` (parsed from a slice starting at line ``offset``) for ``new_keys``.
-
-    ``old_keys``: every top-level key of ``old`` (needed when ``old`` is still flat);
-    ``ends``: the first and last top-level key afterwards, which bound the root's range.
-    """
-    if isinstance(old, SplicedNodes):
-        of = dict(old._of)
-    elif isinstance(old, NodeTable):
-        whole: _Piece = (old, 0)
-        of = dict.fromkeys(old_keys, whole)
-    else:
-        raise TypeError(f"cannot splice {type(old).__name__}")
-    for key in drop:
-        del of[key]
-    moved_pieces: dict[tuple[int, int], _Piece] = {}
-    for key in moved:
-        table, d = of[key]
-        piece = moved_pieces.get((id(table), d))
-        if piece is None:
-            piece = moved_pieces[(id(table), d)] = (table, d + delta)
-        of[key] = piece
-    fresh: _Piece = (new, offset)
-    for key in new_keys:
-        of[key] = fresh
-    first, last = (_shifted_raw(of[k], (k,)) for k in ends)
-    if first is None or last is None:
-        raise KeyError(ends)  # the outline names keys the tables must hold
-    spliced = SplicedNodes((-1, -1, -1, -1, first[0], 0, last[6], last[7], None), of)
-    if len(spliced._pieces) > MAX_PIECES:
-        return NodeTable(dict(spliced.raw_items()), False, False)
-    return spliced
-
 
 SHORT_LINES = 64  # nodes spanning more lines than this are kept apart by _LineIndex
 

@@ -79,6 +79,7 @@ _BARE_KEY_CLOSED = re.compile(r"\?(?:[ \t\r\n\x85\u2028\u2029\ufeff]|#[^\r\n\x85
 
 class Builder:
     __slots__ = (
+        "anchor_defs",
         "anchor_lines",
         "anchor_sizes",
         "anchors",
@@ -86,6 +87,7 @@ class Builder:
         "budget",
         "entries",
         "lenient",
+        "links",
         "open_ids",
         "origin",
         "oversized",
@@ -94,6 +96,8 @@ class Builder:
         "problems",
         "refusal",
         "root_plain",
+        "spent",
+        "starved",
         "suspect",
         "symbol_keys",
         "tangled",
@@ -123,6 +127,13 @@ class Builder:
         self.symbol_keys = False
         self.suspect = False
         self.budget = COPY_BUDGET
+        # what ties top-level entries together for a re-parse of some (yaml_reparse): each
+        # alias's line with its anchor's, the copy budget each top-level key spent, and
+        # whether a copy went over the budget (which depends on every entry before it)
+        self.links: list[tuple[int, int]] = []
+        self.anchor_defs: list[int] = []  # the line of every anchor
+        self.spent: dict[object, int] = {}
+        self.starved = False
         self.root_plain = False  # the root is a block mapping without a tag
         self.tangled = False  # a top-level ``<<`` or duplicate key ties entries together
 
@@ -169,9 +180,9 @@ class Builder:
         if (
             isinstance(value, dict)
             and self.root_plain
-            and not (self.anchors or self.tangled or self.symbol_keys or self.suspect)
+            and not (self.starved or self.tangled or self.symbol_keys or self.suspect)
         ):
-            outline = outline_of(value, nodes)
+            outline = outline_of(value, nodes, self.links, self.spent, self.anchor_defs)
         return YamlDocument(path, value, nodes, tuple(self.problems), None, outline, too_large)
 
     def _document(self, parser: Any) -> tuple[object, bool]:
@@ -223,6 +234,7 @@ class Builder:
                     anchors[ev.anchor] = value
                     self.anchor_sizes[ev.anchor] = 1
                     self.anchor_lines[ev.anchor] = sm.line
+                    self.anchor_defs.append(sm.line)
                 style = ev.style or None
                 top = stack[-1] if stack else None
                 if (
@@ -308,6 +320,7 @@ class Builder:
                 if ev.anchor is not None:
                     anchors[ev.anchor] = obj
                     self.anchor_lines[ev.anchor] = sm.line
+                    self.anchor_defs.append(sm.line)
                 self.open_ids.add(id(obj))
                 stack.append(
                     Frame(
@@ -326,7 +339,12 @@ class Builder:
                 frame = stack.pop()
                 self.open_ids.discard(id(frame.obj))
                 if not stack:
-                    self.root_plain = frame.is_map and frame.block and frame.tag is None
+                    self.root_plain = (
+                        frame.is_map
+                        and frame.block
+                        and frame.tag is None
+                        and frame.anchor is None  # (its range starts at the anchor)
+                    )
                 if frame.block:
                     end = (frame.end_line, frame.end_col)
                 else:
@@ -354,6 +372,7 @@ class Builder:
                     self._refuse(Refusal(f"Unknown alias: {name}", "yaml-unknown-alias"), raw_marks)
                 else:
                     value = anchors[name]
+                    self.links.append((sm.line, self.anchor_lines[name]))
                     if id(value) in self.open_ids:
                         problems.append(
                             self._problem(
@@ -498,13 +517,11 @@ class Builder:
                 entries[own] = ((*top.path, key), data)
             else:
                 entries.append(((*top.path, key), data))
-        if (
-            key == MERGE_KEY
-            and key.__class__ is str
-            and top.key_tag != STR_TAG
-            and self._merge(top, value, first)
-        ):
-            return False
+        if key == MERGE_KEY and key.__class__ is str and top.key_tag != STR_TAG:
+            budget = self.budget
+            if self._merge(top, value, first):
+                self._spend(stack, budget)
+                return False
         self._store(top, key, value, first)
         return True
 
@@ -520,7 +537,17 @@ class Builder:
         if not self._attach(stack, root, value, marks, None, -1, None) or path is None:
             return
         if isinstance(value, (dict, list)):
+            budget = self.budget
             self._copy_subtree(value, path, skip_own=True)
+            self._spend(stack, budget)
+
+    def _spend(self, stack: list[Frame], budget: int) -> None:
+        """Count the copies made since the budget was ``budget`` against the top-level key
+        being read (an edit that re-parses some entries must know what the others spent)."""
+        used = budget - self.budget
+        if used and stack and stack[0].path == ():
+            key = stack[0].key
+            self.spent[key] = self.spent.get(key, 0) + used
 
     def _copy_subtree(self, value: object, new_path: Path, skip_own: bool) -> None:
         """Record ``value``'s insides again under ``new_path`` (for aliases and merges)."""
@@ -532,6 +559,7 @@ class Builder:
         cut = len(old_path)
         start = first + 1 if skip_own else first
         if end - start > self.budget:
+            self.starved = True
             return
         self.budget -= end - start
         for i in range(start, end):
@@ -640,6 +668,7 @@ class Builder:
             if entry is None or entry[0][:cut] != prefix:
                 continue
             if self.budget <= 0:
+                self.starved = True
                 return
             self.budget -= 1
             entries.append(((*new_path, *entry[0][cut:]), entry[1]))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from hiera_ls.puppet.message import Text, as_path
@@ -16,13 +17,23 @@ from hiera_ls.source.spans import Problem, Span
 class Outline:
     """Where each top-level entry of a block-mapping document starts, in file order.
 
-    Only for documents whose top-level entries stand alone (no anchors, aliases, top-level
-    ``<<`` or duplicate keys, no Symbols or odd keys, each entry on lines of its own): an
-    edit inside one entry can then be re-parsed without the others (``yaml_reparse``).
+    Only for documents whose top-level entries stand on their own lines (no top-level ``<<``
+    or duplicate keys, no Symbols or odd keys, no alias copies cut short by the budget): an
+    edit inside one entry can then be re-parsed without the others (``yaml_reparse``),
+    unless an alias ties it to an entry it leaves in place (``links``).
     """
 
     lines: tuple[int, ...]  # the line of each entry's key (column 0), ascending
     keys: tuple[object, ...]
+    # (key of an entry using an alias, key of the entry holding its anchor), once each, for
+    # aliases whose anchor is in another entry; in file order of the entry using it
+    links: tuple[tuple[object, object], ...] = ()
+    # (key, node copies its aliases and merges made) for the keys that made any, in file
+    # order: the copy budget is the whole document's
+    spent: tuple[tuple[object, int], ...] = ()
+    # the keys whose entries hold an anchor or an alias, in file order
+    anchored: tuple[object, ...] = ()
+    column: int = 0  # of every key (a document re-parsed inside an entry: its indentation)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,20 +63,43 @@ def psych_error_text(doc: YamlDocument) -> str | None:
     return doc.fatal.message.removeprefix(LOAD_ERROR_PREFIX)
 
 
-def outline_of(value: dict[object, object], nodes: Nodes) -> Outline | None:
-    """The outline when every top-level key starts a line of its own at column 0.
+def outline_of(
+    value: dict[object, object],
+    nodes: Nodes,
+    links: Sequence[tuple[int, int]] = (),
+    spent: Mapping[object, int] | None = None,
+    anchor_lines: Sequence[int] = (),
+) -> Outline | None:
+    """The outline when every top-level key starts a line of its own at one column.
 
     A block scalar ends at column 0 of the line after it, which it does not occupy.
+    ``links``: the line of each alias and of its anchor; ``spent``: the copies each
+    top-level key made; ``anchor_lines``: the line of each anchor.
     """
     lines: list[int] = []
     last_end = (-1, 0)
+    column = -1
     for key in value:
         r = nodes.raw((key,))
-        if r is None or r[1] != 0 or r[0] != r[2] or (r[0], 0) < last_end:
+        if r is None or r[0] != r[2] or (r[0], 0) < last_end:
             return None
+        if r[1] != column:
+            if column >= 0:
+                return None
+            column = r[1]
         lines.append(r[0])
         last_end = (r[6], r[7])
-    return Outline(tuple(lines), tuple(value))
+    keys = tuple(value)
+    tied: dict[tuple[object, object], None] = {}
+    for alias_line, anchor_line in links:
+        user = bisect_right(lines, alias_line) - 1
+        holder = bisect_right(lines, anchor_line) - 1
+        if user != holder:
+            tied[(keys[user], keys[holder])] = None
+    copies = tuple((k, spent[k]) for k in keys if k in spent) if spent else ()
+    holding = {bisect_right(lines, line) - 1 for line in (*anchor_lines, *(a for a, _ in links))}
+    anchored = tuple(keys[i] for i in sorted(holding) if i >= 0)
+    return Outline(tuple(lines), keys, tuple(tied), copies, anchored, max(column, 0))
 
 
 def fatal_doc(path: str, code_id: str, message: str | Text, span: Span) -> YamlDocument:

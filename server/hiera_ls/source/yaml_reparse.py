@@ -7,23 +7,31 @@ block mapping.  The slice from that key to the next untouched key is parsed as a
 of its own, and its entries replace the old ones; everything after moves by the number of
 lines the edit added or removed.
 
-Only documents whose entries stand alone qualify (``Outline``: no anchors, aliases,
-top-level merges or duplicates, each key at column 0 on lines of its own).  Whenever the
-slice could read differently inside the whole file (a syntax error, a document marker, a
-key that also exists outside the slice, an entry that no longer starts at column 0 ...)
-the whole file is parsed as before, so the answer is always the full parse's answer.
+Only documents whose entries stand on their own qualify (``Outline``: no top-level merges
+or duplicates, each key at column 0 on lines of its own).  Anchors and aliases inside an
+entry are no obstacle; one that ties entries together is, where the edit would cut the tie:
+an alias after the slice whose anchor is before it or in it (the slice may now define that
+name, or the edit moved the anchor's lines), and an alias in the slice whose anchor is
+outside it (the slice alone does not load: "Unknown alias").  Aliases and merges copy node
+ranges within a budget for the whole document, so the entries' copies must still fit it.
+Whenever the slice could read differently inside the whole file (a syntax error, a document
+marker, a key that also exists outside the slice, an entry that no longer starts at column
+0 ...) the whole file is parsed as before, so the answer is always the full parse's answer.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from hiera_ls.source.node_table import Nodes, NodeTable, splice_nodes
+from hiera_ls.source.node_table import Nodes, NodeTable
 from hiera_ls.source.spans import FileSpan, Problem, Span
+from hiera_ls.source.spliced_nodes import splice_inner_nodes, splice_nodes
 from hiera_ls.source.yaml_document import Outline, YamlDocument
 from hiera_ls.source.yaml_loader import load_yaml
+from hiera_ls.source.yaml_nodes import COPY_BUDGET
 
 __all__ = ["changed_lines", "reload_yaml"]
 
@@ -42,12 +50,15 @@ def reload_yaml(previous: YamlDocument, previous_text: str, text: str) -> YamlDo
 
 
 def _common_prefix(a: str, b: str) -> int:
+    """(Compared a chunk at a time, the chunk halved near the difference: the last chunk
+    compared a character at a time took most of an edit of Wikimedia's admin data.)"""
     limit = min(len(a), len(b))
     i = 0
-    while i + _CHUNK <= limit and a[i : i + _CHUNK] == b[i : i + _CHUNK]:
-        i += _CHUNK
-    while i < limit and a[i] == b[i]:
-        i += 1
+    step = _CHUNK
+    while step:
+        while i + step <= limit and a[i : i + step] == b[i : i + step]:
+            i += step
+        step //= 2
     return i
 
 
@@ -55,10 +66,11 @@ def _common_suffix(a: str, b: str, limit: int) -> int:
     """Length of the common end of ``a`` and ``b``, at most ``limit``."""
     n = 0
     la, lb = len(a), len(b)
-    while n + _CHUNK <= limit and a[la - n - _CHUNK : la - n] == b[lb - n - _CHUNK : lb - n]:
-        n += _CHUNK
-    while n < limit and a[la - n - 1] == b[lb - n - 1]:
-        n += 1
+    step = _CHUNK
+    while step:
+        while n + step <= limit and a[la - n - step : la - n] == b[lb - n - step : lb - n]:
+            n += step
+        step //= 2
     return n
 
 
@@ -131,6 +143,8 @@ def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
         or not isinstance(value, dict)
         or previous.fatal is not None
         or not outline.lines
+        or outline.column
+        or previous.too_large
     ):
         return None
     if _odd_breaks(old) or _odd_breaks(new):
@@ -144,6 +158,10 @@ def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
     if i1 < 0:
         return None  # before the first key: the header, a directive, "---"
     i2 = bisect_left(lines, edit.old_end_line)  # first entry wholly after the change
+    if i2 == i1 + 1 and edit.first_line > lines[i1] and _long(previous, i1):
+        inner = _splice_inner(previous, old, new, edit, i1)  # one entry's children
+        if inner is not None:
+            return inner
     while True:
         b1 = lines[i1]
         start = _line_start(old, edit.first_line, edit.start, b1)
@@ -161,9 +179,9 @@ def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
     if _MARKERS.search(piece):
         return None
     part = load_yaml(previous.path, piece)
-    if part.fatal is not None:
-        return None
-    if part.outline is not None and isinstance(part.value, dict):
+    if part.fatal is not None or part.too_large:
+        return None  # (values too large to walk are said in an order of their own)
+    if part.outline is not None and isinstance(part.value, dict) and not part.outline.column:
         part_outline = part.outline
         part_value: dict[object, object] = part.value
     elif part.value is None and not part.nodes and not part.problems:
@@ -179,6 +197,9 @@ def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
     outside.update(kept_after)
     if not outside.isdisjoint(part_value):
         return None  # a duplicate key across entries: Psych's last-wins needs the full parse
+    ties = _ties(outline, part_outline, kept_before, kept_after)
+    if ties is None:
+        return None
     merged: dict[object, object] = {k: value[k] for k in kept_before}
     merged.update(part_value)
     for k in kept_after:
@@ -188,7 +209,7 @@ def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
         *(line + b1 for line in part_outline.lines),
         *(line + delta for line in lines[i2:]),
     )
-    new_outline = Outline(new_lines, (*kept_before, *part_outline.keys, *kept_after))
+    new_outline = Outline(new_lines, (*kept_before, *part_outline.keys, *kept_after), *ties)
     part_nodes = part.nodes
     if not isinstance(part_nodes, NodeTable) or not isinstance(previous.nodes, Nodes):
         return None
@@ -207,13 +228,214 @@ def _splice(previous: YamlDocument, old: str, new: str) -> YamlDocument | None:
     if not all(_follows(nodes, new_outline, i) for i in joints):
         return None
     end = lines[i2] if i2 < len(lines) else None
-    problems = [pr for pr in previous.problems if pr.where.span.start.line < b1]
-    problems.extend(_moved(pr, b1) for pr in part.problems)
+    problems = _problems(previous.problems, part.problems, b1, end, delta)
+    return YamlDocument(previous.path, merged, nodes, problems, None, new_outline)
+
+
+_Ties = tuple[tuple[tuple[object, object], ...], tuple[tuple[object, int], ...], tuple[object, ...]]
+
+
+def _ties(
+    outline: Outline,
+    part: Outline,
+    kept_before: Sequence[object],
+    kept_after: Sequence[object],
+) -> _Ties | None:
+    """The new outline's links, copies spent and anchored keys; None when an alias after the
+    slice reads an anchor before it or in it, or the copies overrun the budget."""
+    if not (outline.links or outline.spent or outline.anchored):
+        if sum(n for _, n in part.spent) > COPY_BUDGET:
+            return None
+        return part.links, part.spent, part.anchored
+    after = set(kept_after)
+    if any(user in after and holder not in after for user, holder in outline.links):
+        return None
+    before = set(kept_before)
+    spent = (
+        *((k, n) for k, n in outline.spent if k in before),
+        *part.spent,
+        *((k, n) for k, n in outline.spent if k in after),
+    )
+    if sum(n for _, n in spent) > COPY_BUDGET:
+        return None  # which alias goes without its ranges is decided in file order
+    links = (
+        *(link for link in outline.links if link[0] in before),
+        *part.links,
+        *(link for link in outline.links if link[0] in after),
+    )
+    anchored = (
+        *(k for k in outline.anchored if k in before),
+        *part.anchored,
+        *(k for k in outline.anchored if k in after),
+    )
+    return links, spent, anchored
+
+
+def _problems(
+    old: tuple[Problem, ...], part: tuple[Problem, ...], start: int, end: int | None, delta: int
+) -> tuple[Problem, ...]:
+    """The old problems before line ``start``, the slice's (moved to it), and the old ones
+    from line ``end`` on (moved by ``delta``)."""
+    problems = [pr for pr in old if pr.where.span.start.line < start]
+    problems.extend(_moved(pr, start) for pr in part)
     if end is not None:
-        problems.extend(
-            _moved(pr, delta) for pr in previous.problems if pr.where.span.start.line >= end
+        problems.extend(_moved(pr, delta) for pr in old if pr.where.span.start.line >= end)
+    return tuple(problems)
+
+
+def _children(value: object, nodes: Nodes, key: object) -> tuple[list[int], int] | None:
+    """The line of each child key of the top-level entry ``key`` and their column, when its
+    value is a block mapping whose keys start lines of their own at one column (as
+    :func:`outline_of` asks of a document's), below the key's line."""
+    own = nodes.raw((key,))
+    if not isinstance(value, dict) or not value or own is None:
+        return None
+    column = own[5]
+    if column <= 0 or own[4] <= own[2]:
+        return None  # not a block mapping below its key
+    lines: list[int] = []
+    last_end = (own[4], 0)
+    for child in value:
+        r = nodes.raw((key, child))
+        if r is None or r[1] != column or r[0] != r[2] or (r[0], 0) < last_end:
+            return None
+        lines.append(r[0])
+        last_end = (r[6], r[7])
+    if lines[0] != own[4]:
+        return None  # the value starts before its first key: a duplicate dropped there
+    return lines, column
+
+
+_NOT_A_KEY = ("", " ", "\t", "\r", "\n", "#")
+# An entry this long is re-parsed a child at a time (a shorter one is cheap to parse whole,
+# and its nodes stay in one piece, which is quicker to walk)
+INNER_LINES = 200
+
+
+def _long(previous: YamlDocument, i: int) -> bool:
+    outline = previous.outline
+    if outline is None:
+        return False
+    if i + 1 < len(outline.lines):
+        return outline.lines[i + 1] - outline.lines[i] > INNER_LINES
+    own = previous.nodes.get((outline.keys[i],))
+    return own is not None and own.value.end.line - outline.lines[i] > INNER_LINES
+
+
+def _splice_inner(
+    previous: YamlDocument, old: str, new: str, edit: _Edit, i: int
+) -> YamlDocument | None:
+    """Re-parse only the children an edit touched of the one top-level entry it is inside
+    (Wikimedia's admin data: three top-level keys over 7,310 lines). The slice of children
+    is parsed alone as a document indented as they are, which libyaml reads as it reads
+    them in place; an entry with anchors, aliases or merges is left to the others."""
+    outline = previous.outline
+    value = previous.value
+    nodes = previous.nodes
+    if outline is None or not isinstance(value, dict) or not isinstance(nodes, Nodes):
+        return None
+    key = outline.keys[i]
+    if key in outline.anchored or any(k == key for k, _ in outline.spent):
+        return None
+    entry = value[key]
+    found = _children(entry, nodes, key)
+    if found is None or not isinstance(entry, dict):
+        return None
+    lines, column = found
+    after_line = outline.lines[i + 1] if i + 1 < len(outline.lines) else None
+    if any(
+        pr.code == "yaml-duplicate-key"
+        and pr.where.span.start.line >= outline.lines[i]
+        and (after_line is None or pr.where.span.start.line < after_line)
+        for pr in previous.problems
+    ):
+        return None  # a child given twice: the first may lie outside the slice
+    j1 = bisect_right(lines, edit.first_line) - 1
+    if j1 < 0:
+        return None  # between the key and its first child
+    j2 = bisect_left(lines, edit.old_end_line)
+    indent = " " * column
+    while True:
+        start = _line_start(old, edit.first_line, edit.start, lines[j1])
+        if new.startswith(indent, start) and new[start + column : start + column + 1] not in (
+            _NOT_A_KEY
+        ):
+            break
+        if j1 == 0:
+            return None
+        j1 -= 1
+    b1 = lines[j1]
+    end = lines[j2] if j2 < len(lines) else after_line
+    if end is not None:
+        stop = _line_start(old, edit.old_stop_line, edit.old_stop, end) + len(new) - len(old)
+    else:
+        stop = len(new)
+    piece = new[start:stop]
+    if _MARKERS.search(piece) or _dedented(piece, column):
+        return None
+    part = load_yaml(previous.path, piece)
+    part_outline = part.outline
+    if (
+        part.fatal is not None
+        or part.too_large
+        or part_outline is None
+        or part_outline.column != column
+        or part_outline.anchored
+        or part_outline.spent
+        or not isinstance(part.value, dict)
+        or not isinstance(part.nodes, NodeTable)
+    ):
+        return None
+    children = tuple(entry)
+    kept_before, dropped, kept_after = children[:j1], children[j1:j2], children[j2:]
+    if not {*kept_before, *kept_after}.isdisjoint(part.value):
+        return None  # a duplicate key across children: the full parse says which wins
+    delta = edit.new_end_line - edit.old_end_line
+    changed: dict[object, object] = {k: entry[k] for k in kept_before}
+    changed.update(part.value)
+    for k in kept_after:
+        changed[k] = entry[k]
+    merged = {k: (changed if k == key else v) for k, v in value.items()}
+    keys = outline.keys
+    try:
+        spliced_nodes = splice_inner_nodes(
+            nodes,
+            keys,
+            key,
+            (kept_before, dropped, part_outline.keys, kept_after),
+            delta,
+            part.nodes,
+            b1,
+            keys[i + 1 :],
+            (keys[0], keys[-1]),
         )
-    return YamlDocument(previous.path, merged, nodes, tuple(problems), None, new_outline)
+    except KeyError:
+        return None
+    new_lines = (*outline.lines[: i + 1], *(line + delta for line in outline.lines[i + 1 :]))
+    new_outline = replace(outline, lines=new_lines)
+    # each child starts after the one before ends, and the entry before the next top-level key
+    inner = Outline(
+        (*lines[:j1], *(n + b1 for n in part_outline.lines), *(n + delta for n in lines[j2:])),
+        (*kept_before, *part_outline.keys, *kept_after),
+    )
+    joints = (j1, j1 + len(part_outline.keys))
+    if not all(_follows(spliced_nodes, inner, j, (key,)) for j in joints):
+        return None
+    if not _follows(spliced_nodes, new_outline, i + 1):
+        return None
+    problems = _problems(previous.problems, part.problems, b1, end, delta)
+    return YamlDocument(previous.path, merged, spliced_nodes, problems, None, new_outline)
+
+
+def _dedented(piece: str, column: int) -> bool:
+    """Whether a line of ``piece`` other than a blank or a comment starts left of
+    ``column``: in the file it ends the entry (or the file), in the slice alone the document,
+    which libyaml then reads no further."""
+    for line in piece.split("\n"):
+        text = line.lstrip(" ")
+        if text and text[0] not in "#\r" and len(line) - len(text) < column:
+            return True
+    return False
 
 
 def _odd_breaks(text: str) -> bool:
@@ -223,11 +445,12 @@ def _odd_breaks(text: str) -> bool:
     )
 
 
-def _follows(nodes: Nodes, outline: Outline, i: int) -> bool:
-    """Entry ``i`` starts on a line after entry ``i - 1`` ends (as :func:`outline_of` wants)."""
+def _follows(nodes: Nodes, outline: Outline, i: int, within: tuple[object, ...] = ()) -> bool:
+    """Entry ``i`` starts on a line after entry ``i - 1`` ends (as :func:`outline_of` wants);
+    ``within``: the path of the mapping whose entries ``outline`` lists."""
     if i <= 0 or i >= len(outline.keys):
         return True
-    before = nodes.raw((outline.keys[i - 1],))
+    before = nodes.raw((*within, outline.keys[i - 1]))
     return before is not None and (before[6], before[7]) <= (outline.lines[i], 0)
 
 
