@@ -1,7 +1,7 @@
 """`hiera-ls check` with many facts profiles: what the profiles' differences cost.
 
     python bench/bench_check_profiles.py [--nodes 300] [--profiles 1,20] [--fleet 0]
-                                         [--runs 3] [--jobs 1,2] [--base SERVER_DIR]
+                                         [--runs 3] [--jobs 1,2] [--base SERVER_DIR [--base-jobs N]]
                                          [--short]
 
 The repository is bench/gen_repo.py's (``--nodes`` node files); ``--profiles`` lists the
@@ -73,6 +73,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--jobs", default="1,2", help="the --jobs values to time (default: 1,2)")
     parser.add_argument("--base", help="a baseline checkout's server directory")
+    parser.add_argument(
+        "--base-jobs", type=int, help="the base's --jobs (default: none, for a base without it)"
+    )
     parser.add_argument("--short", action="store_true")
     args = parser.parse_args()
     if args.short:
@@ -84,7 +87,7 @@ def main() -> None:
         (f"this --jobs {j}", None, int(j)) for j in args.jobs.split(",") if j
     ]
     if args.base:
-        sides.append(("base", str(Path(args.base).resolve()), None))
+        sides.append(("base", str(Path(args.base).resolve()), args.base_jobs))
     with tempfile.TemporaryDirectory() as tmp:
         for profiles, fleet in cases:
             env = repository(Path(tmp) / f"r{profiles}-{fleet}", args.nodes, profiles, fleet)
