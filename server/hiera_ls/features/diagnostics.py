@@ -320,6 +320,12 @@ class Diagnostics:
             return False
         return _file_count(snapshot, view) > SYNC_INDEX_FILES
 
+    def indexed_once(self, snapshot: Snapshot, path: str) -> bool:
+        """Whether ``path``'s environment has had an index, perhaps of an older state: its
+        findings are carried over an edit until the new one is built."""
+        view = snapshot.environment_for(path)
+        return view is not None and view.env.root in self._built
+
     def has_index(self, snapshot: Snapshot) -> bool:
         return all(
             (b := self._built.get(v.env.root)) is not None and b.index.env is v.env

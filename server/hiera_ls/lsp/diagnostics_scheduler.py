@@ -169,10 +169,12 @@ class DiagnosticsScheduler:
                 if path not in self.ls.uris:
                     continue
                 snapshot = self.ls.snapshot()
-                if self.indexing(snapshot) and snapshot.kind_of(path) is FileKind.DATA:
+                first = not self.ls.diagnostics.indexed_once(snapshot, path)
+                if first and self.indexing(snapshot) and snapshot.kind_of(path) is FileKind.DATA:
                     # edited before the start-up checks have built the index: what the
                     # loader found now, the rest when they are done (building the index
-                    # here too took 1-3 s on 142 files, racing the worker for the processor)
+                    # here too took 1-3 s on 142 files, racing the worker for the processor);
+                    # after that, an older index's findings are carried (nothing flickers)
                     found = self.diagnostics_for(snapshot, path, loader=True)
                     self.publish([path], force=path, computed={path: found})
                     continue
