@@ -144,7 +144,13 @@ def _in_workers(
         for _ in range(min(jobs, len(units))):
             reader, writer = context.Pipe(duplex=False)
             started: BaseProcess = context.Process(target=_work, args=(shared, writer), daemon=True)
-            started.start()
+            # a Ctrl-C while the child is being made would reach it before it ignores the
+            # signal (a traceback from the fork's own hooks): it waits, blocked, until then
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            try:
+                started.start()
+            finally:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
             writer.close()
             workers.append(started)
             readers[reader] = started
@@ -242,6 +248,7 @@ class _Shared(Generic[U, R]):
 def _work(shared: _Shared[U, R], writer: Connection) -> None:
     """A worker's life: units until none is left, each result sent as it is done."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the run and kills it
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent
     for number in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(number, signal.SIG_DFL)  # not the parent's handler (diff's clean-up)
     _die_with_parent()
