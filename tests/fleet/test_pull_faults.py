@@ -86,7 +86,12 @@ FAULTS = {
 }
 
 
-@pytest.mark.parametrize("case", list(FAULTS))
+TIMED = {"a hang", "a trickle"}  # each waits out the timeout: with the slow tests
+
+
+@pytest.mark.parametrize(
+    "case", [pytest.param(c, marks=pytest.mark.slow) if c in TIMED else c for c in FAULTS]
+)
 def test_a_failure_names_the_url_and_cause_and_keeps_the_last_good_profiles(
     case: str,
     last_good: Path,

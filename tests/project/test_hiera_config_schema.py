@@ -211,7 +211,7 @@ _NEAR_VALID = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(schema=st.sampled_from(sorted(_SCHEMAS)), config=_CONFIGS | _NEAR_VALID)
 def test_what_is_plainly_accepted_passes_puppets_type_check(schema: str, config: object) -> None:
     """hiera.yaml files are settled without Puppet's type system when their plain values fit

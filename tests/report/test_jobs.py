@@ -3,9 +3,9 @@ stderr are the same for any N, on random repositories and fleets and on the ship
 example; a worker's failure is the user's message, and no worker outlives the run.
 
 Work this small is done in-process unless told otherwise: the tests lower the threshold to
-nothing, and check that workers did run.  The quick loop runs one random repository of each
-command; the example, the revisions, the other seeds and the failures run with the slow
-tests."""
+nothing, and check that workers did run.  The quick loop runs one random repository of
+``check``; ``diff``, the example, the revisions, the other seeds and the failures run with
+the slow tests."""
 
 from __future__ import annotations
 
@@ -121,7 +121,8 @@ def _fleet_environments(root: Path, seed: int, with_module: bool) -> None:
         path.write_text(json.dumps(facts))
 
 
-@pytest.mark.parametrize("seed", SEEDS[:3])
+@pytest.mark.slow  # the quick loop compares check's reports (above)
+@pytest.mark.parametrize("seed", range(3))
 def test_diff_of_a_fleet_reports_the_same_for_any_number_of_workers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: Run, spread_always: list[int], seed: int
 ) -> None:
@@ -209,6 +210,7 @@ def worker_pids(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return pids
 
 
+@pytest.mark.slow
 def test_a_users_error_in_a_worker_is_said_as_in_process(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gc
 
+import pytest
+
 from hiera_ls.source.data_file import load_yaml_data
 from hiera_ls.source.node_table import SHORT_LINES, NodeTable
 
@@ -47,6 +49,7 @@ def test_the_nodes_of_each_line_are_those_whose_lines_include_it() -> None:
         assert found == expected, line
 
 
+@pytest.mark.slow  # 0.6 s of building a big file's index
 def test_the_line_index_of_a_big_file_is_a_few_arrays_not_a_list_per_line() -> None:
     """Before: the first hover in a file built one list per line (1.65 million lists, 326
     MiB kept and 6 s for a 47.7 MB file)."""

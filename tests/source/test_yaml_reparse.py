@@ -26,7 +26,7 @@ from hiera_ls.source.yaml_reparse import changed_lines, reload_yaml
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SEEDS = int(os.environ.get("HIERA_LS_REPARSE_SEEDS", "1000"))
-QUICK_SEEDS = 20  # the quick loop's share; the others run with the slow tests
+QUICK_SEEDS = 10  # the quick loop's share; the others run with the slow tests
 
 STANDALONE = [  # entries that keep a document splittable
     "{k}: value {i}\n",
@@ -172,6 +172,7 @@ def _big() -> str:
     )
 
 
+@pytest.mark.slow  # the users' test below splices in the quick loop
 def test_typing_in_a_big_file_re_parses_one_entry() -> None:
     text = _big()
     doc = load_yaml("/d/big.yaml", text)
