@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import Any
 
 from hiera_ls.puppet.message import Text
 
@@ -155,13 +154,13 @@ class Problem:
             object.__setattr__(self, "_hash", found)
         return found
 
-    def __getstate__(self) -> list[Any]:
-        return [getattr(self, f.name) for f in fields(self) if f.name != "_hash"]
-
-    def __setstate__(self, state: list[Any]) -> None:
-        for f, value in zip((f for f in fields(self) if f.name != "_hash"), state, strict=True):
-            object.__setattr__(self, f.name, value)
-        object.__setattr__(self, "_hash", None)
+    def __reduce__(self) -> tuple[type[Problem], tuple[object, ...]]:
+        # pickled as its fields, so the hash is computed anew where it is loaded (Python
+        # before 3.11.4 replaces a frozen slotted dataclass's own __getstate__/__setstate__)
+        return (
+            Problem,
+            (self.code, self.text, self.severity, self.where, self.details, self.consequences),
+        )
 
     @property
     def message(self) -> str:
