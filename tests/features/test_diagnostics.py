@@ -150,3 +150,26 @@ def test_open_files_are_checked_again_only_when_something_they_read_changed(
     for path in paths:
         d.file_problems(snapshot, path)
     assert sorted(calls) == sorted(paths)
+
+
+class _GaveUp(Exception):
+    pass
+
+
+def test_background_checks_of_a_file_without_profiles_give_way_between_families() -> None:
+    """The server's background run calls ``pause`` between the families of a file's checks
+    (an edit or a request goes first; a newer edit makes it give up): before, a file whose
+    checks made no lookup (no facts profile) ran them all in one stretch, and a keystroke's
+    publish or a hover waited for it."""
+    broken = Workspace([str(FIXTURES / "broken-repo")]).snapshot()
+    common = str(FIXTURES / "broken-repo/data/common.yaml")
+    calls: list[int] = []
+    found = Diagnostics().file_problems(broken, common, lambda: calls.append(1))
+    assert [x.code for x in found][:1] == ["reference-undefined-key"]
+    assert len(calls) >= 3
+
+    def give_up() -> None:
+        raise _GaveUp
+
+    with pytest.raises(_GaveUp):
+        Diagnostics().file_problems(broken, common, give_up)

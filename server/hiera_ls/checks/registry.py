@@ -91,6 +91,7 @@ def check_data_file(
     folded: Folded | None = None,
     facts: KnownFacts = NO_FACTS,
     legacy: LegacyFacts | None = None,
+    pause: Callable[[], None] | None = None,
 ) -> list[Problem]:
     """All problems of one data file, in file order.
 
@@ -105,7 +106,10 @@ def check_data_file(
     failures are its consequences, not findings of this file.
     ``facts``: every facts profile's facts (a misspelt fact is one none of them has).
     ``legacy``: the target's agents send no legacy facts (checks/legacy_facts.py).
+    ``pause``: called between families of checks (the server's background run gives way
+    there to an edit or a request, or gives up by raising).
     """
+    step = pause if pause is not None else _no_pause
     data = source.data
     path = source.path
     out: list[Problem] = []
@@ -137,7 +141,9 @@ def check_data_file(
     locator = Locator.of(source.text, source.is_json)
     if not large:
         out.extend(check_data_tokens(path, data, locator, legacy))
+        step()
         out.extend(check_data_fact_paths(path, data, locator, facts))
+        step()
         if not source.is_json:
             out.extend(check_null_words(path, data, source.text, code))
             out.extend(check_dash_items(path, data, source.text))
@@ -156,6 +162,7 @@ def check_data_file(
     if module_name is not None and not _unread_module(role):
         function = role.function_name or ("json_data" if source.is_json else "yaml_data")
         out.extend(check_module_keys(path, data, module_name, function))
+    step()
     references = [] if large else source.file_keys().kept_references(module_name)
     if index is not None:
         out.extend(
@@ -171,10 +178,16 @@ def check_data_file(
         )
     context = _code_context(index, code, role)
     if context is not None:
+        step()
         out.extend(check_class_keys(path, data, context, module_name=module_name))
         out = judge_yaml11_booleans(out, data, source.text, context, module_name)
+    step()
     out.extend(check_data_file_lookups(index, source, profile, env, code, declared, folded))
     return in_file_order(unique(out))
+
+
+def _no_pause() -> None:
+    """No pause: a command-line run has no editor to give way to."""
 
 
 def check_data_file_lookups(

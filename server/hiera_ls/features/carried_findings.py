@@ -9,6 +9,8 @@ that is not.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -43,11 +45,48 @@ class CarriedFindings:
             del self._held[key]
 
 
-def move_with_lines(old: str, new: str, problems: list[Problem]) -> list[Problem]:
+def move_with_lines(old: str, new: str, problems: Sequence[Problem]) -> list[Problem]:
     """Problems of ``old`` moved to ``new``: lines before and after the edited lines keep
     their problems (shifted); problems touching the edited lines are dropped."""
     prefix, tail_start, new_tail_start = changed_lines(old, new)
-    delta = new_tail_start - tail_start
+    return _moved(prefix, tail_start, new_tail_start - tail_start, problems)
+
+
+@dataclass(frozen=True, slots=True)
+class FileOrdered:
+    """Findings in file order, with the line each starts on and the furthest line any of
+    them up to it reaches: an edit moves them as :func:`move_with_lines` does, but by
+    slices. Those wholly before the edited lines and, where no line was added or removed,
+    those after them are the same objects; only the few around the edit are looked at (a
+    loop over a big file's 2,371 findings on every keystroke, several times)."""
+
+    found: tuple[Problem, ...]
+    starts: tuple[int, ...]
+    reach: tuple[int, ...]
+
+    @classmethod
+    def of(cls, found: Sequence[Problem]) -> FileOrdered:
+        """``found`` in file order (sorted by where each starts)."""
+        starts = tuple(p.where.span.start.line for p in found)
+        reach = tuple(itertools.accumulate((p.where.span.end.line for p in found), max))
+        return cls(tuple(found), starts, reach)
+
+    def moved(self, old: str, new: str) -> list[Problem]:
+        """The findings of ``old`` moved to ``new``, in file order."""
+        prefix, tail_start, new_tail_start = changed_lines(old, new)
+        delta = new_tail_start - tail_start
+        found = self.found
+        before = bisect.bisect_left(self.reach, prefix)  # these end before the edited lines
+        after = bisect.bisect_left(self.starts, tail_start, lo=before)  # these start after
+        out = list(found[:before])
+        out.extend(_moved(prefix, tail_start, delta, found[before:after]))
+        out.extend(
+            found[after:] if delta == 0 else _moved(prefix, tail_start, delta, found[after:])
+        )
+        return out
+
+
+def _moved(prefix: int, tail_start: int, delta: int, problems: Sequence[Problem]) -> list[Problem]:
     out: list[Problem] = []
     for p in problems:
         span = p.where.span

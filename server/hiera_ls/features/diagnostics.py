@@ -17,7 +17,6 @@ edit (those inside the edited lines are dropped until the full checks run again)
 from __future__ import annotations
 
 import functools
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -39,8 +38,6 @@ from hiera_ls.checks.registry import (
     CrossFileIndex,
     DataSource,
     LegacyFacts,
-    NodeProfile,
-    ProfileLookup,
     build_index,
     check_data_file,
     check_hiera_config,
@@ -49,22 +46,18 @@ from hiera_ls.checks.registry import (
 )
 from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
 from hiera_ls.checks.unused_data import modules_with_code, read_by_data, unused_in_file
-from hiera_ls.engine.lookup import LookupOutcome, LookupSession
-from hiera_ls.features.carried_findings import CarriedFindings, move_with_lines
+from hiera_ls.features.carried_findings import CarriedFindings, FileOrdered, move_with_lines
+from hiera_ls.features.check_profiles import node_profiles, profile_lookups
 from hiera_ls.features.code_hints import PUPPET_CODE, code_hints
 from hiera_ls.features.code_hints import project_paths as project_paths  # report/run.py's
-from hiera_ls.features.profile_signature import ProfileSignatures
+from hiera_ls.features.file_order import located_in, order, reported_where_it_is
 from hiera_ls.features.puppet_code import code_index
 from hiera_ls.features.said_once import without_said
-from hiera_ls.features.spread import profile_lookup
 from hiera_ls.project.asked_merges import merge_arguments
 from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.code_mentions import MentionCache, mentioned
-from hiera_ls.project.facts import node_scope
 from hiera_ls.project.key_index import LARGE_FILE_CHARS, FileKeys
-from hiera_ls.project.profiles import ProfileEntry
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
-from hiera_ls.puppet.errors import Cause
 from hiera_ls.source.files import Stamp
 from hiera_ls.source.loader_rules import YAML11_BOOLEAN
 from hiera_ls.source.spans import Problem
@@ -100,6 +93,18 @@ class _Full:
     checked: Coverage
     context: tuple[object, ...] = ()  # what else they read (see Diagnostics._context)
     every: bool = True  # every profile's lookups (not the active one's alone: a big file)
+    # what an edit moves (Diagnostics.quick_problems), worked out once: the checks' own
+    # findings in file order, and the loader notes the checks judged
+    kept: FileOrdered = field(init=False)
+    overridden: tuple[Problem, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        loader = self.loader
+        kept = sorted((p for p in self.problems if p not in loader), key=order)
+        object.__setattr__(self, "kept", FileOrdered.of(kept))
+        judged = frozenset(self.problems)
+        overridden = (p for p in loader if p.code in JUDGED_LOADER_CODES and p not in judged)
+        object.__setattr__(self, "overridden", tuple(overridden))
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +162,7 @@ class Diagnostics:
         for view in snapshot.environments:
             built = self._built.get(view.env.root)
             if built is None or built.changes < changes or built.index.env is not view.env:
-                built = self._build(snapshot, view, changes)
+                built = self._build(snapshot, view, changes, pause)
             # what key-unused and the class checks read (the code index, the names the code
             # writes out): costly the first time (seconds on a big repository), so here rather
             # than on a keystroke
@@ -276,11 +281,17 @@ class Diagnostics:
         return DataSource(path, text, df)
 
     def _build(
-        self, snapshot: Snapshot, view: EnvironmentView, changes: int | None = None
+        self,
+        snapshot: Snapshot,
+        view: EnvironmentView,
+        changes: int | None = None,
+        pause: Pause | None = None,
     ) -> _Built:
         indexed: list[FileKeys] = []
         for path, info in snapshot.data_files.items():
             if info.view is view:
+                if pause is not None:
+                    pause()  # (the server's background run: an edit or a request goes first)
                 # kept per content version: unchanged files cost nothing
                 keys = snapshot.file_keys(path)
                 if keys is not None:
@@ -345,19 +356,16 @@ class Diagnostics:
         if source is None:
             return self.file_problems(snapshot, path)
         if source.text == last.text:
-            found = self._with_coverage(snapshot, path, source.text, list(last.problems))
-            return self._policy(snapshot, path, source.text, found, last.checked)
-        kept = [p for p in last.problems if p not in last.loader]
-        moved = move_with_lines(last.text, source.text, kept)
+            found = self.with_coverage(snapshot, path, source.text, list(last.problems))
+            return self.policy(snapshot, path, source.text, found, last.checked)
+        moved = last.kept.moved(last.text, source.text)  # in file order, each once
         # loader notes the checks judged (a yaml11-boolean a class parameter's type silenced
         # or made a warning) stay judged until the full checks run again
-        judged = frozenset(last.problems)
-        overridden = [p for p in last.loader if p.code in JUDGED_LOADER_CODES and p not in judged]
-        stale = frozenset(move_with_lines(last.text, source.text, overridden))
+        stale = frozenset(move_with_lines(last.text, source.text, last.overridden))
         fresh = [p for p in source.data.problems if p not in stale]
-        found = _located_in(sorted([*fresh, *moved], key=_order), path)
-        found = self._with_coverage(snapshot, path, source.text, found)
-        return self._policy(snapshot, path, source.text, found, PARTIAL)
+        found = located_in(sorted([*fresh, *moved], key=order), path) if fresh else moved
+        found = self.with_coverage(snapshot, path, source.text, found)
+        return self.policy(snapshot, path, source.text, found, PARTIAL)
 
     def loader_problems(self, snapshot: Snapshot, path: str) -> list[Problem]:
         """What the file's loader found (its YAML as Puppet reads it), under the repository's
@@ -366,8 +374,8 @@ class Diagnostics:
         source = self.source(snapshot, path)
         if source is None:
             return []
-        found = _located_in(sorted(source.data.problems, key=_order), path)
-        return self._policy(snapshot, path, source.text, found, PARTIAL)
+        found = located_in(sorted(source.data.problems, key=order), path)
+        return self.policy(snapshot, path, source.text, found, PARTIAL)
 
     def file_problems(
         self, snapshot: Snapshot, path: str, pause: Pause | None = None
@@ -377,11 +385,11 @@ class Diagnostics:
         ``pause`` is called before each lookup the profile check makes: a background caller
         uses it to let the server's thread go first, or to give up (by raising).
         """
-        found, checked, text = self._checked(snapshot, path, pause)
-        found = self._with_coverage(snapshot, path, text, found)
-        return self._policy(snapshot, path, text, found, checked)
+        found, checked, text = self.checked(snapshot, path, pause)
+        found = self.with_coverage(snapshot, path, text, found)
+        return self.policy(snapshot, path, text, found, checked)
 
-    def _with_coverage(
+    def with_coverage(
         self, snapshot: Snapshot, path: str, text: str | None, found: list[Problem]
     ) -> list[Problem]:
         """The file's problems plus its every-profile findings, each cause with the lookups it
@@ -397,15 +405,15 @@ class Diagnostics:
             current = last.by_file.get(path, []) if last is not None else []
             extra = self._carry(snapshot, "profiles", path, text, current, holds) or []
             if extra:
-                found = _located_in(sorted([*found, *extra], key=_order), path)
+                found = located_in(sorted([*found, *extra], key=order), path)
         if last is None:
             return found
         if kind is FileKind.HIERA_CONFIG and holds and last.by_file.get(path):
             # its levels that only read files levels above it read
-            found = _located_in(sorted([*found, *last.by_file[path]], key=_order), path)
+            found = located_in(sorted([*found, *last.by_file[path]], key=order), path)
         return fold(found, last.consequences, len(snapshot.profiles))
 
-    def _checked(
+    def checked(
         self, snapshot: Snapshot, path: str, pause: Pause | None
     ) -> tuple[list[Problem], Coverage, str | None]:
         """Every check but the every-profile findings, before the repository's policy; reused
@@ -440,7 +448,7 @@ class Diagnostics:
         return found, checked, source.text if source is not None else None
 
     @staticmethod
-    def _policy(
+    def policy(
         snapshot: Snapshot,
         path: str,
         text: str | None,
@@ -451,7 +459,8 @@ class Diagnostics:
         the one place every caller (server, ``hiera-ls check``) goes through."""
         config = snapshot.config_for(path)
         if not config.has_rules and not may_hold_suppressions(path, text or MARK):
-            return without_said(found, list(found))
+            kept = list(found)
+            return without_said(kept, kept)
         if text is None:
             text = snapshot.text(path)
         return without_said(found, apply_policy(config, path, text, found, checked))
@@ -520,7 +529,7 @@ class Diagnostics:
         checked = COMPLETE
         if kind is FileKind.REPO_CONFIG:
             config = snapshot.config_for(path)
-            found = sorted([*config.problems, *config_code_problems(config)], key=_order)
+            found = sorted([*config.problems, *config_code_problems(config)], key=order)
         elif kind is FileKind.FACTS:
             entry = snapshot.profile_at(path)
             found = list(entry.profile.problems) if entry is not None else []
@@ -543,7 +552,7 @@ class Diagnostics:
                 source = replace(source, keys=keys)
                 built = self.built(snapshot, view)
                 index = built.index if built is not None else None
-                profiles = _profiles(snapshot, view, pause, every)
+                profiles = profile_lookups(snapshot, view, pause, every)
                 code = code_index(snapshot, view) if built is not None else None
                 found = check_data_file(
                     index,
@@ -552,9 +561,10 @@ class Diagnostics:
                     view.env,
                     code,
                     lambda: self.declared(snapshot, code) if code is not None else frozenset(),
-                    lambda cause: _reported_where_it_is(snapshot, cause),
+                    lambda cause: reported_where_it_is(snapshot, cause),
                     known_facts(snapshot),
                     LegacyFacts.of(snapshot.target, snapshot.profiles),
+                    pause,
                 )
                 large = len(source.text) > LARGE_FILE_CHARS
                 if built is not None:
@@ -570,6 +580,8 @@ class Diagnostics:
                         context = _unused_context(snapshot, built, code, self._mentions)
                         # (those on a key a stronger finding marks go once the policy has
                         # said which findings are reported: see features/said_once.py)
+                        if pause is not None:
+                            pause()
                         found.extend(_unused_in(context, built, path, source.file_keys()))
                 loaded = source.data.error is None and not large
                 checked = coverage(
@@ -583,7 +595,7 @@ class Diagnostics:
             found, checked = code_hints(snapshot, view, path, built.index if built else None)
         else:
             checked = PARTIAL  # a file no check reads: its suppressions are not judged
-        return _located_in(found, path), source, checked
+        return located_in(found, path), source, checked
 
 
 @dataclass(frozen=True, slots=True)
@@ -639,29 +651,6 @@ def _unused_in(context: _UnusedContext, built: _Built, path: str, keys: FileKeys
     return unused_in_file(path, keys, module, context.code, reads, context.written, context.coded)
 
 
-def _reported_where_it_is(snapshot: Snapshot, cause: Cause) -> bool:
-    """Whether the problem behind a failure is one of the files the checks report on (a
-    lookup_options entry always is): the failure is then folded into it."""
-    if cause.path is None:
-        return True
-    return snapshot.kind_of(os.path.normpath(cause.path)) in (FileKind.DATA, FileKind.HIERA_CONFIG)
-
-
-def node_profiles(snapshot: Snapshot, view: EnvironmentView) -> list[NodeProfile]:
-    """Every facts profile whose facts load, as a node of ``view``'s environment."""
-    target = snapshot.target
-    out: list[NodeProfile] = []
-    signatures = ProfileSignatures(snapshot)  # profiles that share every answer
-    for entry in snapshot.profiles:
-        profile = entry.profile
-        if profile.error is not None:
-            continue
-        scope = node_scope(profile.facts, profile.name, view.env.name, target)
-        if scope.error is None:
-            out.append(NodeProfile(entry.name, scope, *signatures.shares(view, scope)))
-    return out
-
-
 def _file_count(snapshot: Snapshot, view: EnvironmentView) -> int:
     """The environment's data files, counted once per snapshot (each file opened asks)."""
     key = ("data-file-count", view.env.root)
@@ -670,56 +659,3 @@ def _file_count(snapshot: Snapshot, view: EnvironmentView) -> int:
         count = sum(1 for info in snapshot.data_files.values() if info.view is view)
         snapshot.memo[key] = count
     return count
-
-
-def _order(p: Problem) -> tuple[object, ...]:
-    """File order: by start, end, code (plain numbers: compared without Python calls)."""
-    span = p.where.span
-    return (span.start.line, span.start.column, span.end.line, span.end.column, p.code)
-
-
-def _profiles(
-    snapshot: Snapshot, view: EnvironmentView, pause: Pause | None, every: bool
-) -> list[ProfileLookup]:
-    """The profiles to look the file's keys up for: the active one first (named first in
-    a finding), then with ``every`` all the others; none when no profile is active.
-
-    Each profile's session and answers live in the snapshot's data memo, one per thread
-    (features/spread.py): the files of one data generation share its lookup_options,
-    hierarchies and nested lookups (a session per file re-read them for each: 1,490 times
-    on Wikimedia's data), and a worker thread never shares a session with the server's.
-    """
-    active = snapshot.active
-    if active is None:
-        return []
-    entries = [active, *(e for e in snapshot.profiles if e is not active)] if every else [active]
-
-    def lookup_for(entry: ProfileEntry) -> Callable[[str], LookupOutcome]:
-        def lookup(key: str) -> LookupOutcome:
-            if pause is not None:
-                pause()
-            return profile_lookup(snapshot, view, entry, key)
-
-        return lookup
-
-    def explain_for(entry: ProfileEntry) -> Callable[[str], LookupOutcome]:
-        def explain(key: str) -> LookupOutcome:
-            profile = entry.profile
-            target = snapshot.target
-            scope = node_scope(profile.facts, profile.name, view.env.name, target)
-            session = LookupSession(view.env, scope, snapshot.files, snapshot.cache)
-            return session.lookup(key, None, explain=True)
-
-        return explain
-
-    return [ProfileLookup(entry.name, lookup_for(entry), explain_for(entry)) for entry in entries]
-
-
-def _located_in(found: list[Problem], path: str) -> list[Problem]:
-    out: list[Problem] = []
-    seen: set[Problem] = set()
-    for p in found:
-        if p.where.path == path and p not in seen:
-            seen.add(p)
-            out.append(p)
-    return out

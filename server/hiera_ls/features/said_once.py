@@ -19,7 +19,9 @@ def without_said(found: Sequence[Problem], reported: list[Problem]) -> list[Prob
     hints = [p for p in reported if p.code == hint]
     if not hints:
         return reported
-    same = len(found) == len(reported) and all(a is b for a, b in zip(found, reported, strict=True))
+    same = reported is found or (
+        len(found) == len(reported) and all(a is b for a, b in zip(found, reported, strict=True))
+    )
     if len(hints) <= FEW_HINTS:
         said = _said_near(found, reported, hints, same)
         return [p for p in reported if id(p) not in said] if said else reported

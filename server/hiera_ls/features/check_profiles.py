@@ -1,0 +1,67 @@
+"""The facts profiles a data file's checks look its keys up for, as the checks take them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hiera_ls.checks.registry import NodeProfile, ProfileLookup
+from hiera_ls.engine.lookup import LookupOutcome, LookupSession
+from hiera_ls.features.profile_signature import ProfileSignatures
+from hiera_ls.features.spread import profile_lookup
+from hiera_ls.project.facts import node_scope
+from hiera_ls.project.profiles import ProfileEntry
+from hiera_ls.project.workspace import EnvironmentView, Snapshot
+
+Pause = Callable[[], None]
+
+
+def node_profiles(snapshot: Snapshot, view: EnvironmentView) -> list[NodeProfile]:
+    """Every facts profile whose facts load, as a node of ``view``'s environment."""
+    target = snapshot.target
+    out: list[NodeProfile] = []
+    signatures = ProfileSignatures(snapshot)  # profiles that share every answer
+    for entry in snapshot.profiles:
+        profile = entry.profile
+        if profile.error is not None:
+            continue
+        scope = node_scope(profile.facts, profile.name, view.env.name, target)
+        if scope.error is None:
+            out.append(NodeProfile(entry.name, scope, *signatures.shares(view, scope)))
+    return out
+
+
+def profile_lookups(
+    snapshot: Snapshot, view: EnvironmentView, pause: Pause | None, every: bool
+) -> list[ProfileLookup]:
+    """The profiles to look the file's keys up for: the active one first (named first in
+    a finding), then with ``every`` all the others; none when no profile is active.
+
+    Each profile's session and answers live in the snapshot's data memo, one per thread
+    (features/spread.py): the files of one data generation share its lookup_options,
+    hierarchies and nested lookups (a session per file re-read them for each: 1,490 times
+    on Wikimedia's data), and a worker thread never shares a session with the server's.
+    """
+    active = snapshot.active
+    if active is None:
+        return []
+    entries = [active, *(e for e in snapshot.profiles if e is not active)] if every else [active]
+
+    def lookup_for(entry: ProfileEntry) -> Callable[[str], LookupOutcome]:
+        def lookup(key: str) -> LookupOutcome:
+            if pause is not None:
+                pause()
+            return profile_lookup(snapshot, view, entry, key)
+
+        return lookup
+
+    def explain_for(entry: ProfileEntry) -> Callable[[str], LookupOutcome]:
+        def explain(key: str) -> LookupOutcome:
+            profile = entry.profile
+            target = snapshot.target
+            scope = node_scope(profile.facts, profile.name, view.env.name, target)
+            session = LookupSession(view.env, scope, snapshot.files, snapshot.cache)
+            return session.lookup(key, None, explain=True)
+
+        return explain
+
+    return [ProfileLookup(entry.name, lookup_for(entry), explain_for(entry)) for entry in entries]
