@@ -93,18 +93,25 @@ class _Full:
     checked: Coverage
     context: tuple[object, ...] = ()  # what else they read (see Diagnostics._context)
     every: bool = True  # every profile's lookups (not the active one's alone: a big file)
-    # what an edit moves (Diagnostics.quick_problems), worked out once: the checks' own
-    # findings in file order, and the loader notes the checks judged
-    kept: FileOrdered = field(init=False)
-    overridden: tuple[Problem, ...] = field(init=False)
 
-    def __post_init__(self) -> None:
-        loader = self.loader
-        kept = sorted((p for p in self.problems if p not in loader), key=order)
-        object.__setattr__(self, "kept", FileOrdered.of(kept))
-        judged = frozenset(self.problems)
+
+@dataclass(frozen=True, slots=True)
+class _Movable:
+    """What an edit moves of a last full result (Diagnostics.quick_problems), worked out on
+    the first edit after it (a command-line run never needs it): the checks' own findings
+    in file order, and the loader notes the checks judged."""
+
+    full: _Full
+    kept: FileOrdered
+    overridden: tuple[Problem, ...]
+
+    @classmethod
+    def of(cls, full: _Full) -> _Movable:
+        loader = full.loader
+        kept = sorted((p for p in full.problems if p not in loader), key=order)
+        judged = frozenset(full.problems)
         overridden = (p for p in loader if p.code in JUDGED_LOADER_CODES and p not in judged)
-        object.__setattr__(self, "overridden", tuple(overridden))
+        return cls(full, FileOrdered.of(kept), tuple(overridden))
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +148,7 @@ class Diagnostics:
     _declared: tuple[CodeIndex, frozenset[str]] | None = None
     # the server's open files: cross-file findings shown until the checks after an edit run
     _carried: CarriedFindings = field(default_factory=CarriedFindings)
+    _movable: dict[str, _Movable] = field(default_factory=dict)  # per file, its last _Full's
 
     def data_changed(self) -> None:
         """Some data file changed: the indexes are out of date (kept until rebuilt)."""
@@ -358,10 +366,13 @@ class Diagnostics:
         if source.text == last.text:
             found = self.with_coverage(snapshot, path, source.text, list(last.problems))
             return self.policy(snapshot, path, source.text, found, last.checked)
-        moved = last.kept.moved(last.text, source.text)  # in file order, each once
+        movable = self._movable.get(path)
+        if movable is None or movable.full is not last:
+            movable = self._movable[path] = _Movable.of(last)
+        moved = movable.kept.moved(last.text, source.text)  # in file order, each once
         # loader notes the checks judged (a yaml11-boolean a class parameter's type silenced
         # or made a warning) stay judged until the full checks run again
-        stale = frozenset(move_with_lines(last.text, source.text, last.overridden))
+        stale = frozenset(move_with_lines(last.text, source.text, movable.overridden))
         fresh = [p for p in source.data.problems if p not in stale]
         found = located_in(sorted([*fresh, *moved], key=order), path) if fresh else moved
         found = self.with_coverage(snapshot, path, source.text, found)
@@ -515,6 +526,7 @@ class Diagnostics:
 
     def forget(self, path: str) -> None:
         self._full.pop(path, None)
+        self._movable.pop(path, None)
         self._carried.forget(path)
 
     def _file_problems(
