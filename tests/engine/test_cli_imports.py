@@ -40,6 +40,12 @@ HEAVY = (
     "regex",
     "http",
     "socket",
+    # the standard library's that a lookup does without: pathlib (with urllib and ipaddress;
+    # the schemas are found with os.path), shutil (argparse's terminal width, read directly)
+    "pathlib",
+    "urllib",
+    "ipaddress",
+    "shutil",
 )
 # what ``check`` leaves out: eyaml's cryptography without an eyaml key or block, the
 # PuppetDB client without --puppetdb, --fix, the formats it does not write
