@@ -37,6 +37,7 @@ HEAVY = (
     "hiera_ls.source.json_loader",
     "hiera_ls.source.yaml_reparse",
     "hiera_ls.fleet",
+    "hiera_ls.project.path_patterns",  # .hiera-ls.yaml's path rules (the example has none)
     "regex",
     "http",
     "socket",
