@@ -44,6 +44,7 @@ def key_at(snapshot: Snapshot, path: str, pos: Position) -> str | None:
 
 
 def explain_key(snapshot: Snapshot, view: EnvironmentView, key: str) -> ExplainResult:
+    # on first use: the server imports this module at start for its result type
     from hiera_ls.engine.explain import render_text
     from hiera_ls.features.sessions import new_session
 

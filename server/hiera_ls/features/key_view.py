@@ -32,6 +32,8 @@ from hiera_ls.source.keys import LookupKey, NotFound, dig
 from hiera_ls.source.manifest_model import MergeValue
 from hiera_ls.source.spans import Position
 
+# The lookups, the spread, the code index and eyaml load on first use: the server imports
+# this module at start for its result types (lsp/protocol.py).
 if TYPE_CHECKING:
     from hiera_ls.engine.locations import ResolvedLocation
 

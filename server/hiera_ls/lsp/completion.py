@@ -69,7 +69,7 @@ def _range(conv: lsp_ranges.Converter, span: Span) -> dict[str, Any]:
 async def text_document_completion(
     ls: HieraLanguageServer, params: types.CompletionParams, path: str, pos: Position
 ) -> dict[str, Any] | None:
-    from hiera_ls.features.completion import complete
+    from hiera_ls.features.completion import complete  # on first use, not at start
 
     snapshot = ls.snapshot()
     # a big environment's files are the start-up checks' to read (a small one's are read at

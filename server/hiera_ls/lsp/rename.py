@@ -30,7 +30,7 @@ class RenameFailed(JsonRpcException):
 async def text_document_prepare_rename(
     ls: HieraLanguageServer, params: types.PrepareRenameParams, path: str, pos: Position
 ) -> types.PrepareRenamePlaceholder | None:
-    from hiera_ls.features.rename import RenameRefused, prepare
+    from hiera_ls.features.rename import RenameRefused, prepare  # on first use, not at start
 
     try:
         target = prepare(ls.snapshot(), path, pos)
