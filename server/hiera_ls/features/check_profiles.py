@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from hiera_ls.checks.registry import NodeProfile, ProfileLookup
-from hiera_ls.engine.lookup import LookupOutcome, LookupSession
-from hiera_ls.features.profile_signature import ProfileSignatures
-from hiera_ls.features.spread import profile_lookup
-from hiera_ls.project.facts import node_scope
 from hiera_ls.project.profiles import ProfileEntry
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
+
+# what they run (the lookups, the profiles' classes) is imported when first run: the server's
+# first publish needs none of it (tests/lsp/test_start_imports.py)
+if TYPE_CHECKING:
+    from hiera_ls.checks.profile import ProfileLookup
+    from hiera_ls.checks.profile_coverage import NodeProfile
+    from hiera_ls.engine.lookup import LookupOutcome
 
 Pause = Callable[[], None]
 
 
 def node_profiles(snapshot: Snapshot, view: EnvironmentView) -> list[NodeProfile]:
     """Every facts profile whose facts load, as a node of ``view``'s environment."""
+    from hiera_ls.checks.profile_coverage import NodeProfile
+    from hiera_ls.features.profile_signature import ProfileSignatures
+    from hiera_ls.project.facts import node_scope
+
     target = snapshot.target
     out: list[NodeProfile] = []
     signatures = ProfileSignatures(snapshot)  # profiles that share every answer
@@ -41,6 +48,11 @@ def profile_lookups(
     hierarchies and nested lookups (a session per file re-read them for each: 1,490 times
     on Wikimedia's data), and a worker thread never shares a session with the server's.
     """
+    from hiera_ls.checks.profile import ProfileLookup
+    from hiera_ls.engine.lookup import LookupSession
+    from hiera_ls.features.spread import profile_lookup
+    from hiera_ls.project.facts import node_scope
+
     active = snapshot.active
     if active is None:
         return []
