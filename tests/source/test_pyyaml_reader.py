@@ -5,6 +5,8 @@ exactly the characters PyYAML's own pattern refuses: every code point compared."
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 import yaml.reader
@@ -12,27 +14,36 @@ import yaml.reader
 import hiera_ls.source
 
 EVERY_CODE_POINT = "".join(map(chr, range(0x110000)))
+SEEDED = re.compile(hiera_ls.source._NON_PRINTABLE)
+OWN = re.compile(hiera_ls.source._PYYAML_PRINTABLE_COMPLEMENT)
 
 
-def test_the_reader_pattern_is_the_one_compiled_beforehand() -> None:
-    assert yaml.reader.Reader.NON_PRINTABLE.pattern == hiera_ls.source._NON_PRINTABLE
+def test_a_fresh_process_reading_yaml_has_the_pattern_compiled_beforehand() -> None:
+    """(PyYAML's pattern text is the one the cache was given, or PyYAML compiles its own.)"""
+    script = (
+        "import hiera_ls.source.yaml_loader, hiera_ls.source, yaml.reader\n"
+        "print(yaml.reader.Reader.NON_PRINTABLE.pattern == hiera_ls.source._NON_PRINTABLE)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["True"]
 
 
 def test_it_finds_what_pyyaml_own_pattern_finds_at_every_code_point() -> None:
-    own = re.compile(hiera_ls.source._PYYAML_PRINTABLE_COMPLEMENT)
-    seeded = yaml.reader.Reader.NON_PRINTABLE
-    assert seeded.findall(EVERY_CODE_POINT) == own.findall(EVERY_CODE_POINT)
-    assert (
-        len(own.findall(EVERY_CODE_POINT)) == 61 + 2048 + 2
-    )  # C0 and C1 controls but tab, LF, CR, NEL; surrogates; U+FFFE/F
+    assert SEEDED.findall(EVERY_CODE_POINT) == OWN.findall(EVERY_CODE_POINT)
+    # C0 and C1 controls but tab, LF, CR and NEL; the surrogates; U+FFFE and U+FFFF
+    assert len(OWN.findall(EVERY_CODE_POINT)) == 61 + 2048 + 2
 
 
 @pytest.mark.parametrize("text", ["a\x07b", "tab\tok\x7f", "\ud800", "\ufffe", "fine ✓ \U0001f600"])
-def test_the_reader_reports_the_same_character_and_place(text: str) -> None:
+def test_the_reader_reports_the_same_character_and_place(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(yaml.reader.Reader, "NON_PRINTABLE", SEEDED)
     try:
         yaml.reader.Reader(text)  # checks the text as it reads it
         outcome = None
     except yaml.reader.ReaderError as error:
         outcome = (error.character, error.position)
-    own = re.compile(hiera_ls.source._PYYAML_PRINTABLE_COMPLEMENT).search(text)
+    own = OWN.search(text)
     assert outcome == (None if own is None else (ord(own.group()), own.start()))
