@@ -3,7 +3,10 @@
 Each side (a revision, or the working tree) is read by the server's own project builder
 (:class:`Workspace`); each facts profile gets one :class:`LookupSession` per side, and every
 key goes through it, so lookup_options, hierarchies and nested lookups are resolved once per
-(side, profile) and data files are parsed once per side.  The keys compared are those of the
+(side, profile), and a data file is parsed once (at both sides when its bytes are the same:
+report/twin_cache.py).  A key whose every definition and lookup_options entry is the same at
+both sides, and that looks up no key that differs, is not looked up at all: its answer
+cannot differ (report/unchanged_keys.py).  The keys compared are those of the
 files some profile's hierarchy names (and of modules' data): a node file of no profile is
 never parsed, and a key only it defines could not change for any profile compared.
 

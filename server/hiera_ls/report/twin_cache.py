@@ -5,7 +5,8 @@ bytes (a change touches a few files of thousands: every node file is the same). 
 whose text the other revision has already parsed, cleanly, is taken from there under its
 own path instead of being parsed again: the same text read by the same reader gives the
 same data, and a file that parsed with any problem or failure (whose messages name the
-path) is parsed on its own.
+path) is parsed on its own.  A revision is read once and does not change during the run: a
+file read before is not looked at on disk again (a lookup reads a file hundreds of times).
 """
 
 from __future__ import annotations
@@ -30,8 +31,11 @@ class TwinCache(DataCache):
 
     def get(self, files: FileAccess, path: str, function: str) -> DataFile | None:
         reader = SAME_AS.get(function, function)
-        if reader not in _SHARED_READERS or (path, reader) in self._entries:
-            return DataCache.get(self, files, path, function)  # read before: its own
+        if reader not in _SHARED_READERS:
+            return DataCache.get(self, files, path, function)
+        entry = self._entries.get((path, reader))
+        if entry is not None:  # read before in this run: the revision does not change
+            return entry[1]
         stamp = files.stamp(path)
         if stamp is None or path in files.overlay:
             return DataCache.get(self, files, path, function)
