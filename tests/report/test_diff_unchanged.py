@@ -254,3 +254,22 @@ def test_a_value_of_another_type_is_a_change(tmp_path: Path) -> None:
     _write(root, "data/common.yaml", {"app::k0": 1.0, "app::k1": {"b": 2, "a": 1}})
     result = run_diff(str(root))
     assert [c.key for c in result.changes] == ["app::k0"]
+
+
+def test_a_type_alias_that_comes_with_the_change_is_read_by_convert_to(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    options = {"app::k0": {"convert_to": "Mytype"}}
+    _committed(
+        root,
+        {
+            "hiera.yaml": HIERA,
+            "data/common.yaml": {"lookup_options": options, "app::k0": "x"},
+            ".hiera-ls/facts/n1.example.com.json": {"role": "web"},
+        },
+    )
+    _write(root, "types/mytype.pp", "type Mytype = String\n")
+    with pytest.MonkeyPatch.context() as m:
+        _no_sharing(m)
+        expected = run_diff(str(root))
+    assert [c.key for c in expected.changes] == ["app::k0"]
+    assert run_diff(str(root)) == expected

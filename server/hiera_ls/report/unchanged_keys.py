@@ -14,7 +14,8 @@ Whatever this cannot judge makes every key it may touch looked up, as before: a 
 by anything but ``yaml_data``, ``json_data`` or eyaml (HOCON includes, expand_path, custom
 readers), a differing file that fails to load, a value of an eyaml file (its keys are files
 of their own), an interpolation calling another function, lookup_options that interpolate
-lookups or differ in a module, a hiera.yaml in error.
+lookups or differ in a module, a hiera.yaml in error; a key with a ``convert_to`` option is
+always looked up (a type alias it names is a file of the revision).
 """
 
 from __future__ import annotations
@@ -64,8 +65,6 @@ def unchanged_keys(base: Revision, head: Revision, keys: Collection[str]) -> fro
     for rel in base_files.keys() | head_files.keys():
         if not changes.compare(rel, base, base_files.get(rel), head, head_files.get(rel)):
             return frozenset()
-    if not changes.any():
-        return frozenset(keys)
     graph = _Graph()
     for side, files, only_changed in ((head, head_files, False), (base, base_files, True)):
         for rel, path in files.items():
@@ -74,6 +73,11 @@ def unchanged_keys(base: Revision, head: Revision, keys: Collection[str]) -> fro
             df = side.snapshot.data_file(path)
             if df is not None and not graph.add(df.data):
                 return frozenset()
+    # a convert_to may name a type alias, whose file may come or go with the revision
+    changes.keys.update(n for n in graph.converted if not _is_pattern(n))
+    changes.patterns.update(n for n in graph.converted if _is_pattern(n))
+    if not changes.any():
+        return frozenset(keys)
     return frozenset(k for k in keys if not changes.touches(k, graph))
 
 
@@ -270,10 +274,16 @@ class _Graph:
     def __init__(self) -> None:
         self.looks_up: dict[str, set[str]] = {}
         self.unknown: set[str] = set()  # a definition whose interpolation cannot be read
+        self.converted: set[str] = set()  # lookup_options entries with a convert_to
         self._memo: dict[str, bool] = {}
 
     def add(self, data: Mapping[object, object]) -> bool:
         """Records a file's definitions; False when its lookup_options look keys up."""
+        options = data.get(LOOKUP_OPTIONS)
+        if isinstance(options, dict):
+            for name, entry in options.items():
+                if isinstance(entry, dict) and "convert_to" in entry:
+                    self.converted.add(str(name))
         for key, value in data.items():
             texts = [s for s in strings_in(value, keys=True) if "%{" in s]
             if not texts:
