@@ -38,6 +38,7 @@ HEAVY = (
     "hiera_ls.source.yaml_reparse",
     "hiera_ls.fleet",
     "hiera_ls.project.path_patterns",  # .hiera-ls.yaml's path rules (the example has none)
+    "hiera_ls.source.ruby_glob",  # glob levels (the example's hierarchy has none)
     "regex",
     "http",
     "socket",
