@@ -59,6 +59,7 @@ async def run(
     prefix: str = "profile::app5::port:",
     env: dict[str, str] | None = None,
     versioned: bool = True,
+    pause_s: float = 0.5,
 ) -> Timings:
     work = Path(tempfile.mkdtemp(prefix="hiera-ls-latency-"))
     try:
@@ -162,7 +163,7 @@ async def run(
             out.arrived.append(arrived.get(key, time.perf_counter()) - start)
             written = value
             if n % 10 == 9:
-                await asyncio.sleep(0.5)  # a pause in typing: the full checks run in it
+                await asyncio.sleep(pause_s)  # a pause in typing: the full checks run in it
         out.cpu_s = cpu_s(pid) - cpu_before
         out.main_cpu_s = cpu_s(pid, pid) - main_before
         await client.shutdown_async(None)
@@ -236,6 +237,12 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=1, help="runs of each server")
     parser.add_argument(
+        "--pause",
+        type=float,
+        default=0.5,
+        help="seconds of each pause in typing (every 10 edits); 3 lets the cross-file run end",
+    )
+    parser.add_argument(
         "--yls", type=Path, help="yaml-language-server's bin/yaml-language-server (the peer)"
     )
     args = parser.parse_args()
@@ -264,6 +271,7 @@ def main() -> None:
                     args.target,
                     env,
                     versioned,
+                    args.pause,
                 )
             )
             runs[name].append(t)

@@ -90,9 +90,10 @@ class _Full:
 
 @dataclass(frozen=True, slots=True)
 class _Movable:
-    """What an edit moves of a last full result (Diagnostics.quick_problems), worked out on
-    the first edit after it (a command-line run never needs it): the checks' own findings
-    in file order, and the loader notes the checks judged."""
+    """What an edit moves of a last full result (Diagnostics.quick_problems), worked out by
+    the server's background run that made it (``prepare_edits``; a command-line run never
+    needs it), else on the first edit after it: the checks' own findings in file order, and
+    the loader notes the checks judged."""
 
     full: _Full
     kept: FileOrdered
@@ -365,9 +366,7 @@ class Diagnostics:
         if source.text == last.text:
             found = self.with_coverage(snapshot, path, source.text, list(last.problems))
             return self.policy(snapshot, path, source.text, found, last.checked)
-        movable = self._movable.get(path)
-        if movable is None or movable.full is not last:
-            movable = self._movable[path] = _Movable.of(last)
+        movable = self._movable_of(path, last)
         moved = movable.kept.moved(last.text, source.text)  # in file order, each once
         # loader notes the checks judged (a yaml11-boolean a class parameter's type silenced
         # or made a warning) stay judged until the full checks run again
@@ -376,6 +375,20 @@ class Diagnostics:
         found = located_in(sorted([*fresh, *moved], key=order), path) if fresh else moved
         found = self.with_coverage(snapshot, path, source.text, found)
         return self.policy(snapshot, path, source.text, found, PARTIAL)
+
+    def prepare_edits(self, path: str) -> None:
+        """Work out now what the next edit of ``path`` moves of its last full result (the
+        server's background run, after its checks): left to that edit, it cost the first
+        keystroke after each pause a sort of every finding (2,371 on a 10,000-line file)."""
+        last = self._full.get(path)
+        if last is not None and last.cost_s >= FAST_BUDGET_S:
+            self._movable_of(path, last)
+
+    def _movable_of(self, path: str, last: _Full) -> _Movable:
+        movable = self._movable.get(path)
+        if movable is None or movable.full is not last:
+            movable = self._movable[path] = _Movable.of(last)
+        return movable
 
     def loader_problems(self, snapshot: Snapshot, path: str) -> list[Problem]:
         """What the file's loader found (its YAML as Puppet reads it), under the repository's

@@ -265,6 +265,9 @@ class DiagnosticsScheduler:
         for path in paths:
             try:
                 out[path] = self.diagnostics_for(snapshot, path, pause=pause)
+                # what the next edit moves of this result, worked out here rather than on
+                # the first keystroke after the pause (the run may end before it, or not)
+                self.ls.diagnostics.prepare_edits(path)
             except _Superseded:
                 raise
             except Exception:

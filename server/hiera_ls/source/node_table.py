@@ -100,6 +100,10 @@ class Nodes(Mapping[Path, NodeSpans]):
         table lives, moved by the lines: after an edit only the re-parsed entries are new.
         """
 
+    def size_bound(self) -> int:
+        """At least ``len(self)``, at once (a visit budget's measure of the file)."""
+        return len(self)
+
     def covering(self, line: int) -> Iterator[tuple[Path, Raw]]:
         """Only the nodes whose key or value spans ``line`` (hover and definition per keystroke)."""
         for path, r in self.raw_items():

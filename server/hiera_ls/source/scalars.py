@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from hiera_ls.source.data_file import DataFile
-from hiera_ls.source.node_table import NodeSpans
+from hiera_ls.source.node_table import Nodes, NodeSpans
 from hiera_ls.source.spans import Span
 from hiera_ls.source.string_positions import ScalarMap, SourceLines, infer_style, map_scalar
 
@@ -45,7 +45,8 @@ def iter_strings(
     budget keeps alias bombs (a few lines naming millions of nodes) cheap.
     """
     nodes: Mapping[NodePath, NodeSpans] = data_file.nodes
-    budget = max(VISIT_BUDGET, 4 * len(nodes))
+    size = nodes.size_bound() if isinstance(nodes, Nodes) else len(nodes)
+    budget = max(VISIT_BUDGET, 4 * size)
     stack: list[tuple[object, NodePath]] = [(data_file.data, ())]
     everything = only_with is None
     needle = only_with or ""

@@ -113,6 +113,12 @@ class SplicedNodes(Nodes):
     def __len__(self) -> int:
         return 1 + len(self._inner) + sum(1 for _ in self._owned())
 
+    def size_bound(self) -> int:
+        """Every node of every piece's table, those no longer owned too: no walk (counting
+        a 7,310-line file's 9,411 owned nodes took 10-20 ms of each edit's checks)."""
+        tables = {id(table): table for table, _ in self._pieces}
+        return 1 + len(self._inner) + sum(len(table) for table in tables.values())
+
     def raw_items(self) -> Iterator[tuple[Path, Raw]]:
         yield (), self._root
         for key, (own, _) in self._inner.items():
