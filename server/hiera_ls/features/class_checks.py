@@ -17,6 +17,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.class_parameters import reads_unknown_variables
+from hiera_ls.checks.cross_file import DataSource
 from hiera_ls.checks.policy import Coverage, coverage
 from hiera_ls.checks.profile import ProfileLookup
 from hiera_ls.checks.registry import check_data_file_lookups
@@ -35,6 +36,7 @@ from hiera_ls.project.key_index import LARGE_FILE_CHARS
 from hiera_ls.project.profiles import ProfileEntry
 from hiera_ls.project.scope import NodeScope
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
+from hiera_ls.puppet.message import Part, Text
 from hiera_ls.source.keys import KeySyntaxError, LookupKey
 from hiera_ls.source.spans import Problem
 
@@ -86,8 +88,16 @@ class ClassChecks:
         default_factory=dict
     )
     signatures: ProfileSignatures = field(init=False)
-    # each file's own checks as a worker of ``check --jobs`` worked them out (report/run.py)
+    # each file's own checks as a worker of ``check --jobs`` worked them out (report/run.py),
+    # or as the first profile's pass did
     own: dict[str, tuple[list[Problem], Coverage, str | None]] = field(default_factory=dict)
+    _sources: dict[str, DataSource | None] = field(default_factory=dict)  # with their keys
+    # per data file, what its lookup checks found for the profiles checked so far: by the
+    # keys they asked, the signatures of those keys -> (the profile, its findings)
+    _found: dict[str, dict[tuple[str, ...], dict[tuple[int, ...], _Found]]] = field(
+        default_factory=dict
+    )
+    _tokens: dict[Hashable, int] = field(default_factory=dict)  # a key signature's number
 
     def __post_init__(self) -> None:
         self.signatures = ProfileSignatures(self.snapshot)
@@ -99,49 +109,106 @@ class ClassChecks:
 
     def file_problems(self, path: str, entry: ProfileEntry | None) -> list[Problem]:
         """What :meth:`Diagnostics.file_problems` gives for ``path`` with ``entry`` the
-        active profile (its findings tagged with its name)."""
+        active profile (its findings tagged with its name).  A profile whose signature of
+        every key the file's lookup checks asked an earlier profile is that profile's gets
+        its findings (its own name in front): the same answers, the same findings."""
+        snapshot = self.snapshot
+        view = snapshot.environment_for(path)
+        if entry is None or view is None or not self.reads_profile(snapshot, path):
+            return self._problems(path, None)
+        source = self._source(path)
+        if source is None:
+            return self._problems(path, None)
+        profile = self._lookup(view, entry)
+        earlier = self._found.setdefault(path, {})
+        for asked, by_tokens in earlier.items():
+            tokens = self._numbers(profile, asked)
+            known = by_tokens.get(tokens) if tokens is not None else None
+            if known is not None:
+                return _renamed(known.problems, known.name, entry.name)
+        asked_now: dict[str, None] = {}
+        found = self._problems(path, (view, source, _asking(profile, asked_now)))
+        asked = tuple(asked_now)
+        tokens = self._numbers(profile, asked)
+        if tokens is not None:
+            earlier.setdefault(asked, {})[tokens] = _Found(entry.name, found)
+        return found
+
+    def _problems(
+        self,
+        path: str,
+        lookups: tuple[EnvironmentView, DataSource, ProfileLookup] | None,
+    ) -> list[Problem]:
+        """The file's findings, with ``lookups``' (its environment, the file, the profile's
+        lookups) when a profile is checked."""
         diagnostics, snapshot = self.diagnostics, self.snapshot
         found, checked, text = self.own_checks(path)
-        view = snapshot.environment_for(path)
         extra: list[Problem] = []
-        if entry is not None and view is not None and self.reads_profile(snapshot, path):
-            source = diagnostics.source(snapshot, path)
-            if source is not None:
-                keys = snapshot.key_index.get(snapshot.files, source.data, source.text)
-                source = replace(source, keys=keys)
-                built = diagnostics.built(snapshot, view)
-                index = built.index if built is not None else None
-                code = code_index(snapshot, view) if built is not None else None
-                extra = check_data_file_lookups(
-                    index,
-                    source,
-                    self._lookup(view, entry),
-                    view.env,
-                    code,
-                    lambda: diagnostics.declared(snapshot, code) if code else frozenset(),
-                    lambda cause: _reported_where_it_is(snapshot, cause),
-                )
-                loaded = source.data.error is None and len(source.text) <= LARGE_FILE_CHARS
-                checked = coverage(
-                    index=index is not None, profile=True, loaded=loaded, code=code is not None
-                )
+        if lookups is not None:
+            view, source, profile = lookups
+            built = diagnostics.built(snapshot, view)
+            index = built.index if built is not None else None
+            code = code_index(snapshot, view) if built is not None else None
+            extra = check_data_file_lookups(
+                index,
+                source,
+                profile,
+                view.env,
+                code,
+                lambda: diagnostics.declared(snapshot, code) if code else frozenset(),
+                lambda cause: _reported_where_it_is(snapshot, cause),
+            )
+            loaded = source.data.error is None and len(source.text) <= LARGE_FILE_CHARS
+            checked = coverage(
+                index=index is not None, profile=True, loaded=loaded, code=code is not None
+            )
             if not extra and path in self._plain:
                 return self._plain[path]
         if extra:
             found = _located_in(sorted([*found, *extra], key=_order), path)
         found = diagnostics._with_coverage(snapshot, path, text, found)
         result = diagnostics._policy(snapshot, path, text, found, checked)
-        if not extra and entry is not None:
+        if not extra and lookups is not None:
             self._plain[path] = result
         return result
+
+    def _source(self, path: str) -> DataSource | None:
+        """The data file with its keys, read once per run (every profile checks it)."""
+        if path in self._sources:
+            return self._sources[path]
+        snapshot = self.snapshot
+        source = self.diagnostics.source(snapshot, path)
+        if source is not None:
+            keys = snapshot.key_index.get(snapshot.files, source.data, source.text)
+            source = replace(source, keys=keys)
+        self._sources[path] = source
+        return source
+
+    def _numbers(self, profile: ProfileLookup, asked: tuple[str, ...]) -> tuple[int, ...] | None:
+        """The profile's signatures of the keys ``asked``, numbered; None when one has none
+        (its answer is the profile's own)."""
+        share = profile.share
+        if share is None:
+            return None
+        out: list[int] = []
+        numbers = self._tokens
+        for key in asked:
+            token = share(key)
+            if token is None:
+                return None
+            number = numbers.get(token)
+            if number is None:
+                number = numbers[token] = len(numbers)
+            out.append(number)
+        return tuple(out)
 
     def own_checks(self, path: str) -> tuple[list[Problem], Coverage, str | None]:
         """Every check of ``path`` but the profile's lookups, before the policy, and the text
         checked: the same for every profile (worked out once)."""
         known = self.own.get(path)
-        if known is not None:
-            return list(known[0]), known[1], known[2]
-        return self.diagnostics._checked(self.snapshot, path, None)
+        if known is None:
+            known = self.own[path] = self.diagnostics._checked(self.snapshot, path, None)
+        return list(known[0]), known[1], known[2]
 
     def _lookup(self, view: EnvironmentView, entry: ProfileEntry) -> ProfileLookup:
         """The profile's lookups in ``view``'s environment, each key's answer kept while
@@ -237,3 +304,52 @@ def _options_clean(outcome: LookupOutcome) -> bool:
     return not any(
         node.kind is Kind.META and reads_unknown_variables(node) for node in trace.walk()
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """A data file's findings for one profile, its name in front of those of its lookups."""
+
+    name: str
+    problems: list[Problem]
+
+
+def _asking(profile: ProfileLookup, asked: dict[str, None]) -> ProfileLookup:
+    """``profile``, noting in ``asked`` each key the checks look up, explain or judge."""
+    lookup, explain, share = profile.lookup, profile.explain, profile.share
+
+    def looking(key: str) -> LookupOutcome:
+        asked[key] = None
+        return lookup(key)
+
+    def explaining(key: str) -> LookupOutcome:
+        asked[key] = None
+        assert explain is not None
+        return explain(key)
+
+    def sharing(key: str) -> Hashable | None:
+        asked[key] = None
+        assert share is not None
+        return share(key)
+
+    return replace(
+        profile,
+        lookup=looking,
+        explain=explaining if explain is not None else None,
+        share=sharing if share is not None else None,
+    )
+
+
+def _renamed(found: list[Problem], was: str, name: str) -> list[Problem]:
+    """``found`` as profile ``name`` gives it: ``[was] `` in front of a message made
+    ``[name] `` (the rest of each message is the same: the same answers)."""
+    prefix = f"[{was}] "
+    out: list[Problem] = []
+    for problem in found:
+        parts = problem.text.parts
+        if parts and parts[0].text.startswith(prefix):
+            first = parts[0]
+            renamed = Part(first.kind, f"[{name}] {first.text[len(prefix) :]}", first.masked)
+            problem = replace(problem, text=Text((renamed, *parts[1:])))
+        out.append(problem)
+    return out

@@ -56,6 +56,7 @@ class ProfileSignatures:
         self._files_of: dict[str, dict[str, list[str]]] = {}  # see _module_files
         self._files: dict[tuple[str, str], tuple[DataFile | None, object]] = {}  # see _file
         self._parts: dict[tuple[int, str], _Part | None] = {}  # see level_part
+        self._plain: dict[int, tuple[_Part, frozenset[object]] | None] = {}  # see plain_part
         self._numbers: dict[tuple[str, LevelReads], int] = {}  # see level_number
 
     def of(self, view: EnvironmentView, scope: NodeScope) -> Hashable | None:
@@ -203,6 +204,38 @@ class ProfileSignatures:
         self._parts[slot] = found
         return found
 
+    def plain_part(
+        self, view: EnvironmentView, level: LevelReads, number: int
+    ) -> tuple[_Part, frozenset[object]] | None:
+        """:meth:`level_part` of every root but a few, and those few (the keys the level's
+        files define): a root none of them defines reads nothing there, whatever it is.
+        None when every root must be asked (a file that fails to load or holds
+        lookup_options, a level read some other way or per key)."""
+        if number in self._plain:
+            return self._plain[number]
+        kind = self.levels(view).get((level.layer, level.name))
+        found: tuple[_Part, frozenset[object]] | None = None
+        if kind is not None and kind.reader is None:
+            found = (((level.layer, level.name, level.uris), frozenset()), frozenset())
+        elif kind is not None and kind.reader in _FILE_READERS:
+            defined: set[object] = set()
+            every = False
+            for path in level.files:
+                df = self._file(path, kind.reader)[0]
+                if df is None:
+                    continue
+                if df.failure is not None or LOOKUP_OPTIONS in df.data:
+                    every = True
+                    break
+                defined.update(df.data)
+                defined.update(df.key_errors)
+            if not every:
+                options = level.options if kind.options_matter else None
+                part = (level.layer, level.name, (), level.uris, options)
+                found = ((part, frozenset()), frozenset(defined))
+        self._plain[number] = found
+        return found
+
     def module_nested(self, view: EnvironmentView, module: str, root: str) -> bool:
         """Whether the module's data defines ``root`` with a value that looks keys up."""
         slot = (view.env.root, module, root)
@@ -336,24 +369,36 @@ class KeySignatures:
         self._reads = reads
         self._presence = presence
         self._known: dict[str, Hashable | None] = {}
+        self._keys: dict[str, Hashable | None] = {}  # by the key as asked
         self._levels = tuple(owner.level_number(view, level) for level in reads)
+        self._plain = tuple(
+            owner.plain_part(view, level, number)
+            for level, number in zip(reads, self._levels, strict=True)
+        )
 
     def of(self, key: str) -> Hashable | None:
         """The signature of the lookup of ``key`` (its root key's)."""
+        if key in self._keys:
+            return self._keys[key]
         try:
             parsed = LookupKey.parse(key)
         except KeySyntaxError:
+            self._keys[key] = None
             return None
         root = parsed.root
         if root not in self._known:
             self._known[root] = self._signature(root, parsed.module_name)
-        return self._known[root]
+        found = self._keys[key] = self._known[root]
+        return found
 
     def _signature(self, root: str, module: str | None) -> Hashable | None:
         owner = self._owner
         variables: set[str] = set(owner.module_variables(self._view, module))
         parts: list[Hashable] = []
-        for level, number in zip(self._reads, self._levels, strict=True):
+        for level, number, plain in zip(self._reads, self._levels, self._plain, strict=True):
+            if plain is not None and root not in plain[1]:
+                parts.append(plain[0][0])  # reads nothing there: no variable either
+                continue
             found = owner.level_part(self._view, level, number, root)
             if found is None:
                 return None

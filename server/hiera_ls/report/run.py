@@ -111,6 +111,7 @@ def run_check(
     if profiles is not None and list(profiles) != ["all"]:
         workspace.narrow_profiles(names)  # the checks over every profile see these only
         first = workspace.snapshot()
+    first.files.hold_stamps()  # the disk as the run began: each file stat once, not per read
     diagnostics = Diagnostics(every_profile=False)  # a pass per class of profiles, merged
     diagnostics.rebuild_stale(first, diagnostics.changes, coverage=False)
     if not files:
