@@ -91,6 +91,7 @@ class ClassChecks:
     # each file's own checks as a worker of ``check --jobs`` worked them out (report/run.py),
     # or as the first profile's pass did
     own: dict[str, tuple[list[Problem], Coverage, str | None]] = field(default_factory=dict)
+    _data: dict[str, bool] = field(default_factory=dict)  # see reads_profile
     _sources: dict[str, DataSource | None] = field(default_factory=dict)  # with their keys
     # per data file, what its lookup checks found for the profiles checked so far: by the
     # keys they asked, the signatures of those keys -> (the profile, its findings)
@@ -102,10 +103,12 @@ class ClassChecks:
     def __post_init__(self) -> None:
         self.signatures = ProfileSignatures(self.snapshot)
 
-    @staticmethod
-    def reads_profile(snapshot: Snapshot, path: str) -> bool:
+    def reads_profile(self, path: str) -> bool:
         """Whether the facts profile can change ``path``'s findings (a data file's lookups)."""
-        return snapshot.kind_of(path) is FileKind.DATA
+        known = self._data.get(path)
+        if known is None:
+            known = self._data[path] = self.snapshot.kind_of(path) is FileKind.DATA
+        return known
 
     def file_problems(self, path: str, entry: ProfileEntry | None) -> list[Problem]:
         """What :meth:`Diagnostics.file_problems` gives for ``path`` with ``entry`` the
@@ -114,7 +117,7 @@ class ClassChecks:
         its findings (its own name in front): the same answers, the same findings."""
         snapshot = self.snapshot
         view = snapshot.environment_for(path)
-        if entry is None or view is None or not self.reads_profile(snapshot, path):
+        if entry is None or view is None or not self.reads_profile(path):
             return self._problems(path, None)
         source = self._source(path)
         if source is None:

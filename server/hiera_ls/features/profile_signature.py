@@ -370,6 +370,7 @@ class KeySignatures:
         self._presence = presence
         self._known: dict[str, Hashable | None] = {}
         self._keys: dict[str, Hashable | None] = {}  # by the key as asked
+        self._values: dict[tuple[str, ...], Hashable] = {}  # the node's values, by names
         self._levels = tuple(owner.level_number(view, level) for level in reads)
         self._plain = tuple(
             owner.plain_part(view, level, number)
@@ -406,4 +407,8 @@ class KeySignatures:
             variables.update(found[1])
         if module is not None and owner.module_nested(self._view, module, root):
             return None
-        return (root, tuple(parts), values_of(self._scope, sorted(variables)), self._presence)
+        names = tuple(sorted(variables))
+        values = self._values.get(names)
+        if values is None:
+            values = self._values[names] = values_of(self._scope, names)
+        return (root, tuple(parts), values, self._presence)

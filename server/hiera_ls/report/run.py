@@ -122,8 +122,8 @@ def run_check(
     classes: list[tuple[str, ...]] = profile_classes(first, names) if names else [()]
     checks = ClassChecks(diagnostics, first)
     run = _Run(classes, {name: i for i, name in enumerate(names)})
-    data = [path for path in files if checks.reads_profile(first, path)]
-    alike = [path for path in files if not checks.reads_profile(first, path)]
+    data = [path for path in files if checks.reads_profile(path)]
+    alike = [path for path in files if not checks.reads_profile(path)]
     total = len(alike) + len(data) * len(classes)
     done = 0
 
