@@ -396,3 +396,44 @@ def test_key_signatures_that_skip_levels_not_defining_the_key_are_the_full_ones(
     quick = signatures()
     monkeypatch.setattr(ProfileSignatures, "plain_part", lambda *_: None)
     assert signatures() == quick
+
+
+@pytest.mark.parametrize("seed", [3, pytest.param(4, marks=pytest.mark.slow)])
+def test_one_signature_of_many_keys_is_equal_exactly_when_each_keys_is(
+    tmp_path: Path, seed: int
+) -> None:
+    """What lets a file's findings for one profile serve another (features/class_checks.py):
+    the signature of the keys its checks asked, taken together."""
+    _fleet(tmp_path, seed, 16)
+    snapshot = Workspace([str(tmp_path)]).snapshot()
+    view = snapshot.environments[0]
+    keys = sorted(
+        {
+            key
+            for path in snapshot.data_files
+            for key in (snapshot.data_file(path) or _NO_DATA).data
+            if isinstance(key, str)
+        }
+        | {"nowhere::defined", "a..b"}
+    )
+    rng = random.Random(seed)
+    groups = [tuple(rng.sample(keys, rng.randint(1, 4))) for _ in range(40)]
+    owner = ProfileSignatures(snapshot)
+    signed = []
+    for entry in snapshot.profiles:
+        scope = node_scope(entry.profile.facts, entry.profile.name, view.env.name)
+        found = owner.keys(view, scope)
+        assert found is not None
+        signed.append(found)
+    together = 0
+    for group in groups:
+        for a in signed:
+            for b in signed:
+                each = [a.of(k) for k in group], [b.of(k) for k in group]
+                alike = None not in each[0] and each[0] == each[1]
+                assert (a.of_keys(group) is not None) == (None not in each[0])
+                assert (alike and a.of_keys(group) == b.of_keys(group)) or (
+                    not alike and (a.of_keys(group) is None or a.of_keys(group) != b.of_keys(group))
+                )
+                together += alike and a is not b
+    assert together  # some profiles did sign some groups alike

@@ -29,7 +29,7 @@ from hiera_ls.features.diagnostics import (
     _order,
     _reported_where_it_is,
 )
-from hiera_ls.features.profile_signature import ProfileSignatures
+from hiera_ls.features.profile_signature import KeySignatures, ProfileSignatures
 from hiera_ls.features.puppet_code import code_index
 from hiera_ls.project.facts import node_scope
 from hiera_ls.project.key_index import LARGE_FILE_CHARS
@@ -94,11 +94,9 @@ class ClassChecks:
     _data: dict[str, bool] = field(default_factory=dict)  # see reads_profile
     _sources: dict[str, DataSource | None] = field(default_factory=dict)  # with their keys
     # per data file, what its lookup checks found for the profiles checked so far: by the
-    # keys they asked, the signatures of those keys -> (the profile, its findings)
-    _found: dict[str, dict[tuple[str, ...], dict[tuple[int, ...], _Found]]] = field(
-        default_factory=dict
-    )
-    _tokens: dict[Hashable, int] = field(default_factory=dict)  # a key signature's number
+    # keys they asked, the signature of those keys' lookups -> (the profile, its findings)
+    _found: dict[str, dict[tuple[str, ...], dict[Hashable, _Found]]] = field(default_factory=dict)
+    _keys: dict[str, KeySignatures | None] = field(default_factory=dict)  # see _lookup
 
     def __post_init__(self) -> None:
         self.signatures = ProfileSignatures(self.snapshot)
@@ -124,17 +122,18 @@ class ClassChecks:
             return self._problems(path, None)
         profile = self._lookup(view, entry)
         earlier = self._found.setdefault(path, {})
-        for asked, by_tokens in earlier.items():
-            tokens = self._numbers(profile, asked)
-            known = by_tokens.get(tokens) if tokens is not None else None
+        keys = self._keys.get(view.env.root)
+        for asked, by_signature in earlier.items():
+            signature = keys.of_keys(asked) if keys is not None else None
+            known = by_signature.get(signature) if signature is not None else None
             if known is not None:
                 return _renamed(known.problems, known.name, entry.name)
         asked_now: dict[str, None] = {}
         found = self._problems(path, (view, source, _asking(profile, asked_now)))
         asked = tuple(asked_now)
-        tokens = self._numbers(profile, asked)
-        if tokens is not None:
-            earlier.setdefault(asked, {})[tokens] = _Found(entry.name, found)
+        signature = keys.of_keys(asked) if keys is not None else None
+        if signature is not None:
+            earlier.setdefault(asked, {})[signature] = _Found(entry.name, found)
         return found
 
     def _problems(
@@ -187,24 +186,6 @@ class ClassChecks:
         self._sources[path] = source
         return source
 
-    def _numbers(self, profile: ProfileLookup, asked: tuple[str, ...]) -> tuple[int, ...] | None:
-        """The profile's signatures of the keys ``asked``, numbered; None when one has none
-        (its answer is the profile's own)."""
-        share = profile.share
-        if share is None:
-            return None
-        out: list[int] = []
-        numbers = self._tokens
-        for key in asked:
-            token = share(key)
-            if token is None:
-                return None
-            number = numbers.get(token)
-            if number is None:
-                number = numbers[token] = len(numbers)
-            out.append(number)
-        return tuple(out)
-
     def own_checks(self, path: str) -> tuple[list[Problem], Coverage, str | None]:
         """Every check of ``path`` but the profile's lookups, before the policy, and the text
         checked: the same for every profile (worked out once)."""
@@ -219,14 +200,14 @@ class ClassChecks:
         key is the same (features/profile_signature.py), with what the checks judged of it."""
         if entry is not self._entry:
             self._entry = entry
-            self._lookups = {}
+            self._lookups, self._keys = {}, {}
         known = self._lookups.get(view.env.root)
         if known is not None:
             return known
         snapshot = self.snapshot
         scope = _scope(snapshot, view, entry)
         session = LookupSession(view.env, scope, snapshot.files, snapshot.cache)
-        keys = self.signatures.keys(view, scope)
+        keys = self._keys[view.env.root] = self.signatures.keys(view, scope)
         answers: dict[str, LookupOutcome] = {}
         shared = self._shared.setdefault(view.env.root, ({}, {}))
 
