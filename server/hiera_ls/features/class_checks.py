@@ -23,12 +23,8 @@ from hiera_ls.checks.profile import ProfileLookup
 from hiera_ls.checks.registry import check_data_file_lookups
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.engine.trace import Kind
-from hiera_ls.features.diagnostics import (
-    Diagnostics,
-    _located_in,
-    _order,
-    _reported_where_it_is,
-)
+from hiera_ls.features.diagnostics import Diagnostics
+from hiera_ls.features.file_findings import file_order, located_in, reported_where_it_is
 from hiera_ls.features.profile_signature import KeySignatures, ProfileSignatures
 from hiera_ls.features.puppet_code import code_index
 from hiera_ls.project.facts import node_scope
@@ -158,7 +154,7 @@ class ClassChecks:
                 view.env,
                 code,
                 lambda: diagnostics.declared(snapshot, code) if code else frozenset(),
-                lambda cause: _reported_where_it_is(snapshot, cause),
+                lambda cause: reported_where_it_is(snapshot, cause),
             )
             loaded = source.data.error is None and len(source.text) <= LARGE_FILE_CHARS
             checked = coverage(
@@ -167,9 +163,9 @@ class ClassChecks:
             if not extra and path in self._plain:
                 return self._plain[path]
         if extra:
-            found = _located_in(sorted([*found, *extra], key=_order), path)
-        found = diagnostics._with_coverage(snapshot, path, text, found)
-        result = diagnostics._policy(snapshot, path, text, found, checked)
+            found = located_in(sorted([*found, *extra], key=file_order), path)
+        found = diagnostics.with_coverage(snapshot, path, text, found)
+        result = diagnostics.policy(snapshot, path, text, found, checked)
         if not extra and lookups is not None:
             self._plain[path] = result
         return result
@@ -191,7 +187,7 @@ class ClassChecks:
         checked: the same for every profile (worked out once)."""
         known = self.own.get(path)
         if known is None:
-            known = self.own[path] = self.diagnostics._checked(self.snapshot, path, None)
+            known = self.own[path] = self.diagnostics.checked(self.snapshot, path, None)
         return list(known[0]), known[1], known[2]
 
     def _lookup(self, view: EnvironmentView, entry: ProfileEntry) -> ProfileLookup:

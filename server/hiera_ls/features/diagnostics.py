@@ -17,7 +17,6 @@ edit (those inside the edited lines are dropped until the full checks run again)
 from __future__ import annotations
 
 import functools
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -53,6 +52,7 @@ from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.features.carried_findings import CarriedFindings, move_with_lines
 from hiera_ls.features.code_hints import PUPPET_CODE, code_hints
 from hiera_ls.features.code_hints import project_paths as project_paths  # report/run.py's
+from hiera_ls.features.file_findings import file_order, located_in, reported_where_it_is
 from hiera_ls.features.profile_signature import ProfileSignatures
 from hiera_ls.features.puppet_code import code_index
 from hiera_ls.features.said_once import without_said
@@ -64,7 +64,6 @@ from hiera_ls.project.facts import node_scope
 from hiera_ls.project.key_index import LARGE_FILE_CHARS, FileKeys
 from hiera_ls.project.profiles import ProfileEntry
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
-from hiera_ls.puppet.errors import Cause
 from hiera_ls.source.files import Stamp
 from hiera_ls.source.loader_rules import YAML11_BOOLEAN
 from hiera_ls.source.spans import Problem
@@ -345,8 +344,8 @@ class Diagnostics:
         if source is None:
             return self.file_problems(snapshot, path)
         if source.text == last.text:
-            found = self._with_coverage(snapshot, path, source.text, list(last.problems))
-            return self._policy(snapshot, path, source.text, found, last.checked)
+            found = self.with_coverage(snapshot, path, source.text, list(last.problems))
+            return self.policy(snapshot, path, source.text, found, last.checked)
         kept = [p for p in last.problems if p not in last.loader]
         moved = move_with_lines(last.text, source.text, kept)
         # loader notes the checks judged (a yaml11-boolean a class parameter's type silenced
@@ -355,9 +354,9 @@ class Diagnostics:
         overridden = [p for p in last.loader if p.code in JUDGED_LOADER_CODES and p not in judged]
         stale = frozenset(move_with_lines(last.text, source.text, overridden))
         fresh = [p for p in source.data.problems if p not in stale]
-        found = _located_in(sorted([*fresh, *moved], key=_order), path)
-        found = self._with_coverage(snapshot, path, source.text, found)
-        return self._policy(snapshot, path, source.text, found, PARTIAL)
+        found = located_in(sorted([*fresh, *moved], key=file_order), path)
+        found = self.with_coverage(snapshot, path, source.text, found)
+        return self.policy(snapshot, path, source.text, found, PARTIAL)
 
     def loader_problems(self, snapshot: Snapshot, path: str) -> list[Problem]:
         """What the file's loader found (its YAML as Puppet reads it), under the repository's
@@ -366,8 +365,8 @@ class Diagnostics:
         source = self.source(snapshot, path)
         if source is None:
             return []
-        found = _located_in(sorted(source.data.problems, key=_order), path)
-        return self._policy(snapshot, path, source.text, found, PARTIAL)
+        found = located_in(sorted(source.data.problems, key=file_order), path)
+        return self.policy(snapshot, path, source.text, found, PARTIAL)
 
     def file_problems(
         self, snapshot: Snapshot, path: str, pause: Pause | None = None
@@ -377,11 +376,11 @@ class Diagnostics:
         ``pause`` is called before each lookup the profile check makes: a background caller
         uses it to let the server's thread go first, or to give up (by raising).
         """
-        found, checked, text = self._checked(snapshot, path, pause)
-        found = self._with_coverage(snapshot, path, text, found)
-        return self._policy(snapshot, path, text, found, checked)
+        found, checked, text = self.checked(snapshot, path, pause)
+        found = self.with_coverage(snapshot, path, text, found)
+        return self.policy(snapshot, path, text, found, checked)
 
-    def _with_coverage(
+    def with_coverage(
         self, snapshot: Snapshot, path: str, text: str | None, found: list[Problem]
     ) -> list[Problem]:
         """The file's problems plus its every-profile findings, each cause with the lookups it
@@ -397,15 +396,15 @@ class Diagnostics:
             current = last.by_file.get(path, []) if last is not None else []
             extra = self._carry(snapshot, "profiles", path, text, current, holds) or []
             if extra:
-                found = _located_in(sorted([*found, *extra], key=_order), path)
+                found = located_in(sorted([*found, *extra], key=file_order), path)
         if last is None:
             return found
         if kind is FileKind.HIERA_CONFIG and holds and last.by_file.get(path):
             # its levels that only read files levels above it read
-            found = _located_in(sorted([*found, *last.by_file[path]], key=_order), path)
+            found = located_in(sorted([*found, *last.by_file[path]], key=file_order), path)
         return fold(found, last.consequences, len(snapshot.profiles))
 
-    def _checked(
+    def checked(
         self, snapshot: Snapshot, path: str, pause: Pause | None
     ) -> tuple[list[Problem], Coverage, str | None]:
         """Every check but the every-profile findings, before the repository's policy; reused
@@ -440,7 +439,7 @@ class Diagnostics:
         return found, checked, source.text if source is not None else None
 
     @staticmethod
-    def _policy(
+    def policy(
         snapshot: Snapshot,
         path: str,
         text: str | None,
@@ -520,7 +519,7 @@ class Diagnostics:
         checked = COMPLETE
         if kind is FileKind.REPO_CONFIG:
             config = snapshot.config_for(path)
-            found = sorted([*config.problems, *config_code_problems(config)], key=_order)
+            found = sorted([*config.problems, *config_code_problems(config)], key=file_order)
         elif kind is FileKind.FACTS:
             entry = snapshot.profile_at(path)
             found = list(entry.profile.problems) if entry is not None else []
@@ -552,7 +551,7 @@ class Diagnostics:
                     view.env,
                     code,
                     lambda: self.declared(snapshot, code) if code is not None else frozenset(),
-                    lambda cause: _reported_where_it_is(snapshot, cause),
+                    lambda cause: reported_where_it_is(snapshot, cause),
                     known_facts(snapshot),
                     LegacyFacts.of(snapshot.target, snapshot.profiles),
                 )
@@ -583,7 +582,7 @@ class Diagnostics:
             found, checked = code_hints(snapshot, view, path, built.index if built else None)
         else:
             checked = PARTIAL  # a file no check reads: its suppressions are not judged
-        return _located_in(found, path), source, checked
+        return located_in(found, path), source, checked
 
 
 @dataclass(frozen=True, slots=True)
@@ -639,14 +638,6 @@ def _unused_in(context: _UnusedContext, built: _Built, path: str, keys: FileKeys
     return unused_in_file(path, keys, module, context.code, reads, context.written, context.coded)
 
 
-def _reported_where_it_is(snapshot: Snapshot, cause: Cause) -> bool:
-    """Whether the problem behind a failure is one of the files the checks report on (a
-    lookup_options entry always is): the failure is then folded into it."""
-    if cause.path is None:
-        return True
-    return snapshot.kind_of(os.path.normpath(cause.path)) in (FileKind.DATA, FileKind.HIERA_CONFIG)
-
-
 def node_profiles(snapshot: Snapshot, view: EnvironmentView) -> list[NodeProfile]:
     """Every facts profile whose facts load, as a node of ``view``'s environment."""
     target = snapshot.target
@@ -670,12 +661,6 @@ def _file_count(snapshot: Snapshot, view: EnvironmentView) -> int:
         count = sum(1 for info in snapshot.data_files.values() if info.view is view)
         snapshot.memo[key] = count
     return count
-
-
-def _order(p: Problem) -> tuple[object, ...]:
-    """File order: by start, end, code (plain numbers: compared without Python calls)."""
-    span = p.where.span
-    return (span.start.line, span.start.column, span.end.line, span.end.column, p.code)
 
 
 def _profiles(
@@ -713,13 +698,3 @@ def _profiles(
         return explain
 
     return [ProfileLookup(entry.name, lookup_for(entry), explain_for(entry)) for entry in entries]
-
-
-def _located_in(found: list[Problem], path: str) -> list[Problem]:
-    out: list[Problem] = []
-    seen: set[Problem] = set()
-    for p in found:
-        if p.where.path == path and p not in seen:
-            seen.add(p)
-            out.append(p)
-    return out
