@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hiera_ls.checks.class_parameters import (
+from hiera_ls.checks.fixes import fixes_for
+from hiera_ls.checks.registry import ProfileLookup, check_data_file
+from hiera_ls.checks.required_parameters import (
     classes_named,
     declared_with_parameters,
     included_classes,
 )
-from hiera_ls.checks.fixes import fixes_for
-from hiera_ls.checks.registry import ProfileLookup, check_data_file
 from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.facts import node_scope

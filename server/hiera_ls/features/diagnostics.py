@@ -22,7 +22,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.causes import ByCause, fold
-from hiera_ls.checks.class_parameters import declared_with_parameters
 from hiera_ls.checks.fact_paths import known_facts
 from hiera_ls.checks.policy import (
     COMPLETE,
@@ -46,6 +45,7 @@ from hiera_ls.checks.registry import (
     check_profile_coverage,
     check_workspace,
 )
+from hiera_ls.checks.required_parameters import declared_with_parameters
 from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
 from hiera_ls.checks.unused_data import modules_with_code, read_by_data, unused_in_file
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
