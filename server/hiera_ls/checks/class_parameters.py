@@ -144,7 +144,6 @@ def check_class_keys(
     not match their parameter's type."""
     out: list[Problem] = []
     code = context.code
-    coded: dict[str, bool] = {}
     for key in parameter_keys(data_file, module_name):
         spans = data_file.nodes.get((key,))
         if spans is None:
@@ -171,7 +170,7 @@ def check_class_keys(
                     )
                 )
         elif (
-            _module_has_code(code, namespace.split("::", 1)[0], coded)
+            _module_has_code(code, namespace.split("::", 1)[0])
             and not _read_explicitly(context, key)
             and not code.autoload_file_known(namespace)
         ):
@@ -209,18 +208,21 @@ def _unknown_parameter(
     )
 
 
-def _module_has_code(code: CodeIndex, module: str, known: dict[str, bool]) -> bool:
+def _module_has_code(code: CodeIndex, module: str) -> bool:
     """The module is on the modulepath and defines some class, defined type or function: an
     empty directory (a git submodule not checked out) or a module of types only is not
-    judged."""
-    if module not in known:
-        prefix = f"{module}::"
-        known[module] = module in code.modules and any(
-            (d.name == module or d.name.startswith(prefix))
-            and d.kind is not DefinitionKind.TYPE_ALIAS
+    judged.  (Which modules define one is worked out once per code index.)"""
+    coded = code.memo.get(_CODED)
+    if not isinstance(coded, frozenset):
+        coded = code.memo[_CODED] = frozenset(
+            d.name.partition("::")[0]
             for d in code.definitions()
+            if d.kind is not DefinitionKind.TYPE_ALIAS
         )
-    return known[module]
+    return module in code.modules and module in coded
+
+
+_CODED = "modules defining a class, defined type or function"  # a key of CodeIndex.memo
 
 
 # ------------------------------------------------------------------ values against the type
