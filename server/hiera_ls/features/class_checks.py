@@ -75,6 +75,7 @@ class ClassChecks:
 
     diagnostics: Diagnostics
     snapshot: Snapshot
+    many: bool = True  # more than one profile will be checked (else nothing is kept for them)
     # the profile being checked, its lookups per environment (one profile's at a time)
     _entry: ProfileEntry | None = None
     _lookups: dict[str, ProfileLookup] = field(default_factory=dict)
@@ -117,6 +118,8 @@ class ClassChecks:
         if source is None:
             return self._problems(path, None)
         profile = self._lookup(view, entry)
+        if not self.many:
+            return self._problems(path, (view, source, profile))
         earlier = self._found.setdefault(path, {})
         keys = self._keys.get(view.env.root)
         for asked, by_signature in earlier.items():

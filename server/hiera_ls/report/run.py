@@ -120,7 +120,7 @@ def run_check(
             f"no Hiera data under {where}: no hiera.yaml, data file or facts file was found"
         )
     classes: list[tuple[str, ...]] = profile_classes(first, names) if names else [()]
-    checks = ClassChecks(diagnostics, first)
+    checks = ClassChecks(diagnostics, first, many=len(classes) > 1)
     run = _Run(classes, {name: i for i, name in enumerate(names)})
     data = [path for path in files if checks.reads_profile(path)]
     alike = [path for path in files if not checks.reads_profile(path)]
