@@ -37,9 +37,18 @@ HEAVY = (
     "hiera_ls.source.json_loader",
     "hiera_ls.source.yaml_reparse",
     "hiera_ls.fleet",
+    "hiera_ls.project.path_patterns",  # .hiera-ls.yaml's path rules (the example has none)
+    "hiera_ls.source.ruby_glob",  # glob levels (the example's hierarchy has none)
     "regex",
     "http",
     "socket",
+    # the standard library's that a lookup does without: pathlib (with urllib and ipaddress;
+    # the schemas are found with os.path), shutil (argparse's terminal width, read directly)
+    "pathlib",
+    "urllib",
+    "ipaddress",
+    "shutil",
+    "string",  # (the YAML loader's ASCII letters are written out)
 )
 # what ``check`` leaves out: eyaml's cryptography without an eyaml key or block, the
 # PuppetDB client without --puppetdb, --fix, the formats it does not write
@@ -107,3 +116,25 @@ def test_every_dataclass_has_a_docstring() -> None:
         and (cls.__doc__ or "").startswith(f"{cls.__name__}(")  # the one dataclass wrote
     )
     assert bare == []
+
+
+def test_the_command_process_keeps_what_it_imported_from_the_collector() -> None:
+    """A process started for the command freezes what the command imported (every later
+    collection, and the one at exit, skips it); a caller running ``main`` in its own process,
+    as these tests do, keeps its collector as it was (nothing of its own frozen for good)."""
+    script = (
+        "import gc, sys\n"
+        "from hiera_ls.cli import main\n"
+        "words = ['lookup', 'profile::base::packages', '--node', 'web01.example.com']\n"
+        "sys.argv = ['hiera-ls', *words]\n"
+        "code = main()\n"
+        "frozen = gc.get_freeze_count()\n"
+        "gc.unfreeze()\n"
+        "main(words)\n"
+        "print(code, frozen > 10_000, gc.get_freeze_count())\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=EXAMPLE, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[-1] == "0 True 0"

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import hiera_ls.features.diagnostics as diagnostics
+from hiera_ls.checks import registry
 from hiera_ls.features.carried_findings import move_with_lines
 from hiera_ls.features.diagnostics import Diagnostics, project_paths
 from hiera_ls.project.settings import Settings
@@ -126,13 +127,14 @@ def test_open_files_are_checked_again_only_when_something_they_read_changed(
         path.write_text(f"a: {i}\nb: '%{{lookup(\"a\")}}'\n")
         paths.append(str(path))
     calls: list[str] = []
-    real = diagnostics.check_data_file
+    real = registry.check_data_file
 
     def counted(*args: object, **kwargs: object) -> object:
         calls.append(args[1].path)  # type: ignore[attr-defined]
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(diagnostics, "check_data_file", counted)
+    # (features/diagnostics.py imports the checks when it first runs them, from the registry)
+    monkeypatch.setattr(registry, "check_data_file", counted)
     ws = Workspace([str(tmp_path)])
     d = Diagnostics()
     for n, path in enumerate(paths, 1):  # what the server does on each didOpen of a saved file

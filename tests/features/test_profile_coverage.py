@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import hiera_ls.features.diagnostics as diagnostics
+from hiera_ls.checks import registry
 from hiera_ls.checks.registry import CoverageMemo, build_index, check_profile_coverage
 from hiera_ls.features.diagnostics import Diagnostics, node_profiles, project_paths
 from hiera_ls.project.workspace import Workspace
@@ -237,7 +237,7 @@ def test_a_failure_of_these_checks_costs_no_other_finding(
     def broken(*args: object, **kwargs: object) -> object:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(diagnostics, "check_profile_coverage", broken)
+    monkeypatch.setattr(registry, "check_profile_coverage", broken)
     found = findings(tmp_path, {"data/common.yaml": "a: 1\n", "data/nodes/web01.yml": "a: 2\n"})
     assert codes(found) == ["data/nodes/web01.yml:1 hiera-data-file-unused"]
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from hiera_ls.checks.profile import profile_label
 from hiera_ls.checks.rules import RULES
 from hiera_ls.puppet.errors import Cause
 from hiera_ls.source.keys import LOOKUP_OPTIONS
@@ -62,6 +61,8 @@ def words(consequences: Consequences) -> str:
     )
     names = sorted({p for c in consequences.items for p in c.profiles})
     if names and len(names) < consequences.profiles:
+        from hiera_ls.checks.profile import profile_label  # (the engine's lookups, on first use)
+
         text += f" (for {profile_label(names, consequences.profiles)})"
     return text
 

@@ -23,7 +23,6 @@ from hiera_ls.project.model import Layer
 from hiera_ls.puppet.errors import LookupFailure, UndefinedVariable
 from hiera_ls.puppet.ruby_text import to_s
 from hiera_ls.source.files import FileAccess
-from hiera_ls.source.ruby_glob import GlobTooComplex, GlobTooLarge
 
 if TYPE_CHECKING:
     from hiera_ls.project.hiera_config_model import HierarchyEntry
@@ -112,6 +111,8 @@ def resolve_locations(
                 continue
             out.append(ResolvedLocation(declared, p, exists))
     elif kind in ("glob", "globs"):
+        from hiera_ls.source.ruby_glob import GlobTooComplex, GlobTooLarge  # rare levels
+
         for declared in spec.values:
             pattern = pathname_join(datadir, _location_interpolate(inv, declared))
             try:

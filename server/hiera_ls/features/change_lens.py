@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from hiera_ls.checks.profile import key_text, profile_label
 from hiera_ls.display_text import md_escape, md_fence
-from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.features.render import to_yaml
-from hiera_ls.features.spread import identity, profile_lookup
-from hiera_ls.project.facts import node_scope
 from hiera_ls.project.profiles import ProfileEntry
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.source.data_cache import DataCache
@@ -26,6 +23,12 @@ from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.keys import LOOKUP_OPTIONS
 from hiera_ls.source.spans import Span
+
+# The lookups (the engine, the spread, the profiles' check) load on first use: the server
+# imports this module at start for its result types (lsp/protocol.py).
+if TYPE_CHECKING:
+    from hiera_ls.engine.lookup import LookupOutcome
+
 
 MAX_LENSES = 50  # changed keys given a lens per file (each costs a lookup per profile, twice)
 
@@ -64,6 +67,9 @@ def _saved_data(snapshot: Snapshot, path: str) -> tuple[FileAccess, _SavedCache,
 def _saved_lookup(
     snapshot: Snapshot, view: EnvironmentView, entry: ProfileEntry, path: str, key: str
 ) -> LookupOutcome:
+    from hiera_ls.engine.lookup import LookupSession
+    from hiera_ls.project.facts import node_scope
+
     files, cache, _ = _saved_data(snapshot, path)
     slot = ("saved-session", threading.get_ident(), path, view.env.root, entry.profile.path)
     found = snapshot.memo.get(slot)
@@ -78,6 +84,8 @@ def _saved_lookup(
 
 
 def _answer(outcome: LookupOutcome) -> object:
+    from hiera_ls.features.spread import identity
+
     if outcome.error is not None:
         return ("error", outcome.error)
     if not outcome.found:
@@ -96,6 +104,8 @@ class ChangedKey:
 
     @property
     def title(self) -> str:
+        from hiera_ls.checks.profile import profile_label
+
         if not self.changed:
             return "changes no profile's value"
         label = profile_label(self.changed, self.total)
@@ -105,6 +115,9 @@ class ChangedKey:
 def changed_keys(snapshot: Snapshot, path: str) -> list[ChangedKey]:
     """Keys of an edited data file whose value differs from the saved file's, each with the
     profiles whose lookup of it the edit changes; nothing for a saved file or no profile."""
+    from hiera_ls.checks.profile import key_text
+    from hiera_ls.features.spread import identity
+
     view = snapshot.environment_for(path)
     if (
         view is None
@@ -140,6 +153,9 @@ def changed_keys(snapshot: Snapshot, path: str) -> list[ChangedKey]:
 
 
 def _changed_profiles(snapshot: Snapshot, view: EnvironmentView, path: str, key: str) -> list[str]:
+    from hiera_ls.checks.profile import key_text
+    from hiera_ls.features.spread import profile_lookup
+
     text = key_text(key) or key
     return [
         entry.name
@@ -179,6 +195,9 @@ def _shown(outcome: LookupOutcome) -> str:
 
 def compare_key(snapshot: Snapshot, path: str, key: str) -> KeyComparison | None:
     """Every profile's value of ``key`` from the saved file and from the buffer."""
+    from hiera_ls.checks.profile import key_text, profile_label
+    from hiera_ls.features.spread import profile_lookup
+
     view = snapshot.environment_for(path)
     text = key_text(key)
     if view is None or text is None or snapshot.kind_of(path) is not FileKind.DATA:

@@ -20,9 +20,10 @@ import functools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from hiera_ls.checks.causes import ByCause, fold
-from hiera_ls.checks.fact_paths import known_facts
+from hiera_ls.checks.cross_file import DataSource
 from hiera_ls.checks.policy import (
     COMPLETE,
     PARTIAL,
@@ -31,42 +32,27 @@ from hiera_ls.checks.policy import (
     config_code_problems,
     coverage,
 )
-from hiera_ls.checks.profile_coverage import CoverageResult
-from hiera_ls.checks.registry import (
-    CoverageMemo,
-    CrossFileIndex,
-    DataSource,
-    LegacyFacts,
-    NodeProfile,
-    ProfileLookup,
-    build_index,
-    check_data_file,
-    check_hiera_config,
-    check_profile_coverage,
-    check_workspace,
-)
-from hiera_ls.checks.required_parameters import declared_with_parameters
 from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
-from hiera_ls.checks.unused_data import modules_with_code, read_by_data, unused_in_file
-from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.features.carried_findings import CarriedFindings, move_with_lines
 from hiera_ls.features.code_hints import PUPPET_CODE, code_hints
 from hiera_ls.features.code_hints import project_paths as project_paths  # report/run.py's
 from hiera_ls.features.file_findings import file_order, located_in, reported_where_it_is
-from hiera_ls.features.profile_signature import ProfileSignatures
-from hiera_ls.features.puppet_code import code_index
 from hiera_ls.features.said_once import without_said
-from hiera_ls.features.spread import profile_lookup
-from hiera_ls.project.asked_merges import merge_arguments
-from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.code_mentions import MentionCache, mentioned
-from hiera_ls.project.facts import node_scope
 from hiera_ls.project.key_index import LARGE_FILE_CHARS, FileKeys
-from hiera_ls.project.profiles import ProfileEntry
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.source.files import Stamp
 from hiera_ls.source.loader_rules import YAML11_BOOLEAN
 from hiera_ls.source.spans import Problem
+
+# The checks' implementations (checks/registry.py and the families behind it), the engine's
+# lookups and the profiles' classes are imported by the methods that run them: a file opened
+# in a big environment is first published with its loader's findings, which need none of
+# them (tests/lsp/test_start_imports.py).
+if TYPE_CHECKING:
+    from hiera_ls.checks.profile_coverage import CoverageMemo, NodeProfile
+    from hiera_ls.checks.registry import CrossFileIndex
+    from hiera_ls.project.code_index import CodeIndex
 
 
 @dataclass(slots=True)
@@ -182,6 +168,10 @@ class Diagnostics:
         self, snapshot: Snapshot, view: EnvironmentView, changes: int, pause: Pause | None
     ) -> _EveryProfile | None:
         """The environment's every-profile findings, computed unless they are current."""
+        from hiera_ls.checks.profile_coverage import CoverageMemo, CoverageResult
+        from hiera_ls.checks.registry import check_profile_coverage
+        from hiera_ls.project.asked_merges import merge_arguments
+
         key = (changes, *self._coverage_key(snapshot, view))
         last = self._coverage.get(view.env.root)
         if last is not None and last.context == key:
@@ -277,6 +267,8 @@ class Diagnostics:
     def _build(
         self, snapshot: Snapshot, view: EnvironmentView, changes: int | None = None
     ) -> _Built:
+        from hiera_ls.checks.registry import build_index, check_workspace
+
         indexed: list[FileKeys] = []
         for path, info in snapshot.data_files.items():
             if info.view is view:
@@ -462,6 +454,8 @@ class Diagnostics:
         those of its last full result gets that result again: the background checks after each
         of a thousand files opened recheck only the new ones, not every open file each time.
         """
+        from hiera_ls.features.puppet_code import code_index
+
         info = snapshot.data_files.get(path)
         if info is None or snapshot.kind_of(path) is not FileKind.DATA:
             return ()
@@ -497,6 +491,8 @@ class Diagnostics:
 
     def declared(self, snapshot: Snapshot, code: CodeIndex) -> frozenset[str]:
         """The classes ``code`` declares resource-like, read once per code index."""
+        from hiera_ls.checks.required_parameters import declared_with_parameters
+
         known = self._declared
         if known is None or known[0] is not code:
             known = (code, declared_with_parameters(code, snapshot.files.read_text))
@@ -512,6 +508,10 @@ class Diagnostics:
     ) -> tuple[list[Problem], DataSource | None, Coverage]:
         """The problems, for a data file the text and parse they were found in, and which
         codes the checks looked for (so a suppression is called unused only when it is)."""
+        from hiera_ls.checks.fact_paths import known_facts
+        from hiera_ls.checks.registry import LegacyFacts, check_data_file, check_hiera_config
+        from hiera_ls.features.puppet_code import code_index
+
         view = snapshot.environment_for(path)
         kind = snapshot.kind_of(path)
         found: list[Problem] = []
@@ -542,7 +542,9 @@ class Diagnostics:
                 source = replace(source, keys=keys)
                 built = self.built(snapshot, view)
                 index = built.index if built is not None else None
-                profiles = _profiles(snapshot, view, pause, every)
+                from hiera_ls.features.file_profiles import file_profiles
+
+                profiles = file_profiles(snapshot, view, pause, every)
                 code = code_index(snapshot, view) if built is not None else None
                 found = check_data_file(
                     index,
@@ -604,6 +606,8 @@ def _unused_context(
     (``hiera-data-file-unused`` says so), and those only a custom function reads (its file's
     keys may not be lookup keys: Wikimedia's ``regex.yaml`` holds sections of
     ``wmflib::regex_data``)."""
+    from hiera_ls.checks.unused_data import modules_with_code, read_by_data
+
     if built.unused is not None and built.unused.code is code:
         return built.unused
     skipped = {
@@ -630,6 +634,8 @@ def _unused_context(
 def _unused_in(context: _UnusedContext, built: _Built, path: str, keys: FileKeys) -> list[Problem]:
     """The file's hints from its current keys (a key just typed is judged at once), with the
     references of its current text."""
+    from hiera_ls.checks.unused_data import unused_in_file
+
     if path in context.skipped:
         return []
     module = built.index.role(path).module_name
@@ -640,6 +646,10 @@ def _unused_in(context: _UnusedContext, built: _Built, path: str, keys: FileKeys
 
 def node_profiles(snapshot: Snapshot, view: EnvironmentView) -> list[NodeProfile]:
     """Every facts profile whose facts load, as a node of ``view``'s environment."""
+    from hiera_ls.checks.profile_coverage import NodeProfile
+    from hiera_ls.features.profile_signature import ProfileSignatures
+    from hiera_ls.project.facts import node_scope
+
     target = snapshot.target
     out: list[NodeProfile] = []
     signatures = ProfileSignatures(snapshot)  # profiles that share every answer
@@ -661,40 +671,3 @@ def _file_count(snapshot: Snapshot, view: EnvironmentView) -> int:
         count = sum(1 for info in snapshot.data_files.values() if info.view is view)
         snapshot.memo[key] = count
     return count
-
-
-def _profiles(
-    snapshot: Snapshot, view: EnvironmentView, pause: Pause | None, every: bool
-) -> list[ProfileLookup]:
-    """The profiles to look the file's keys up for: the active one first (named first in
-    a finding), then with ``every`` all the others; none when no profile is active.
-
-    Each profile's session and answers live in the snapshot's data memo, one per thread
-    (features/spread.py): the files of one data generation share its lookup_options,
-    hierarchies and nested lookups (a session per file re-read them for each: 1,490 times
-    on Wikimedia's data), and a worker thread never shares a session with the server's.
-    """
-    active = snapshot.active
-    if active is None:
-        return []
-    entries = [active, *(e for e in snapshot.profiles if e is not active)] if every else [active]
-
-    def lookup_for(entry: ProfileEntry) -> Callable[[str], LookupOutcome]:
-        def lookup(key: str) -> LookupOutcome:
-            if pause is not None:
-                pause()
-            return profile_lookup(snapshot, view, entry, key)
-
-        return lookup
-
-    def explain_for(entry: ProfileEntry) -> Callable[[str], LookupOutcome]:
-        def explain(key: str) -> LookupOutcome:
-            profile = entry.profile
-            target = snapshot.target
-            scope = node_scope(profile.facts, profile.name, view.env.name, target)
-            session = LookupSession(view.env, scope, snapshot.files, snapshot.cache)
-            return session.lookup(key, None, explain=True)
-
-        return explain
-
-    return [ProfileLookup(entry.name, lookup_for(entry), explain_for(entry)) for entry in entries]

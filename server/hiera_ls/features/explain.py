@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hiera_ls.engine.explain import render_text
-from hiera_ls.features.sessions import new_session
 from hiera_ls.features.targets import DataKey, KeyCall, OptionsKey, TokenAt, target_at
 from hiera_ls.project.key_index import KEY_METHODS
 from hiera_ls.project.workspace import NO_PROFILE_CERTNAME, EnvironmentView, Snapshot
@@ -46,6 +44,10 @@ def key_at(snapshot: Snapshot, path: str, pos: Position) -> str | None:
 
 
 def explain_key(snapshot: Snapshot, view: EnvironmentView, key: str) -> ExplainResult:
+    # on first use: the server imports this module at start for its result type
+    from hiera_ls.engine.explain import render_text
+    from hiera_ls.features.sessions import new_session
+
     outcome = new_session(snapshot, view).lookup(key, None, explain=True)
     text = render_text(outcome.trace) if outcome.trace is not None else ""
     profile = snapshot.active.name if snapshot.active is not None else None

@@ -20,25 +20,22 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from hiera_ls.checks.profile import NAMED_PROFILES
-from hiera_ls.engine.locations import ResolvedLocation
-from hiera_ls.engine.providers import EYAML, mark_encrypted
 from hiera_ls.features.explain import key_request
-from hiera_ls.features.eyaml import decrypt_tree, environment_pairs, has_encrypted
-from hiera_ls.features.profile_classes import FleetPending, fleet_grouping
-from hiera_ls.features.puppet_code import asked_by, merge_value, previewed_merges
 from hiera_ls.features.render import plain_text, short
-from hiera_ls.features.sessions import shared_session
-from hiera_ls.features.spread import fleet_spread, fleet_too_varied, profile_lookup
 from hiera_ls.project.asked_merges import AskedMerge
 from hiera_ls.project.backends import EXPAND_PATH, expand_path_file
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.puppet.errors import LookupFailure
-from hiera_ls.source.eyaml_crypto import DecryptError, EyamlKeyError, KeyPair
 from hiera_ls.source.keys import LookupKey, NotFound, dig
 from hiera_ls.source.manifest_model import MergeValue
 from hiera_ls.source.spans import Position
+
+# The lookups, the spread, the code index and eyaml load on first use: the server imports
+# this module at start for its result types (lsp/protocol.py).
+if TYPE_CHECKING:
+    from hiera_ls.engine.locations import ResolvedLocation
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +135,8 @@ def key_view(
 
 
 def view_of(snapshot: Snapshot, view: EnvironmentView, key: str) -> KeyView:
+    from hiera_ls.features.puppet_code import asked_by, merge_value, previewed_merges
+
     notes: list[str] = []
     reveal = _revealer(snapshot, view, notes)
     asked = previewed_merges(snapshot, view, _root(key))
@@ -200,6 +199,8 @@ def _profile_values(
     reveal: Reveal,
     merge: MergeValue | None,
 ) -> list[ProfileValue]:
+    from hiera_ls.features.spread import profile_lookup
+
     active = snapshot.active
     texts = _texts(snapshot)
     profiles: list[ProfileValue] = []
@@ -234,6 +235,10 @@ def _fleet_values(
 ) -> FleetValues | None:
     """The fleet's nodes by answer, a group per distinct value, missing or error (one lookup
     per class: features/profile_classes.py)."""
+    from hiera_ls.checks.profile import NAMED_PROFILES
+    from hiera_ls.features.profile_classes import FleetPending, fleet_grouping
+    from hiera_ls.features.spread import fleet_spread, fleet_too_varied
+
     fleet = fleet_grouping(snapshot, view)
     if fleet is None:
         return None
@@ -278,6 +283,9 @@ def _texts(snapshot: Snapshot) -> dict[int, tuple[object, str, bool]]:
 def _revealer(snapshot: Snapshot, view: EnvironmentView, notes: list[str]) -> Reveal:
     """One line for a value, and whether it held eyaml ciphertext; the plaintext only with
     ``hiera.eyaml.decryptInHover`` on (keys read once per view, failures noted once)."""
+    from hiera_ls.features.eyaml import decrypt_tree, environment_pairs, has_encrypted
+    from hiera_ls.source.eyaml_crypto import DecryptError, EyamlKeyError, KeyPair
+
     decrypt = snapshot.settings.eyaml_decrypt_in_hover
     pairs: list[list[KeyPair]] = []
     seen: dict[int, tuple[object, str]] = {}  # profiles reading one file share its value
@@ -306,6 +314,8 @@ def _revealer(snapshot: Snapshot, view: EnvironmentView, notes: list[str]) -> Re
 def _hierarchy(
     snapshot: Snapshot, view: EnvironmentView, key: str, reveal: Reveal, notes: list[str]
 ) -> list[HierarchyLevel]:
+    from hiera_ls.features.sessions import shared_session
+
     try:
         lk: LookupKey | None = LookupKey.parse(key)
     except LookupFailure:
@@ -350,6 +360,8 @@ def _level_path(
     lk: LookupKey | None,
     reveal: Reveal,
 ) -> LevelPath:
+    from hiera_ls.engine.providers import EYAML, mark_encrypted
+
     path = loc.path
     if reader == EXPAND_PATH and loc.exists and lk is not None:
         path = expand_path_file(path, lk.root)  # a directory per key prefix

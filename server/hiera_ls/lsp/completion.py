@@ -7,14 +7,17 @@ per shown item instead of one per key of the environment."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
-from hiera_ls.features.completion import Item, complete, key_detail
 from hiera_ls.lsp.server import HieraLanguageServer, at_position, handler, none
 from hiera_ls.source.spans import Position, Span
+
+if TYPE_CHECKING:
+    from hiera_ls.features.completion import Item
+
 
 TRIGGER_CHARACTERS = ["{", "(", "'", '"', ".", ":", " "]
 KINDS = {
@@ -66,6 +69,8 @@ def _range(conv: lsp_ranges.Converter, span: Span) -> dict[str, Any]:
 async def text_document_completion(
     ls: HieraLanguageServer, params: types.CompletionParams, path: str, pos: Position
 ) -> dict[str, Any] | None:
+    from hiera_ls.features.completion import complete  # on first use, not at start
+
     snapshot = ls.snapshot()
     # a big environment's files are the start-up checks' to read (a small one's are read at
     # once, as its index is: a completion right after start lists every key)
@@ -89,6 +94,8 @@ async def text_document_completion(
 async def completion_item_resolve(
     ls: HieraLanguageServer, item: types.CompletionItem
 ) -> types.CompletionItem:
+    from hiera_ls.features.completion import key_detail
+
     data = item.data
     if isinstance(data, dict) and isinstance(data.get("key"), str):
         path = lsp_ranges.path_of(str(data.get("uri", "")))

@@ -20,17 +20,12 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from hiera_ls.features.profile_classes import (
-    FleetGrouping,
-    claim_fleet,
-    group_fleet,
-    release_fleet,
-)
 from hiera_ls.features.render import plain_text
-from hiera_ls.features.spread import fleet_too_varied
 from hiera_ls.project.workspace import EnvironmentView, Snapshot
 
+# The grouping's machinery (the engine's lookups, the spread) loads with the first fleet
 if TYPE_CHECKING:
+    from hiera_ls.features.profile_classes import FleetGrouping
     from hiera_ls.lsp.server import HieraLanguageServer
 
 GROUP_DELAY_S = 0.3  # pause in edits before the fleet is grouped again
@@ -84,6 +79,8 @@ class FleetGrouper:
             await asyncio.wait_for(asyncio.shield(waiter), WAIT_S)
 
     def _start(self) -> None:
+        from hiera_ls.features.profile_classes import claim_fleet
+
         self._timer = None
         if self._running:
             self._again = True
@@ -109,6 +106,8 @@ class FleetGrouper:
         views: list[EnvironmentView],
     ) -> None:
         """In the worker: each environment's grouping, kept in the snapshot's data memo."""
+        from hiera_ls.features.profile_classes import group_fleet, release_fleet
+        from hiera_ls.features.spread import fleet_too_varied
 
         def pause() -> None:
             self._reading = True  # (called between nodes only: the groups were not kept)

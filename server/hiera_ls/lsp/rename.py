@@ -7,13 +7,17 @@ nothing.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
 from hiera_ls.features import lsp_ranges
-from hiera_ls.features.rename import FileEdit, RenameRefused, prepare, rename
 from hiera_ls.lsp.server import HieraLanguageServer, at_position, none
 from hiera_ls.source.spans import Position
+
+if TYPE_CHECKING:
+    from hiera_ls.features.rename import FileEdit
 
 
 class RenameFailed(JsonRpcException):
@@ -26,6 +30,8 @@ class RenameFailed(JsonRpcException):
 async def text_document_prepare_rename(
     ls: HieraLanguageServer, params: types.PrepareRenameParams, path: str, pos: Position
 ) -> types.PrepareRenamePlaceholder | None:
+    from hiera_ls.features.rename import RenameRefused, prepare  # on first use, not at start
+
     try:
         target = prepare(ls.snapshot(), path, pos)
     except RenameRefused as refused:
@@ -39,6 +45,8 @@ async def text_document_prepare_rename(
 async def text_document_rename(
     ls: HieraLanguageServer, params: types.RenameParams, path: str, pos: Position
 ) -> types.WorkspaceEdit | None:
+    from hiera_ls.features.rename import RenameRefused, rename
+
     try:
         edits = rename(ls.snapshot(), path, pos, params.new_name)
     except RenameRefused as refused:

@@ -17,10 +17,9 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from hiera_ls.project.backends import READERS
-from hiera_ls.project.path_patterns import GitIgnore
 from hiera_ls.project.puppetdb_settings import FIELDS as PUPPETDB_FIELDS
 from hiera_ls.project.puppetdb_settings import (
     FILE_FIELDS,
@@ -35,6 +34,9 @@ from hiera_ls.source.node_table import Path
 from hiera_ls.source.rules import Rule
 from hiera_ls.source.spans import Problem, Severity, Span
 from hiera_ls.source.yaml_loader import load_yaml
+
+if TYPE_CHECKING:  # (read with the first path rule: a lookup has none)
+    from hiera_ls.project.path_patterns import GitIgnore
 
 CONFIG_NAME = ".hiera-ls.yaml"
 CONFIG_SCHEMA = "hiera-ls.schema.json"
@@ -84,6 +86,8 @@ class PathRule:
 
     @staticmethod
     def of(patterns: tuple[str, ...], codes: tuple[str, ...]) -> PathRule:
+        from hiera_ls.project.path_patterns import GitIgnore
+
         return PathRule(patterns, codes, GitIgnore(patterns))
 
     def matches(self, relative: str) -> bool:

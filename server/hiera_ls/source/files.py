@@ -21,8 +21,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from hiera_ls.source import ruby_glob
-
 if TYPE_CHECKING:
     from hiera_ls.source.hocon_includes import IncludeReader
 
@@ -322,6 +320,8 @@ class FileAccess:
 
     def glob(self, pattern: str) -> list[str]:
         """``Pathname.glob`` of an absolute pattern, in Ruby's order, buffers included."""
+        from hiera_ls.source import ruby_glob  # a hierarchy with glob levels (rare)
+
         failed = self._glob_failures.get(pattern)
         if failed is not None:
             raise ruby_glob.GlobTooLarge(failed)
@@ -336,6 +336,8 @@ class FileAccess:
         glob level walks the same datadir (500 levels listed it 500 times)."""
         cached = self._listings.get(directory)
         if cached is None:
+            from hiera_ls.source import ruby_glob
+
             cached = self._listings[directory] = ruby_glob.disk_listdir(directory)
         names = list(cached)
         prefix = directory.rstrip("/") + "/"

@@ -17,7 +17,6 @@ import base64
 import codecs
 import math
 import re
-import string
 from dataclasses import dataclass
 from functools import cache
 
@@ -60,11 +59,13 @@ def disallowed(class_name: str) -> Refusal:
 # --------------------------------------------------------------------------- plain scalars
 
 _RUBY_SPACE = " \t\r\n\f\v"
+# string.ascii_letters, written out: the string module cost a cold lookup a millisecond
+_ASCII_LETTERS_TEXT = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # Characters that make Psych decide early that a plain scalar is text: letters, Ruby's \s,
 # '_' and a set of punctuation.  Non-ASCII letters are checked with the Unicode
 # Alphabetic property, as Onigmo's [[:alpha:]] does.
-_TEXTISH_ASCII = frozenset(string.ascii_letters + _RUBY_SPACE + "_!@#$%^&*(){}<>|/\\~;=")
-_ASCII_LETTERS = frozenset(string.ascii_letters)
+_TEXTISH_ASCII = frozenset(_ASCII_LETTERS_TEXT + _RUBY_SPACE + "_!@#$%^&*(){}<>|/\\~;=")
+_ASCII_LETTERS = frozenset(_ASCII_LETTERS_TEXT)
 _NOT_A_LEADER = frozenset("0123456789.:-")
 
 _M_I = re.MULTILINE | re.IGNORECASE
@@ -274,7 +275,7 @@ def ruby_float(value: object) -> float:
 
 def _binary(text: str) -> str:
     """Ruby's lenient ``unpack('m')``: skip what is not base64, tolerate missing padding."""
-    alphabet = set(string.ascii_letters + string.digits + "+/")
+    alphabet = set(_ASCII_LETTERS_TEXT + "0123456789+/")
     kept = "".join(c for c in text.split("=", 1)[0] if c in alphabet)
     kept = kept[: len(kept) - len(kept) % 4] if len(kept) % 4 == 1 else kept
     raw = base64.b64decode(kept + "=" * (-len(kept) % 4))
