@@ -2,6 +2,7 @@
 
     python bench/bench_fleet_diff.py [--profiles 10000] [--roles 8] [--node-files 0]
                                      [--alone 200] [--jobs 1,2] [--runs 1]
+                                     [--base SERVER_DIR]
 
 The repository is bench/gen_repo.py's with ``--node-files`` node files, in a git repository;
 ``--profiles`` facts profiles (as ``hiera-ls facts pull`` writes them) draw a role (of
@@ -12,7 +13,9 @@ bench_diff.py's (values of common.yaml and of a role, one merge strategy).  Prin
 - ``hiera-ls diff --format markdown`` as a user runs it (a fresh process), with each
   ``--jobs`` value given, interleaved, medians of ``--runs``: wall and CPU time (the
   workers' included), peak RSS and PSS summed over the process and its workers, the
-  report's size, and whether the reports of every ``--jobs`` are the same;
+  report's size, and whether the reports of every ``--jobs`` are the same; ``--base DIR``:
+  also another checkout's ``server`` directory (the baseline, ``--jobs 1``), its runs
+  interleaved with these, its report compared too;
 - the cost per node when no two nodes share a lookup (``--alone`` profiles that each have
   their own node file, in-process), extrapolated to the fleet: what every node costs when
   each one is looked up on its own.
@@ -124,6 +127,7 @@ def main() -> None:
     ap.add_argument("--alone", type=int, default=200)
     ap.add_argument("--jobs", default="1,2", help="the --jobs values to time (default: 1,2)")
     ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--base", help="a baseline checkout's server directory (run with --jobs 1)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
@@ -136,29 +140,35 @@ def main() -> None:
         plant_change(env)
         print(f"fleet: {args.profiles:,} profiles, {args.node_files} with their own node file")
 
-        jobs = [int(j) for j in args.jobs.split(",") if j]
-        timed: dict[int, list[Measured]] = {j: [] for j in jobs}
+        # (name, --jobs, the environment: None for this checkout)
+        sides: list[tuple[str, int, dict[str, str] | None]] = [
+            (f"--jobs {j}", int(j), None) for j in args.jobs.split(",") if j
+        ]
+        if args.base:
+            base = str(Path(args.base).resolve())
+            sides.append(("base --jobs 1", 1, {**os.environ, "PYTHONPATH": base}))
+        timed: dict[str, list[Measured]] = {name: [] for name, _, _ in sides}
         for _ in range(args.runs):
-            for j in jobs:  # interleaved: the machine's load hits each alike
+            for name, j, environ in sides:  # interleaved: the machine's load hits each alike
                 argv = [*HIERA_LS, "diff", "--format", "markdown", "--jobs", str(j)]
-                measured = run_measured(argv, env)
+                measured = run_measured(argv, env, environ)
                 if measured.returncode != 1:
                     raise SystemExit(f"hiera-ls diff: exit {measured.returncode}: {measured.err}")
-                timed[j].append(measured)
-        for j in jobs:
-            runs = timed[j]
+                timed[name].append(measured)
+        for name, _, _ in sides:
+            runs = timed[name]
             out = runs[-1].out
             summary = next(line for line in out.splitlines() if " keys change " in line)
             print(
-                f"hiera-ls diff --format markdown --jobs {j}: {median(runs, 'wall'):.1f} s wall, "
+                f"hiera-ls diff --format markdown {name}: {median(runs, 'wall'):.1f} s wall, "
                 f"{median(runs, 'cpu'):.1f} s CPU, peak RSS {median(runs, 'rss'):.0f} MiB "
                 f"(PSS {median(runs, 'pss'):.0f} MiB) over its processes, medians of "
                 f"{len(runs)} (walls {', '.join(f'{m.wall:.1f}' for m in runs)}; loads "
                 f"{', '.join(f'{m.load:.1f}' for m in runs)}), report {len(out):,} characters "
                 f"({summary})"
             )
-        same = len({timed[j][-1].out for j in jobs}) == 1
-        print(f"reports of --jobs {args.jobs}: {'identical' if same else 'DIFFER'}")
+        same = len({timed[name][-1].out for name, _, _ in sides}) == 1
+        print(f"reports of {', '.join(timed)}: {'identical' if same else 'DIFFER'}")
 
         # every node alone: nodes with their own file never share a class
         alone = [f"node{i:04d}.example.com" for i in range(args.alone)]

@@ -3,7 +3,10 @@
 Each side (a revision, or the working tree) is read by the server's own project builder
 (:class:`Workspace`); each facts profile gets one :class:`LookupSession` per side, and every
 key goes through it, so lookup_options, hierarchies and nested lookups are resolved once per
-(side, profile) and data files are parsed once per side.  The keys compared are those of the
+(side, profile), and a data file is parsed once (at both sides when its bytes are the same:
+report/twin_cache.py).  A key whose every definition and lookup_options entry is the same at
+both sides, and that looks up no key that differs, is not looked up at all: its answer
+cannot differ (report/unchanged_keys.py).  The keys compared are those of the
 files some profile's hierarchy names (and of modules' data): a node file of no profile is
 never parsed, and a key only it defines could not change for any profile compared.
 
@@ -21,12 +24,10 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import re
 import tempfile
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from hiera_ls.engine.explain import plain_data
 from hiera_ls.engine.key_classes import KeyClasses
 from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.engine.node_classes import Classifier, NodeClasses
@@ -43,17 +44,18 @@ from hiera_ls.project.workspace import (
     Workspace,
 )
 from hiera_ls.puppet.message import Text
-from hiera_ls.puppet.values import Encrypted, canonical, strings_in
+from hiera_ls.puppet.values import canonical, strings_in
+from hiera_ls.report.diff_mask import Masker
 from hiera_ls.report.git_tree import Repository, commit_of, repository_at, write_tree
 from hiera_ls.report.node_traits import Splitter, hierarchy_variables, traits
 from hiera_ls.report.redact import shown
 from hiera_ls.report.run import CheckError, _profile_names
+from hiera_ls.report.twin_cache import TwinCache, Twins
+from hiera_ls.report.unchanged_keys import Revision, unchanged_keys
 from hiera_ls.report.workers import Step, blocks, jobs_for, spread
 from hiera_ls.source.keys import LOOKUP_OPTIONS
 
 WORKING_TREE = "working tree"
-MASKED = "<eyaml value>"
-OUTSIDE = "<read from outside the repository>"
 NO_PROFILE = "(no facts profile)"
 # a lookup per key and class of nodes, measured on bench_fleet_diff's 10,000 nodes (with the
 # per-key split of the classes): what makes starting workers worth it
@@ -160,8 +162,12 @@ def run_diff(
             if head_commit is not None
             else root
         )
-        base_snap = Workspace([base_root], settings).snapshot()
+        base_workspace = Workspace([base_root], settings)
         head_workspace = Workspace([head_root], settings)
+        twins: Twins = {}  # the files both revisions hold, parsed once
+        base_workspace.cache = TwinCache(twins=twins)
+        head_workspace.cache = TwinCache(twins=twins)
+        base_snap = base_workspace.snapshot()
         head_workspace.set_fleet(fleet)
         head_snap = head_workspace.snapshot()
         chosen = _profiles(head_snap, profiles)
@@ -253,7 +259,14 @@ def _compare(
     }
     total = sum(len(k) for k in wanted.values()) * len(chosen) * 2
     counter = _Counter(total, progress)
-    answers = _every_answer(pairs, wanted, counter, jobs)
+    # keys whose every definition is the same at both revisions: no lookup can differ
+    unchanged = {pair.label: _unchanged(pair, wanted[pair.label]) for pair in pairs}
+    counter.step(sum(len(s) for s in unchanged.values()) * len(chosen) * 2)
+    looked_up = {
+        label: [k for k in chosen_keys if k not in unchanged[label]]
+        for label, chosen_keys in wanted.items()
+    }
+    answers = _every_answer(pairs, looked_up, counter, jobs)
     changes: list[KeyChange] = []
     for pair, (before, after) in zip(pairs, answers, strict=True):
         both = (pair.base, pair.head)
@@ -264,12 +277,11 @@ def _compare(
             outside_strings=frozenset().union(*(side.outside_strings(env) for side, env in both)),
         )
         splitter = _splitter(pair, chosen)
-        chosen_keys = wanted[pair.label]
         # profiles by (class before, class after): a few dozen couples for a whole fleet,
         # made again only for a key that splits a class
         bases = tuple(side.classes_of(env) for side, env in both)
         shared = _couples(*bases)
-        for key in chosen_keys:
+        for key in looked_up[pair.label]:
             (old_of, old), (new_of, new) = before[key], after[key]
             same = old_of is bases[0] and new_of is bases[1]
             couples = shared if same else _couples(old_of, new_of)
@@ -324,6 +336,18 @@ def _every_answer(
         base = side.classes_of(env)
         out[i].update({key: (base if of is None else of, a) for key, (of, a) in got.items()})
     return [(out[2 * n], out[2 * n + 1]) for n in range(len(pairs))]
+
+
+def _unchanged(pair: _Pair, keys: Sequence[str]) -> frozenset[str]:
+    (base, base_env), (head, head_env) = pair.base, pair.head
+    views = base.views.get(base_env), head.views.get(head_env)
+    if views[0] is None or views[1] is None:
+        return frozenset()
+    return unchanged_keys(
+        Revision(base.snapshot, base.root, views[0], [p for p, _ in base._data_files(base_env)]),
+        Revision(head.snapshot, head.root, views[1], [p for p, _ in head._data_files(head_env)]),
+        keys,
+    )
 
 
 def _couples(
@@ -412,6 +436,7 @@ class _Side:
         # definitions of a key share its lookup
         self._signatures = ProfileSignatures(snapshot)
         self._keys: dict[tuple[str, int], KeySignatures | None] = {}
+        self._under: dict[str, tuple[str, ...]] = {}  # see _data_files
 
     def _data_files(self, env: str, function: str | None = None) -> Iterator[tuple[str, str]]:
         """(path, module name or "") of each data file some profile's lookups can read: a
@@ -420,10 +445,13 @@ class _Side:
         view = self.views.get(env)
         classes = self.classes.get(env)
         read = classes.read if classes is not None else None
-        # a level that reads a file per key under a directory (expand_path) names the directory
-        under = tuple(
-            p.rstrip(os.sep) + os.sep for p in read or () if self.snapshot.files.is_dir(p)
-        )
+        under = self._under.get(env)
+        if under is None:
+            # a level that reads a file per key under a directory (expand_path) names the
+            # directory: looked for once per environment, not once per call
+            under = self._under[env] = tuple(
+                p.rstrip(os.sep) + os.sep for p in read or () if self.snapshot.files.is_dir(p)
+            )
         for path, info in self.snapshot.data_files.items():
             if info.view is not view or not info.levels:
                 continue
@@ -580,71 +608,6 @@ def _error(message: Text, root: str) -> Answer:
     different directories), its data values masked as ``hiera-ls check`` masks them."""
     text = message.replace(root.rstrip(os.sep) + os.sep, "").replace(root, ".")
     return Answer("error", shown(text), text.plain)
-
-
-MIN_MASKED_PART = 4  # an eyaml level's string this long is masked inside other strings too
-
-
-@dataclass(frozen=True, slots=True)
-class Masker:
-    """What of a value came from eyaml: ``ENC[...]`` strings anywhere; every scalar of a key
-    an eyaml level defines; and any string holding a string of an eyaml level (interpolated
-    into another key: ``db://%{lookup('db::user')}``)."""
-
-    keys: frozenset[str]
-    strings: frozenset[str]
-    whole: bool = False
-    # the same for data read from outside the repository (masked with OUTSIDE)
-    outside_keys: frozenset[str] = frozenset()
-    outside_strings: frozenset[str] = frozenset()
-    whole_outside: bool = False
-
-    def for_key(self, key: str) -> Masker:
-        return replace(self, whole=key in self.keys, whole_outside=key in self.outside_keys)
-
-    def shown(self, value: object) -> object:
-        """``value`` as plain data with what came from eyaml replaced by MASKED, and what
-        came from outside the repository by OUTSIDE (a whole value: its hash keys too)."""
-        if self.whole_outside and value is not None:
-            return OUTSIDE
-        return self._walk(
-            value, plain_data(value), _inside(self.strings), _inside(self.outside_strings)
-        )
-
-    def _walk(
-        self,
-        value: object,
-        shown: object,
-        inside: re.Pattern[str] | None,
-        outside: re.Pattern[str] | None,
-    ) -> object:
-        if isinstance(value, dict) and isinstance(shown, dict):
-            return {
-                k: self._walk(v, s, inside, outside)
-                for (k, s), v in zip(shown.items(), value.values(), strict=True)
-            }
-        if isinstance(value, list) and isinstance(shown, list):
-            return [self._walk(v, s, inside, outside) for v, s in zip(value, shown, strict=True)]
-        if self.whole and value is not None:
-            return MASKED
-        if isinstance(value, str) and (
-            value in self.outside_strings or (outside is not None and outside.search(value))
-        ):
-            return OUTSIDE
-        if isinstance(value, str) and (
-            isinstance(value, Encrypted)
-            or "ENC[" in value
-            or value in self.strings
-            or (inside is not None and inside.search(value))
-        ):
-            return MASKED
-        return shown
-
-
-def _inside(strings: frozenset[str]) -> re.Pattern[str] | None:
-    """Any of ``strings`` long enough to be masked inside another string."""
-    parts = sorted((s for s in strings if len(s) >= MIN_MASKED_PART), key=len)
-    return re.compile("|".join(re.escape(s) for s in reversed(parts))) if parts else None
 
 
 NOT_THERE = Answer("missing")  # the environment is not at this revision
