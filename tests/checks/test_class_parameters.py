@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hiera_ls.checks.class_parameters import (
+from hiera_ls.checks.fixes import fixes_for
+from hiera_ls.checks.registry import ProfileLookup, check_data_file
+from hiera_ls.checks.required_parameters import (
     classes_named,
     declared_with_parameters,
     included_classes,
 )
-from hiera_ls.checks.fixes import fixes_for
-from hiera_ls.checks.registry import ProfileLookup, check_data_file
 from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.facts import node_scope
@@ -162,6 +162,16 @@ def test_namespace_naming_no_class_of_a_module_in_the_workspace(tmp_path: Path) 
         "'profile::webserver::port' up: Puppet never reads this key"
     )
     assert found[1].message.startswith("'profile::vhost' is a defined type, not a class")
+
+
+def test_a_module_of_type_aliases_only_is_not_judged(tmp_path: Path) -> None:
+    """Its classes may live where hiera-ls cannot see (a module half checked out): no key of
+    it is called a key of no class, while a module with a class is judged."""
+    ws = make_workspace(tmp_path, {"data/common.yaml": "types::x::a: 1\nrole::x::a: 1\n"})
+    alias = define("types::port", kind=DefinitionKind.TYPE_ALIAS, alias="Integer")
+    code = index(WEB, alias, define("role::db"), modules=frozenset({"profile", "role", "types"}))
+    found = problems(ws, "data/common.yaml", code)
+    assert [(p.code, p.where.span.start.line) for p in found] == [("class-not-found", 1)]
 
 
 def test_a_class_file_the_reader_could_not_read_is_not_judged(tmp_path: Path) -> None:

@@ -285,6 +285,23 @@ def test_module_layer_only_sees_its_own_keys(tmp_path: Path) -> None:
     assert not env.lookup("apache::x").found
 
 
+def test_each_lookup_through_a_module_file_warns_of_its_unqualified_keys(tmp_path: Path) -> None:
+    """Puppet warns once per offending key each time a lookup reads the file; one session's
+    later lookups (which keep what they worked out) warn the same."""
+    env = make_env(
+        tmp_path,
+        {
+            "modules/ntp/hiera.yaml": "version: 5\n",
+            "modules/ntp/data/common.yaml": "ntp::servers: [a]\nntp::x: 1\nstray: 1\nb: 2\n",
+        },
+    )
+    session = env.session()
+    said = [session.lookup(key, None).warnings for key in ("ntp::servers", "ntp::x", "ntp::x")]
+    assert said[0] == said[1] == said[2] == env.lookup("ntp::x").warnings
+    assert len(said[0]) == 2
+    assert "must use keys qualified with the name of the module" in said[0][0]
+
+
 def test_module_lookup_options_must_be_qualified(tmp_path: Path) -> None:
     env = make_env(
         tmp_path,

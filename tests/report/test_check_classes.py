@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 
 from hiera_ls.checks.causes import with_words
+from hiera_ls.checks.cross_file import DataSource
 from hiera_ls.checks.profile import profile_label
+from hiera_ls.features import class_checks
 from hiera_ls.features.class_checks import profile_classes
 from hiera_ls.features.diagnostics import Diagnostics, project_paths
 from hiera_ls.features.profile_signature import ProfileSignatures
@@ -24,6 +26,7 @@ from hiera_ls.project.workspace import Workspace
 from hiera_ls.puppet.message import Text
 from hiera_ls.report.formats import Report, formatters
 from hiera_ls.report.run import CheckResult, Finding, run_check
+from hiera_ls.source.data_file import DataFile
 from hiera_ls.source.spans import Consequence, Problem
 
 HIERA = """\
@@ -241,6 +244,8 @@ def _json(result: CheckResult) -> str:
     return formatters()["json"](Report(result, "error", os.getcwd()))
 
 
+_NO_DATA = DataFile("", {}, None, {}, {}, ())
+
 # one seed in the quick loop, the other seven with the slow tests
 SEEDS = [0, *(pytest.param(s, marks=pytest.mark.slow) for s in range(1, 8))]
 
@@ -317,3 +322,118 @@ def test_a_key_is_split_only_by_what_its_own_module_interpolates(tmp_path: Path)
     assert a.of("app::motd") == b.of("app::motd")
     assert a.of("classes") == b.of("classes")
     assert a.of("web::port") != b.of("web::port")
+
+
+def test_a_file_checked_for_one_class_serves_a_later_class_that_reads_it_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """b's node file makes it a class of its own, but defines nothing common.yaml's keys
+    read: common.yaml's lookups are checked once for a and b, and its findings name both."""
+    _write(tmp_path, "hiera.yaml", HIERA)
+    _write(tmp_path, ".hiera-ls.yaml", BACKENDS)
+    _write(tmp_path, "modules/app/manifests/init.pp", MANIFEST)
+    _write(tmp_path, "data/common.yaml", "app::mode: '%{facts.mode}'\n")
+    _write(tmp_path, "data/nodes/b.example.com.yaml", "app::servers: [b]\n")
+    for name, mode in (("a", "auto"), ("b", "auto"), ("c", "on")):
+        facts = {"clientcert": f"{name}.example.com", "mode": mode}
+        _write(tmp_path, f".hiera-ls/facts/{name}.json", json.dumps(facts))
+    checked: list[str] = []
+    real = class_checks.check_data_file_lookups
+
+    def counted(index: object, source: DataSource, *rest: object) -> list[Problem]:
+        checked.append(os.path.basename(source.path))
+        return real(index, source, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(class_checks, "check_data_file_lookups", counted)
+    monkeypatch.chdir(tmp_path)
+    result = run_check(["."], show_values=True)
+    assert [len(c) for c in profile_classes(Workspace(["."]).snapshot(), result.profiles)] == [
+        1,
+        1,
+        1,
+    ]
+    # a and b read common.yaml alike; c's mode gives app::mode another value
+    # a checks both files; b its own node file (which defines what it asks), and takes a's
+    # findings in common.yaml; c gets another app::mode there, and a's in b's node file
+    assert checked == ["common.yaml", "b.example.com.yaml", "b.example.com.yaml", "common.yaml"]
+    found = [(f.profiles, f.message) for f in result.findings if f.profiles]
+    assert found == [
+        (
+            ("a.example.com", "b.example.com"),
+            "[a.example.com, b.example.com] Class[App]: parameter 'mode' expects a match for "
+            "Enum['off', 'on'], got 'auto' (the value this node gets from this file)",
+        )
+    ]
+    assert _json(result) == _json(_per_profile(["."]))
+
+
+def test_key_signatures_that_skip_levels_not_defining_the_key_are_the_full_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A level whose files do not define a key is not asked about it: the signatures are
+    those asking every level (on a random fleet, every key of every file)."""
+    _fleet(tmp_path, 3, 16)
+    snapshot = Workspace([str(tmp_path)]).snapshot()
+    view = snapshot.environments[0]
+    keys = {
+        key
+        for path in snapshot.data_files
+        for key in (snapshot.data_file(path) or _NO_DATA).data
+        if isinstance(key, str)
+    }
+    keys.add("nowhere::defined")
+    assert len(keys) > 8
+
+    def signatures() -> list[object]:
+        owner = ProfileSignatures(snapshot)
+        out: list[object] = []
+        for entry in snapshot.profiles:
+            scope = node_scope(entry.profile.facts, entry.profile.name, view.env.name)
+            found = owner.keys(view, scope)
+            out.append(None if found is None else [found.of(key) for key in sorted(keys)])
+        return out
+
+    quick = signatures()
+    monkeypatch.setattr(ProfileSignatures, "plain_part", lambda *_: None)
+    assert signatures() == quick
+
+
+@pytest.mark.parametrize("seed", [3, pytest.param(4, marks=pytest.mark.slow)])
+def test_one_signature_of_many_keys_is_equal_exactly_when_each_keys_is(
+    tmp_path: Path, seed: int
+) -> None:
+    """What lets a file's findings for one profile serve another (features/class_checks.py):
+    the signature of the keys its checks asked, taken together."""
+    _fleet(tmp_path, seed, 16)
+    snapshot = Workspace([str(tmp_path)]).snapshot()
+    view = snapshot.environments[0]
+    keys = sorted(
+        {
+            key
+            for path in snapshot.data_files
+            for key in (snapshot.data_file(path) or _NO_DATA).data
+            if isinstance(key, str)
+        }
+        | {"nowhere::defined", "a..b"}
+    )
+    rng = random.Random(seed)
+    groups = [tuple(rng.sample(keys, rng.randint(1, 4))) for _ in range(40)]
+    owner = ProfileSignatures(snapshot)
+    signed = []
+    for entry in snapshot.profiles:
+        scope = node_scope(entry.profile.facts, entry.profile.name, view.env.name)
+        found = owner.keys(view, scope)
+        assert found is not None
+        signed.append(found)
+    together = 0
+    for group in groups:
+        for a in signed:
+            for b in signed:
+                each = [a.of(k) for k in group], [b.of(k) for k in group]
+                alike = None not in each[0] and each[0] == each[1]
+                assert (a.of_keys(group) is not None) == (None not in each[0])
+                assert (alike and a.of_keys(group) == b.of_keys(group)) or (
+                    not alike and (a.of_keys(group) is None or a.of_keys(group) != b.of_keys(group))
+                )
+                together += alike and a is not b
+    assert together  # some profiles did sign some groups alike

@@ -144,7 +144,6 @@ def check_class_keys(
     not match their parameter's type."""
     out: list[Problem] = []
     code = context.code
-    coded: dict[str, bool] = {}
     for key in parameter_keys(data_file, module_name):
         spans = data_file.nodes.get((key,))
         if spans is None:
@@ -171,7 +170,7 @@ def check_class_keys(
                     )
                 )
         elif (
-            _module_has_code(code, namespace.split("::", 1)[0], coded)
+            _module_has_code(code, namespace.split("::", 1)[0])
             and not _read_explicitly(context, key)
             and not code.autoload_file_known(namespace)
         ):
@@ -209,18 +208,21 @@ def _unknown_parameter(
     )
 
 
-def _module_has_code(code: CodeIndex, module: str, known: dict[str, bool]) -> bool:
+def _module_has_code(code: CodeIndex, module: str) -> bool:
     """The module is on the modulepath and defines some class, defined type or function: an
     empty directory (a git submodule not checked out) or a module of types only is not
-    judged."""
-    if module not in known:
-        prefix = f"{module}::"
-        known[module] = module in code.modules and any(
-            (d.name == module or d.name.startswith(prefix))
-            and d.kind is not DefinitionKind.TYPE_ALIAS
+    judged.  (Which modules define one is worked out once per code index.)"""
+    coded = code.memo.get(_CODED)
+    if not isinstance(coded, frozenset):
+        coded = code.memo[_CODED] = frozenset(
+            d.name.partition("::")[0]
             for d in code.definitions()
+            if d.kind is not DefinitionKind.TYPE_ALIAS
         )
-    return known[module]
+    return module in code.modules and module in coded
+
+
+_CODED = "modules defining a class, defined type or function"  # a key of CodeIndex.memo
 
 
 # ------------------------------------------------------------------ values against the type
@@ -409,10 +411,7 @@ def check_class_values(
     already says it."""
     out: list[Problem] = []
     code = context.code
-    for key in parameter_keys(data_file, module_name):
-        ref = code.parameter_for_key(key)
-        if ref is None or ref.parameter.type_text is None:
-            continue
+    for key, ref in _typed_parameters(profile, path, data_file, code, module_name):
         memo, slot = profile.memo_for("class-values", key)
         known = memo.get(slot)
         if not isinstance(known, _Judged) or known.code is not code:
@@ -447,6 +446,28 @@ def check_class_values(
                 )
             )
     return out
+
+
+def _typed_parameters(
+    profile: ProfileLookup,
+    path: str,
+    data_file: DataFile,
+    code: CodeIndex,
+    module_name: str | None,
+) -> list[tuple[str, ParameterRef]]:
+    """The file's keys that set a class parameter of a written type, with it: the same for
+    every profile (worked out once a run, kept with the answers shared between them)."""
+    slot = ("typed-parameters", path)
+    known = profile.shared.get(slot)
+    if isinstance(known, tuple) and known[0] is code and known[1] is data_file:
+        return cast(list[tuple[str, ParameterRef]], known[2])
+    found: list[tuple[str, ParameterRef]] = []
+    for key in parameter_keys(data_file, module_name):
+        ref = code.parameter_for_key(key)
+        if ref is not None and ref.parameter.type_text is not None:
+            found.append((key, ref))
+    profile.shared[slot] = (code, data_file, found)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -566,146 +587,3 @@ def _holds_path(value: object, path: Sequence[object]) -> bool:
         else:
             return False
     return True
-
-
-# ------------------------------------------------------------------ required parameters
-
-
-def classes_named(value: object) -> list[str]:
-    """Class names a ``classes`` key's value lists: an Array of names, or a Hash whose values
-    are names (an empty name switches an entry off, as psick's ``*_classes`` hashes do)."""
-    items: list[object] = []
-    if isinstance(value, list):
-        items = list(value)
-    elif isinstance(value, Mapping):
-        items = list(value.values())
-    return [
-        item.lower().removeprefix("::")
-        for item in items
-        if isinstance(item, str) and item.strip() and "%{" not in item
-    ]
-
-
-def _entries(value: object) -> list[tuple[object, object]]:
-    """(node path step, entry) of a ``classes`` value: list indexes, or hash keys."""
-    if isinstance(value, list):
-        return list(enumerate(value))
-    if isinstance(value, Mapping):
-        return list(value.items())
-    return []
-
-
-def included_classes(code: CodeIndex, start: str) -> list[Definition]:
-    """``start`` and every class its manifests include, transitively (each once)."""
-    by_file: dict[str, list[str]] = {}
-    for inclusion in code.inclusions():
-        by_file.setdefault(inclusion.path, []).append(inclusion.name)
-    out: list[Definition] = []
-    seen: set[str] = set()
-    pending = [start]
-    while pending:
-        name = pending.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        definition = code.definition(name)
-        if definition is None or definition.kind is not DefinitionKind.CLASS:
-            continue
-        out.append(definition)
-        pending.extend(reversed(by_file.get(definition.path, [])))
-    return out
-
-
-# text before a class's name that makes its inclusion a resource-like declaration
-_RESOURCE_LIKE = re.compile(r"\bclass\s*\{\s*\[?\s*['\"]?\s*\Z")
-
-
-def declared_with_parameters(
-    code: CodeIndex, read_text: Callable[[str], str | None]
-) -> frozenset[str]:
-    """Classes some manifest declares resource-like (``class { 'x': p => v }``), which may
-    give parameters in code: their required parameters are not judged. ``read_text`` gives a
-    code file's text (the index keeps positions, not text)."""
-    out: set[str] = set()
-    for path, facts in code.files.items():
-        if not facts.inclusions:
-            continue
-        text = read_text(path)
-        if text is None:
-            continue
-        lines = text.split("\n")
-        for inclusion in facts.inclusions:
-            start = inclusion.span.start
-            if start.line >= len(lines):
-                continue
-            before = "\n".join(lines[max(0, start.line - 3) : start.line])
-            before += "\n" + lines[start.line][: start.column]
-            if _RESOURCE_LIKE.search(before):
-                out.add(inclusion.name)
-    return frozenset(out)
-
-
-def check_required_parameters(
-    profile: ProfileLookup,
-    path: str,
-    data_file: DataFile,
-    context: CodeContext,
-    declared_with_parameters: Callable[[], Collection[str]] = frozenset,
-    *,
-    module_name: str | None = None,
-) -> list[Problem]:
-    """Each class the node includes through this file's ``classes`` entries (and what those
-    include in turn) whose required parameter gets no value for the profile: said once, on
-    the first entry that includes the class."""
-    code = context.code
-    out: list[Problem] = []
-    said: set[tuple[str, str]] = set()
-    prefix = f"{module_name}::" if module_name is not None else None
-    for key, value in data_file.data.items():
-        if not isinstance(key, str) or not CLASSES_KEY.fullmatch(key):
-            continue
-        if prefix is not None and not key.startswith(prefix):
-            continue
-        if not (code.lookups_of(key) or code.parameter_for_key(key)):
-            continue  # no code includes what this key names
-        outcome = profile.lookup(key)
-        if not outcome.found or outcome.error is not None:
-            continue
-        included = set(classes_named(outcome.value))
-        for node_key, entry in _entries(value):
-            if not isinstance(entry, str):
-                continue
-            name = entry.lower().removeprefix("::")
-            if name not in included:
-                continue  # a higher level replaced this file's list for this node
-            spans = data_file.nodes.get((key, node_key))
-            if spans is None:
-                continue
-            for definition in included_classes(code, name):
-                if definition.name in declared_with_parameters():
-                    continue  # `class { 'x': p => ... }` may give the value in code
-                for parameter in definition.params:
-                    if parameter.default_text is not None:
-                        continue
-                    slot = (definition.name, parameter.name)
-                    if slot in said:
-                        continue
-                    wanted = f"{definition.name}::{parameter.name}"
-                    got = profile.lookup(wanted)
-                    if got.found or got.error is not None or got.incomplete is not None:
-                        continue
-                    said.add(slot)
-                    through = "" if definition.name == name else f" (included by '{name}')"
-                    out.append(
-                        PARAMETER_MISSING.at(
-                            f"[{profile.name}] Class '{definition.name}'{through} has no "
-                            f"default for parameter '{parameter.name}' and no data gives "
-                            f"'{wanted}' for this node: Puppet fails with "
-                            f'"{class_title(definition.name)}: expects a value for '
-                            f"parameter '{parameter.name}'\"",
-                            path,
-                            spans.value,
-                            Details(key=wanted),
-                        )
-                    )
-    return out

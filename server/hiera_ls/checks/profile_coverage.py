@@ -114,6 +114,15 @@ class _WithoutKey(DataCache):
         return copy
 
 
+class _Once:
+    """What one run works out once for every profile: the files with their strings blanked
+    (:class:`_Shallow`), and the keys each file defines that are judged here."""
+
+    def __init__(self, shallow: _Shallow) -> None:
+        self.shallow = shallow
+        self.keys: dict[tuple[str, bool], list[str]] = {}
+
+
 class _Shallow(DataCache):
     """Another cache's files with every string value blanked (lookup_options kept): a lookup
     through it visits the same files and merges as the real one, but interpolates nothing, so
@@ -247,13 +256,16 @@ def check_profile_coverage(
     seen: dict[tuple[str, str], _Seen] = {}  # (profile, key) -> what its lookup took
     shared: dict[Hashable, _ProfileRun] = {}  # a class's first run
     judged: dict[Hashable, _Seen] = {}  # a key's answer, by its signature
+    once = _Once(_Shallow(cache))
     for profile in profiles:
         run = memo.runs.get(profile.name)
         if run is None or not fresh(run.deps):
             same = shared.get(profile.share) if profile.share is not None else None
             run = _member_run(env, profile, files, cache, step, memo, same) if same else None
             if run is None:
-                run = _profile_run(env, index, profile, files, cache, step, memo, asked, judged)
+                run = _profile_run(
+                    env, index, profile, files, cache, step, memo, asked, judged, once
+                )
             memo.runs[profile.name] = run
         if profile.share is not None:
             shared.setdefault(profile.share, run)
@@ -340,13 +352,14 @@ def _profile_run(
     memo: CoverageMemo,
     merges: Callable[[str], Sequence[object]],
     judged: dict[Hashable, _Seen],
+    once: _Once,
 ) -> _ProfileRun:
     """Every key the profile's files define, looked up three ways: as Puppet does (the
     value), through blanked strings and explained (which files it was taken from), and with
     each taken definition removed (whether it changes the value); each way once per merge
     the code reads the key with (``merges``)."""
     session = LookupSession(env, profile.scope, files, cache)
-    shallow = LookupSession(env, profile.scope, files, _Shallow(cache))
+    shallow = LookupSession(env, profile.scope, files, once.shallow)
     without = _WithoutKey(cache)
     removal = LookupSession(env, profile.scope, files, without)
     shallow_removal = LookupSession(env, profile.scope, files, _Shallow(without))
@@ -386,7 +399,7 @@ def _profile_run(
     ]
     # keys before the keys whose tokens look them up: a chain of a thousand keys costs a
     # thousand lookups (each nested one already known to the session), not 500,000
-    for key in bottom_up(_keys_defined(index, read, files), references):
+    for key in bottom_up(_keys_defined(index, read, files, once), references):
         token = profile.key_share(key) if profile.key_share is not None else None
         same = judged.get(token) if token is not None else None
         if same is None:
@@ -398,7 +411,7 @@ def _profile_run(
     # elsewhere that breaks lookups (then every key of the environment is, so its
     # consequences are counted wherever a file defines them)
     broken = not known or any(a.cause is not None for a in answers.values())
-    for key in _keys_defined(index, index.files if broken else read, files, every=True):
+    for key in _keys_defined(index, index.files if broken else read, files, once, every=True):
         if key not in answers:
             outcome = lookup(session, key)
             cause = _cause(outcome)
@@ -471,19 +484,26 @@ def _files_read(
 
 
 def _keys_defined(
-    index: CrossFileIndex, read: Iterable[str], files: FileAccess, every: bool = False
+    index: CrossFileIndex, read: Iterable[str], files: FileAccess, once: _Once, every: bool = False
 ) -> list[str]:
     """The keys the files define that are judged here (``every``: also those of modules
     missing from the modulepath, whose lookups fail like any other's)."""
     keys: dict[str, None] = {}
     for path in sorted(read):
-        entry = index.files.get(path)
-        if entry is None or _large(files, path):
-            continue
-        for key in entry.kept_keys(index.role(path).module_name):
-            if _judged(index.env, key) or (every and _named(key)):
-                keys[key] = None
+        slot = (path, every)
+        found = once.keys.get(slot)
+        if found is None:
+            found = once.keys[slot] = _file_keys(index, path, files, every)
+        keys.update(dict.fromkeys(found))
     return list(keys)
+
+
+def _file_keys(index: CrossFileIndex, path: str, files: FileAccess, every: bool) -> list[str]:
+    entry = index.files.get(path)
+    if entry is None or _large(files, path):
+        return []
+    kept = entry.kept_keys(index.role(path).module_name)
+    return [key for key in kept if _judged(index.env, key) or (every and _named(key))]
 
 
 def _large(files: FileAccess, path: str) -> bool:

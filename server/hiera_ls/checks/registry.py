@@ -17,12 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 
-from hiera_ls.checks.class_parameters import (
-    CodeContext,
-    check_class_keys,
-    check_class_values,
-    check_required_parameters,
-)
+from hiera_ls.checks.class_parameters import CodeContext, check_class_keys, check_class_values
 from hiera_ls.checks.cross_file import (
     CrossFileIndex,
     DataSource,
@@ -54,6 +49,7 @@ from hiera_ls.checks.problems import in_file_order, unique
 from hiera_ls.checks.profile import Folded, ProfileLookup, check_profiles, per_profile
 from hiera_ls.checks.profile_coverage import CoverageMemo, NodeProfile, check_profile_coverage
 from hiera_ls.checks.references import check_references
+from hiera_ls.checks.required_parameters import check_required_parameters
 from hiera_ls.checks.yaml11_parameters import judge_yaml11_booleans
 from hiera_ls.project.code_index import CodeIndex
 from hiera_ls.project.key_index import LARGE_FILE_CHARS

@@ -74,6 +74,10 @@ class Compilation:
     # nested lookups' values (see hiera_ls.engine.interpolation._global_lookup); only
     # complete answers are kept, so forget() keeps them
     lookups: dict[tuple[str, int], Memo] = field(default_factory=dict)
+    # what reading each data file warns (reading_warnings), by the file and how it is read
+    reading: dict[tuple[str, str | None, str, str], tuple[DataFile, list[str]]] = field(
+        default_factory=dict
+    )
 
     def forget(self) -> None:
         self.options.clear()
@@ -281,7 +285,13 @@ def _location_lookup(
             if inv.scope.target.strict_errors or not df.failure.plain.endswith(NOT_A_HASH):
                 raise LookupFailure(df.failure, cause=Cause(path))
             inv.warn(df.failure.plain)
-        inv.warn_reading(path, reading_warnings(rentry, path, df))
+        if path not in inv.warned_files:  # a module's file: a scan of its keys, once
+            entry, layer = rentry.entry, rentry.layer
+            slot = (path, layer.module_name, entry.function_kind, entry.function_name)
+            known = comp.reading.get(slot)
+            if known is None or known[0] is not df:
+                known = comp.reading[slot] = (df, reading_warnings(rentry, path, df))
+            inv.warn_reading(path, known[1])
         root = lk.root
         if root not in df.data:
             trace.event(Event.NOT_FOUND, root)

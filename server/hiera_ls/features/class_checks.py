@@ -17,6 +17,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
 
 from hiera_ls.checks.class_parameters import reads_unknown_variables
+from hiera_ls.checks.cross_file import DataSource
 from hiera_ls.checks.policy import Coverage, coverage
 from hiera_ls.checks.profile import ProfileLookup
 from hiera_ls.checks.registry import check_data_file_lookups
@@ -24,13 +25,14 @@ from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.engine.trace import Kind
 from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.features.file_order import located_in, order, reported_where_it_is
-from hiera_ls.features.profile_signature import ProfileSignatures
+from hiera_ls.features.profile_signature import KeySignatures, ProfileSignatures
 from hiera_ls.features.puppet_code import code_index
 from hiera_ls.project.facts import node_scope
 from hiera_ls.project.key_index import LARGE_FILE_CHARS
 from hiera_ls.project.profiles import ProfileEntry
 from hiera_ls.project.scope import NodeScope
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
+from hiera_ls.puppet.message import Part, Text
 from hiera_ls.source.keys import KeySyntaxError, LookupKey
 from hiera_ls.source.spans import Problem
 
@@ -73,6 +75,7 @@ class ClassChecks:
 
     diagnostics: Diagnostics
     snapshot: Snapshot
+    many: bool = True  # more than one profile will be checked (else nothing is kept for them)
     # the profile being checked, its lookups per environment (one profile's at a time)
     _entry: ProfileEntry | None = None
     _lookups: dict[str, ProfileLookup] = field(default_factory=dict)
@@ -82,62 +85,113 @@ class ClassChecks:
         default_factory=dict
     )
     signatures: ProfileSignatures = field(init=False)
-    # each file's own checks as a worker of ``check --jobs`` worked them out (report/run.py)
+    # each file's own checks as a worker of ``check --jobs`` worked them out (report/run.py),
+    # or as the first profile's pass did
     own: dict[str, tuple[list[Problem], Coverage, str | None]] = field(default_factory=dict)
+    _data: dict[str, bool] = field(default_factory=dict)  # see reads_profile
+    _sources: dict[str, DataSource | None] = field(default_factory=dict)  # with their keys
+    # per data file, what its lookup checks found for the profiles checked so far: by the
+    # keys they asked, the signature of those keys' lookups -> (the profile, its findings)
+    _found: dict[str, dict[tuple[str, ...], dict[Hashable, _Found]]] = field(default_factory=dict)
+    _keys: dict[str, KeySignatures | None] = field(default_factory=dict)  # see _lookup
 
     def __post_init__(self) -> None:
         self.signatures = ProfileSignatures(self.snapshot)
 
-    @staticmethod
-    def reads_profile(snapshot: Snapshot, path: str) -> bool:
+    def reads_profile(self, path: str) -> bool:
         """Whether the facts profile can change ``path``'s findings (a data file's lookups)."""
-        return snapshot.kind_of(path) is FileKind.DATA
+        known = self._data.get(path)
+        if known is None:
+            known = self._data[path] = self.snapshot.kind_of(path) is FileKind.DATA
+        return known
 
     def file_problems(self, path: str, entry: ProfileEntry | None) -> list[Problem]:
         """What :meth:`Diagnostics.file_problems` gives for ``path`` with ``entry`` the
-        active profile (its findings tagged with its name)."""
+        active profile (its findings tagged with its name).  A profile whose signature of
+        every key the file's lookup checks asked an earlier profile is that profile's gets
+        its findings (its own name in front): the same answers, the same findings."""
+        snapshot = self.snapshot
+        view = snapshot.environment_for(path)
+        if entry is None or view is None or not self.reads_profile(path):
+            return self._problems(path, None)
+        source = self._source(path)
+        if source is None:
+            return self._problems(path, None)
+        profile = self._lookup(view, entry)
+        if not self.many:
+            return self._problems(path, (view, source, profile))
+        earlier = self._found.setdefault(path, {})
+        keys = self._keys.get(view.env.root)
+        for asked, by_signature in earlier.items():
+            signature = keys.of_keys(asked) if keys is not None else None
+            known = by_signature.get(signature) if signature is not None else None
+            if known is not None:
+                return _renamed(known.problems, known.name, entry.name)
+        asked_now: dict[str, None] = {}
+        found = self._problems(path, (view, source, _asking(profile, asked_now)))
+        asked = tuple(asked_now)
+        signature = keys.of_keys(asked) if keys is not None else None
+        if signature is not None:
+            earlier.setdefault(asked, {})[signature] = _Found(entry.name, found)
+        return found
+
+    def _problems(
+        self,
+        path: str,
+        lookups: tuple[EnvironmentView, DataSource, ProfileLookup] | None,
+    ) -> list[Problem]:
+        """The file's findings, with ``lookups``' (its environment, the file, the profile's
+        lookups) when a profile is checked."""
         diagnostics, snapshot = self.diagnostics, self.snapshot
         found, checked, text = self.own_checks(path)
-        view = snapshot.environment_for(path)
         extra: list[Problem] = []
-        if entry is not None and view is not None and self.reads_profile(snapshot, path):
-            source = diagnostics.source(snapshot, path)
-            if source is not None:
-                keys = snapshot.key_index.get(snapshot.files, source.data, source.text)
-                source = replace(source, keys=keys)
-                built = diagnostics.built(snapshot, view)
-                index = built.index if built is not None else None
-                code = code_index(snapshot, view) if built is not None else None
-                extra = check_data_file_lookups(
-                    index,
-                    source,
-                    self._lookup(view, entry),
-                    view.env,
-                    code,
-                    lambda: diagnostics.declared(snapshot, code) if code else frozenset(),
-                    lambda cause: reported_where_it_is(snapshot, cause),
-                )
-                loaded = source.data.error is None and len(source.text) <= LARGE_FILE_CHARS
-                checked = coverage(
-                    index=index is not None, profile=True, loaded=loaded, code=code is not None
-                )
+        if lookups is not None:
+            view, source, profile = lookups
+            built = diagnostics.built(snapshot, view)
+            index = built.index if built is not None else None
+            code = code_index(snapshot, view) if built is not None else None
+            extra = check_data_file_lookups(
+                index,
+                source,
+                profile,
+                view.env,
+                code,
+                lambda: diagnostics.declared(snapshot, code) if code else frozenset(),
+                lambda cause: reported_where_it_is(snapshot, cause),
+            )
+            loaded = source.data.error is None and len(source.text) <= LARGE_FILE_CHARS
+            checked = coverage(
+                index=index is not None, profile=True, loaded=loaded, code=code is not None
+            )
             if not extra and path in self._plain:
                 return self._plain[path]
         if extra:
             found = located_in(sorted([*found, *extra], key=order), path)
         found = diagnostics.with_coverage(snapshot, path, text, found)
         result = diagnostics.policy(snapshot, path, text, found, checked)
-        if not extra and entry is not None:
+        if not extra and lookups is not None:
             self._plain[path] = result
         return result
+
+    def _source(self, path: str) -> DataSource | None:
+        """The data file with its keys, read once per run (every profile checks it)."""
+        if path in self._sources:
+            return self._sources[path]
+        snapshot = self.snapshot
+        source = self.diagnostics.source(snapshot, path)
+        if source is not None:
+            keys = snapshot.key_index.get(snapshot.files, source.data, source.text)
+            source = replace(source, keys=keys)
+        self._sources[path] = source
+        return source
 
     def own_checks(self, path: str) -> tuple[list[Problem], Coverage, str | None]:
         """Every check of ``path`` but the profile's lookups, before the policy, and the text
         checked: the same for every profile (worked out once)."""
         known = self.own.get(path)
-        if known is not None:
-            return list(known[0]), known[1], known[2]
-        return self.diagnostics.checked(self.snapshot, path, None)
+        if known is None:
+            known = self.own[path] = self.diagnostics.checked(self.snapshot, path, None)
+        return list(known[0]), known[1], known[2]
 
     def _lookup(self, view: EnvironmentView, entry: ProfileEntry) -> ProfileLookup:
         """The profile's lookups in ``view``'s environment, each key's answer kept while
@@ -145,14 +199,14 @@ class ClassChecks:
         key is the same (features/profile_signature.py), with what the checks judged of it."""
         if entry is not self._entry:
             self._entry = entry
-            self._lookups = {}
+            self._lookups, self._keys = {}, {}
         known = self._lookups.get(view.env.root)
         if known is not None:
             return known
         snapshot = self.snapshot
         scope = _scope(snapshot, view, entry)
         session = LookupSession(view.env, scope, snapshot.files, snapshot.cache)
-        keys = self.signatures.keys(view, scope)
+        keys = self._keys[view.env.root] = self.signatures.keys(view, scope)
         answers: dict[str, LookupOutcome] = {}
         shared = self._shared.setdefault(view.env.root, ({}, {}))
 
@@ -233,3 +287,52 @@ def _options_clean(outcome: LookupOutcome) -> bool:
     return not any(
         node.kind is Kind.META and reads_unknown_variables(node) for node in trace.walk()
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """A data file's findings for one profile, its name in front of those of its lookups."""
+
+    name: str
+    problems: list[Problem]
+
+
+def _asking(profile: ProfileLookup, asked: dict[str, None]) -> ProfileLookup:
+    """``profile``, noting in ``asked`` each key the checks look up, explain or judge."""
+    lookup, explain, share = profile.lookup, profile.explain, profile.share
+
+    def looking(key: str) -> LookupOutcome:
+        asked[key] = None
+        return lookup(key)
+
+    def explaining(key: str) -> LookupOutcome:
+        asked[key] = None
+        assert explain is not None
+        return explain(key)
+
+    def sharing(key: str) -> Hashable | None:
+        asked[key] = None
+        assert share is not None
+        return share(key)
+
+    return replace(
+        profile,
+        lookup=looking,
+        explain=explaining if explain is not None else None,
+        share=sharing if share is not None else None,
+    )
+
+
+def _renamed(found: list[Problem], was: str, name: str) -> list[Problem]:
+    """``found`` as profile ``name`` gives it: ``[was] `` in front of a message made
+    ``[name] `` (the rest of each message is the same: the same answers)."""
+    prefix = f"[{was}] "
+    out: list[Problem] = []
+    for problem in found:
+        parts = problem.text.parts
+        if parts and parts[0].text.startswith(prefix):
+            first = parts[0]
+            renamed = Part(first.kind, f"[{name}] {first.text[len(prefix) :]}", first.masked)
+            problem = replace(problem, text=Text((renamed, *parts[1:])))
+        out.append(problem)
+    return out

@@ -532,7 +532,7 @@ class Diagnostics:
 
     def declared(self, snapshot: Snapshot, code: CodeIndex) -> frozenset[str]:
         """The classes ``code`` declares resource-like, read once per code index."""
-        from hiera_ls.checks.class_parameters import declared_with_parameters
+        from hiera_ls.checks.required_parameters import declared_with_parameters
 
         known = self._declared
         if known is None or known[0] is not code:

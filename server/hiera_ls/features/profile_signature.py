@@ -56,6 +56,12 @@ class ProfileSignatures:
         self._files_of: dict[str, dict[str, list[str]]] = {}  # see _module_files
         self._files: dict[tuple[str, str], tuple[DataFile | None, object]] = {}  # see _file
         self._parts: dict[tuple[int, str], _Part | None] = {}  # see level_part
+        self._plain: dict[int, tuple[_Part, frozenset[object]] | None] = {}  # see plain_part
+        self._groups: dict[tuple[str, tuple[str, ...]], _Group | None] = {}  # see group
+        self._group_parts: dict[tuple[int, int], tuple[int, frozenset[str]] | None] = {}
+        self._ids: dict[Hashable, int] = {}  # see number_of
+        # (environment, root key, which levels read it) -> its parts and variables
+        self._shaped: dict[tuple[str, str, tuple[int, ...]], _Shaped | None] = {}
         self._numbers: dict[tuple[str, LevelReads], int] = {}  # see level_number
 
     def of(self, view: EnvironmentView, scope: NodeScope) -> Hashable | None:
@@ -203,6 +209,102 @@ class ProfileSignatures:
         self._parts[slot] = found
         return found
 
+    def plain_part(
+        self, view: EnvironmentView, level: LevelReads, number: int
+    ) -> tuple[_Part, frozenset[object]] | None:
+        """:meth:`level_part` of every root but a few, and those few (the keys the level's
+        files define): a root none of them defines reads nothing there, whatever it is.
+        None when every root must be asked (a file that fails to load or holds
+        lookup_options, a level read some other way or per key)."""
+        if number in self._plain:
+            return self._plain[number]
+        kind = self.levels(view).get((level.layer, level.name))
+        found: tuple[_Part, frozenset[object]] | None = None
+        if kind is not None and kind.reader is None:
+            found = (((level.layer, level.name, level.uris), frozenset()), frozenset())
+        elif kind is not None and kind.reader in _FILE_READERS:
+            defined: set[object] = set()
+            every = False
+            for path in level.files:
+                df = self._file(path, kind.reader)[0]
+                if df is None:
+                    continue
+                if df.failure is not None or LOOKUP_OPTIONS in df.data:
+                    every = True
+                    break
+                defined.update(df.data)
+                defined.update(df.key_errors)
+            if not every:
+                options = level.options if kind.options_matter else None
+                part = (level.layer, level.name, (), level.uris, options)
+                found = ((part, frozenset()), frozenset(defined))
+        self._plain[number] = found
+        return found
+
+    def number_of(self, value: Hashable) -> int:
+        """A number for each value (equal values, equal numbers): compared and hashed at
+        once, where the value is a tree of tuples."""
+        found = self._ids.get(value)
+        if found is None:
+            found = self._ids[value] = len(self._ids)
+        return found
+
+    def group(self, view: EnvironmentView, keys: tuple[str, ...]) -> _Group | None:
+        """``keys`` as :meth:`KeySignatures.of_keys` reads them: their roots, and what their
+        modules interpolate; None when some key's answer is the node's own (a key that does
+        not parse, a module definition that looks other keys up)."""
+        slot = (view.env.root, keys)
+        if slot in self._groups:
+            return self._groups[slot]
+        roots: dict[str, None] = {}
+        variables: set[str] = set()
+        found: _Group | None = None
+        for key in keys:
+            try:
+                parsed = LookupKey.parse(key)
+            except KeySyntaxError:
+                break
+            root, module = parsed.root, parsed.module_name
+            if module is not None and self.module_nested(view, module, root):
+                break
+            roots[root] = None
+            variables.update(self.module_variables(view, module))
+        else:
+            found = _Group(len(self._groups), tuple(roots), frozenset(variables))
+        self._groups[slot] = found
+        return found
+
+    def group_part(
+        self,
+        view: EnvironmentView,
+        level: LevelReads,
+        number: int,
+        plain: tuple[_Part, frozenset[object]] | None,
+        group: _Group,
+    ) -> tuple[int, frozenset[str]] | None:
+        """:meth:`level_part` of each of the group's roots, as one number, and the variables
+        they interpolate; None when one is not judged.  Kept per level and group: every
+        node whose level is the same asks it."""
+        slot = (number, group.number)
+        if slot in self._group_parts:
+            return self._group_parts[slot]
+        parts: list[Hashable] = []
+        variables: set[str] = set()
+        found: tuple[int, frozenset[str]] | None = None
+        for root in group.roots:
+            if plain is not None and root not in plain[1]:
+                parts.append(plain[0][0])
+                continue
+            part = self.level_part(view, level, number, root)
+            if part is None:
+                break
+            parts.append(part[0])
+            variables.update(part[1])
+        else:
+            found = (self.number_of(tuple(parts)), frozenset(variables))
+        self._group_parts[slot] = found
+        return found
+
     def module_nested(self, view: EnvironmentView, module: str, root: str) -> bool:
         """Whether the module's data defines ``root`` with a value that looks keys up."""
         slot = (view.env.root, module, root)
@@ -305,6 +407,18 @@ _TOKEN = re.compile(r"%\{([^}]*)\}")
 _NESTED = object()  # a definition that looks other keys up: its answer is the node's own
 
 
+_Shaped = tuple[tuple[Hashable, ...], tuple[str, ...]]  # a key's parts, its variables
+
+
+@dataclass(frozen=True, slots=True)
+class _Group:
+    """Keys whose lookups are signed together (KeySignatures.of_keys)."""
+
+    number: int
+    roots: tuple[str, ...]
+    variables: frozenset[str]  # what the keys' modules interpolate
+
+
 @dataclass(frozen=True, slots=True)
 class _Level:
     """What a hierarchy level is, as :class:`LevelReads` names it."""
@@ -336,24 +450,89 @@ class KeySignatures:
         self._reads = reads
         self._presence = presence
         self._known: dict[str, Hashable | None] = {}
+        self._keys: dict[str, Hashable | None] = {}  # by the key as asked
+        self._values: dict[tuple[str, ...], Hashable] = {}  # the node's values, by names
         self._levels = tuple(owner.level_number(view, level) for level in reads)
+        self._plain = tuple(
+            owner.plain_part(view, level, number)
+            for level, number in zip(reads, self._levels, strict=True)
+        )
+        # each level's plain part as a number below 0, where levels are numbered from 0
+        self._marks = tuple(
+            -1 - owner.number_of(plain[0][0]) if plain is not None else 0 for plain in self._plain
+        )
+
+    def of_keys(self, keys: tuple[str, ...]) -> Hashable | None:
+        """One signature of the lookups of all of ``keys``: two nodes' are equal exactly
+        when their signatures (:meth:`of`) of each key are; None when one has none.  Worked
+        out level by level for the keys together, each level's part kept across nodes: a
+        node pays a few lookups per level, not a signature per key."""
+        owner = self._owner
+        group = owner.group(self._view, keys)
+        if group is None:
+            return None
+        variables = set(group.variables)
+        parts: list[int] = []
+        for level, number, plain in zip(self._reads, self._levels, self._plain, strict=True):
+            if plain is not None and plain[1].isdisjoint(group.roots):
+                # no root is read there: the level's part of each is its plain part
+                parts.append(self._marks[len(parts)])
+                continue
+            found = owner.group_part(self._view, level, number, plain, group)
+            if found is None:
+                return None
+            parts.append(found[0])
+            variables.update(found[1])
+        names = tuple(sorted(variables))
+        values = self._values.get(names)
+        if values is None:
+            values = self._values[names] = values_of(self._scope, names)
+        return (group.number, tuple(parts), values, self._presence)
 
     def of(self, key: str) -> Hashable | None:
         """The signature of the lookup of ``key`` (its root key's)."""
+        if key in self._keys:
+            return self._keys[key]
         try:
             parsed = LookupKey.parse(key)
         except KeySyntaxError:
+            self._keys[key] = None
             return None
         root = parsed.root
         if root not in self._known:
             self._known[root] = self._signature(root, parsed.module_name)
-        return self._known[root]
+        found = self._keys[key] = self._known[root]
+        return found
 
     def _signature(self, root: str, module: str | None) -> Hashable | None:
+        """The key's parts level by level, worked out once per run for each way the levels
+        read it: a level that does not define it counts by its plain part alone."""
+        owner = self._owner
+        shape = tuple(
+            number if plain is None or root in plain[1] else mark
+            for number, plain, mark in zip(self._levels, self._plain, self._marks, strict=True)
+        )
+        slot = (self._view.env.root, root, shape)
+        if slot in owner._shaped:
+            shaped = owner._shaped[slot]
+        else:
+            shaped = owner._shaped[slot] = self._shaped(root, module)
+        if shaped is None:
+            return None
+        parts, names = shaped
+        values = self._values.get(names)
+        if values is None:
+            values = self._values[names] = values_of(self._scope, names)
+        return (root, parts, values, self._presence)
+
+    def _shaped(self, root: str, module: str | None) -> _Shaped | None:
         owner = self._owner
         variables: set[str] = set(owner.module_variables(self._view, module))
         parts: list[Hashable] = []
-        for level, number in zip(self._reads, self._levels, strict=True):
+        for level, number, plain in zip(self._reads, self._levels, self._plain, strict=True):
+            if plain is not None and root not in plain[1]:
+                parts.append(plain[0][0])  # reads nothing there: no variable either
+                continue
             found = owner.level_part(self._view, level, number, root)
             if found is None:
                 return None
@@ -361,4 +540,4 @@ class KeySignatures:
             variables.update(found[1])
         if module is not None and owner.module_nested(self._view, module, root):
             return None
-        return (root, tuple(parts), values_of(self._scope, sorted(variables)), self._presence)
+        return tuple(parts), tuple(sorted(variables))

@@ -111,6 +111,7 @@ def run_check(
     if profiles is not None and list(profiles) != ["all"]:
         workspace.narrow_profiles(names)  # the checks over every profile see these only
         first = workspace.snapshot()
+    first.files.hold_stamps()  # the disk as the run began: each file stat once, not per read
     diagnostics = Diagnostics(every_profile=False)  # a pass per class of profiles, merged
     diagnostics.rebuild_stale(first, diagnostics.changes, coverage=False)
     if not files:
@@ -119,10 +120,10 @@ def run_check(
             f"no Hiera data under {where}: no hiera.yaml, data file or facts file was found"
         )
     classes: list[tuple[str, ...]] = profile_classes(first, names) if names else [()]
-    checks = ClassChecks(diagnostics, first)
+    checks = ClassChecks(diagnostics, first, many=len(classes) > 1)
     run = _Run(classes, {name: i for i, name in enumerate(names)})
-    data = [path for path in files if checks.reads_profile(first, path)]
-    alike = [path for path in files if not checks.reads_profile(first, path)]
+    data = [path for path in files if checks.reads_profile(path)]
+    alike = [path for path in files if not checks.reads_profile(path)]
     total = len(alike) + len(data) * len(classes)
     done = 0
 

@@ -257,6 +257,8 @@ class FileAccess:
     _glob_failures: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
     _listings: dict[str, list[str]] = field(default_factory=dict, compare=False, repr=False)
     _dirs: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
+    # each file's stamp, taken once (see hold_stamps); None: taken on every call
+    _stamps: dict[str, Stamp | None] | None = field(default=None, compare=False, repr=False)
 
     def read(self, path: str) -> FileText | None:
         """The buffer's text, else the disk's (see :func:`read_disk`); None when absent."""
@@ -276,9 +278,25 @@ class FileAccess:
         found = self.read(path)
         return found.text if found is not None else None
 
+    def hold_stamps(self) -> None:
+        """Take each file's stamp once from now on: a run that checks the disk as it was
+        when it began (``hiera-ls check``) asks a file's stamp on every read of it (a
+        hundred profiles' lookups: millions of stats), never to see a change."""
+        if self._stamps is None:
+            self._stamps = {}
+
     def stamp(self, path: str) -> Stamp | None:
         """Changes whenever the content may have changed; None when the file is absent
         (a dangling symlink or a symlink loop is present: reading it tells why it fails)."""
+        stamps = self._stamps
+        if stamps is None:
+            return self._stamp(path)
+        if path in stamps:
+            return stamps[path]
+        found = stamps[path] = self._stamp(path)
+        return found
+
+    def _stamp(self, path: str) -> Stamp | None:
         if path in self.overlay:
             return Stamp(("buffer", self.overlay[path]))
         try:
