@@ -37,7 +37,16 @@ class SplicedNodes(Nodes):
     """Nodes of a file edited since its full parse; each top-level key names its piece, or
     (``inner``) each of its children does."""
 
-    __slots__ = ("_flat", "_inner", "_of", "_pieces", "_root", "suspect", "symbol_keys")
+    __slots__ = (
+        "_flat",
+        "_inner",
+        "_of",
+        "_pieces",
+        "_root",
+        "children",
+        "suspect",
+        "symbol_keys",
+    )
 
     def __init__(
         self, root: Raw, of: dict[object, _Piece], inner: dict[object, _Inner] | None = None
@@ -47,9 +56,14 @@ class SplicedNodes(Nodes):
         self._inner = inner or {}
         pieces = {id(p): p for p in of.values()}
         for _, children in self._inner.values():
-            pieces.update((id(p), p) for p in children.values())
+            held = children.values()
+            pieces.update(zip(map(id, held), held, strict=True))  # (C loops: 630 children)
         self._pieces = list(pieces.values())
         self._flat: dict[object, NodeTable] = {}  # an inner entry as one table (outline)
+        # an inner entry's children as yaml_reparse found them (each one's line, their
+        # column), kept from one edit to the next so that an edit in one child does not
+        # walk the others (630 users in Wikimedia's admin data)
+        self.children: dict[object, tuple[Sequence[int], int]] = {}
         self.symbol_keys = False  # splicing is only done for files with neither
         self.suspect = False
 
@@ -220,8 +234,9 @@ def splice_inner_nodes(
     for child in dropped:
         del kids[child]
     moved_pieces: dict[tuple[int, int], _Piece] = {}
-    for child in kept_after:
-        kids[child] = _moved_piece(moved_pieces, kids[child], delta)
+    if delta:
+        for child in kept_after:
+            kids[child] = _moved_piece(moved_pieces, kids[child], delta)
     # (the root and ``key`` too, so that paths are found from ``key`` down; never read)
     rooted = {
         (): own,

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 from hiera_ls.source.node_table import Nodes, NodeTable
 from hiera_ls.source.spans import FileSpan, Problem, Span
-from hiera_ls.source.spliced_nodes import splice_inner_nodes, splice_nodes
+from hiera_ls.source.spliced_nodes import SplicedNodes, splice_inner_nodes, splice_nodes
 from hiera_ls.source.yaml_document import Outline, YamlDocument
 from hiera_ls.source.yaml_loader import load_yaml
 from hiera_ls.source.yaml_nodes import COPY_BUDGET
@@ -338,7 +338,9 @@ def _splice_inner(
     if key in outline.anchored or any(k == key for k, _ in outline.spent):
         return None
     entry = value[key]
-    found = _children(entry, nodes, key)
+    found = nodes.children.get(key) if isinstance(nodes, SplicedNodes) else None
+    if found is None:
+        found = _children(entry, nodes, key)  # once after a full parse, then kept
     if found is None or not isinstance(entry, dict):
         return None
     lines, column = found
@@ -388,13 +390,10 @@ def _splice_inner(
         return None
     children = tuple(entry)
     kept_before, dropped, kept_after = children[:j1], children[j1:j2], children[j2:]
-    if not {*kept_before, *kept_after}.isdisjoint(part.value):
+    if any(k in entry and k not in dropped for k in part.value):
         return None  # a duplicate key across children: the full parse says which wins
     delta = edit.new_end_line - edit.old_end_line
-    changed: dict[object, object] = {k: entry[k] for k in kept_before}
-    changed.update(part.value)
-    for k in kept_after:
-        changed[k] = entry[k]
+    changed = _replaced(entry, kept_before, dropped, part.value, kept_after)
     merged = {k: (changed if k == key else v) for k, v in value.items()}
     keys = outline.keys
     try:
@@ -414,8 +413,9 @@ def _splice_inner(
     new_lines = (*outline.lines[: i + 1], *(line + delta for line in outline.lines[i + 1 :]))
     new_outline = replace(outline, lines=new_lines)
     # each child starts after the one before ends, and the entry before the next top-level key
+    after = lines[j2:] if not delta else tuple(n + delta for n in lines[j2:])
     inner = Outline(
-        (*lines[:j1], *(n + b1 for n in part_outline.lines), *(n + delta for n in lines[j2:])),
+        (*lines[:j1], *(n + b1 for n in part_outline.lines), *after),
         (*kept_before, *part_outline.keys, *kept_after),
     )
     joints = (j1, j1 + len(part_outline.keys))
@@ -423,8 +423,34 @@ def _splice_inner(
         return None
     if not _follows(spliced_nodes, new_outline, i + 1):
         return None
+    if isinstance(spliced_nodes, SplicedNodes):
+        # what _children would find in the result: the children kept are as they were (those
+        # after moved by delta), the new ones passed outline_of and the joints were checked
+        spliced_nodes.children[key] = (inner.lines, column)
     problems = _problems(previous.problems, part.problems, b1, end, delta)
     return YamlDocument(previous.path, merged, spliced_nodes, problems, None, new_outline)
+
+
+def _replaced(
+    entry: dict[object, object],
+    kept_before: Sequence[object],
+    dropped: Sequence[object],
+    fresh: dict[object, object],
+    kept_after: Sequence[object],
+) -> dict[object, object]:
+    """``entry`` with the children ``dropped`` replaced by ``fresh``, in file order; copied
+    whole at once when the keys did not change (typing inside one child)."""
+    if len(fresh) == len(dropped) and all(
+        type(a) is type(b) and a == b for a, b in zip(fresh, dropped, strict=True)
+    ):
+        changed = dict(entry)
+        changed.update(fresh)
+        return changed
+    changed = {k: entry[k] for k in kept_before}
+    changed.update(fresh)
+    for k in kept_after:
+        changed[k] = entry[k]
+    return changed
 
 
 def _dedented(piece: str, column: int) -> bool:
