@@ -81,13 +81,19 @@ async def main_async(args: argparse.Namespace) -> None:
                 print(f"run {run + 1} {name}: {wall * 1000:.0f} ms wall, {cpu * 1000:.0f} ms CPU")
         print(f"load after: {load()}")
         for name, got in times.items():
-            walls = [w for w, _ in got]
-            cpus = [c for _, c in got]
+            walls = [w * 1000 for w, _ in got]
+            cpus = [c * 1000 for _, c in got]
+            wall, cpu = statistics.median(walls), statistics.median(cpus)
             print(
-                f"{name}: start -> first diagnostics median {statistics.median(walls) * 1000:.0f} ms "
-                f"wall (min {min(walls) * 1000:.0f}), {statistics.median(cpus) * 1000:.0f} ms CPU "
-                f"(min {min(cpus) * 1000:.0f})"
+                f"{name}: start -> first diagnostics median {wall:.0f} ms wall "
+                f"(min {min(walls):.0f}), {cpu:.0f} ms CPU (min {min(cpus):.0f})"
             )
+        first_name, first_got = servers[0][0], times[servers[0][0]]
+        for name, got in list(times.items())[1:]:  # each run's pair: the same load
+            pairs = list(zip(first_got, got, strict=True))
+            cpu = statistics.median((a[1] - b[1]) * 1000 for a, b in pairs)
+            wall = statistics.median((a[0] - b[0]) * 1000 for a, b in pairs)
+            print(f"{first_name} - {name}, paired medians: {wall:.0f} ms wall, {cpu:.0f} ms CPU")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
