@@ -380,6 +380,22 @@ BENCHES: dict[str, Bench] = {
             ),
         ),
     ),
+    "bench_lsp_start": Bench(
+        "bench_lsp_start.py",
+        lambda repo: [*LSP_REPO, "--runs", "3"],
+        (
+            Figure(
+                "start -> first diagnostics, median",
+                rf"start -> first diagnostics median {NUM} ms wall",
+                "ms",
+            ),
+            Figure(
+                "start -> first diagnostics, server CPU",
+                rf"start -> first diagnostics median [0-9]+ ms wall \(min [0-9]+\), {NUM} ms CPU",
+                "ms",
+            ),
+        ),
+    ),
     "bench_key_view": Bench(
         "bench_key_view.py",
         lambda repo: ["--nodes", "100", "--profiles", "10", "--keys", "10"],

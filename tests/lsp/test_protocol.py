@@ -7,9 +7,9 @@ from collections import namedtuple
 from lsprotocol import types
 from pygls.protocol import default_converter
 
+from hiera_ls.features.explain import ExplainResult
 from hiera_ls.lsp.protocol import (
     ExplainParams,
-    ExplainResult,
     FactsProfile,
     SelectFactsProfileParams,
     SelectFactsProfileResult,

@@ -4,9 +4,11 @@ Before its first publish the server needs pygls, lsprotocol, the loader and the 
 plain data file; eyaml's cryptography (met only with an eyaml key or ``ENC[`` value), the
 ``regex`` engine (lookup_options patterns beyond plain text), the PuppetDB client,
 Puppet's type system (class parameters' types), ruamel.yaml (hover's values), the
-reports, and the features only a request needs (hover, definition, references, links,
-inlay hints) load when something needs them, not at start. The server runs in a process of its
-own, fed JSON-RPC on stdin; it writes its ``sys.modules`` to a file at its first publish.
+reports, the PuppetDB configuration without a PuppetDB, and the features only a request
+needs (hover, definition, references, links, inlay hints, outline, workspace symbols, explain,
+the key view, the change lens, eyaml's views and actions) load when something needs them,
+not at start. The server runs in a process of its own, fed JSON-RPC on stdin; it writes its
+``sys.modules`` to a file at its first publish.
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ NOT_AT_START = (
     "regex",
     "ruamel",
     "http",
-    "hiera_ls.fleet.connection",
-    "hiera_ls.fleet.source",
+    "configparser",  # (PuppetDB's TLS files, read from puppet.conf)
+    "hiera_ls.fleet",  # its configuration too, until a PuppetDB is named
     "hiera_ls.puppet.types",
     "hiera_ls.puppet.type_parser",
     "hiera_ls.report",
@@ -38,6 +40,12 @@ NOT_AT_START = (
     "hiera_ls.features.references",
     "hiera_ls.features.document_links",
     "hiera_ls.features.inlay_hints",
+    "hiera_ls.features.outline",
+    "hiera_ls.features.workspace_symbols",
+    "hiera_ls.features.explain",
+    "hiera_ls.features.key_view",
+    "hiera_ls.features.change_lens",
+    "hiera_ls.features.eyaml",
 )
 
 # what a big environment's first publish (the opened file's loader findings) does without:
@@ -63,6 +71,9 @@ NOT_BEFORE_THE_CHECKS = (
     "hiera_ls.features.sessions",
     "hiera_ls.features.completion",
     "hiera_ls.features.rename",
+    "hiera_ls.features.targets",
+    "hiera_ls.project.eyaml_keys",
+    "hiera_ls.source.eyaml_crypto",
 )
 
 # the server, with its first publish recorded (pygls' publish method, which every publish

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from hiera_ls.checks.cross_file import role_of
+from hiera_ls.features.eyaml_kinds import DECRYPT_KIND, ENCRYPT_KIND
 from hiera_ls.features.lsp_ranges import Converter
 from hiera_ls.features.render import code, yaml_block
 from hiera_ls.features.targets import key_text, node_at, value_at
@@ -59,8 +60,6 @@ from hiera_ls.source.eyaml_crypto import (
 from hiera_ls.source.spans import Position, Span
 
 DECRYPT_COMMAND = "hiera.eyamlDecrypt"  # lsp/protocol.py CMD_EYAML_DECRYPT
-ENCRYPT_KIND = "refactor.rewrite.eyaml.encrypt"
-DECRYPT_KIND = "source.eyaml.decrypt"
 INDENT = "  "
 
 

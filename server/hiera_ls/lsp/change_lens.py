@@ -5,21 +5,25 @@ value before and after, for a read-only view."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
-from hiera_ls.features.change_lens import changed_keys, compare_key
 from hiera_ls.lsp import protocol
-from hiera_ls.lsp.protocol import CompareKeyParams, KeyComparison
+from hiera_ls.lsp.protocol import CompareKeyParams
 from hiera_ls.lsp.server import HieraLanguageServer, empty, handler, none
+
+if TYPE_CHECKING:  # (the feature loads with the first code lens: not at start)
+    from hiera_ls.features.change_lens import KeyComparison
 
 
 @handler(types.TEXT_DOCUMENT_CODE_LENS, empty, types.CodeLensOptions(resolve_provider=False))
 async def text_document_code_lens(
     ls: HieraLanguageServer, params: types.CodeLensParams
 ) -> list[types.CodeLens]:
+    from hiera_ls.features.change_lens import changed_keys
+
     uri = params.text_document.uri
     path = lsp_ranges.path_of(uri)
     if path is None:
@@ -40,6 +44,8 @@ async def text_document_code_lens(
 
 
 def _compare(ls: HieraLanguageServer, params: CompareKeyParams | None) -> KeyComparison | None:
+    from hiera_ls.features.change_lens import compare_key
+
     if params is None:
         return None
     path = lsp_ranges.path_of(params.uri)

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from hiera_ls.features import eyaml, lsp_ranges
+from hiera_ls.features import lsp_ranges
 from hiera_ls.features.code_actions import FIX_ALL, QUICK_FIX, code_actions, fix_all, wanted
+from hiera_ls.features.eyaml_kinds import DECRYPT_KIND, ENCRYPT_KIND
 from hiera_ls.lsp.server import HieraLanguageServer, empty, handler
 from hiera_ls.source.spans import Span
 
-EYAML_KINDS = (eyaml.ENCRYPT_KIND, eyaml.DECRYPT_KIND)
+EYAML_KINDS = (ENCRYPT_KIND, DECRYPT_KIND)
 
 
 @handler(
@@ -45,6 +46,8 @@ async def text_document_code_action(
         if whole is not None:
             actions.append(whole)
     if not only or any(wanted(kind, only) for kind in EYAML_KINDS):
+        from hiera_ls.features import eyaml  # (and cryptography with a key: not at start)
+
         start = conv.from_lsp(params.range.start)
         end = conv.from_lsp(params.range.end)
         span = Span.of(start.line, start.column, end.line, end.column)

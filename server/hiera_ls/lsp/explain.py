@@ -3,16 +3,20 @@ named key, for clients that show it in a panel (also the command ``hiera.explain
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hiera_ls.features import lsp_ranges
-from hiera_ls.features.explain import explain
 from hiera_ls.lsp import protocol
-from hiera_ls.lsp.protocol import ExplainParams, ExplainResult
+from hiera_ls.lsp.protocol import ExplainParams
 from hiera_ls.lsp.server import HieraLanguageServer, handler, none
+
+if TYPE_CHECKING:  # (the feature loads with the first request: not at start)
+    from hiera_ls.features.explain import ExplainResult
 
 
 def _explain(ls: HieraLanguageServer, params: ExplainParams | None) -> ExplainResult | None:
+    from hiera_ls.features.explain import explain
+
     if params is None:
         return None
     path = lsp_ranges.path_of(params.uri) if params.uri is not None else None

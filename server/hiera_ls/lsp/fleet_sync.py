@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from hiera_ls.fleet.config import FleetConfigError, PuppetDBConfig, resolve
 from hiera_ls.project.puppetdb_settings import FILE_FIELDS, PuppetDBSettings, expand_path
 from hiera_ls.project.repo_config import RepoConfig
 
 if TYPE_CHECKING:
+    from hiera_ls.fleet.config import PuppetDBConfig
     from hiera_ls.lsp.server import HieraLanguageServer
 
 
@@ -61,6 +61,10 @@ class FleetSync:
         repo = next(
             (c for _, c in self.ls.snapshot().configs if not c.puppetdb.empty), RepoConfig.EMPTY
         )
+        if not user.url and not repo.puppetdb.url:
+            return None  # no PuppetDB named: its configuration (TLS files...) is not loaded
+        from hiera_ls.fleet.config import FleetConfigError, resolve
+
         try:
             choice = resolve(
                 user,
@@ -77,6 +81,7 @@ class FleetSync:
         return choice.config
 
     async def _pull(self, config: PuppetDBConfig) -> None:
+        from hiera_ls.fleet.config import FleetConfigError
         from hiera_ls.fleet.errors import PuppetDBError
         from hiera_ls.fleet.source import described, live_fleet
 

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from json.encoder import encode_basestring_ascii as encode_string
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
-from hiera_ls.features.outline import Entry, folding_ranges, outline, selection_chain
 from hiera_ls.lsp.server import HieraLanguageServer, empty, handler
 from hiera_ls.lsp.transport import RawJson
 from hiera_ls.source.spans import Position
+
+if TYPE_CHECKING:  # (the feature loads with the first request: not at start)
+    from hiera_ls.features.outline import Entry
 
 SYMBOL_KINDS = {
     "hash": types.SymbolKind.Object.value,
@@ -30,6 +32,8 @@ SYMBOL_KINDS = {
 async def text_document_document_symbol(
     ls: HieraLanguageServer, params: types.DocumentSymbolParams
 ) -> list[Any] | RawJson:
+    from hiera_ls.features.outline import outline
+
     path = lsp_ranges.path_of(params.text_document.uri)
     if path is None:
         return []
@@ -123,6 +127,8 @@ _SYMBOL_TAIL = (
 async def text_document_folding_range(
     ls: HieraLanguageServer, params: types.FoldingRangeParams
 ) -> list[types.FoldingRange] | RawJson:
+    from hiera_ls.features.outline import folding_ranges
+
     path = lsp_ranges.path_of(params.text_document.uri)
     if path is None:
         return []
@@ -156,6 +162,8 @@ _COMMENT_FOLD = '{"startLine":%d,"endLine":%d,"kind":"comment"}'
 async def text_document_selection_range(
     ls: HieraLanguageServer, params: types.SelectionRangeParams
 ) -> list[types.SelectionRange]:
+    from hiera_ls.features.outline import selection_chain
+
     path = lsp_ranges.path_of(params.text_document.uri)
     if path is None:
         return []

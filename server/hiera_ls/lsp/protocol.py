@@ -44,10 +44,7 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
-from hiera_ls.features.change_lens import KeyComparison
-from hiera_ls.features.explain import ExplainResult
-from hiera_ls.features.eyaml import DecryptResult, EditText
-from hiera_ls.features.key_view import KeyView
+# the answers' types are the features' own (their modules load when a handler first runs)
 from hiera_ls.features.profiles import ProfileItem
 
 __all__ = [
@@ -68,14 +65,9 @@ __all__ = [
     "ActiveFactsProfileParams",
     "CompareKeyParams",
     "ExplainParams",
-    "ExplainResult",
-    "EyamlDecryptResult",
-    "EyamlEditText",
     "EyamlParams",
     "EyamlReencryptResult",
     "FactsProfile",
-    "KeyComparison",
-    "KeyView",
     "KeyViewParams",
     "SelectFactsProfileParams",
     "SelectFactsProfileResult",
@@ -98,9 +90,6 @@ COMPARE_KEY = "hiera/compareKey"
 # the command the change code lens names (lsp/change_lens.py)
 CMD_COMPARE_KEY = "hiera.compareKey"
 KEY_VIEW = "hiera/keyView"
-
-EyamlDecryptResult = DecryptResult
-EyamlEditText = EditText
 
 FactsProfile = ProfileItem
 """One entry of ``hiera/listFactsProfiles``: ``{name, path, active, error}``."""

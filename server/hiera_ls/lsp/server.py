@@ -17,7 +17,7 @@ import threading
 import traceback
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
@@ -27,7 +27,6 @@ from hiera_ls import __version__
 from hiera_ls.features import lsp_ranges
 from hiera_ls.features.code_actions import FixSources
 from hiera_ls.features.diagnostics import Diagnostics
-from hiera_ls.features.workspace_symbols import SymbolTable
 from hiera_ls.lsp import protocol
 from hiera_ls.lsp.diagnostics_scheduler import DiagnosticsScheduler
 from hiera_ls.lsp.fleet_grouping import FleetGrouper
@@ -37,6 +36,9 @@ from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Snapshot, Workspace
 from hiera_ls.source.files import read_disk
 from hiera_ls.source.loader_rules import walk_cut
+
+if TYPE_CHECKING:
+    from hiera_ls.features.workspace_symbols import SymbolTable
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 
@@ -77,7 +79,6 @@ class HieraLanguageServer(LanguageServer):
         ] = {}  # path -> positions of its text (see converter)
         self.diagnostics = Diagnostics(inline_coverage=False)  # its worker computes them
         self.fix_sources = FixSources()  # each file's tokens for its quick fixes
-        self.symbol_table = SymbolTable()  # workspace/symbol's, kept between snapshots
         # (path, encoding) -> each top-level outline entry's DocumentSymbol text, by the
         # entry's id, for the outline after the next edit (see outline.symbols_json)
         self.outline_json: dict[tuple[str, str], dict[int, tuple[Any, str]]] = {}
@@ -102,6 +103,13 @@ class HieraLanguageServer(LanguageServer):
         except RuntimeError:
             enc = None
         return lsp_ranges.encoding_name(enc)
+
+    @functools.cached_property
+    def symbol_table(self) -> SymbolTable:
+        """workspace/symbol's, kept between snapshots (made by the first such request)."""
+        from hiera_ls.features.workspace_symbols import SymbolTable
+
+        return SymbolTable()
 
     def snapshot(self) -> Snapshot:
         snap = self.project.snapshot()
@@ -296,6 +304,11 @@ def handler(
 
     def wrap(fn: F) -> F:
         guarded = guard(method, default, foreground)(fn)
+        # pygls reads a command's parameter types (typing.get_type_hints) each time it runs
+        # it; its answer's type is for mypy alone, and may be a feature's type that loads
+        # only when the feature first runs (``TYPE_CHECKING``): pygls is not shown it
+        hints = {k: v for k, v in getattr(fn, "__annotations__", {}).items() if k != "return"}
+        guarded.__annotations__ = hints
         setattr(guarded, _REGISTRATION, Registration(method, options, command))
         return guarded
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from lsprotocol import types
 
 from hiera_ls.features import lsp_ranges
-from hiera_ls.features.workspace_symbols import workspace_symbols
 from hiera_ls.lsp.server import HieraLanguageServer, empty, handler
 
 
@@ -14,6 +13,8 @@ from hiera_ls.lsp.server import HieraLanguageServer, empty, handler
 async def workspace_symbol(
     ls: HieraLanguageServer, params: types.WorkspaceSymbolParams
 ) -> list[types.SymbolInformation]:
+    from hiera_ls.features.workspace_symbols import workspace_symbols  # (not at start)
+
     out: list[types.SymbolInformation] = []
     for symbol in workspace_symbols(ls.snapshot(), params.query, ls.symbol_table):
         uri = ls.uris.get(symbol.path) or lsp_ranges.uri_of(symbol.path)
