@@ -439,9 +439,11 @@ def _replaced(
     kept_after: Sequence[object],
 ) -> dict[object, object]:
     """``entry`` with the children ``dropped`` replaced by ``fresh``, in file order; copied
-    whole at once when the keys did not change (typing inside one child)."""
+    whole at once when the keys did not change (typing inside one child): strings or
+    integers, whose equal values are the same key (not 0.0 for -0.0)."""
     if len(fresh) == len(dropped) and all(
-        type(a) is type(b) and a == b for a, b in zip(fresh, dropped, strict=True)
+        type(a) is type(b) and type(a) in (str, int) and a == b
+        for a, b in zip(fresh, dropped, strict=True)
     ):
         changed = dict(entry)
         changed.update(fresh)
