@@ -82,19 +82,29 @@ def bench_puppet(repo: dict[str, object], rounds: int, tmp: Path) -> list[float]
     return list(json.loads(out.stdout.strip().splitlines()[-1])["per_lookup_s"])
 
 
-def _timed(cmd: list[str], cwd: str) -> tuple[float, float]:
-    """Wall and CPU seconds of one run of ``cmd`` (its own rusage, children included)."""
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, _, usage = os.wait4(proc.pid, 0)
-    proc.returncode = 0  # reaped above
-    return time.perf_counter() - t0, usage.ru_utime + usage.ru_stime
+def _timed(cmd: list[str], cwd: str) -> tuple[float, float, str | None]:
+    """Wall and CPU seconds of one run of ``cmd`` (its own rusage, children included), and
+    why it failed (its exit status and last line of stderr) where it did: a peer that stops
+    at once with an error would otherwise look fast."""
+    with tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped above
+        failure = None
+        if proc.returncode != 0:
+            err.seek(0)
+            lines = err.read().decode(errors="replace").strip().splitlines()
+            failure = f"exit {proc.returncode}: {lines[-1] if lines else 'no message'}"
+    return wall, usage.ru_utime + usage.ru_stime, failure
 
 
 def cold_starts(
     commands: dict[str, list[str]], cwd: str, runs: dict[str, int]
-) -> dict[str, tuple[float, float] | None]:
-    """Median wall and CPU seconds of each command, run in turn (``runs`` times each)."""
+) -> dict[str, tuple[float, float] | str | None]:
+    """Median wall and CPU seconds of each command, run in turn (``runs`` times each); None
+    for one not installed, why it failed for one that failed (it runs no more)."""
     present = {
         name: cmd
         for name, cmd in commands.items()
@@ -102,26 +112,32 @@ def cold_starts(
     }
     walls: dict[str, list[float]] = {name: [] for name in present}
     cpus: dict[str, list[float]] = {name: [] for name in present}
+    failed: dict[str, str] = {}
     for i in range(max(runs.values(), default=0)):
         for name, cmd in present.items():
-            if i < runs[name]:
-                wall, cpu = _timed(cmd, cwd)
+            if i < runs[name] and name not in failed:
+                wall, cpu, failure = _timed(cmd, cwd)
+                if failure is not None:
+                    failed[name] = failure
                 walls[name].append(wall)
                 cpus[name].append(cpu)
     return {
-        name: (statistics.median(walls[name]), statistics.median(cpus[name]))
+        name: failed.get(name) or (statistics.median(walls[name]), statistics.median(cpus[name]))
         if name in present
         else None
         for name in commands
     }
 
 
-def print_cold(results: dict[str, tuple[float, float] | None], where: str = "") -> None:
+def print_cold(results: dict[str, tuple[float, float] | str | None], where: str = "") -> None:
     for name, t in results.items():
-        print(
-            f"cold start {name}{where}: "
-            + (f"median {t[0]:.3f} s (CPU {t[1]:.3f} s)" if t is not None else "not installed")
-        )
+        if t is None:
+            shown = "not installed"
+        elif isinstance(t, str):
+            shown = f"failed ({t})"
+        else:
+            shown = f"median {t[0]:.3f} s (CPU {t[1]:.3f} s)"
+        print(f"cold start {name}{where}: {shown}")
 
 
 def main() -> None:

@@ -315,7 +315,15 @@ BENCHES: dict[str, Bench] = {
             Figure(
                 "cold `hiera-ls lookup`",
                 rf"cold start hiera-ls lookup: median {NUM} s(?s:.*?)cold start hyera: "
-                rf"(?:median {PEER} s|not installed)",
+                rf"(?:median {PEER} s|not installed|(?P<failed>failed))",
+                "s",
+                "hyera",
+            ),
+            Figure(
+                "cold `hiera-ls lookup`, the example",
+                rf"cold start hiera-ls lookup \(examples/control-repo\): median {NUM} s"
+                rf"(?s:.*?)cold start hyera \(examples/control-repo\): "
+                rf"(?:median {PEER} s|not installed|(?P<failed>failed))",
                 "s",
                 "hyera",
             ),
@@ -489,6 +497,8 @@ def run_one(name: str, bench: Bench, repo: Path, outcome: Outcome) -> None:
             got = groups.get("peer")
             if not PEERS[figure.peer_name]():
                 peer = f"{figure.peer_name}: {PEER_ABSENT}"
+            elif groups.get("failed"):
+                peer = f"{figure.peer_name}: failed (its output says why)"
             elif got and got != "-":
                 peer = f"{figure.peer_name}: {got}"
             else:
