@@ -3,8 +3,12 @@ null spelt undef/nil/None, and list items written without the space after the da
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
+import pytest
+
+from hiera_ls.checks import data_shapes
 from hiera_ls.checks.fixes import fixes_for
 from hiera_ls.checks.registry import check_data_file
 from hiera_ls.project.code_index import CodeIndex
@@ -154,3 +158,87 @@ def test_dash_values_of_json_files_are_not_judged(tmp_path: Path) -> None:
     ws = make_workspace(tmp_path, {"data/common.json": '{"p": "-vim -git", "q": "undef"}'})
     problems = check_data_file(ws.index, ws.source("data/common.json"), None, ws.env)
     assert [p.code for p in problems if p.code.startswith("data-")] == []
+
+
+def _null_word_texts(seed: int, count: int) -> list[str]:
+    """Small files with the null words everywhere a scalar can stand, and inside longer
+    words, names, quotes, comments, keys, tags, anchors and flow collections."""
+    rng = random.Random(seed)
+    words = [
+        "undef",
+        "nil",
+        "None",
+        "Sunil",
+        "nilsson",
+        "Undefined",
+        "None2",
+        "xnil",
+        "nil.",
+        "\ufeffnil",
+    ]
+    sep = [" ", "  ", "\t", ""]
+
+    def scalar() -> str:
+        w = rng.choice(words)
+        return rng.choice(
+            [
+                w,
+                w,
+                f"'{w}'",
+                f'"{w}"',
+                f"&a{rng.randint(0, 9)} {w}",
+                f"!!str {w}",
+                f"{w} x",
+                f"a {w}",
+                f"{w} # c",
+                f"{w}#c",
+                f"[{w}]",
+                f"{{a: {w}}}",
+                f'{{"a":{w}}}',
+                f"[x,{w}]",
+                f"[{w} ,x]",
+                f"{{{w}: 1}}",
+            ]
+        )
+
+    texts = []
+    for _ in range(count):
+        lines = []
+        for i in range(rng.randint(1, 6)):
+            kind = rng.randrange(4)
+            key = rng.choice([f"k{i}", rng.choice(words)])
+            if kind == 0:
+                lines.append(f"{key}:{rng.choice(sep) or ' '}{scalar()}")
+            elif kind == 1:
+                lines.append(f"{key}:")
+                lines.extend(f"  -{rng.choice(sep) or ' '}{scalar()}" for _ in range(2))
+            elif kind == 2:
+                lines.append(f"{key}:\n  {scalar()}")
+            else:
+                lines.append(f"{key}: {scalar()}\r")
+        texts.append("\n".join(lines) + rng.choice(["\n", ""]))
+    return texts
+
+
+@pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow)])
+def test_null_words_found_without_walking_files_whose_words_are_inside_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """The text's test of where a word can stand alone finds every file the walk would
+    report on (random files), and spares the walk of one whose words are only parts."""
+    count = 25 if seed == 0 else 400
+    for n, text in enumerate(_null_word_texts(seed, count)):
+        _, with_test = found(tmp_path / f"a{n}", text, "data-undef-string")
+        with monkeypatch.context() as m:
+            m.setattr(data_shapes, "_stands_alone", lambda word, text: word in text)
+            _, walked = found(tmp_path / f"b{n}", text, "data-undef-string")
+        assert [(p.where.span, p.message) for p in with_test] == [
+            (p.where.span, p.message) for p in walked
+        ], text
+
+    def no_walk(*args: object, **kwargs: object) -> object:
+        raise AssertionError("walked")
+
+    monkeypatch.setattr(data_shapes, "iter_strings", no_walk)
+    text = "users:\n  sunil:\n    realname: Sunil Nilsson\n    name: nilsson\n"
+    assert found(tmp_path / "c", text, "data-undef-string")[1] == []

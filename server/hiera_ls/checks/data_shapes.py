@@ -101,6 +101,26 @@ def check_key_colons(
 # ------------------------------------------------------------------------ data-undef-string
 
 NULL_WORDS = ("undef", "nil", "None")  # Puppet's, Ruby's and Python's words for null
+# YAML's blanks and line breaks (with YAML 1.1's), a stream's byte order mark, indicators
+_BEFORE_ALONE = frozenset(" \t\r\n\x85\u2028\u2029\ufeff[{,:")
+_AFTER_ALONE = frozenset(" \t\r\n\x85\u2028\u2029,]}")
+
+
+def _stands_alone(word: str, text: str) -> bool:
+    """Whether ``word`` occurs in ``text`` where a plain scalar that is only the word can
+    stand: after a line break, a space, a flow indicator or a JSON-style key's colon, and
+    before a line break, a space, a flow indicator or the end (a plain scalar's text is its
+    value). A file whose every occurrence is inside a longer word ("Sunil", "nilsson":
+    Wikimedia's users) is then not walked string by string on each keystroke."""
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if (at == 0 or text[at - 1] in _BEFORE_ALONE) and (
+            end == len(text) or text[end] in _AFTER_ALONE
+        ):
+            return True
+        at = text.find(word, at + 1)
+    return False
 
 
 def _to_null(problem: Problem, src: FixSource) -> list[Fix]:
@@ -123,7 +143,7 @@ def check_null_words(
 ) -> list[Problem]:
     """Plain scalars that spell null in another language. A value a class parameter's
     ``Enum`` lists (``Enum['None', 'Basic']``) is meant as that String, and not reported."""
-    words = [w for w in NULL_WORDS if w in text]
+    words = [w for w in NULL_WORDS if _stands_alone(w, text)]
     if not words:
         return []
     lines = SourceLines(text)
