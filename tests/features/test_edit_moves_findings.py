@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 
+from hiera_ls.checks.problems import file_order as order
 from hiera_ls.features.carried_findings import FileOrdered, move_with_lines
-from hiera_ls.features.file_order import order
 from hiera_ls.features.lsp_ranges import ConvertedDiagnostics, Converter, diagnostic
 from hiera_ls.puppet.message import Text
 from hiera_ls.source.line_map import LineMap

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from hiera_ls.checks.problems import file_order
 from hiera_ls.checks.rules import RULES
 from hiera_ls.puppet.errors import Cause
 from hiera_ls.source.keys import LOOKUP_OPTIONS
@@ -27,7 +28,7 @@ def fold(problems: Sequence[Problem], found: ByCause, profiles: int) -> list[Pro
     causes = [p for p in problems if (r := RULES.get(p.code)) is not None and r.cause]
     # the file's first problem that refuses the whole file stands for the file
     whole = [p for p in causes if p.details.key is None]
-    first = min(whole, key=_order) if whole else None
+    first = min(whole, key=file_order) if whole else None
     out: list[Problem] = []
     for problem in problems:
         if problem not in causes:
@@ -72,7 +73,3 @@ def with_words(message: str, consequences: Consequences | None) -> str:
     if consequences is None:
         return message
     return f"{message.rstrip('.')}, {words(consequences)}"
-
-
-def _order(p: Problem) -> tuple[object, ...]:
-    return (p.where.span.start, p.where.span.end, p.code)

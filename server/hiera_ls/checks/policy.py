@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
+from hiera_ls.checks.problems import file_order
 from hiera_ls.checks.rules import RULES, code_matches, known_pattern, matching
 from hiera_ls.checks.suppression_rules import CONFIG_UNKNOWN_CODE, SUPPRESSION_UNUSED
 from hiera_ls.checks.suppressions import Suppression, find_suppressions, may_hold_suppressions
@@ -112,7 +113,7 @@ def apply_policy(
     kept.extend(p for p in found.problems if enabled(p.code))
     if config.severity:
         kept = [_with_severity(config, p) for p in kept]
-    return sorted(kept, key=_order)
+    return sorted(kept, key=file_order)
 
 
 @cache
@@ -204,7 +205,3 @@ def _unused(
             )
         )
     return out
-
-
-def _order(p: Problem) -> tuple[object, ...]:
-    return (p.where.span.start, p.where.span.end, p.code)

@@ -22,3 +22,10 @@ def in_file_order(problems: Iterable[Problem]) -> list[Problem]:
     return sorted(
         problems, key=lambda p: (p.where.path, p.where.span.start, p.where.span.end, p.code)
     )
+
+
+def file_order(p: Problem) -> tuple[object, ...]:
+    """A file's findings in file order: by start, end, code (plain numbers, compared without
+    the Python calls Position's ordering makes)."""
+    span = p.where.span
+    return (span.start.line, span.start.column, span.end.line, span.end.column, p.code)

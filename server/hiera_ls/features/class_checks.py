@@ -19,12 +19,13 @@ from dataclasses import dataclass, field, replace
 from hiera_ls.checks.class_parameters import reads_unknown_variables
 from hiera_ls.checks.cross_file import DataSource
 from hiera_ls.checks.policy import Coverage, coverage
+from hiera_ls.checks.problems import file_order
 from hiera_ls.checks.profile import ProfileLookup
 from hiera_ls.checks.registry import check_data_file_lookups
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.engine.trace import Kind
 from hiera_ls.features.diagnostics import Diagnostics
-from hiera_ls.features.file_order import located_in, order, reported_where_it_is
+from hiera_ls.features.file_order import located_in, reported_where_it_is
 from hiera_ls.features.profile_signature import KeySignatures, ProfileSignatures
 from hiera_ls.features.puppet_code import code_index
 from hiera_ls.project.facts import node_scope
@@ -166,7 +167,7 @@ class ClassChecks:
             if not extra and path in self._plain:
                 return self._plain[path]
         if extra:
-            found = located_in(sorted([*found, *extra], key=order), path)
+            found = located_in(sorted([*found, *extra], key=file_order), path)
         found = diagnostics.with_coverage(snapshot, path, text, found)
         result = diagnostics.policy(snapshot, path, text, found, checked)
         if not extra and lookups is not None:

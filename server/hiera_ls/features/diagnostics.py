@@ -32,12 +32,13 @@ from hiera_ls.checks.policy import (
     config_code_problems,
     coverage,
 )
+from hiera_ls.checks.problems import file_order
 from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
 from hiera_ls.features.carried_findings import CarriedFindings, FileOrdered, move_with_lines
 from hiera_ls.features.check_profiles import node_profiles, profile_lookups
 from hiera_ls.features.code_hints import PUPPET_CODE, code_hints
 from hiera_ls.features.code_hints import project_paths as project_paths  # report/run.py's
-from hiera_ls.features.file_order import located_in, order, reported_where_it_is
+from hiera_ls.features.file_order import located_in, reported_where_it_is
 from hiera_ls.features.said_once import without_said
 from hiera_ls.project.code_mentions import MentionCache, mentioned
 from hiera_ls.project.key_index import LARGE_FILE_CHARS, FileKeys
@@ -102,7 +103,7 @@ class _Movable:
     @classmethod
     def of(cls, full: _Full) -> _Movable:
         loader = full.loader
-        kept = sorted((p for p in full.problems if p not in loader), key=order)
+        kept = sorted((p for p in full.problems if p not in loader), key=file_order)
         judged = frozenset(full.problems)
         overridden = (p for p in loader if p.code in JUDGED_LOADER_CODES and p not in judged)
         return cls(full, FileOrdered.of(kept), tuple(overridden))
@@ -372,7 +373,7 @@ class Diagnostics:
         # or made a warning) stay judged until the full checks run again
         stale = frozenset(move_with_lines(last.text, source.text, movable.overridden))
         fresh = [p for p in source.data.problems if p not in stale]
-        found = located_in(sorted([*fresh, *moved], key=order), path) if fresh else moved
+        found = located_in(sorted([*fresh, *moved], key=file_order), path) if fresh else moved
         found = self.with_coverage(snapshot, path, source.text, found)
         return self.policy(snapshot, path, source.text, found, PARTIAL)
 
@@ -397,7 +398,7 @@ class Diagnostics:
         source = self.source(snapshot, path)
         if source is None:
             return []
-        found = located_in(sorted(source.data.problems, key=order), path)
+        found = located_in(sorted(source.data.problems, key=file_order), path)
         return self.policy(snapshot, path, source.text, found, PARTIAL)
 
     def file_problems(
@@ -428,12 +429,12 @@ class Diagnostics:
             current = last.by_file.get(path, []) if last is not None else []
             extra = self._carry(snapshot, "profiles", path, text, current, holds) or []
             if extra:
-                found = located_in(sorted([*found, *extra], key=order), path)
+                found = located_in(sorted([*found, *extra], key=file_order), path)
         if last is None:
             return found
         if kind is FileKind.HIERA_CONFIG and holds and last.by_file.get(path):
             # its levels that only read files levels above it read
-            found = located_in(sorted([*found, *last.by_file[path]], key=order), path)
+            found = located_in(sorted([*found, *last.by_file[path]], key=file_order), path)
         return fold(found, last.consequences, len(snapshot.profiles))
 
     def checked(
@@ -561,7 +562,7 @@ class Diagnostics:
         checked = COMPLETE
         if kind is FileKind.REPO_CONFIG:
             config = snapshot.config_for(path)
-            found = sorted([*config.problems, *config_code_problems(config)], key=order)
+            found = sorted([*config.problems, *config_code_problems(config)], key=file_order)
         elif kind is FileKind.FACTS:
             entry = snapshot.profile_at(path)
             found = list(entry.profile.problems) if entry is not None else []

@@ -1,5 +1,6 @@
-"""A file's findings in file order, each once: what every publish of a file goes through
-(the server's, after an edit or the checks; ``hiera-ls check``'s, per profile)."""
+"""What every publish of a file goes through (the server's, after an edit or the checks;
+``hiera-ls check``'s, per profile): its findings located in it, each once, and whether a
+failure's cause is reported where it is. File order itself is checks/problems.file_order."""
 
 from __future__ import annotations
 
@@ -9,12 +10,6 @@ from collections.abc import Iterable
 from hiera_ls.project.workspace import FileKind, Snapshot
 from hiera_ls.puppet.errors import Cause
 from hiera_ls.source.spans import Problem
-
-
-def order(p: Problem) -> tuple[object, ...]:
-    """File order: by start, end, code (plain numbers: compared without Python calls)."""
-    span = p.where.span
-    return (span.start.line, span.start.column, span.end.line, span.end.column, p.code)
 
 
 def located_in(found: Iterable[Problem], path: str) -> list[Problem]:
