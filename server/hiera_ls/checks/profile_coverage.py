@@ -195,6 +195,10 @@ class CoverageMemo:
     context: tuple[object, ...] = ()
     runs: dict[str, _ProfileRun] = field(default_factory=dict)
     lookups: int = 0  # lookups the last run made (what the memo saves shows here)
+    # each profile's answers looked up as automatic parameter lookup does (no merge given),
+    # by (profile, key), kept for a caller that asks them again (``hiera-ls check``'s class
+    # checks: features/class_checks.py); None: not kept (the server's memo)
+    answers: dict[tuple[str, str], LookupOutcome] | None = None
 
     def start(self, context: tuple[object, ...]) -> None:
         """Begin a run; ``context``'s objects are compared by identity (they are immutable
@@ -205,6 +209,8 @@ class CoverageMemo:
         if not same:
             self.context = context
             self.runs.clear()
+            if self.answers is not None:
+                self.answers.clear()
         self.lookups = 0
 
 
@@ -371,9 +377,16 @@ def _profile_run(
         memo.lookups += 1
         return on.lookup(key, merge, explain=explain)
 
+    def plain(key: str, merge: object = None) -> LookupOutcome:
+        """The value's lookup, kept for the caller when asked (CoverageMemo.answers)."""
+        outcome = lookup(session, key, merge=merge)
+        if merge is None and memo.answers is not None:
+            memo.answers[(profile.name, key)] = outcome
+        return outcome
+
     def judge(key: str, merge: object) -> _Seen:
         """What the lookup with ``merge`` takes, and which definitions change nothing."""
-        outcome = lookup(session, key, merge=merge)
+        outcome = plain(key, merge)
         found = outcome.found and not outcome.error
         traced = lookup(shallow, key, True, merge) if found else None
         taken = _taken(traced.trace, key) if traced is not None and traced.trace else []
@@ -413,7 +426,7 @@ def _profile_run(
     broken = not known or any(a.cause is not None for a in answers.values())
     for key in _keys_defined(index, index.files if broken else read, files, once, every=True):
         if key not in answers:
-            outcome = lookup(session, key)
+            outcome = plain(key)
             cause = _cause(outcome)
             if cause is not None:
                 answers[key] = _Seen([], failed=True, cause=cause)

@@ -210,6 +210,7 @@ class ClassChecks:
         keys = self._keys[view.env.root] = self.signatures.keys(view, scope)
         answers: dict[str, LookupOutcome] = {}
         shared = self._shared.setdefault(view.env.root, ({}, {}))
+        kept = self.diagnostics.kept_answer  # the coverage's lookups asked many already
 
         def lookup(key: str) -> LookupOutcome:
             answer = answers.get(key)
@@ -217,7 +218,7 @@ class ClassChecks:
                 token = keys.of(key) if keys is not None else None
                 answer = shared[0].get((key, token)) if token is not None else None
                 if answer is None:
-                    answer = session.lookup(key, None)
+                    answer = kept(view, entry.name, key) or session.lookup(key, None)
                     if token is not None:
                         shared[0][(key, token)] = answer
                 answers[key] = answer

@@ -54,6 +54,7 @@ from hiera_ls.source.spans import Problem
 if TYPE_CHECKING:
     from hiera_ls.checks.profile_coverage import CoverageMemo
     from hiera_ls.checks.registry import CrossFileIndex
+    from hiera_ls.engine.lookup import LookupOutcome
     from hiera_ls.project.code_index import CodeIndex
 
 
@@ -135,6 +136,9 @@ class Diagnostics:
     inline_coverage: bool = True
     _coverage: dict[str, _EveryProfile] = field(default_factory=dict)
     _coverage_memo: dict[str, CoverageMemo] = field(default_factory=dict)
+    # the coverage keeps each profile's plain answers for the checks that ask them again
+    # (``hiera-ls check``: :meth:`kept_answer`); the server keeps none
+    keep_answers: bool = False
     _mentions: MentionCache = field(default_factory=MentionCache)  # names code writes out
     # the lookups' findings for every facts profile, each once with the profiles named;
     # False: the active profile's only (``hiera-ls check`` runs a pass per profile)
@@ -205,7 +209,8 @@ class Diagnostics:
         profiles = node_profiles(snapshot, view)
         levels = {p: info.levels for p, info in snapshot.data_files.items() if info.view is view}
         code = snapshot.code_index(view)  # the merges code reads keys with
-        memo = self._coverage_memo.setdefault(view.env.root, CoverageMemo())
+        kept = {} if self.keep_answers else None
+        memo = self._coverage_memo.setdefault(view.env.root, CoverageMemo(answers=kept))
         memo.start((view, snapshot.profiles, snapshot.settings, snapshot.data_files, code))
         paused: list[BaseException] = []
 
@@ -241,6 +246,13 @@ class Diagnostics:
         done = _EveryProfile(key, by_file, stamps, consequences)
         self._coverage[view.env.root] = done
         return done
+
+    def kept_answer(self, view: EnvironmentView, profile: str, key: str) -> LookupOutcome | None:
+        """The answer the coverage's lookups gave ``profile`` for ``key`` (no merge given),
+        handed out once; None when not kept (see ``keep_answers``)."""
+        memo = self._coverage_memo.get(view.env.root)
+        answers = memo.answers if memo is not None else None
+        return answers.pop((profile, key), None) if answers is not None else None
 
     def _coverage_for(
         self, snapshot: Snapshot, view: EnvironmentView, path: str

@@ -112,7 +112,8 @@ def run_check(
         workspace.narrow_profiles(names)  # the checks over every profile see these only
         first = workspace.snapshot()
     first.files.hold_stamps()  # the disk as the run began: each file stat once, not per read
-    diagnostics = Diagnostics(every_profile=False)  # a pass per class of profiles, merged
+    # a pass per class of profiles, merged; the class checks ask what the coverage asked
+    diagnostics = Diagnostics(every_profile=False, keep_answers=True)
     diagnostics.rebuild_stale(first, diagnostics.changes, coverage=False)
     if not files:
         where = ", ".join(paths or ["."])
