@@ -306,7 +306,10 @@ def _location_lookup(
             if encrypted:
                 inv.notes.append(ENCRYPTED_NOTE)
         try:
-            value = interpolate(raw, inv, allow_methods=True)
+            if reader == EYAML or comp.cache.holds_token(path, root, raw):
+                value = interpolate(raw, inv, allow_methods=True)
+            else:
+                value = raw  # what interpolating it gives
         except (TokenFailure, KeySyntaxError) as e:
             if e.cause is None:  # a token of this value: the file's problem, at this key
                 e.cause = Cause(path, root if isinstance(root, str) else None)
@@ -361,8 +364,10 @@ def options_skipped(
     for layer in layers:
         if layer.config is None:
             continue
+        entries = comp.entries.get((layer.kind.value, layer.module_name, False))
         try:
-            entries = _resolved_entries(comp, inv.untraced(), layer, False)
+            if entries is None:  # (worked out once a compilation: every lookup asks)
+                entries = _resolved_entries(comp, inv.untraced(), layer, False)
         except (LookupFailure, PuppetError):
             continue  # the lookup reports that failure itself
         found.extend(skipped_level(e) for e in entries if not e.supported)

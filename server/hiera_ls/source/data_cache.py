@@ -16,6 +16,7 @@ from hiera_ls.source.data_file import (
     unreadable_data,
 )
 from hiera_ls.source.files import FileAccess, FileText, Stamp
+from hiera_ls.source.interpolation import holds_token
 
 CUSTOM_YAML = "custom_yaml"  # a YAML file only custom (unread) backends read
 
@@ -37,6 +38,20 @@ class DataCache:
     # a HOCON file's includes, each with its stamp when read (None: absent): an edit of an
     # included file changes what the including file holds
     _included: dict[str, tuple[tuple[str, Stamp | None], ...]] = field(default_factory=dict)
+    # (path, root key) -> (its value when asked, whether it holds a token): see holds_token
+    _tokens: dict[tuple[str, object], tuple[object, bool]] = field(default_factory=dict)
+
+    def holds_token(self, path: str, root: object, value: object) -> bool:
+        """Whether ``value``, ``root``'s in the file at ``path``, holds an interpolation
+        token: worked out once per value, for every node's lookups (a value without one is
+        what every node gets, its interpolation walks nothing)."""
+        slot = (path, root)
+        known = self._tokens.get(slot)
+        if known is not None and known[0] is value:
+            return known[1]
+        found = holds_token(value)
+        self._tokens[slot] = (value, found)
+        return found
 
     def get(self, files: FileAccess, path: str, function: str) -> DataFile | None:
         """The file as ``function`` (a reader of project/backends.py) reads it; None when

@@ -48,6 +48,27 @@ def scan(value: str) -> list[Token]:
     return [token_of(m) for m in TOKEN_RE.finditer(value)]
 
 
+def holds_token(value: object) -> bool:
+    """Whether some string in ``value`` (hashes and lists walked, their keys too) holds
+    ``%{``: without one, interpolation gives the value back as it is.  Each collection is
+    visited once, however many aliases name it."""
+    stack = [value]
+    seen: set[int] = set()
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "%{" in item:
+                return True
+        elif isinstance(item, list | dict) and id(item) not in seen:
+            seen.add(id(item))
+            if isinstance(item, dict):
+                stack.extend(item)
+                stack.extend(item.values())
+            else:
+                stack.extend(item)
+    return False
+
+
 def token_of(m: re.Match[str]) -> Token:
     """The token ``TOKEN_RE`` matched (a caller meeting the same text again may skip this)."""
     expr = m.group(1).strip()
