@@ -243,6 +243,16 @@ def parameter_type(code: CodeIndex, parameter: Parameter) -> PType | None:
     none or hiera-ls cannot read it."""
     if parameter.type_text is None:
         return None
+    slot = ("parameter-type", id(parameter))  # parsed once an index (every profile asks)
+    known = code.memo.get(slot)
+    if isinstance(known, tuple) and known[0] is parameter:
+        return cast("PType | None", known[1])
+    found = _parsed_type(code, parameter.type_text)
+    code.memo[slot] = (parameter, found)
+    return found
+
+
+def _parsed_type(code: CodeIndex, text: str) -> PType | None:
     from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
 
     def resolver(name: str) -> str | None:
@@ -250,7 +260,7 @@ def parameter_type(code: CodeIndex, parameter: Parameter) -> PType | None:
         return alias.alias_text if alias is not None else None
 
     try:
-        return parse_type(parameter.type_text, resolver)
+        return parse_type(text, resolver)
     except (TypeExpressionError, ValueError, RecursionError):
         return None
 

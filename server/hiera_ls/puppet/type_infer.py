@@ -120,19 +120,40 @@ def _infer_set(value: object, active: set[int]) -> PType:
         active.discard(id(value))
 
 
-def instance_of(t: PType, value: object) -> bool:
+# types no Array, Tuple, Hash or Struct is assignable to: no list or hash is their instance
+_SCALAR_ONLY = (
+    UndefType,
+    DefaultType,
+    ScalarType,
+    ScalarDataType,
+    NumericType,
+    BooleanType,
+    IntegerType,
+    FloatType,
+    StringType,
+    EnumType,
+    PatternType,
+    RegexpType,
+)
+
+
+def instance_of(t: PType, value: object, inferred: list[PType] | None = None) -> bool:
     """Puppet's ``instance?``: is ``value`` a value of type ``t``.
 
     The same as assignability from the value's inferred type, except for a bare
     ``Optional``: any type is assignable to it, yet only undef is an instance of it.
+    ``inferred``: where ``infer_set(value)`` is kept once inferred (a caller describing the
+    mismatch next needs it; each member of a Variant asks it too).
     """
     t = resolve_aliases(t)
     if isinstance(t, OptionalType):
-        return value is None or (t.type is not None and instance_of(t.type, value))
+        return value is None or (t.type is not None and instance_of(t.type, value, inferred))
     if isinstance(t, NotUndefType):
-        return value is not None and (t.type is None or instance_of(t.type, value))
+        return value is not None and (t.type is None or instance_of(t.type, value, inferred))
     if isinstance(t, VariantType):
-        return any(instance_of(m, value) for m in t.types)
+        return any(instance_of(m, value, inferred) for m in t.types)
+    if isinstance(t, _SCALAR_ONLY) and isinstance(value, list | dict):
+        return False  # (a collection's inferred type is one of those four)
     if isinstance(t, ArrayType) and isinstance(value, list):
         low, high = size_range(t.size)
         return low <= len(value) <= high and all(instance_of(t.element, v) for v in value)
@@ -158,7 +179,11 @@ def instance_of(t: PType, value: object) -> bool:
             elif not e.optional:
                 return False
         return matched == len(value)
-    return assignable(t, infer_set(value))
+    if inferred is None:
+        return assignable(t, infer_set(value))
+    if not inferred:
+        inferred.append(infer_set(value))
+    return assignable(t, inferred[0])
 
 
 # ---------------------------------------------------------------------------- infer (reduced)

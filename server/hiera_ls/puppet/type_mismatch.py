@@ -278,9 +278,11 @@ def _detailed_actual(es: Sequence[PType], a: PType) -> str:
 
 def describe_mismatch(subject: str, expected: PType, value: object) -> list[Mismatch]:
     """The mismatches Puppet reports for ``value`` (empty when it is an instance)."""
-    if instance_of(expected, value):
+    inferred: list[PType] = []  # the value's type, inferred once
+    if instance_of(expected, value, inferred):
         return []
-    return _describe(expected, infer_set(value), (_subject(subject),))
+    actual = inferred[0] if inferred else infer_set(value)
+    return _describe(expected, actual, (_subject(subject),))
 
 
 def render(mismatches: Sequence[Mismatch]) -> str:
