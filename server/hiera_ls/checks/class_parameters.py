@@ -428,6 +428,8 @@ def check_class_values(
             known = memo[slot] = _judge_merged(profile, code, ref, key)
         if known.value is _ABSENT or not known.found:
             continue
+        if all(file != path for file, _ in known.contributions):
+            continue  # the value takes nothing from this file: no part of it comes from here
         from hiera_ls.puppet.type_mismatch import render, render_text
 
         own = ("own-mismatches", path, key)  # what the file's own value says, once a run

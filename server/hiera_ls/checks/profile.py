@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import cast
 
 from hiera_ls.checks.interpolation import COLLECTION_IN_STRING
 from hiera_ls.engine.lookup import LookupOutcome
@@ -84,20 +85,10 @@ def check_profile(
     folded: Folded | None = None,
 ) -> list[Problem]:
     out: list[Problem] = []
-    prefix = f"{module_name}::" if module_name is not None else None
     first_key_of: dict[str, tuple[str, int]] = {}  # error without key names -> (key, count)
     failures: list[tuple[str, Failure]] = []
-    keys: list[str] = []
-    for key in data_file.data:
-        if not isinstance(key, str) or key == LOOKUP_OPTIONS:
-            continue
-        if prefix is not None and not key.startswith(prefix):
-            continue  # Puppet drops it from module data (module-data-unqualified-key)
-        if key_text(key) is not None:
-            keys.append(key)
-    # Looked up in the order of their references, so each nested lookup is already known
-    # to the session: a chain of a thousand keys costs a thousand lookups, not 500,000.
-    outcomes = {key: profile.lookup(key_text(key) or key) for key in bottom_up(keys, references)}
+    keys, order = _lookup_order(profile, path, data_file, module_name, references)
+    outcomes = {key: profile.lookup(text) for key, text in order}
     for key in keys:
         outcome = outcomes[key]
         failure = outcome.failure
@@ -121,6 +112,36 @@ def check_profile(
         out.append(LOOKUP_FAILS.at(message, path, spans.key or spans.value, Details(key=key)))
     out.extend(_embedded_collections(profile, path, references))
     return out
+
+
+def _lookup_order(
+    profile: ProfileLookup,
+    path: str,
+    data_file: DataFile,
+    module_name: str | None,
+    references: Sequence[Reference],
+) -> tuple[list[str], list[tuple[str, str]]]:
+    """The file's keys a lookup can name, and (key, the text naming it) in the order they
+    are looked up: the same for every profile (worked out once, kept with what the profiles
+    share)."""
+    slot = ("lookup-order", path, module_name)
+    known = profile.shared.get(slot)
+    if isinstance(known, tuple) and known[0] is data_file and known[1] == references:
+        return cast(tuple[list[str], list[tuple[str, str]]], known[2])
+    prefix = f"{module_name}::" if module_name is not None else None
+    keys: list[str] = []
+    for key in data_file.data:
+        if not isinstance(key, str) or key == LOOKUP_OPTIONS:
+            continue
+        if prefix is not None and not key.startswith(prefix):
+            continue  # Puppet drops it from module data (module-data-unqualified-key)
+        if key_text(key) is not None:
+            keys.append(key)
+    # Looked up in the order of their references, so each nested lookup is already known
+    # to the session: a chain of a thousand keys costs a thousand lookups, not 500,000.
+    order = [(key, key_text(key) or key) for key in bottom_up(keys, references)]
+    profile.shared[slot] = (data_file, references, (keys, order))
+    return keys, order
 
 
 def check_profiles(

@@ -123,15 +123,19 @@ class ClassChecks:
             return self._problems(path, (view, source, profile))
         earlier = self._found.setdefault(path, {})
         keys = self._keys.get(view.env.root)
+        signatures: dict[tuple[str, ...], Hashable | None] = {}  # this profile's, by keys
         for asked, by_signature in earlier.items():
-            signature = keys.of_keys(asked) if keys is not None else None
+            signature = signatures[asked] = keys.of_keys(asked) if keys is not None else None
             known = by_signature.get(signature) if signature is not None else None
             if known is not None:
                 return _renamed(known.problems, known.name, entry.name)
         asked_now: dict[str, None] = {}
         found = self._problems(path, (view, source, _asking(profile, asked_now)))
         asked = tuple(asked_now)
-        signature = keys.of_keys(asked) if keys is not None else None
+        if asked in signatures:  # the keys an earlier profile's checks asked, as mostly
+            signature = signatures[asked]
+        else:
+            signature = keys.of_keys(asked) if keys is not None else None
         if signature is not None:
             earlier.setdefault(asked, {})[signature] = _Found(entry.name, found)
         return found
