@@ -37,6 +37,7 @@ from hiera_ls.checks.profile import bottom_up
 from hiera_ls.checks.same_file_levels import LevelLocations, check_same_file_levels, level_locations
 from hiera_ls.engine.lookup import LookupOutcome, LookupSession
 from hiera_ls.engine.trace import Event, Kind, TraceNode
+from hiera_ls.project.backends import EXPAND_PATH
 from hiera_ls.project.key_index import LARGE_FILE_CHARS
 from hiera_ls.project.level_files import LevelRef
 from hiera_ls.project.model import Environment
@@ -121,6 +122,7 @@ class _Once:
     def __init__(self, shallow: _Shallow) -> None:
         self.shallow = shallow
         self.keys: dict[tuple[str, bool], list[str]] = {}
+        self.file_per_key: bool | None = None  # see _single_definitions
 
 
 class _Shallow(DataCache):
@@ -388,6 +390,8 @@ def _profile_run(
         """What the lookup with ``merge`` takes, and which definitions change nothing."""
         outcome = plain(key, merge)
         found = outcome.found and not outcome.error
+        if found and key in single:  # its one definition is taken, and nothing else has it
+            return _Seen([single[key]])
         traced = lookup(shallow, key, True, merge) if found else None
         taken = _taken(traced.trace, key) if traced is not None and traced.trace else []
         if not taken:  # failed, or unknown (a trace too large to keep is empty)
@@ -406,6 +410,7 @@ def _profile_run(
 
     explained = functools.partial(lookup, session, explain=True)
     read, known, deps, levels = _files_read(explained, env, files)
+    single = _single_definitions(env, index, read, files, once) if known else {}
     answers: dict[str, _Seen] = {}
     references = [
         r for path in sorted(read) if path in index.files for r in index.files[path].references
@@ -431,6 +436,33 @@ def _profile_run(
             if cause is not None:
                 answers[key] = _Seen([], failed=True, cause=cause)
     return _ProfileRun(read, known, deps, answers, levels)
+
+
+def _single_definitions(
+    env: Environment, index: CrossFileIndex, read: Iterable[str], files: FileAccess, once: _Once
+) -> dict[str, str]:
+    """Each key exactly one of the files the profile reads defines, with that file: a lookup
+    that finds it took that definition alone (whatever the merge), and without it finds
+    nothing.  Empty when a file read is not indexed, or a level reads a file per key
+    (expand_path: the files read were found with another key)."""
+    if once.file_per_key is None:
+        layers = [env.global_layer, env.environment_layer, *env.modules.values()]
+        once.file_per_key = any(
+            entry.reader == EXPAND_PATH
+            for layer in layers
+            if layer.config is not None
+            for entry in (*layer.config.hierarchy, *layer.config.default_hierarchy)
+        )
+    if once.file_per_key:
+        return {}
+    owner: dict[str, str | None] = {}
+    for path in read:
+        entry = index.files.get(path)
+        if entry is None or _large(files, path):
+            return {}
+        for key in entry.keys:
+            owner[key] = path if key not in owner else None
+    return {key: path for key, path in owner.items() if path is not None}
 
 
 def _lookup_options_only(key: str) -> Sequence[object]:
