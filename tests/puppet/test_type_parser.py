@@ -7,12 +7,22 @@ tests/differential/test_types_vs_puppet.py compares many more against Puppet its
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from hiera_ls.puppet.type_assignable import assignable
 from hiera_ls.puppet.type_format import format_type
-from hiera_ls.puppet.type_infer import instance_of
+from hiera_ls.puppet.type_infer import infer_set, instance_of
 from hiera_ls.puppet.type_mismatch import describe_mismatch, render
 from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
-from hiera_ls.puppet.types import AliasType, TypeReferenceType
+from hiera_ls.puppet.types import (
+    AliasType,
+    NotUndefType,
+    OptionalType,
+    TypeReferenceType,
+    VariantType,
+    resolve_aliases,
+)
 
 MODULE_TYPES = {
     "Stdlib::Port": "Integer[0, 65535]",
@@ -159,3 +169,49 @@ def test_mismatches_are_worded_as_puppet_words_them(text: str, value: object, me
     assert (
         render(describe_mismatch("V has wrong type,", parse_type(text, resolve), value)) == message
     )
+
+
+_SCALAR_TYPES = [
+    "Integer",
+    "Integer[1, 65535]",
+    "Float",
+    "Numeric",
+    "String",
+    "String[1]",
+    "Boolean",
+    "Enum['a', 'b']",
+    "Pattern[/a/]",
+    "Regexp",
+    "Undef",
+    "Default",
+    "Scalar",
+    "ScalarData",
+    "Optional[Integer]",
+    "Variant[Integer, Enum['a']]",
+    "NotUndef[String]",
+    "Stdlib::Port",
+]
+_LEAVES = st.none() | st.booleans() | st.integers(-3, 70000) | st.text(alphabet="ab", max_size=2)
+_DATA = st.recursive(
+    _LEAVES,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from("ab"), inner),
+    max_leaves=8,
+)
+
+
+@given(st.sampled_from(_SCALAR_TYPES), _DATA)
+def test_a_value_is_an_instance_when_its_inferred_type_is_assignable(
+    text: str, value: object
+) -> None:
+    """instance_of answers a list or hash given to a scalar type without inferring it, and a
+    mismatch's description infers the value once: the answers are the definition's."""
+    t = parse_type(text, resolve)
+    expected = resolve_aliases(t)
+    if isinstance(expected, OptionalType):
+        assert instance_of(t, value) == (value is None or instance_of(expected.type, value))
+    elif not isinstance(expected, VariantType | NotUndefType):
+        assert instance_of(t, value) == assignable(expected, infer_set(value))
+    found = describe_mismatch("V has wrong type,", t, value)
+    assert (found == []) == instance_of(t, value)
+    if found and isinstance(value, list | dict):
+        assert render(found).startswith("V has wrong type, expects")

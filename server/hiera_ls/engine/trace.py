@@ -139,7 +139,7 @@ class _Branch:
     """A trace node that is the builder's current step until the ``with`` block ends (a
     plain class: a generator's context manager cost a plain lookup a tenth of its time)."""
 
-    __slots__ = ("_stack", "_node")
+    __slots__ = ("_node", "_stack")
 
     def __init__(self, stack: list[TraceNode], node: TraceNode) -> None:
         self._stack, self._node = stack, node

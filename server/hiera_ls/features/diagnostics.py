@@ -209,7 +209,7 @@ class Diagnostics:
         profiles = node_profiles(snapshot, view)
         levels = {p: info.levels for p, info in snapshot.data_files.items() if info.view is view}
         code = snapshot.code_index(view)  # the merges code reads keys with
-        kept = {} if self.keep_answers else None
+        kept: dict[tuple[str, str], LookupOutcome] | None = {} if self.keep_answers else None
         memo = self._coverage_memo.setdefault(view.env.root, CoverageMemo(answers=kept))
         memo.start((view, snapshot.profiles, snapshot.settings, snapshot.data_files, code))
         paused: list[BaseException] = []
