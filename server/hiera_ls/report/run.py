@@ -282,6 +282,9 @@ class _Run:
     classes: list[tuple[str, ...]]  # each class's profile names; [()] when there are none
     position: dict[str, int]  # each profile's place in the run's order
     seen: dict[tuple[object, ...], _Seen] = field(default_factory=dict)
+    # a finding met again as the same object (a file's findings that no lookup changes are
+    # the same list for every class), when no profile's name can start it: its entry
+    _met: dict[int, tuple[Problem, _Seen]] = field(default_factory=dict)
 
     @property
     def passes(self) -> int:
@@ -289,14 +292,22 @@ class _Run:
 
     def record(self, found: Problem, name: str | None, classes: Iterable[int]) -> None:
         """``found`` as the profile ``name`` (a class's first) gives it, for ``classes``."""
-        prefix = f"[{name}] " if name is not None else ""
-        tagged = bool(prefix) and found.text.startswith(prefix)
-        text = found.text.without_prefix(prefix) if tagged else found.text
-        key = (found.where.path, found.code, found.where.span, text, found.severity)
-        entry = self.seen.get(key)
-        if entry is None:
-            self.seen[key] = entry = _Seen(found, text, [], tagged)
-        entry.tagged = entry.tagged or tagged
+        met = self._met.get(id(found))
+        if met is not None and met[0] is found:
+            entry = met[1]
+        else:
+            prefix = f"[{name}] " if name is not None else ""
+            plain = found.text.plain
+            tagged = bool(prefix) and plain.startswith(prefix)
+            text = found.text.without_prefix(prefix) if tagged else found.text
+            key = (found.where.path, found.code, found.where.span, text, found.severity)
+            known = self.seen.get(key)
+            if known is None:
+                self.seen[key] = known = _Seen(found, text, [], tagged)
+            entry = known
+            entry.tagged = entry.tagged or tagged
+            if not plain.startswith("["):  # tagged by no profile's name: the same entry
+                self._met[id(found)] = (found, entry)
         for number in classes:
             if not entry.classes or entry.classes[-1] < number:  # classes come in order
                 entry.classes.append(number)
