@@ -131,12 +131,13 @@ class _Profile:
 
 
 @contextmanager
-def _full_passes_put_off() -> Iterator[None]:
+def full_passes_put_off() -> Iterator[None]:
     """The garbage collector's full passes put off until the diff is done: each walks every
     object alive, and what a diff makes lives to its end (the parsed data files, the
     sessions, every answer), so over thousands of node files those passes were a fifth of
     the run and found almost nothing (a few thousand objects in a run of 2,000 nodes: the
-    young generations' passes, kept, find the rest)."""
+    young generations' passes, kept, find the rest); and its report, made of every change,
+    is written before they resume."""
     thresholds = gc.get_threshold()
     gc.set_threshold(thresholds[0], thresholds[1], FULL_PASS_AFTER)
     try:
@@ -145,7 +146,7 @@ def _full_passes_put_off() -> Iterator[None]:
         gc.set_threshold(*thresholds)
 
 
-@_full_passes_put_off()
+@full_passes_put_off()
 def run_diff(
     path: str,
     base: str = "HEAD",
