@@ -12,11 +12,15 @@ NOTHING = Masker(frozenset(), frozenset())
 
 def test_a_value_holding_no_encrypted_string_is_shown_as_it_is() -> None:
     value = {"a": [1, "x", {"b": None, 2: 1.5}], True: "ENC", "c": ("t", "u")}
-    assert NOTHING.shown(value) == plain_data(value) == {
-        "a": [1, "x", {"b": None, "2": 1.5}],
-        "true": "ENC",
-        "c": ("t", "u"),
-    }
+    assert (
+        NOTHING.shown(value)
+        == plain_data(value)
+        == {
+            "a": [1, "x", {"b": None, "2": 1.5}],
+            "true": "ENC",
+            "c": ("t", "u"),
+        }
+    )
 
 
 def test_encrypted_strings_are_masked_however_deep() -> None:

@@ -1,11 +1,11 @@
 """``hiera-ls diff`` looks up only the keys whose definitions differ between the revisions
 (report/unchanged_keys.py), parses a file both revisions hold once
 (report/twin_cache.py), and gives a class of profiles the answer of another whose key
-signature is the same (features/profile_signature.py): on random repositories whose change is read by only some profiles
-(a node file, a role's file, a value another key looks up, a lookup_options entry or
-pattern, a type, a key order, a file that no longer parses, a module's data), the report
-is the one every key looked up gives, and each profile's part of it the one a run of that
-profile alone gives."""
+signature is the same (features/profile_signature.py): on random repositories whose change
+is read by only some profiles (a node file, a role's file, a value another key looks up, a
+lookup_options entry or pattern, a type, a key order, a file that no longer parses, a
+module's data), the report is the one every key looked up gives, and each profile's part
+of it the one a run of that profile alone gives."""
 
 from __future__ import annotations
 
