@@ -148,8 +148,8 @@ class NullBuilder(TraceBuilder):
     def branch(  # type: ignore[override]
         self, kind: Kind, label: str = "", **attrs: object
     ) -> AbstractContextManager[TraceNode]:
-        # one context for every branch: a lookup enters hundreds, and a generator-made
-        # context for each cost a tenth of an untraced lookup
+        # one context for every branch, not a generator-made one each: a 2,000-node diff
+        # entered 777,502 of them
         return self._branch
 
     def event(
