@@ -100,6 +100,14 @@ class ChunkReader(Protocol):
     def read1(self, size: int = ..., /) -> bytes: ...
 
 
+class Gate(Protocol):
+    """What the background work waits on (lsp/diagnostics_scheduler.py: hold, release)."""
+
+    def hold(self) -> None: ...
+
+    def release(self) -> None: ...
+
+
 class StdoutWriter:
     """stdout for pygls, silent once closed (after ``exit``) or once the client is gone.
 
@@ -461,13 +469,20 @@ class StdioConnection:
     the loop is busy with a long computation and does not act on them within
     ``EXIT_GRACE_S``, the thread ends the process itself (exit code 0 when it read a
     ``shutdown`` request before, as LSP says).
+
+    ``gate``: held by the reading thread from the moment it has read a message until the
+    loop has handed it to its handler (whose guard then holds it until the answer is
+    written: lsp/server.py), so the background work waits for the message at once.
     """
 
-    def __init__(self, protocol: MessageProtocol, stdin: ChunkReader) -> None:
+    def __init__(
+        self, protocol: MessageProtocol, stdin: ChunkReader, gate: Gate | None = None
+    ) -> None:
         self.protocol = protocol
         self.stdin = stdin
         self.framer = Framer()
         self.shutdown_read = False
+        self.gate = gate
 
     async def run(self) -> int:
         """Until ``exit`` or the end of input; returns the exit code."""
@@ -479,11 +494,16 @@ class StdioConnection:
             batch = await inbox.get()
             if batch is None:
                 return self._end_of_input()
-            for event in batch:
-                try:
-                    self.dispatch(event)
-                except SystemExit as e:  # pygls' exit handler
-                    return e.code if isinstance(e.code, int) else 1
+            try:
+                for event in batch:
+                    try:
+                        self.dispatch(event)
+                    except SystemExit as e:  # pygls' exit handler
+                        return e.code if isinstance(e.code, int) else 1
+            finally:
+                if self.gate is not None and _holds(batch):
+                    # after the handlers' first steps, queued before: each guard holds by then
+                    asyncio.get_running_loop().call_soon(self.gate.release)
 
     def dispatch(self, event: Event) -> None:
         if isinstance(event, Body):
@@ -510,6 +530,8 @@ class StdioConnection:
                 watchdog = threading.Timer(EXIT_GRACE_S, self._exit_now, args=(batch is None,))
                 watchdog.daemon = True
                 watchdog.start()
+            if self.gate is not None and batch is not None and _holds(batch):
+                self.gate.hold()
             if not inbox.put(batch) or batch is None:
                 return
 
@@ -519,6 +541,11 @@ class StdioConnection:
         what = "the end of input" if end_of_input else "exit"
         log.warning("hiera-ls: %s while busy for %s s: ending now", what, EXIT_GRACE_S)
         _end_process(code)
+
+
+def _holds(batch: list[Event]) -> bool:
+    """Whether the gate is held for a batch: it has a message (not only framing errors)."""
+    return any(isinstance(event, Body) for event in batch)
 
 
 def _is_method(event: Event, method: str) -> bool:
@@ -541,12 +568,13 @@ def _end_process(code: int) -> NoReturn:
     os._exit(code)
 
 
-def serve_stdio(server: LanguageServer) -> NoReturn:
-    """Serve the client on stdin/stdout until it says exit, then end the process at once."""
+def serve_stdio(server: LanguageServer, gate: Gate | None = None) -> NoReturn:
+    """Serve the client on stdin/stdout until it says exit, then end the process at once;
+    ``gate``: what the background work waits on (see StdioConnection)."""
     protocol = server.protocol
     assert isinstance(protocol, MessageProtocol)
     protocol.set_writer(StdoutWriter(sys.stdout.buffer))
-    connection = StdioConnection(protocol, cast(ChunkReader, sys.stdin.buffer))  # a BufferedReader
+    connection = StdioConnection(protocol, cast(ChunkReader, sys.stdin.buffer), gate)
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     try:
