@@ -101,7 +101,7 @@ class DiagnosticsScheduler:
     def hold(self) -> None:
         """From any thread: the background checks wait at their next pause until
         :meth:`release`. The reader of the client's messages holds as soon as it has read
-        one, before the server's thread gets to it: a check running on meanwhile shared
+        a request, before the server's thread gets to it: a check running on meanwhile shared
         the interpreter with every step of the message's way to its handler, and a hover
         waited for it (bench_lsp: 5-35 ms from a hover's arrival to its handler)."""
         with self._busy_lock:
