@@ -11,8 +11,9 @@ A burst of
 edits (a paste, a macro, a client replaying its changes) gets one publish, for its newest
 version, not one per edit. Cross-file checks (the key index, every open file's full checks) wait for
 a pause in typing (``REBUILD_DELAY_S``) and run in one worker thread on a snapshot, so
-typing goes on meanwhile; the worker gives way while a request is answered (``foreground``)
-and gives up once an edit has made its snapshot stale, since that edit schedules its own run.
+typing goes on meanwhile; the worker gives way while a request is answered (``foreground``),
+from the moment the request is read (``hold``), and gives up once an edit has made its
+snapshot stale, since that edit schedules its own run.
 Clients that pull diagnostics are asked to re-pull instead of being pushed to.
 """
 
