@@ -8,7 +8,7 @@ definition, explain and checks are all views of one trace.  Nodes are built once
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -102,14 +102,17 @@ class TraceBuilder:
     def current(self) -> TraceNode:
         return self._stack[-1]
 
-    def branch(
-        self, kind: Kind, label: str = "", **attrs: object
-    ) -> AbstractContextManager[TraceNode]:
-        """A step with the steps made inside it (``with builder.branch(...) as node:``)."""
+    @contextmanager
+    def branch(self, kind: Kind, label: str = "", **attrs: object) -> Iterator[TraceNode]:
         node = TraceNode(kind, label)
         for k, v in attrs.items():
             setattr(node, k, v)
-        return _Branch(self._stack, node)
+        self.current.children.append(node)
+        self._stack.append(node)
+        try:
+            yield node
+        finally:
+            self._stack.pop()
 
     def event(
         self, event: Event, key: object, value: object = NO_VALUE, where: FileSpan | None = None
@@ -135,51 +138,19 @@ class TraceBuilder:
         self.current.children.append(node)
 
 
-class _Branch:
-    """A trace node that is the builder's current step until the ``with`` block ends (a
-    plain class: a generator's context manager cost a plain lookup a tenth of its time)."""
-
-    __slots__ = ("_node", "_stack")
-
-    def __init__(self, stack: list[TraceNode], node: TraceNode) -> None:
-        self._stack, self._node = stack, node
-
-    def __enter__(self) -> TraceNode:
-        stack = self._stack
-        stack[-1].children.append(self._node)
-        stack.append(self._node)
-        return self._node
-
-    def __exit__(self, *exc: object) -> None:
-        self._stack.pop()
-
-
-class _NoBranch:
-    """A step recorded nowhere: entered, it gives the builder's root."""
-
-    __slots__ = ("_root",)
-
-    def __init__(self, root: TraceNode) -> None:
-        self._root = root
-
-    def __enter__(self) -> TraceNode:
-        return self._root
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
 class NullBuilder(TraceBuilder):
     """Records nothing: used for plain lookups where nobody reads the trace."""
 
     def __init__(self) -> None:
         super().__init__()
-        self._none = _NoBranch(self.root)
+        self._branch = _NullBranch(self.root)
 
-    def branch(
+    def branch(  # type: ignore[override]
         self, kind: Kind, label: str = "", **attrs: object
     ) -> AbstractContextManager[TraceNode]:
-        return self._none
+        # one context for every branch, not a generator-made one each: a 2,000-node diff
+        # entered 777,502 of them
+        return self._branch
 
     def event(
         self, event: Event, key: object, value: object = NO_VALUE, where: FileSpan | None = None
@@ -193,4 +164,19 @@ class NullBuilder(TraceBuilder):
         return None
 
     def add(self, node: TraceNode) -> None:
+        return None
+
+
+class _NullBranch(AbstractContextManager[TraceNode]):
+    """A branch that records nothing: enters to the root, lets every exception through."""
+
+    __slots__ = ("_root",)
+
+    def __init__(self, root: TraceNode) -> None:
+        self._root = root
+
+    def __enter__(self) -> TraceNode:
+        return self._root
+
+    def __exit__(self, *exc: object) -> None:
         return None
