@@ -64,8 +64,9 @@ def _code_points(line: str, units: int, encoding: str) -> int:
 class Converter:
     """Positions of one text in one encoding (a file's lines are split once)."""
 
-    def __init__(self, text: str, encoding: str = UTF16) -> None:
-        self.lines = LineMap(text)
+    def __init__(self, text: str, encoding: str = UTF16, previous: LineMap | None = None) -> None:
+        """``previous``: the lines of a text ``text`` is an edit of (its table moved)."""
+        self.lines = LineMap(text) if previous is None else LineMap.after_edit(previous, text)
         self.encoding = encoding_name(encoding)
 
     def to_lsp(self, pos: Position) -> types.Position:

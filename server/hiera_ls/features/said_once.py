@@ -5,8 +5,10 @@ from __future__ import annotations
 import bisect
 import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from hiera_ls.checks.unused_data import KEY_UNUSED
+from hiera_ls.features.unchanged_ends import common_ends
 from hiera_ls.source.spans import Problem, Severity
 
 
@@ -104,3 +106,79 @@ def _said_near(
 def _numbers(p: Problem) -> tuple[int, int, int, int]:
     s = p.where.span
     return (s.start.line, s.start.column, s.end.line, s.end.column)
+
+
+@dataclass(slots=True)
+class SaidOnce:
+    """:func:`without_said` for the server's publishes of each file, kept from one to the
+    next: after an edit, only the findings between those it shares with the last publish at
+    either end (``unchanged_ends``) are looked at, when no warning or error is among the
+    ones that changed (a hint far from the edit then keeps its fate). The 2,371 findings of
+    a 10,000-line file were looked at on every keystroke."""
+
+    _last: dict[str, _Said] = field(default_factory=dict)
+
+    def without_said(self, path: str, found: list[Problem]) -> list[Problem]:
+        """``without_said(found, found)``: the policy changed nothing."""
+        last = self._last.get(path)
+        kept = _kept_after_edit(last, found) if last is not None else None
+        if kept is None:
+            out = without_said(found, found)
+            kept = _flags(found, out)
+        else:
+            out = list(itertools.compress(found, kept))
+        self._last[path] = _Said(found, kept)
+        return out
+
+    def forget(self, path: str) -> None:
+        self._last.pop(path, None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Said:
+    """A publish's findings, and which of them were reported."""
+
+    found: list[Problem]
+    kept: list[bool]
+
+
+MAX_CHANGED = 256  # findings changed by an edit that are looked at one by one
+
+
+def _kept_after_edit(last: _Said, found: list[Problem]) -> list[bool] | None:
+    """Which of ``found`` are reported, from the last publish's, or None when the edit
+    changed a warning or an error (every hint near it may change) or too much."""
+    head, tail = common_ends(last.found, found)
+    old = last.found[head : len(last.found) - tail]
+    new = found[head : len(found) - tail]
+    if len(old) + len(new) > MAX_CHANGED or any(_marks(p) for p in (*old, *new)):
+        return None
+    hint = KEY_UNUSED.code
+    strong = [_numbers(p) for p in found if _marks(p)] if any(p.code == hint for p in new) else []
+    middle = [
+        p.code != hint
+        or not any(s[:2] <= n[2:] and s[2:] >= n[:2] for n in (_numbers(p),) for s in strong)
+        for p in new
+    ]
+    return [*last.kept[:head], *middle, *last.kept[len(last.kept) - tail :]]
+
+
+def _marks(p: Problem) -> bool:
+    """A finding that silences the unused-key hints it overlaps (when reported)."""
+    return p.code != KEY_UNUSED.code and p.severity in _STRONG
+
+
+def _flags(found: list[Problem], out: list[Problem]) -> list[bool]:
+    """For each of ``found``, whether it is in ``out`` (a subsequence of it)."""
+    if len(out) == len(found):
+        return [True] * len(found)
+    flags: list[bool] = []
+    it = iter(out)
+    nxt = next(it, None)
+    for p in found:
+        if p is nxt:
+            flags.append(True)
+            nxt = next(it, None)
+        else:
+            flags.append(False)
+    return flags
