@@ -6,15 +6,27 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hiera_ls.checks.problems import file_order
 from hiera_ls.checks.unused_data import KEY_UNUSED
+from hiera_ls.features.carried_findings import move_with_lines
+from hiera_ls.features.lsp_ranges import ConvertedDiagnostics, Converter, diagnostic
 from hiera_ls.features.said_once import SaidOnce, without_said
 from hiera_ls.features.unchanged_ends import common_ends
 from hiera_ls.puppet.message import Text
 from hiera_ls.source.line_map import LineMap
-from hiera_ls.source.spans import FileSpan, Problem, Severity, Span
+from hiera_ls.source.spans import (
+    NO_DETAILS,
+    Consequence,
+    Consequences,
+    FileSpan,
+    Problem,
+    Severity,
+    Span,
+)
 
 CODES = [KEY_UNUSED.code, KEY_UNUSED.code, "class-not-found", "class-parameter-unknown"]
 
@@ -90,3 +102,103 @@ def test_line_table_after_edits_is_the_text_s_own(
         assert [lines.line_text(n) for n in range(text.count("\n") + 2)] == [
             fresh.line_text(n) for n in range(text.count("\n") + 2)
         ]
+
+
+_LINE = st.sampled_from(["a: 1", "  b: é", "", "c:", "  - x", "d: 🖥", "e: 22"])
+
+
+def _finding(line: int, column: int, lines: int, word: str, cause: bool) -> Problem:
+    span = Span.of(line, column, line + lines, column + 1)
+    consequences = None
+    if cause:
+        item = Consequence("k", FileSpan("other.yaml", Span.of(0, 0, 0, 2)))
+        consequences = Consequences((item,), 1)
+    where = FileSpan("f.yaml", span)
+    return Problem(
+        "class-not-found", Text.of(word), Severity.WARNING, where, NO_DETAILS, consequences
+    )
+
+
+_FINDING = st.builds(
+    _finding,
+    st.integers(0, 10),
+    st.integers(0, 4),
+    st.integers(0, 2),
+    st.sampled_from(["m", "n"]),
+    st.booleans(),
+)
+# an edit of the text: a line replaced, or lines inserted or removed; and of its findings:
+# those moved with the edit, those the checks found again as they were (on the edited
+# lines, or by chance where a line moved to), and new ones
+_TEXT_EDIT = st.tuples(
+    st.integers(0, 12),
+    st.integers(0, 2),
+    st.lists(_LINE, max_size=2),
+    st.lists(_FINDING, max_size=3),
+    st.booleans(),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(_LINE, max_size=12),
+    st.lists(_FINDING, max_size=20),
+    st.lists(_TEXT_EDIT, max_size=6),
+    st.sampled_from(["utf-16", "utf-8", "utf-32"]),
+)
+def test_diagnostics_after_edits_are_those_made_anew(
+    lines: list[str],
+    found: list[Problem],
+    edits: list[tuple[int, int, list[str], list[Problem], bool]],
+    encoding: str,
+) -> None:
+    converted = ConvertedDiagnostics()
+    other = ["x: 1"]  # another file's text: a cause's related information is made anew
+
+    def converter_of(path: str) -> Converter:
+        return Converter(other[0], encoding)
+
+    text = "\n".join(lines)
+    found = sorted(found, key=file_order)
+    conv = Converter(text, encoding)
+    for n in range(len(edits) + 1):
+        if n:
+            at, removed, added, new, again = edits[n - 1]
+            old = text
+            kept = lines[:at] + added + lines[at + removed :]
+            text, lines = "\n".join(kept), kept
+            moved = move_with_lines(old, text, found)
+            found = sorted({*moved, *new, *(found if again else ())}, key=file_order)
+            conv = Converter(text, encoding, conv.lines if n % 2 else None)
+            other[0] = "🖥" * n + "x: 1"
+        got = converted.diagnostics("f.yaml", found, conv, converter_of)
+        assert got == [diagnostic(p, conv, converter_of) for p in found]
+
+
+def _at(line: int, column: int) -> Problem:
+    return _finding(line, column, 0, "m", False)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new"),
+    [
+        # the last line edited, the last finding found again and all others the same
+        ([(0, 3), (1, 3), (2, 3)], [(0, 3), (1, 3), (2, 3)], "a: 11\nb: 22\nc:"),
+        # the edit changed a finding above it (a duplicate key's) and kept its own
+        ([(0, 3), (2, 3)], [(0, 4), (2, 3)], "a: 11\nb: 22\nc:"),
+        # not in file order
+        ([(2, 3), (1, 3), (0, 3)], [(2, 3), (1, 4), (0, 3)], "a:\nb: 22\nc: 33"),
+    ],
+)
+def test_a_finding_found_again_on_the_edited_line_is_made_anew(
+    before: list[tuple[int, int]], after: list[tuple[int, int]], new: str
+) -> None:
+    """The checks find the same finding on the line just edited (a key's hint while its value
+    is typed): its range is worked out on the new line, wherever it is in the list."""
+    converted = ConvertedDiagnostics()
+    old = "a: 11\nb: 22\nc: 33"
+    found = [_at(*n) for n in before]
+    converted.diagnostics("f.yaml", found, Converter(old))
+    found = [p if n in before else _at(*n) for p, n in zip(found, after, strict=True)]
+    conv = Converter(new, previous=Converter(old).lines)
+    assert converted.diagnostics("f.yaml", found, conv) == [diagnostic(p, conv) for p in found]
