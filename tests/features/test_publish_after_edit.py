@@ -73,6 +73,18 @@ def test_hints_after_edits_are_those_of_the_whole_pass(
         assert [id(p) for p in got] == [id(p) for p in want]
 
 
+def test_a_hint_beside_a_warning_the_edit_removed_is_reported_again() -> None:
+    """The edit drops the warning on its line (the checks run again after a pause): the
+    hint on the key beside it, which the warning said instead, is said again."""
+    said = SaidOnce()
+    warning = _problem("class-not-found", Severity.WARNING, 3, 0, 0)
+    hint = _problem(KEY_UNUSED.code, Severity.HINT, 3, 0, 0)
+    after = _problem(KEY_UNUSED.code, Severity.HINT, 5, 0, 0)
+    assert said.without_said("f.yaml", [warning, hint, after]) == [warning, after]
+    assert said.without_said("f.yaml", [hint, after]) == [hint, after]
+    assert said.without_said("f.yaml", [warning, hint, after]) == [warning, after]
+
+
 @given(st.lists(st.integers(0, 3), max_size=30), st.lists(st.integers(0, 3), max_size=30))
 def test_common_ends_are_the_longest_shared_ends(old: list[int], new: list[int]) -> None:
     head, tail = common_ends(old, new)

@@ -146,21 +146,45 @@ MAX_CHANGED = 256  # findings changed by an edit that are looked at one by one
 
 
 def _kept_after_edit(last: _Said, found: list[Problem]) -> list[bool] | None:
-    """Which of ``found`` are reported, from the last publish's, or None when the edit
-    changed a warning or an error (every hint near it may change) or too much."""
+    """Which of ``found`` are reported, from the last publish's (None: the edit changed too
+    much). The hints the edit changed are judged again, and those a warning or an error it
+    changed overlaps (those it dropped on its lines marked the hints beside them)."""
     head, tail = common_ends(last.found, found)
+    stop = len(found) - tail
     old = last.found[head : len(last.found) - tail]
-    new = found[head : len(found) - tail]
-    if len(old) + len(new) > MAX_CHANGED or any(_marks(p) for p in (*old, *new)):
+    new = found[head:stop]
+    if len(old) + len(new) > MAX_CHANGED:
         return None
     hint = KEY_UNUSED.code
-    strong = [_numbers(p) for p in found if _marks(p)] if any(p.code == hint for p in new) else []
-    middle = [
-        p.code != hint
-        or not any(s[:2] <= n[2:] and s[2:] >= n[:2] for n in (_numbers(p),) for s in strong)
-        for p in new
+    changed = [_numbers(p) for p in (*old, *new) if _marks(p)]
+    again = [i for i in range(head, stop) if found[i].code == hint]
+    if not again and not changed:
+        return [*last.kept[:head], *([True] * len(new)), *last.kept[len(last.kept) - tail :]]
+    if changed:  # the hints beside the changed warnings and errors are judged again too
+        low = min(c[0] for c in changed)
+        high = max(c[2] for c in changed)
+        again.extend(
+            i
+            for i, p in enumerate(found)
+            if p.code == hint
+            and not head <= i < stop
+            and low <= p.where.span.end.line
+            and p.where.span.start.line <= high
+        )
+    # against the warnings and errors on their lines
+    spans = [found[i].where.span for i in again]
+    first = min((s.start.line for s in spans), default=0)
+    last_line = max((s.end.line for s in spans), default=-1)
+    strong = [
+        _numbers(p)
+        for p in found
+        if p.where.span.end.line >= first and p.where.span.start.line <= last_line and _marks(p)
     ]
-    return [*last.kept[:head], *middle, *last.kept[len(last.kept) - tail :]]
+    kept = [*last.kept[:head], *([True] * len(new)), *last.kept[len(last.kept) - tail :]]
+    for i in again:
+        n = _numbers(found[i])
+        kept[i] = not any(s[:2] <= n[2:] and s[2:] >= n[:2] for s in strong)
+    return kept
 
 
 def _marks(p: Problem) -> bool:
