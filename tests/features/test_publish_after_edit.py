@@ -185,6 +185,9 @@ def test_diagnostics_after_edits_are_those_made_anew(
             other[0] = "🖥" * n + "x: 1"
         got = converted.diagnostics("f.yaml", found, conv, converter_of)
         assert got == [diagnostic(p, conv, converter_of) for p in found]
+        assert converted._kept["f.yaml"].causes == [
+            i for i, p in enumerate(found) if p.consequences
+        ]
 
 
 def _at(line: int, column: int) -> Problem:

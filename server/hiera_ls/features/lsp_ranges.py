@@ -281,14 +281,13 @@ def _after_edit(
         if moved is not None:
             made.extend(last.made[b - moved : stop - moved])
             out.extend(last.out[b - moved : stop - moved])
-    causes = [i for i in last.causes if i < head]
-    causes.extend(i for i in looked if made[i] is None)
-    causes.extend(i + shift for i in last.causes if i >= old_n - tail)
     seen = set(looked)
-    for i in causes:  # a cause's related information ranges over other files
-        if i not in seen:
-            out[i] = diagnostic(problems[i], conv, converter_of)
-    causes.sort()
+    kept = {i for i in last.causes if i < head} | {
+        i + shift for i in last.causes if i >= old_n - tail
+    }
+    for i in kept - seen:  # a cause's related information ranges over other files
+        out[i] = diagnostic(problems[i], conv, converter_of)
+    causes = sorted(kept - seen | {i for i in looked if made[i] is None})
     return _Published(conv, problems, made, out, starts, ends, causes)
 
 
