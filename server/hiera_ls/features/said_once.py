@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from hiera_ls.checks.unused_data import KEY_UNUSED
@@ -160,16 +161,18 @@ def _kept_after_edit(last: _Said, found: list[Problem]) -> list[bool] | None:
     again = [i for i in range(head, stop) if found[i].code == hint]
     if not again and not changed:
         return [*last.kept[:head], *([True] * len(new)), *last.kept[len(last.kept) - tail :]]
+    # (in file order, only the findings on the lines concerned are looked at)
+    near = _near(found)
     if changed:  # the hints beside the changed warnings and errors are judged again too
         low = min(c[0] for c in changed)
         high = max(c[2] for c in changed)
         again.extend(
             i
-            for i, p in enumerate(found)
-            if p.code == hint
+            for i in near(low, high)
+            if found[i].code == hint
             and not head <= i < stop
-            and low <= p.where.span.end.line
-            and p.where.span.start.line <= high
+            and low <= found[i].where.span.end.line
+            and found[i].where.span.start.line <= high
         )
     # against the warnings and errors on their lines
     spans = [found[i].where.span for i in again]
@@ -177,14 +180,36 @@ def _kept_after_edit(last: _Said, found: list[Problem]) -> list[bool] | None:
     last_line = max((s.end.line for s in spans), default=-1)
     strong = [
         _numbers(p)
-        for p in found
+        for p in (found[i] for i in near(first, last_line))
         if p.where.span.end.line >= first and p.where.span.start.line <= last_line and _marks(p)
     ]
     kept = [*last.kept[:head], *([True] * len(new)), *last.kept[len(last.kept) - tail :]]
+    strong.sort()  # (bisected as without_said does: a warning spanning the file meets all)
+    starts = [m[:2] for m in strong]
+    furthest = list(itertools.accumulate((m[2:] for m in strong), max))
     for i in again:
         n = _numbers(found[i])
-        kept[i] = not any(s[:2] <= n[2:] and s[2:] >= n[:2] for s in strong)
+        at = bisect.bisect_right(starts, n[2:])
+        kept[i] = not at or furthest[at - 1] < n[:2]
     return kept
+
+
+_START = operator.attrgetter("where.span.start.line")
+_END = operator.attrgetter("where.span.end.line")
+
+
+def _near(found: list[Problem]) -> Callable[[int, int], range]:
+    """The indices of ``found`` that may hold a finding on lines ``low`` to ``high``: a
+    slice when they are in file order (their lines read in C), else all of them."""
+    starts = list(map(_START, found))
+    if not all(map(operator.le, starts, itertools.islice(starts, 1, None))):
+        return lambda low, high: range(len(found))
+    reach = list(itertools.accumulate(map(_END, found), max))
+
+    def near(low: int, high: int) -> range:
+        return range(bisect.bisect_left(reach, low), bisect.bisect_right(starts, high))
+
+    return near
 
 
 def _marks(p: Problem) -> bool:
