@@ -27,6 +27,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
@@ -132,7 +133,7 @@ async def run(
                 )
             )
         )
-        await first
+        await published_within(first, 1)
         await asyncio.sleep(2.0)  # the start-up checks (unversioned servers publish again)
         pid = client._server.pid if client._server is not None else None
         cpu_before, main_before = cpu_s(pid), cpu_s(pid, pid)
@@ -160,7 +161,7 @@ async def run(
                     ],
                 )
             )
-            await fut
+            await published_within(fut, version)
             out.edit_cpu.append(cpu_s(pid, pid) - main_at)
             out.handled.append(time.perf_counter() - start)
             out.arrived.append(arrived.get(key, time.perf_counter()) - start)
@@ -175,6 +176,20 @@ async def run(
         return out
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+PUBLISH_TIMEOUT_S = 60.0
+
+
+async def published_within(fut: asyncio.Future[None], version: int) -> None:
+    """Wait for a version's publish; a server that never sends it is a failure to report,
+    not a bench that waits for ever."""
+    try:
+        await asyncio.wait_for(fut, PUBLISH_TIMEOUT_S)
+    except TimeoutError:
+        raise SystemExit(
+            f"no diagnostics published for version {version} within {PUBLISH_TIMEOUT_S:.0f} s"
+        ) from None
 
 
 _PUBLISH = re.compile(rb'"method":\s*"textDocument/publishDiagnostics"')
@@ -249,12 +264,52 @@ def _after_pause(t: Timings) -> str:
     )
 
 
+def serve_profiled(out: str) -> None:
+    """``hiera-ls serve`` with cProfile on its main thread from the first edit (what the
+    edits cost, not the start), the data written as the server ends (it ends with
+    ``os._exit``, which skips ``atexit``: ``python -m cProfile`` wrote nothing)."""
+    import cProfile
+
+    from hiera_ls.lsp import diagnostics_scheduler, transport
+
+    profiler = cProfile.Profile()
+    edited = diagnostics_scheduler.DiagnosticsScheduler.edited
+    started: list[bool] = []
+
+    def edited_profiled(
+        self: diagnostics_scheduler.DiagnosticsScheduler, path: str, changed: bool = True
+    ) -> None:
+        if changed and not started:
+            started.append(True)
+            profiler.enable()
+        edited(self, path, changed)
+
+    end = transport._end_process
+
+    def end_profiled(code: int) -> NoReturn:
+        profiler.disable()
+        profiler.dump_stats(out)
+        end(code)
+
+    diagnostics_scheduler.DiagnosticsScheduler.edited = edited_profiled  # type: ignore[method-assign]
+    transport._end_process = end_profiled
+    from hiera_ls.cli import main as hiera_ls_main
+
+    sys.argv = ["hiera-ls", "serve"]
+    raise SystemExit(hiera_ls_main())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--profile", default=None)
     parser.add_argument("--edits", type=int, default=60)
     parser.add_argument("--lines", type=int, default=10_000)
-    parser.add_argument("--cprofile", help="write the server's cProfile data to this file")
+    parser.add_argument(
+        "--cprofile",
+        help="write the cProfile data of the server's main thread from the first edit on to "
+        "this file (read it with python -m pstats)",
+    )
+    parser.add_argument("--serve-profiled", help=argparse.SUPPRESS)  # the server of --cprofile
     parser.add_argument("--data", type=Path, help="a real data file to edit (see above)")
     parser.add_argument("--target", default="profile::app5::port:", help="the edited line")
     parser.add_argument(
@@ -271,9 +326,11 @@ def main() -> None:
         "--yls", type=Path, help="yaml-language-server's bin/yaml-language-server (the peer)"
     )
     args = parser.parse_args()
+    if args.serve_profiled:
+        serve_profiled(args.serve_profiled)
     server = [sys.executable, "-m", "hiera_ls", "serve"]
     if args.cprofile:
-        server = [sys.executable, "-m", "cProfile", "-o", args.cprofile, "-m", "hiera_ls", "serve"]
+        server = [sys.executable, __file__, "--serve-profiled", str(Path(args.cprofile).resolve())]
     here = Path(__file__).resolve().parent.parent / "server"
     servers: list[tuple[str, list[str], dict[str, str] | None, bool]] = [
         ("hiera-ls", server, {**os.environ, "PYTHONPATH": str(here)}, True)

@@ -39,7 +39,7 @@ from hiera_ls.features.check_profiles import node_profiles, profile_lookups
 from hiera_ls.features.code_hints import PUPPET_CODE, code_hints
 from hiera_ls.features.code_hints import project_paths as project_paths  # report/run.py's
 from hiera_ls.features.file_order import located_in, reported_where_it_is
-from hiera_ls.features.said_once import without_said
+from hiera_ls.features.said_once import SaidOnce, without_said
 from hiera_ls.project.code_mentions import MentionCache, mentioned
 from hiera_ls.project.key_index import LARGE_FILE_CHARS, FileKeys
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
@@ -148,6 +148,7 @@ class Diagnostics:
     # the server's open files: cross-file findings shown until the checks after an edit run
     _carried: CarriedFindings = field(default_factory=CarriedFindings)
     _movable: dict[str, _Movable] = field(default_factory=dict)  # per file, its last _Full's
+    _said: SaidOnce = field(default_factory=SaidOnce)  # the server's last publish of each file
 
     def data_changed(self) -> None:
         """Some data file changed: the indexes are out of date (kept until rebuilt)."""
@@ -378,7 +379,7 @@ class Diagnostics:
             return self.file_problems(snapshot, path)
         if source.text == last.text:
             found = self.with_coverage(snapshot, path, source.text, list(last.problems))
-            return self.policy(snapshot, path, source.text, found, last.checked)
+            return self.policy(snapshot, path, source.text, found, last.checked, self._said_memo)
         movable = self._movable_of(path, last)
         moved = movable.kept.moved(last.text, source.text)  # in file order, each once
         # loader notes the checks judged (a yaml11-boolean a class parameter's type silenced
@@ -387,7 +388,7 @@ class Diagnostics:
         fresh = [p for p in source.data.problems if p not in stale]
         found = located_in(sorted([*fresh, *moved], key=file_order), path) if fresh else moved
         found = self.with_coverage(snapshot, path, source.text, found)
-        return self.policy(snapshot, path, source.text, found, PARTIAL)
+        return self.policy(snapshot, path, source.text, found, PARTIAL, self._said_memo)
 
     def prepare_edits(self, path: str) -> None:
         """Work out now what the next edit of ``path`` moves of its last full result (the
@@ -423,7 +424,7 @@ class Diagnostics:
         """
         found, checked, text = self.checked(snapshot, path, pause)
         found = self.with_coverage(snapshot, path, text, found)
-        return self.policy(snapshot, path, text, found, checked)
+        return self.policy(snapshot, path, text, found, checked, self._said_memo)
 
     def with_coverage(
         self, snapshot: Snapshot, path: str, text: str | None, found: list[Problem]
@@ -490,13 +491,15 @@ class Diagnostics:
         text: str | None,
         found: Sequence[Problem],
         checked: Coverage,
+        said: SaidOnce | None = None,
     ) -> list[Problem]:
         """The repository's configuration and the file's suppression comments, applied in
-        the one place every caller (server, ``hiera-ls check``) goes through."""
+        the one place every caller (server, ``hiera-ls check``) goes through; ``said``: the
+        server's last publishes, which an edit's publish starts from."""
         config = snapshot.config_for(path)
         if not config.has_rules and not may_hold_suppressions(path, text or MARK):
             kept = list(found)
-            return without_said(kept, kept)
+            return said.without_said(path, kept) if said is not None else without_said(kept, kept)
         if text is None:
             text = snapshot.text(path)
         return without_said(found, apply_policy(config, path, text, found, checked))
@@ -553,7 +556,13 @@ class Diagnostics:
             self._declared = known
         return known[1]
 
+    @property
+    def _said_memo(self) -> SaidOnce | None:
+        """What the policy keeps of each publish: the server's, whose files are edited."""
+        return None if self.inline_coverage else self._said
+
     def forget(self, path: str) -> None:
+        self._said.forget(path)
         self._full.pop(path, None)
         self._movable.pop(path, None)
         self._carried.forget(path)

@@ -8,7 +8,11 @@ than the one being edited (definitions, references), so texts come from the snap
 
 from __future__ import annotations
 
+import bisect
+import itertools
+import operator
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
@@ -16,6 +20,7 @@ from lsprotocol import types
 from hiera_ls.checks.causes import with_words
 from hiera_ls.checks.rules import RULES
 from hiera_ls.features.render import file_uri
+from hiera_ls.features.unchanged_ends import common_ends
 from hiera_ls.source.line_map import LineMap
 from hiera_ls.source.spans import FileSpan, Position, Problem, Severity, Span
 from hiera_ls.source.yaml_reparse import changed_lines
@@ -64,8 +69,9 @@ def _code_points(line: str, units: int, encoding: str) -> int:
 class Converter:
     """Positions of one text in one encoding (a file's lines are split once)."""
 
-    def __init__(self, text: str, encoding: str = UTF16) -> None:
-        self.lines = LineMap(text)
+    def __init__(self, text: str, encoding: str = UTF16, previous: LineMap | None = None) -> None:
+        """``previous``: the lines of a text ``text`` is an edit of (its table moved)."""
+        self.lines = LineMap(text) if previous is None else LineMap.after_edit(previous, text)
         self.encoding = encoding_name(encoding)
 
     def to_lsp(self, pos: Position) -> types.Position:
@@ -133,12 +139,14 @@ class ConvertedDiagnostics:
     An edit publishes the file's every finding again (2,371 on a 10,000-line file), nearly
     all unchanged: a problem's diagnostic is reused while the lines its range starts and
     ends on read the same (a diagnostic depends on nothing else of the text). A cause's,
-    whose related information ranges over other files, is made anew each time.
+    whose related information ranges over other files, is made anew each time. After an
+    edit that added or removed no line, the findings it left alike at either end of the
+    list (``unchanged_ends``) and away from its lines are taken from the last publish by
+    slices, the others looked at one by one.
     """
 
     def __init__(self) -> None:
-        # path -> the converter last used, and problem -> (start line, end line, diagnostic)
-        self._kept: dict[str, tuple[Converter, dict[Problem, _Made]]] = {}
+        self._kept: dict[str, _Published] = {}
 
     def diagnostics(
         self,
@@ -147,47 +155,140 @@ class ConvertedDiagnostics:
         conv: Converter,
         converter_of: Callable[[str], Converter] | None = None,
     ) -> list[types.Diagnostic]:
-        last_conv, last = self._kept.get(path, (None, {}))
-        same = last_conv is conv  # (one text, one encoding): every kept diagnostic holds
-        if last_conv is not None and last_conv.encoding != conv.encoding:
-            last = {}
-        kept: dict[Problem, _Made] = {}
-        out: list[types.Diagnostic] = []
-        lines = conv.lines
-        # after an edit that added or removed no line, the lines outside it read the same
-        # (the text of each is not compared: 2,371 slices of a 10,000-line file)
-        same_before, same_from = 0, -1
-        if not same and last and last_conv is not None and not last_conv.lines.has_cr:
-            first, old_end, new_end = changed_lines(last_conv.lines.text, lines.text)
-            if old_end == new_end and not lines.has_cr:
-                same_before, same_from = first, old_end
-        for p in problems:
-            if p.consequences is not None:
-                out.append(diagnostic(p, conv, converter_of))
-                continue
-            made = last.get(p)
-            if made is not None and not same and same_from >= 0:
-                span = p.where.span
-                if span.end.line < same_before or span.start.line >= same_from:
-                    kept[p] = made
-                    out.append(made[2])
-                    continue
-            if made is None or not same:
-                span = p.where.span
-                start = lines.line_text(span.start.line)
-                end = start if span.end.line == span.start.line else lines.line_text(span.end.line)
-                if made is None or made[0] != start or made[1] != end:
-                    made = (start, end, diagnostic(p, conv, converter_of))
-            kept[p] = made
-            out.append(made[2])
-        self._kept[path] = (conv, kept)
-        return out
+        last = self._kept.get(path)
+        if last is not None and last.conv.encoding != conv.encoding:
+            last = None
+        problems = list(problems)
+        done = _after_edit(last, problems, conv, converter_of) if last is not None else None
+        if done is None:
+            done = _each(last, problems, conv, converter_of)
+        self._kept[path] = done
+        return done.out
 
     def forget(self, path: str) -> None:
         self._kept.pop(path, None)
 
 
-_Made = tuple[str, str, types.Diagnostic]
+_Made = tuple[str, str, types.Diagnostic] | None  # None: a cause's, made anew each time
+
+
+@dataclass(frozen=True, slots=True)
+class _Published:
+    """One publish of a file: its problems, each one's diagnostic with the texts of the lines
+    it was made from, and the lines each starts and ends on."""
+
+    conv: Converter
+    problems: list[Problem]
+    made: list[_Made]
+    out: list[types.Diagnostic]
+    starts: list[int]
+    ends: list[int]
+    causes: list[int]  # where the causes are (their diagnostics are made anew)
+
+
+def _one(
+    p: Problem,
+    made: _Made,
+    conv: Converter,
+    converter_of: Callable[[str], Converter] | None,
+    same: bool,
+) -> _Made:
+    """``p``'s diagnostic: ``made`` (the last one of an equal problem) while it holds."""
+    if p.consequences is not None:
+        return None
+    if made is not None and same:
+        return made
+    span = p.where.span
+    lines = conv.lines
+    start = lines.line_text(span.start.line)
+    end = start if span.end.line == span.start.line else lines.line_text(span.end.line)
+    if made is None or made[0] != start or made[1] != end:
+        made = (start, end, diagnostic(p, conv, converter_of))
+    return made
+
+
+def _each(
+    last: _Published | None,
+    problems: list[Problem],
+    conv: Converter,
+    converter_of: Callable[[str], Converter] | None,
+) -> _Published:
+    """Every problem looked at (its last diagnostic found by value)."""
+    same = last is not None and last.conv is conv  # (one text, one encoding): all hold
+    before = dict(zip(last.problems, last.made, strict=True)) if last is not None else {}
+    made = [_one(p, before.get(p), conv, converter_of, same) for p in problems]
+    out = [
+        m[2] if m is not None else diagnostic(p, conv, converter_of)
+        for p, m in zip(problems, made, strict=True)
+    ]
+    spans = [p.where.span for p in problems]
+    starts, ends = [s.start.line for s in spans], [s.end.line for s in spans]
+    causes = [i for i, m in enumerate(made) if m is None]
+    return _Published(conv, problems, made, out, starts, ends, causes)
+
+
+def _after_edit(
+    last: _Published,
+    problems: list[Problem],
+    conv: Converter,
+    converter_of: Callable[[str], Converter] | None,
+) -> _Published | None:
+    """The publish after an edit that added or removed no line, from the last one by slices;
+    None when that does not apply (lines added, line ends with \r, findings not in file
+    order)."""
+    old_lines, lines = last.conv.lines, conv.lines
+    if last.conv is conv or old_lines.has_cr or lines.has_cr:
+        return None
+    first, old_end, new_end = changed_lines(old_lines.text, lines.text)
+    if old_end != new_end:
+        return None
+    head, tail = common_ends(last.problems, problems)
+    n, old_n = len(problems), len(last.problems)
+    middle = problems[head : n - tail]
+    spans = [p.where.span for p in middle]
+    starts = [*last.starts[:head], *(s.start.line for s in spans), *last.starts[old_n - tail :]]
+    if not all(map(operator.le, starts, itertools.islice(starts, 1, None))):
+        return None
+    ends = [*last.ends[:head], *(s.end.line for s in spans), *last.ends[old_n - tail :]]
+    # those before ``lo`` end before the edited lines, those from ``hi`` on start after them
+    lo = bisect.bisect_left(list(itertools.accumulate(ends, max)), first)
+    hi = bisect.bisect_left(starts, old_end)
+    shift = n - old_n
+    before = dict(
+        zip(last.problems[head : old_n - tail], last.made[head : old_n - tail], strict=True)
+    )
+    made: list[_Made] = []
+    out: list[types.Diagnostic] = []
+    looked: list[int] = []  # looked at one by one
+    # the findings the edit left alike at the start (where they were) and at the end (moved
+    # by the findings it added), kept as they were unless they touch the edited lines
+    for start, stop, moved in ((0, head, 0), (head, n - tail, None), (n - tail, n, shift)):
+        a = b = stop  # [start, a) and [b, stop) kept, [a, b) looked at
+        if moved is None:
+            a = start
+        else:
+            a = min(max(lo, start), stop)
+            b = max(min(hi, stop), a)
+            made.extend(last.made[start - moved : a - moved])
+            out.extend(last.out[start - moved : a - moved])
+        for i in range(a, b):
+            p = problems[i]
+            was = before.get(p) if moved is None else last.made[i - moved]
+            m = _one(p, was, conv, converter_of, False)
+            made.append(m)
+            out.append(m[2] if m is not None else diagnostic(p, conv, converter_of))
+            looked.append(i)
+        if moved is not None:
+            made.extend(last.made[b - moved : stop - moved])
+            out.extend(last.out[b - moved : stop - moved])
+    seen = set(looked)
+    kept = {i for i in last.causes if i < head} | {
+        i + shift for i in last.causes if i >= old_n - tail
+    }
+    for i in kept - seen:  # a cause's related information ranges over other files
+        out[i] = diagnostic(problems[i], conv, converter_of)
+    causes = sorted(kept - seen | {i for i in looked if made[i] is None})
+    return _Published(conv, problems, made, out, starts, ends, causes)
 
 
 def locations(

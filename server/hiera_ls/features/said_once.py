@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from hiera_ls.checks.unused_data import KEY_UNUSED
+from hiera_ls.features.unchanged_ends import common_ends
 from hiera_ls.source.spans import Problem, Severity
 
 
@@ -104,3 +107,127 @@ def _said_near(
 def _numbers(p: Problem) -> tuple[int, int, int, int]:
     s = p.where.span
     return (s.start.line, s.start.column, s.end.line, s.end.column)
+
+
+@dataclass(slots=True)
+class SaidOnce:
+    """:func:`without_said` for the server's publishes of each file, kept from one to the
+    next: after an edit, only the findings between those it shares with the last publish at
+    either end (``unchanged_ends``) are looked at, when no warning or error is among the
+    ones that changed (a hint far from the edit then keeps its fate). The 2,371 findings of
+    a 10,000-line file were looked at on every keystroke."""
+
+    _last: dict[str, _Said] = field(default_factory=dict)
+
+    def without_said(self, path: str, found: list[Problem]) -> list[Problem]:
+        """``without_said(found, found)``: the policy changed nothing."""
+        last = self._last.get(path)
+        kept = _kept_after_edit(last, found) if last is not None else None
+        if kept is None:
+            out = without_said(found, found)
+            kept = _flags(found, out)
+        else:
+            out = list(itertools.compress(found, kept))
+        self._last[path] = _Said(found, kept)
+        return out
+
+    def forget(self, path: str) -> None:
+        self._last.pop(path, None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Said:
+    """A publish's findings, and which of them were reported."""
+
+    found: list[Problem]
+    kept: list[bool]
+
+
+MAX_CHANGED = 256  # findings changed by an edit that are looked at one by one
+
+
+def _kept_after_edit(last: _Said, found: list[Problem]) -> list[bool] | None:
+    """Which of ``found`` are reported, from the last publish's (None: the edit changed too
+    much). The hints the edit changed are judged again, and those a warning or an error it
+    changed overlaps (those it dropped on its lines marked the hints beside them)."""
+    head, tail = common_ends(last.found, found)
+    stop = len(found) - tail
+    old = last.found[head : len(last.found) - tail]
+    new = found[head:stop]
+    if len(old) + len(new) > MAX_CHANGED:
+        return None
+    hint = KEY_UNUSED.code
+    changed = [_numbers(p) for p in (*old, *new) if _marks(p)]
+    again = [i for i in range(head, stop) if found[i].code == hint]
+    if not again and not changed:
+        return [*last.kept[:head], *([True] * len(new)), *last.kept[len(last.kept) - tail :]]
+    # (in file order, only the findings on the lines concerned are looked at)
+    near = _near(found)
+    if changed:  # the hints beside the changed warnings and errors are judged again too
+        low = min(c[0] for c in changed)
+        high = max(c[2] for c in changed)
+        again.extend(
+            i
+            for i in near(low, high)
+            if found[i].code == hint
+            and not head <= i < stop
+            and low <= found[i].where.span.end.line
+            and found[i].where.span.start.line <= high
+        )
+    # against the warnings and errors on their lines
+    spans = [found[i].where.span for i in again]
+    first = min((s.start.line for s in spans), default=0)
+    last_line = max((s.end.line for s in spans), default=-1)
+    strong = [
+        _numbers(p)
+        for p in (found[i] for i in near(first, last_line))
+        if p.where.span.end.line >= first and p.where.span.start.line <= last_line and _marks(p)
+    ]
+    kept = [*last.kept[:head], *([True] * len(new)), *last.kept[len(last.kept) - tail :]]
+    strong.sort()  # (bisected as without_said does: a warning spanning the file meets all)
+    starts = [m[:2] for m in strong]
+    furthest = list(itertools.accumulate((m[2:] for m in strong), max))
+    for i in again:
+        n = _numbers(found[i])
+        at = bisect.bisect_right(starts, n[2:])
+        kept[i] = not at or furthest[at - 1] < n[:2]
+    return kept
+
+
+_START = operator.attrgetter("where.span.start.line")
+_END = operator.attrgetter("where.span.end.line")
+
+
+def _near(found: list[Problem]) -> Callable[[int, int], range]:
+    """The indices of ``found`` that may hold a finding on lines ``low`` to ``high``: a
+    slice when they are in file order (their lines read in C), else all of them."""
+    starts = list(map(_START, found))
+    if not all(map(operator.le, starts, itertools.islice(starts, 1, None))):
+        return lambda low, high: range(len(found))
+    reach = list(itertools.accumulate(map(_END, found), max))
+
+    def near(low: int, high: int) -> range:
+        return range(bisect.bisect_left(reach, low), bisect.bisect_right(starts, high))
+
+    return near
+
+
+def _marks(p: Problem) -> bool:
+    """A finding that silences the unused-key hints it overlaps (when reported)."""
+    return p.code != KEY_UNUSED.code and p.severity in _STRONG
+
+
+def _flags(found: list[Problem], out: list[Problem]) -> list[bool]:
+    """For each of ``found``, whether it is in ``out`` (a subsequence of it)."""
+    if len(out) == len(found):
+        return [True] * len(found)
+    flags: list[bool] = []
+    it = iter(out)
+    nxt = next(it, None)
+    for p in found:
+        if p is nxt:
+            flags.append(True)
+            nxt = next(it, None)
+        else:
+            flags.append(False)
+    return flags

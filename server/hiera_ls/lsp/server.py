@@ -208,7 +208,9 @@ class HieraLanguageServer(LanguageServer):
             return cached
         if len(self._converters) >= MAX_CONVERTERS:
             self._converters.clear()
-        made = self._converters[path] = lsp_ranges.Converter(text, encoding)
+        # an edited buffer's lines: the last table's, moved by the edit
+        previous = cached.lines if cached is not None else None
+        made = self._converters[path] = lsp_ranges.Converter(text, encoding, previous)
         return made
 
     def position(self, uri: str, pos: types.Position) -> tuple[str, Any] | None:

@@ -17,6 +17,7 @@ import yaml
 
 from hiera_ls.source.line_map import LineMap
 from hiera_ls.source.spans import Position, Span
+from hiera_ls.source.text_diff import common_prefix, common_suffix
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +105,9 @@ class FixSource:
         buffer reaches, not where the scanner is) would make a fresh start differ."""
         if not previous._restarts or not self.readable or not previous.readable:
             return
-        first_change = _common_prefix(previous.text, self.text)
-        same_end = len(self.text) - _common_suffix(previous.text, self.text)
+        old, new = previous.text, self.text
+        first_change = common_prefix(old, new)
+        same_end = len(new) - common_suffix(old, new, min(len(old), len(new)))
         delta = self.line_count - previous.line_count
         self._tail = (previous, delta, self.lines.position(same_end).line + 1)
         changed_line = self.lines.position(first_change).line
@@ -244,34 +246,6 @@ class FixSource:
             if col == 0 or text[col - 1] in " \t":
                 return col
         return None
-
-
-def _common_prefix(a: str, b: str) -> int:
-    """How many leading code points ``a`` and ``b`` share (compared a block at a time)."""
-    size = min(len(a), len(b))
-    block = 4096
-    i = 0
-    while i < size and a[i : i + block] == b[i : i + block]:
-        i += block
-    end = min(i + block, size)
-    while i < end and a[i] == b[i]:
-        i += 1
-    return min(i, size)
-
-
-def _common_suffix(a: str, b: str) -> int:
-    """How many trailing code points ``a`` and ``b`` share."""
-    size = min(len(a), len(b))
-    block = 4096
-    i = 0
-    while (
-        i + block <= size
-        and a[len(a) - i - block : len(a) - i] == b[len(b) - i - block : len(b) - i]
-    ):
-        i += block
-    while i < size and a[len(a) - i - 1] == b[len(b) - i - 1]:
-        i += 1
-    return i
 
 
 @cache

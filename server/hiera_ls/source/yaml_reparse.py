@@ -29,13 +29,13 @@ from dataclasses import dataclass, replace
 from hiera_ls.source.node_table import Nodes, NodeTable
 from hiera_ls.source.spans import FileSpan, Problem, Span
 from hiera_ls.source.spliced_nodes import SplicedNodes, splice_inner_nodes, splice_nodes
+from hiera_ls.source.text_diff import common_prefix, common_suffix
 from hiera_ls.source.yaml_document import Outline, YamlDocument
 from hiera_ls.source.yaml_loader import load_yaml
 from hiera_ls.source.yaml_nodes import COPY_BUDGET
 
 __all__ = ["changed_lines", "reload_yaml"]
 
-_CHUNK = 4096
 # Lines the slice must not hold: a document marker or a directive changes what follows.
 _MARKERS = re.compile(r"^(?:---|\.\.\.)(?:[ \t\r\n]|$)|^%", re.M)
 _ODD_BREAKS = ("\x85", "\u2028", "\u2029")  # line breaks to libyaml, not to str.count("\n")
@@ -47,31 +47,6 @@ def reload_yaml(previous: YamlDocument, previous_text: str, text: str) -> YamlDo
     """
     spliced = _splice(previous, previous_text, text)
     return spliced if spliced is not None else load_yaml(previous.path, text)
-
-
-def _common_prefix(a: str, b: str) -> int:
-    """(Compared a chunk at a time, the chunk halved near the difference: the last chunk
-    compared a character at a time took most of an edit of Wikimedia's admin data.)"""
-    limit = min(len(a), len(b))
-    i = 0
-    step = _CHUNK
-    while step:
-        while i + step <= limit and a[i : i + step] == b[i : i + step]:
-            i += step
-        step //= 2
-    return i
-
-
-def _common_suffix(a: str, b: str, limit: int) -> int:
-    """Length of the common end of ``a`` and ``b``, at most ``limit``."""
-    n = 0
-    la, lb = len(a), len(b)
-    step = _CHUNK
-    while step:
-        while n + step <= limit and a[la - n - step : la - n] == b[lb - n - step : lb - n]:
-            n += step
-        step //= 2
-    return n
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,10 +63,10 @@ class _Edit:
 
 def _edit(old: str, new: str) -> _Edit | None:
     """The changed region, or None for equal texts (lines counted by "\\n")."""
-    p = _common_prefix(old, new)
+    p = common_prefix(old, new)
     if p == len(old) == len(new):
         return None
-    s = _common_suffix(old, new, min(len(old), len(new)) - p)
+    s = common_suffix(old, new, min(len(old), len(new)) - p)
     old_stop, new_stop = len(old) - s, len(new) - s
     first = old.count("\n", 0, p)
     stop_line = old.count("\n", 0, old_stop)
