@@ -313,7 +313,9 @@ def main() -> None:
     parser.add_argument("--data", type=Path, help="a real data file to edit (see above)")
     parser.add_argument("--target", default="profile::app5::port:", help="the edited line")
     parser.add_argument(
-        "--base", type=Path, help="another checkout: its server runs too, interleaved (baseline)"
+        "--base",
+        type=Path,
+        help="another checkout or its server directory: its server runs too, interleaved",
     )
     parser.add_argument("--rounds", type=int, default=1, help="runs of each server")
     parser.add_argument(
@@ -336,7 +338,14 @@ def main() -> None:
         ("hiera-ls", server, {**os.environ, "PYTHONPATH": str(here)}, True)
     ]
     if args.base is not None:
-        env = {**os.environ, "PYTHONPATH": str(args.base.resolve() / "server")}
+        # a checkout or its server directory (the other benches take the latter); never a
+        # path whose package is missing, where the installed hiera-ls would answer unseen
+        base = next(
+            (d for d in (args.base / "server", args.base) if (d / "hiera_ls").is_dir()), None
+        )
+        if base is None:
+            sys.exit(f"--base {args.base}: no hiera_ls package in it or in its server directory")
+        env = {**os.environ, "PYTHONPATH": str(base.resolve())}
         servers.append((f"base {args.base}", server, env, True))
     if args.yls is not None:
         servers.append(("yaml-language-server", ["node", str(args.yls), "--stdio"], None, False))
