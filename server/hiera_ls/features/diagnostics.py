@@ -637,6 +637,10 @@ class Diagnostics:
                         if pause is not None:
                             pause()
                         found.extend(_unused_in(context, built, path, source.file_keys()))
+                    # in file order, as an edit's publish has them (moved, in quick_problems):
+                    # in the checks' order, the first edit after each run took nothing from
+                    # this run's publish (features/said_once.py, lsp_ranges.py)
+                    found.sort(key=file_order)
                 loaded = source.data.error is None and not large
                 checked = coverage(
                     index=index is not None,
