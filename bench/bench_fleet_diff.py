@@ -170,24 +170,25 @@ def main() -> None:
         same = len({timed[name][-1].out for name, _, _ in sides}) == 1
         print(f"reports of {', '.join(timed)}: {'identical' if same else 'DIFFER'}")
 
-        # every node alone: nodes with their own file never share a class
-        alone = [f"node{i:04d}.example.com" for i in range(args.alone)]
-        fleet = env / ".hiera-ls" / "facts" / "puppetdb"
-        for name in alone[args.node_files :]:
-            facts = json.loads(next(fleet.glob("host*.json")).read_text())
-            (fleet / f"{name}.json").write_text(json.dumps({**facts, "clientcert": name}))
-        cwd = os.getcwd()
-        os.chdir(env)
-        try:
-            t0 = time.process_time()
-            run_diff(".", profiles=alone)
-            per = (time.process_time() - t0) / len(alone)
-        finally:
-            os.chdir(cwd)
-        print(
-            f"per node when each node is looked up alone: {per * 1e3:.0f} ms CPU "
-            f"({len(alone)} nodes); x {args.profiles:,} nodes = {per * args.profiles:.0f} s"
-        )
+        if args.alone > 0:  # --alone 0: no such row
+            # every node alone: nodes with their own file never share a class
+            alone = [f"node{i:04d}.example.com" for i in range(args.alone)]
+            fleet = env / ".hiera-ls" / "facts" / "puppetdb"
+            for name in alone[args.node_files :]:
+                facts = json.loads(next(fleet.glob("host*.json")).read_text())
+                (fleet / f"{name}.json").write_text(json.dumps({**facts, "clientcert": name}))
+            cwd = os.getcwd()
+            os.chdir(env)
+            try:
+                t0 = time.process_time()
+                run_diff(".", profiles=alone)
+                per = (time.process_time() - t0) / len(alone)
+            finally:
+                os.chdir(cwd)
+            print(
+                f"per node when each node is looked up alone: {per * 1e3:.0f} ms CPU "
+                f"({len(alone)} nodes); x {args.profiles:,} nodes = {per * args.profiles:.0f} s"
+            )
         print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 

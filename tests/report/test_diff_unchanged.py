@@ -1,13 +1,15 @@
 """``hiera-ls diff`` looks up only the keys whose definitions differ between the revisions
-(report/unchanged_keys.py), and parses a file both revisions hold once
-(report/twin_cache.py): on random repositories whose change is read by only some profiles
-(a node file, a role's file, a value another key looks up, a lookup_options entry or
-pattern, a type, a key order, a file that no longer parses, a module's data), the report
-is the one every key looked up gives, and each profile's part of it the one a run of that
-profile alone gives."""
+(report/unchanged_keys.py), parses a file both revisions hold once
+(report/twin_cache.py), and gives a class of profiles the answer of another whose key
+signature is the same (features/profile_signature.py): on random repositories whose change
+is read by only some profiles (a node file, a role's file, a value another key looks up, a
+lookup_options entry or pattern, a type, a key order, a file that no longer parses, a
+module's data), the report is the one every key looked up gives, and each profile's part
+of it the one a run of that profile alone gives."""
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 from collections.abc import Callable
@@ -17,6 +19,7 @@ import pytest
 
 from hiera_ls.report import diff
 from hiera_ls.report.diff import DiffResult, run_diff
+from hiera_ls.report.run import CheckError
 from hiera_ls.source.data_cache import DataCache
 from tests.report.diff_fixture import git
 
@@ -154,9 +157,11 @@ def _change(root: Path, rng: random.Random) -> None:
 
 
 def _no_sharing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every key looked up at both revisions, every file parsed at each."""
+    """Every key looked up at both revisions, every file parsed at each, and every class
+    of profiles for itself (no answer given to another class by its key signature)."""
     monkeypatch.setattr(diff, "unchanged_keys", lambda base, head, keys: frozenset())
     monkeypatch.setattr(diff, "TwinCache", lambda twins: DataCache())
+    monkeypatch.setattr(diff.ProfileSignatures, "keys", lambda *_, **__: None)
 
 
 def _by_profile(result: DiffResult, profile: str) -> dict[str, tuple[object, object]]:
@@ -273,3 +278,25 @@ def test_a_type_alias_that_comes_with_the_change_is_read_by_convert_to(tmp_path:
         expected = run_diff(str(root))
     assert [c.key for c in expected.changes] == ["app::k0"]
     assert run_diff(str(root)) == expected
+
+
+def test_the_garbage_collector_is_as_it_was_after_a_diff(tmp_path: Path) -> None:
+    """A diff puts off the collector's full passes while it runs (a library caller's
+    process gets its own settings back, whether the diff succeeds or fails)."""
+    before = gc.get_threshold()
+    root, diff_of = _random_diff(tmp_path, 0)
+    seen: list[tuple[int, int, int]] = []
+    real = diff._compare
+
+    def compare(*args: object, **kwargs: object) -> DiffResult:
+        seen.append(gc.get_threshold())
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(diff, "_compare", compare)
+        diff_of()
+    assert seen == [(before[0], before[1], diff.FULL_PASS_AFTER)]
+    assert gc.get_threshold() == before
+    with pytest.raises(CheckError):
+        run_diff(str(root / "nowhere"))
+    assert gc.get_threshold() == before

@@ -23,7 +23,7 @@ from hiera_ls.cli.reports import (
 from hiera_ls.fleet.config import FleetConfigError
 from hiera_ls.fleet.errors import PuppetDBError
 from hiera_ls.fleet.options import add_puppetdb_arguments, fleet_for_run
-from hiera_ls.report.diff import run_diff
+from hiera_ls.report.diff import full_passes_put_off, run_diff
 from hiera_ls.report.diff_formats import DIFF_FORMATS
 from hiera_ls.report.git_tree import GitError
 from hiera_ls.report.progress import ProgressBar
@@ -172,7 +172,8 @@ def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         return USAGE_ERROR
     for note in result.notes:
         stderr.write(f"hiera-ls diff: note: {note}\n")
-    report = DIFF_FORMATS[args.format](result)
+    with full_passes_put_off():
+        report = DIFF_FORMATS[args.format](result)
     if not write_report("diff", report, args.output, stdout, stderr):
         return USAGE_ERROR
     return 1 if result.changes else 0

@@ -361,8 +361,12 @@ def options_skipped(
     for layer in layers:
         if layer.config is None:
             continue
+        # resolved once per compilation: asked of every lookup, before an untraced copy of
+        # the invocation is made to resolve it
+        entries = comp.entries.get((layer.kind.value, layer.module_name, False))
         try:
-            entries = _resolved_entries(comp, inv.untraced(), layer, False)
+            if entries is None:
+                entries = _resolved_entries(comp, inv.untraced(), layer, False)
         except (LookupFailure, PuppetError):
             continue  # the lookup reports that failure itself
         found.extend(skipped_level(e) for e in entries if not e.supported)

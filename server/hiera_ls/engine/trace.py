@@ -8,7 +8,7 @@ definition, explain and checks are all views of one trace.  Nodes are built once
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -143,10 +143,14 @@ class NullBuilder(TraceBuilder):
 
     def __init__(self) -> None:
         super().__init__()
+        self._branch = _NullBranch(self.root)
 
-    @contextmanager
-    def branch(self, kind: Kind, label: str = "", **attrs: object) -> Iterator[TraceNode]:
-        yield self.root
+    def branch(  # type: ignore[override]
+        self, kind: Kind, label: str = "", **attrs: object
+    ) -> AbstractContextManager[TraceNode]:
+        # one context for every branch, not a generator-made one each: a 2,000-node diff
+        # entered 777,502 of them
+        return self._branch
 
     def event(
         self, event: Event, key: object, value: object = NO_VALUE, where: FileSpan | None = None
@@ -160,4 +164,19 @@ class NullBuilder(TraceBuilder):
         return None
 
     def add(self, node: TraceNode) -> None:
+        return None
+
+
+class _NullBranch(AbstractContextManager[TraceNode]):
+    """A branch that records nothing: enters to the root, lets every exception through."""
+
+    __slots__ = ("_root",)
+
+    def __init__(self, root: TraceNode) -> None:
+        self._root = root
+
+    def __enter__(self) -> TraceNode:
+        return self._root
+
+    def __exit__(self, *exc: object) -> None:
         return None

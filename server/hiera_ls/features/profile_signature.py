@@ -60,6 +60,7 @@ class ProfileSignatures:
         self._groups: dict[tuple[str, tuple[str, ...]], _Group | None] = {}  # see group
         self._group_parts: dict[tuple[int, int], tuple[int, frozenset[str]] | None] = {}
         self._ids: dict[Hashable, int] = {}  # see number_of
+        self._roots: dict[str, tuple[str, str | None] | None] = {}  # see root_of
         # (environment, root key, which levels read it) -> its parts and variables
         self._shaped: dict[tuple[str, str, tuple[int, ...]], _Shaped | None] = {}
         self._numbers: dict[tuple[str, LevelReads], int] = {}  # see level_number
@@ -86,10 +87,15 @@ class ProfileSignatures:
         presence = tuple(_presence(scope, name) for name in facts.variables)
         return (reads, values, values_of(scope, sorted(under)), presence)
 
-    def keys(self, view: EnvironmentView, scope: NodeScope) -> KeySignatures | None:
-        """The node's signature of each key (None: its scope or hierarchy is in error)."""
+    def keys(
+        self, view: EnvironmentView, scope: NodeScope, session: LookupSession | None = None
+    ) -> KeySignatures | None:
+        """The node's signature of each key (None: its scope or hierarchy is in error);
+        ``session``: one already answering for the node, whose hierarchy is resolved."""
         snapshot = self._snapshot
-        reads = hierarchy_reads(LookupSession(view.env, scope, snapshot.files, snapshot.cache))
+        if session is None:
+            session = LookupSession(view.env, scope, snapshot.files, snapshot.cache)
+        reads = hierarchy_reads(session)
         if reads is None:
             return None
         presence = tuple(_presence(scope, name) for name in self._view(view).variables)
@@ -239,6 +245,21 @@ class ProfileSignatures:
                 part = (level.layer, level.name, (), level.uris, options)
                 found = ((part, frozenset()), frozenset(defined))
         self._plain[number] = found
+        return found
+
+    def root_of(self, key: str) -> tuple[str, str | None] | None:
+        """The key's root and module (None: it does not parse), parsed once per run: every
+        node's signatures ask."""
+        if key in self._roots:
+            return self._roots[key]
+        found: tuple[str, str | None] | None = None
+        try:
+            parsed = LookupKey.parse(key)
+        except KeySyntaxError:
+            pass
+        else:
+            found = (parsed.root, parsed.module_name)
+        self._roots[key] = found
         return found
 
     def number_of(self, value: Hashable) -> int:
@@ -493,14 +514,13 @@ class KeySignatures:
         """The signature of the lookup of ``key`` (its root key's)."""
         if key in self._keys:
             return self._keys[key]
-        try:
-            parsed = LookupKey.parse(key)
-        except KeySyntaxError:
+        parsed = self._owner.root_of(key)
+        if parsed is None:
             self._keys[key] = None
             return None
-        root = parsed.root
+        root, module = parsed
         if root not in self._known:
-            self._known[root] = self._signature(root, parsed.module_name)
+            self._known[root] = self._signature(root, module)
         found = self._keys[key] = self._known[root]
         return found
 

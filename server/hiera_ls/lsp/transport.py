@@ -53,6 +53,7 @@ SWEEP_FUTURES = 64  # handler futures kept before the done ones are forgotten
 EXIT_GRACE_S = 2.0  # after exit (or the end of input), time for the loop to get to it
 READ_AHEAD_BYTES = 16 * 1024 * 1024  # read while the loop is busy, so exit is always seen
 SMALL_ANSWER = 64 * 1024  # bytes: a RawJson answer this small is written in one piece
+REQUEST_PEEK_BYTES = 64 * 1024  # a body this small is looked into in the reader's thread
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -98,6 +99,14 @@ MsgId = int | str | None
 
 class ChunkReader(Protocol):
     def read1(self, size: int = ..., /) -> bytes: ...
+
+
+class Gate(Protocol):
+    """What the background work waits on (lsp/diagnostics_scheduler.py: hold, release)."""
+
+    def hold(self) -> None: ...
+
+    def release(self) -> None: ...
 
 
 class StdoutWriter:
@@ -422,18 +431,19 @@ class _Inbox:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self.items: collections.deque[tuple[list[Event] | None, int]] = collections.deque()
+        self.items: collections.deque[tuple[list[Event] | None, int, bool]] = collections.deque()
         self.size = 0
         self.room = threading.Condition()
         self.ready = asyncio.Event()
 
-    def put(self, batch: list[Event] | None) -> bool:
-        """From the reader thread; False once the loop has stopped."""
+    def put(self, batch: list[Event] | None, held: bool = False) -> bool:
+        """From the reader thread (``held``: it holds the gate for the batch, which the
+        loop lets go once it has dispatched it); False once the loop has stopped."""
         size = sum(len(e.data) for e in batch if isinstance(e, Body)) if batch else 0
         with self.room:
             while self.size > READ_AHEAD_BYTES:
                 self.room.wait()
-            self.items.append((batch, size))
+            self.items.append((batch, size, held))
             self.size += size
         try:
             self.loop.call_soon_threadsafe(self.ready.set)
@@ -441,14 +451,14 @@ class _Inbox:
             return False
         return True
 
-    async def get(self) -> list[Event] | None:
+    async def get(self) -> tuple[list[Event] | None, bool]:
         while True:
             with self.room:
                 if self.items:
-                    batch, size = self.items.popleft()
+                    batch, size, held = self.items.popleft()
                     self.size -= size
                     self.room.notify()
-                    return batch
+                    return batch, held
                 self.ready.clear()
             await self.ready.wait()
 
@@ -461,13 +471,21 @@ class StdioConnection:
     the loop is busy with a long computation and does not act on them within
     ``EXIT_GRACE_S``, the thread ends the process itself (exit code 0 when it read a
     ``shutdown`` request before, as LSP says).
+
+    ``gate``: held by the reading thread from the moment it has read a request until the
+    loop has handed it to its handler (whose guard then holds it until the answer is
+    written: lsp/server.py), so the background work waits for it at once (notifications,
+    such as edits, are left to their handlers, as before).
     """
 
-    def __init__(self, protocol: MessageProtocol, stdin: ChunkReader) -> None:
+    def __init__(
+        self, protocol: MessageProtocol, stdin: ChunkReader, gate: Gate | None = None
+    ) -> None:
         self.protocol = protocol
         self.stdin = stdin
         self.framer = Framer()
         self.shutdown_read = False
+        self.gate = gate
 
     async def run(self) -> int:
         """Until ``exit`` or the end of input; returns the exit code."""
@@ -476,14 +494,19 @@ class StdioConnection:
             target=self._pump, args=(inbox,), name="hiera-ls-stdin", daemon=True
         ).start()
         while True:
-            batch = await inbox.get()
+            batch, held = await inbox.get()
             if batch is None:
                 return self._end_of_input()
-            for event in batch:
-                try:
-                    self.dispatch(event)
-                except SystemExit as e:  # pygls' exit handler
-                    return e.code if isinstance(e.code, int) else 1
+            try:
+                for event in batch:
+                    try:
+                        self.dispatch(event)
+                    except SystemExit as e:  # pygls' exit handler
+                        return e.code if isinstance(e.code, int) else 1
+            finally:
+                if held and self.gate is not None:
+                    # after the handlers' first steps, queued before: each guard holds by then
+                    asyncio.get_running_loop().call_soon(self.gate.release)
 
     def dispatch(self, event: Event) -> None:
         if isinstance(event, Body):
@@ -510,7 +533,10 @@ class StdioConnection:
                 watchdog = threading.Timer(EXIT_GRACE_S, self._exit_now, args=(batch is None,))
                 watchdog.daemon = True
                 watchdog.start()
-            if not inbox.put(batch) or batch is None:
+            held = self.gate is not None and batch is not None and _has_request(batch)
+            if held and self.gate is not None:
+                self.gate.hold()
+            if not inbox.put(batch, held) or batch is None:
                 return
 
     def _exit_now(self, end_of_input: bool) -> None:
@@ -519,6 +545,25 @@ class StdioConnection:
         what = "the end of input" if end_of_input else "exit"
         log.warning("hiera-ls: %s while busy for %s s: ending now", what, EXIT_GRACE_S)
         _end_process(code)
+
+
+def _has_request(batch: list[Event]) -> bool:
+    """Whether a batch holds a request of the client's (an id and a method): the client
+    waits for its answer. A body too big to parse twice is taken for a notification (a
+    document's text): its handler holds the gate itself."""
+    return any(_is_request(event) for event in batch)
+
+
+def _is_request(event: Event) -> bool:
+    if not isinstance(event, Body) or len(event.data) > REQUEST_PEEK_BYTES:
+        return False
+    if b'"id"' not in event.data or b'"method"' not in event.data:
+        return False
+    try:
+        data = json.loads(event.data)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and "id" in data and isinstance(data.get("method"), str)
 
 
 def _is_method(event: Event, method: str) -> bool:
@@ -541,12 +586,13 @@ def _end_process(code: int) -> NoReturn:
     os._exit(code)
 
 
-def serve_stdio(server: LanguageServer) -> NoReturn:
-    """Serve the client on stdin/stdout until it says exit, then end the process at once."""
+def serve_stdio(server: LanguageServer, gate: Gate | None = None) -> NoReturn:
+    """Serve the client on stdin/stdout until it says exit, then end the process at once;
+    ``gate``: what the background work waits on (see StdioConnection)."""
     protocol = server.protocol
     assert isinstance(protocol, MessageProtocol)
     protocol.set_writer(StdoutWriter(sys.stdout.buffer))
-    connection = StdioConnection(protocol, cast(ChunkReader, sys.stdin.buffer))  # a BufferedReader
+    connection = StdioConnection(protocol, cast(ChunkReader, sys.stdin.buffer), gate)
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     try:

@@ -67,6 +67,16 @@ ENCRYPTED_RE = re.compile(r"ENC\[.*?\]")
 def canonical(value: object) -> object:
     """A hashable form in which ``==`` is Puppet's ``==`` on the values: types count
     (``1``, ``1.0``, ``true``, ``'1'`` differ), a hash's order does not."""
+    # the plain types first, by their exact type (a diff asks this of every answer)
+    kind = value.__class__
+    if kind is str:
+        return ("string", value)
+    if kind is dict:
+        return ("hash", frozenset((canonical(k), canonical(v)) for k, v in value.items()))  # type: ignore[attr-defined]
+    if kind is list:
+        return ("array", tuple(canonical(v) for v in value))  # type: ignore[attr-defined]
+    if kind is int:
+        return ("int", value)
     if value is None:
         return ("undef",)
     if isinstance(value, bool):

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, replace
 
 from hiera_ls.engine.explain import plain_data
-from hiera_ls.puppet.values import Encrypted
+from hiera_ls.puppet.values import Encrypted, strings_in
 
 MASKED = "<eyaml value>"
 OUTSIDE = "<read from outside the repository>"
@@ -36,6 +36,10 @@ class Masker:
         came from outside the repository by OUTSIDE (a whole value: its hash keys too)."""
         if self.whole_outside and value is not None:
             return OUTSIDE
+        if not (self.whole or self.strings or self.outside_strings) and not any(
+            isinstance(text, Encrypted) or "ENC[" in text for text in strings_in(value)
+        ):
+            return plain_data(value)  # nothing in it to mask (most values of most keys)
         return self._walk(
             value, plain_data(value), _inside(self.strings), _inside(self.outside_strings)
         )
