@@ -3,7 +3,8 @@
 ``python3 -m pytest -q -m "not slow"`` is the quick loop: every test that needs no Puppet or
 Ruby, no editor, no VS Code, no server process and no fresh install. The markers say what a
 test needs (CONTRIBUTING.md lists them); each of those kinds implies ``slow``, and most are
-given here, by directory and by fixture, so a test file seldom names one itself.
+given here, by directory, by module name and by fixture, so a test file seldom names one
+itself.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.examples import SESSION
 from tests.oracle.engines import PuppetEngine, chosen_engines
 from tests.oracle.puppet import PuppetOracle
 
@@ -47,7 +49,11 @@ DIRECTORY_KINDS = {
     "vscode": "vscode",
     "install": "install",
     "puppetdb": "puppetdb",
+    "oracle": "puppet",
 }
+# Every test in a module whose name holds this (tests/differential/*_vs_puppet*.py) compares
+# hiera-ls with Puppet: it is of kind ``puppet``.
+PUPPET_MODULES = "_vs_puppet"
 # A test that uses this fixture is of this kind.
 FIXTURE_KINDS = {
     "puppet_oracle": "puppet",
@@ -65,6 +71,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             kind = DIRECTORY_KINDS.get(path.relative_to(TESTS).parts[0])
             if kind is not None:
                 item.add_marker(kind)
+        if PUPPET_MODULES in path.name:
+            item.add_marker("puppet")
         for fixture, kind in FIXTURE_KINDS.items():
             if fixture in getattr(item, "fixturenames", ()):
                 item.add_marker(kind)
@@ -72,10 +80,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker("slow")
 
 
+def _quick_loop(config: pytest.Config) -> bool:
+    return bool(config.getoption("markexpr", "") == "not slow")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Property tests try a share of their examples in the quick loop (tests/examples.py);
+    their modules are imported after this, at collection."""
+    SESSION.quick_loop = _quick_loop(config)
+
+
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    """The quick loop does not import the directories whose every test is slow (their
-    modules load language-server clients and installers: a second of the loop)."""
-    quick = config.getoption("markexpr", "") == "not slow"
-    if quick and collection_path.parent == TESTS and collection_path.name in DIRECTORY_KINDS:
+    """The quick loop does not import the directories and modules whose every test is slow
+    (their modules load language-server clients and installers, and the comparisons with
+    Puppet assert much: two seconds of the loop, rewriting asserts it would not run)."""
+    if not _quick_loop(config) or not collection_path.is_relative_to(TESTS):
+        return None
+    if collection_path.parent == TESTS and collection_path.name in DIRECTORY_KINDS:
+        return True
+    if collection_path.suffix == ".py" and PUPPET_MODULES in collection_path.name:
         return True
     return None

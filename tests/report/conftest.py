@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.report.diff_fixture import Planted, planted_repo
+
 SECRETS = ("S3cr3t-Port-Value", "S3cr3t-Creds-Value", "Json-Value", "S3cr3tFloat")
 
 HIERA = """\
@@ -53,6 +55,14 @@ def write_repo(root: Path, profiles: int = 6) -> Path:
     # the one node with the fact the common data interpolates
     (facts / f"n{profiles}.yaml").write_text(f"certname: n{profiles}.example.com\napp_host: h\n")
     return root
+
+
+@pytest.fixture(scope="session")
+def planted_template(tmp_path_factory: pytest.TempPathFactory) -> Planted:
+    """diff_fixture's planted repository, made once: tests take copies (``copy_planted``) and
+    change those, never this one."""
+    root = tmp_path_factory.mktemp("planted") / "repo"
+    return (root, *planted_repo(root))
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ and moves a node's file where no level reads it (web02 loses its own port).
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -106,3 +107,13 @@ def planted_repo(root: Path) -> tuple[str, str]:
     git(root, "add", "-A")
     git(root, "commit", "-qm", "second")
     return before, git(root, "rev-parse", "HEAD").strip()
+
+
+Planted = tuple[Path, str, str]  # a planted repository and its two commits
+
+
+def copy_planted(planted: Planted, root: Path) -> tuple[str, str]:
+    """A copy at ``root`` of the planted repository (``planted_template``, made once a session:
+    seven git processes a test cost more than the test), with its two commits."""
+    shutil.copytree(planted[0], root, symlinks=True)
+    return planted[1], planted[2]

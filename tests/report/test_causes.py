@@ -63,6 +63,13 @@ EXPECTED = {
 }
 
 
+@pytest.fixture(scope="module")
+def broken_copies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The example with each mistake, copied once for the module: ``check`` only reads it."""
+    base = tmp_path_factory.mktemp("causes")
+    return {case: broken(base, case) for case in EXPECTED}
+
+
 def _check(capsys: pytest.CaptureFixture[str], root: Path, fmt: str) -> str:
     code = main(["check", str(root), "--format", fmt])
     out, _ = capsys.readouterr()
@@ -72,12 +79,12 @@ def _check(capsys: pytest.CaptureFixture[str], root: Path, fmt: str) -> str:
 
 @pytest.mark.parametrize("case", sorted(EXPECTED))
 def test_one_error_counts_its_consequences_in_text_and_json(
-    tmp_path: Path,
+    broken_copies: dict[str, Path],
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     case: str,
 ) -> None:
-    root = broken(tmp_path, case)
+    root = broken_copies[case]
     monkeypatch.chdir(root)
     code, where, counted = EXPECTED[case]
     lines = _check(capsys, root, "text").splitlines()
@@ -97,13 +104,13 @@ def test_one_error_counts_its_consequences_in_text_and_json(
 @pytest.mark.parametrize("case", sorted(EXPECTED))
 @pytest.mark.parametrize("fmt", [f for f in FORMATS if f not in ("text", "json")])
 def test_one_error_in_every_ci_format(
-    tmp_path: Path,
+    broken_copies: dict[str, Path],
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     case: str,
     fmt: str,
 ) -> None:
-    root = broken(tmp_path, case)
+    root = broken_copies[case]
     monkeypatch.chdir(root)
     code, where, counted = EXPECTED[case]
     out = _check(capsys, root, fmt)

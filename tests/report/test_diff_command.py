@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from hiera_ls.cli import main
-from tests.report.diff_fixture import git, planted_repo, write
+from tests.report.diff_fixture import Planted, copy_planted, git, write
 
 
 def diff(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -19,9 +19,11 @@ def diff(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 
 
 @pytest.fixture
-def planted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str, str]:
+def planted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, planted_template: Planted
+) -> tuple[Path, str, str]:
     root = tmp_path / "repo"
-    before, after = planted_repo(root)
+    before, after = copy_planted(planted_template, root)
     monkeypatch.chdir(root)
     return root, before, after
 

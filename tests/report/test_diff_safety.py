@@ -22,7 +22,7 @@ from hiera_ls.cli import main
 from hiera_ls.report import git_tree
 from hiera_ls.report.git_tree import Repository, commit_of, repository_at, write_tree
 from tests.hang_guard import HUNG_S
-from tests.report.diff_fixture import git, planted_repo, write
+from tests.report.diff_fixture import Planted, copy_planted, git, planted_repo, write
 
 
 def _marker_script(directory: Path, name: str) -> tuple[str, Path]:
@@ -36,11 +36,13 @@ def _marker_script(directory: Path, name: str) -> tuple[str, Path]:
 
 
 @pytest.fixture
-def rigged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str, list[Path]]:
+def rigged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, planted_template: Planted
+) -> tuple[Path, str, list[Path]]:
     """The planted repository with an fsmonitor, hooks, filters and a system config that
     would each leave a marker file."""
     root = tmp_path / "repo"
-    before, _ = planted_repo(root)
+    before, _ = copy_planted(planted_template, root)
     tools = tmp_path / "tools"
     tools.mkdir()
     markers = []

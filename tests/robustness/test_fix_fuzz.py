@@ -28,6 +28,7 @@ from hiera_ls.project.settings import Settings
 from hiera_ls.report.fix import fix_files
 from hiera_ls.source.data_file import DataFile, load_json_data, load_yaml_data
 from hiera_ls.source.line_map import LineMap
+from tests.examples import examples
 from tests.robustness.test_fuzz import Target
 
 KEYS = ("a", "b", "c", "yes", "true", "k::x", "'b'", '"a"')
@@ -181,7 +182,7 @@ FIX_TARGET = Target("fix", fix_inputs, fix_target, 10, 300, 5.0)
 
 
 @settings(
-    max_examples=300,
+    max_examples=examples(300),
     derandomize=True,
     database=None,
     deadline=timedelta(seconds=5),

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from hiera_ls.source.files import FileAccess
 from hiera_ls.source.ruby_glob import Matcher, expand_braces, glob_match
+from tests.examples import examples
 from tests.hang_guard import HUNG_S
 
 RUBY = shutil.which("ruby")
@@ -254,7 +255,7 @@ def test_the_literal_ends_shortcut_answers_as_the_full_simulation() -> None:
         assert Matcher.of(pattern, holes=True).match(name) == slow, (pattern, name)
 
 
-@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(400), deadline=None, derandomize=True, database=None)
 @given(
     component=st.text(alphabet="ab.*?[]!-\\", min_size=1, max_size=8),
     name=st.text(alphabet="ab.-[]*", max_size=12),

@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hiera_ls.source.yaml_comments import Comment, yaml_comments
+from tests.examples import examples
 
 TEXT = """\
 # a comment on its own line
@@ -66,7 +67,7 @@ def test_the_scan_may_stop_at_a_line() -> None:
     assert [c.line for c in yaml_comments(text, 3)] == [0, 3]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(alphabet="ab #:'\"|>-[]{},\n\t", max_size=80))
 def test_any_text_every_comment_is_a_hash_sign_where_it_says(text: str) -> None:
     lines = text.split("\n")

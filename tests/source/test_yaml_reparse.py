@@ -25,6 +25,7 @@ from hiera_ls.source.spliced_nodes import SplicedNodes
 from hiera_ls.source.yaml_document import YamlDocument
 from hiera_ls.source.yaml_loader import load_yaml
 from hiera_ls.source.yaml_reparse import changed_lines, reload_yaml
+from tests.examples import seeds
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SEEDS = int(os.environ.get("HIERA_LS_REPARSE_SEEDS", "1000"))
@@ -150,10 +151,7 @@ def _same(spliced: YamlDocument, full: YamlDocument) -> None:
     assert spliced.outline == full.outline
 
 
-@pytest.mark.parametrize(
-    "seed",
-    [s if s < QUICK_SEEDS else pytest.param(s, marks=pytest.mark.slow) for s in range(SEEDS)],
-)
+@pytest.mark.parametrize("seed", seeds(SEEDS, QUICK_SEEDS))
 def test_random_edits_read_as_a_full_parse(seed: int) -> None:
     rng = random.Random(seed)
     text = _generate(rng)
@@ -271,10 +269,7 @@ def _anchor_edit(rng: random.Random, text: str) -> str:
     return _edit(rng, text)
 
 
-@pytest.mark.parametrize(
-    "seed",
-    [s if s < QUICK_SEEDS else pytest.param(s, marks=pytest.mark.slow) for s in range(SEEDS)],
-)
+@pytest.mark.parametrize("seed", seeds(SEEDS, QUICK_SEEDS))
 def test_random_edits_with_anchors_read_as_a_full_parse(seed: int) -> None:
     rng = random.Random(10_000 + seed)
     text = _anchored(rng)
@@ -391,10 +386,7 @@ def _inner_spliced(doc: YamlDocument) -> bool:
     return isinstance(doc.nodes, SplicedNodes) and bool(doc.nodes._inner)
 
 
-@pytest.mark.parametrize(
-    "seed",
-    [s if s < QUICK_SEEDS else pytest.param(s, marks=pytest.mark.slow) for s in range(SEEDS)],
-)
+@pytest.mark.parametrize("seed", seeds(SEEDS, QUICK_SEEDS))
 def test_random_edits_inside_big_entries_read_as_a_full_parse(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
