@@ -108,7 +108,7 @@ async def run(
         await client.start_io(*server, env=env)
         assert client._server is not None and client._server.stdout is not None
         time_arrivals(client._server.stdout, arrived, versioned)
-        await client.initialize_async(
+        initialize = client.initialize_async(
             types.InitializeParams(
                 capabilities=types.ClientCapabilities(
                     text_document=types.TextDocumentClientCapabilities(
@@ -121,6 +121,10 @@ async def run(
                 initialization_options={"hiera": {"factsProfile": profile}} if profile else {},
             )
         )
+        try:
+            await asyncio.wait_for(initialize, PUBLISH_TIMEOUT_S)
+        except TimeoutError:
+            sys.exit(f"{server}: no answer to initialize within {PUBLISH_TIMEOUT_S:.0f} s")
         client.initialized(types.InitializedParams())
         uri = common.as_uri()
         loop = asyncio.get_running_loop()
@@ -170,15 +174,20 @@ async def run(
                 await asyncio.sleep(pause_s)  # a pause in typing: the full checks run in it
         out.cpu_s = cpu_s(pid) - cpu_before
         out.main_cpu_s = cpu_s(pid, pid) - main_before
-        await client.shutdown_async(None)
+        await asyncio.wait_for(client.shutdown_async(None), PUBLISH_TIMEOUT_S)
         client.exit(None)
-        await client.stop()
+        try:
+            # (a run once waited here for ever after the server had gone)
+            await asyncio.wait_for(client.stop(), STOP_TIMEOUT_S)
+        except TimeoutError:
+            print(f"note: the client did not stop within {STOP_TIMEOUT_S:.0f} s", file=sys.stderr)
         return out
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
 PUBLISH_TIMEOUT_S = 60.0
+STOP_TIMEOUT_S = 10.0
 
 
 async def published_within(fut: asyncio.Future[None], version: int) -> None:
