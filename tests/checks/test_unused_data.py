@@ -153,3 +153,14 @@ def test_one_publish_carries_a_bounded_number_of_diagnostics() -> None:
     assert len(shown) == MAX_PUBLISHED + 1
     assert shown[0].message.startswith(f"hiera-ls shows {MAX_PUBLISHED:,} of the 15,001 problems")
     assert error in shown  # the most severe first
+
+
+def test_a_files_findings_come_in_file_order_as_an_edits_do(tmp_path: Path):
+    # the hints and the index's findings interleaved with the file's own by line: an edit's
+    # publish has them so (moved in file order), and starts from this one's
+    common = write_repo(tmp_path)
+    snap = Workspace([str(tmp_path)]).snapshot()
+    found = Diagnostics().file_problems(snap, str(common))
+    lines = [(p.where.span.start.line, p.code) for p in found]
+    assert (11, "key-unused") in lines and (13, "class-parameter-of-define") in lines
+    assert lines == sorted(lines)
