@@ -15,7 +15,6 @@ from hiera_ls.checks.unused_data import KEY_UNUSED
 from hiera_ls.features.carried_findings import move_with_lines
 from hiera_ls.features.lsp_ranges import ConvertedDiagnostics, Converter, diagnostic
 from hiera_ls.features.said_once import SaidOnce, without_said
-from hiera_ls.features.unchanged_ends import common_ends
 from hiera_ls.puppet.message import Text
 from hiera_ls.source.line_map import LineMap
 from hiera_ls.source.spans import (
@@ -27,6 +26,7 @@ from hiera_ls.source.spans import (
     Severity,
     Span,
 )
+from hiera_ls.source.text_diff import common_ends
 
 CODES = [KEY_UNUSED.code, KEY_UNUSED.code, "class-not-found", "class-parameter-unknown"]
 

@@ -20,9 +20,9 @@ from lsprotocol import types
 from hiera_ls.checks.causes import with_words
 from hiera_ls.checks.rules import RULES
 from hiera_ls.features.render import file_uri
-from hiera_ls.features.unchanged_ends import common_ends
 from hiera_ls.source.line_map import LineMap
 from hiera_ls.source.spans import FileSpan, Position, Problem, Severity, Span
+from hiera_ls.source.text_diff import common_ends
 from hiera_ls.source.yaml_reparse import changed_lines
 
 UTF8 = types.PositionEncodingKind.Utf8.value
@@ -141,7 +141,7 @@ class ConvertedDiagnostics:
     ends on read the same (a diagnostic depends on nothing else of the text). A cause's,
     whose related information ranges over other files, is made anew each time. After an
     edit that added or removed no line, the findings it left alike at either end of the
-    list (``unchanged_ends``) and away from its lines are taken from the last publish by
+    list (``common_ends``) and away from its lines are taken from the last publish by
     slices, the others looked at one by one.
     """
 

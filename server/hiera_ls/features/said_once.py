@@ -9,8 +9,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from hiera_ls.checks.unused_data import KEY_UNUSED
-from hiera_ls.features.unchanged_ends import common_ends
 from hiera_ls.source.spans import Problem, Severity
+from hiera_ls.source.text_diff import common_ends
 
 
 def without_said(found: Sequence[Problem], reported: list[Problem]) -> list[Problem]:
@@ -113,7 +113,7 @@ def _numbers(p: Problem) -> tuple[int, int, int, int]:
 class SaidOnce:
     """:func:`without_said` for the server's publishes of each file, kept from one to the
     next: after an edit, only the findings between those it shares with the last publish at
-    either end (``unchanged_ends``) are looked at, when no warning or error is among the
+    either end (``common_ends``) are looked at, when no warning or error is among the
     ones that changed (a hint far from the edit then keeps its fate). The 2,371 findings of
     a 10,000-line file were looked at on every keystroke."""
 

@@ -7,7 +7,7 @@ import itertools
 import operator
 
 from hiera_ls.source.spans import Position
-from hiera_ls.source.text_diff import common_prefix, common_suffix
+from hiera_ls.source.text_diff import common_ends
 
 
 class LineMap:
@@ -36,8 +36,7 @@ class LineMap:
         old = previous.text
         if "\r" in text or "\r" in old:
             return cls(text)
-        head = common_prefix(old, text)
-        tail = common_suffix(old, text, min(len(old), len(text)) - head)
+        head, tail = common_ends(old, text)
         old_stop, new_stop = len(old) - tail, len(text) - tail
         starts = previous._starts
         made = cls.__new__(cls)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from hiera_ls.source.node_table import Nodes, NodeTable
 from hiera_ls.source.spans import FileSpan, Problem, Span
 from hiera_ls.source.spliced_nodes import SplicedNodes, splice_inner_nodes, splice_nodes
-from hiera_ls.source.text_diff import common_prefix, common_suffix
+from hiera_ls.source.text_diff import common_ends
 from hiera_ls.source.yaml_document import Outline, YamlDocument
 from hiera_ls.source.yaml_loader import load_yaml
 from hiera_ls.source.yaml_nodes import COPY_BUDGET
@@ -63,10 +63,9 @@ class _Edit:
 
 def _edit(old: str, new: str) -> _Edit | None:
     """The changed region, or None for equal texts (lines counted by "\\n")."""
-    p = common_prefix(old, new)
+    p, s = common_ends(old, new)
     if p == len(old) == len(new):
         return None
-    s = common_suffix(old, new, min(len(old), len(new)) - p)
     old_stop, new_stop = len(old) - s, len(new) - s
     first = old.count("\n", 0, p)
     stop_line = old.count("\n", 0, old_stop)
