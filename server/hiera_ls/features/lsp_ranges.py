@@ -8,9 +8,6 @@ than the one being edited (definitions, references), so texts come from the snap
 
 from __future__ import annotations
 
-import bisect
-import itertools
-import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from urllib.parse import unquote, urlparse
@@ -18,6 +15,7 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types
 
 from hiera_ls.checks.causes import with_words
+from hiera_ls.checks.problems import on_lines
 from hiera_ls.checks.rules import RULES
 from hiera_ls.features.render import file_uri
 from hiera_ls.source.line_map import LineMap
@@ -247,12 +245,13 @@ def _after_edit(
     middle = problems[head : n - tail]
     spans = [p.where.span for p in middle]
     starts = [*last.starts[:head], *(s.start.line for s in spans), *last.starts[old_n - tail :]]
-    if not all(map(operator.le, starts, itertools.islice(starts, 1, None))):
-        return None
     ends = [*last.ends[:head], *(s.end.line for s in spans), *last.ends[old_n - tail :]]
+    near = on_lines(starts, ends)
+    if near is None:
+        return None
     # those before ``lo`` end before the edited lines, those from ``hi`` on start after them
-    lo = bisect.bisect_left(list(itertools.accumulate(ends, max)), first)
-    hi = bisect.bisect_left(starts, old_end)
+    edited = near(first, old_end - 1)
+    lo, hi = edited.start, edited.stop
     shift = n - old_n
     before = dict(
         zip(last.problems[head : old_n - tail], last.made[head : old_n - tail], strict=True)

@@ -8,6 +8,7 @@ import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from hiera_ls.checks.problems import on_lines
 from hiera_ls.checks.unused_data import KEY_UNUSED
 from hiera_ls.source.spans import Problem, Severity
 from hiera_ls.source.text_diff import common_ends
@@ -201,15 +202,8 @@ _END = operator.attrgetter("where.span.end.line")
 def _near(found: list[Problem]) -> Callable[[int, int], range]:
     """The indices of ``found`` that may hold a finding on lines ``low`` to ``high``: a
     slice when they are in file order (their lines read in C), else all of them."""
-    starts = list(map(_START, found))
-    if not all(map(operator.le, starts, itertools.islice(starts, 1, None))):
-        return lambda low, high: range(len(found))
-    reach = list(itertools.accumulate(map(_END, found), max))
-
-    def near(low: int, high: int) -> range:
-        return range(bisect.bisect_left(reach, low), bisect.bisect_right(starts, high))
-
-    return near
+    near = on_lines(list(map(_START, found)), list(map(_END, found)))
+    return near if near is not None else lambda low, high: range(len(found))
 
 
 def _marks(p: Problem) -> bool:
