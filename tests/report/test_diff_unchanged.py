@@ -160,7 +160,7 @@ def _no_sharing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every key looked up at both revisions, every file parsed at each, and every class
     of profiles for itself (no answer given to another class by its key signature)."""
     monkeypatch.setattr(diff, "unchanged_keys", lambda base, head, keys: frozenset())
-    monkeypatch.setattr(diff, "TwinCache", lambda twins: DataCache())
+    monkeypatch.setattr(diff, "TwinCache", lambda twins, positions: DataCache())
     monkeypatch.setattr(diff.ProfileSignatures, "keys", lambda *_, **__: None)
 
 

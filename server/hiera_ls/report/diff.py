@@ -187,8 +187,10 @@ def run_diff(
         base_workspace = Workspace([base_root], settings)
         head_workspace = Workspace([head_root], settings)
         twins: Twins = {}  # the files both revisions hold, parsed once
-        base_workspace.cache = TwinCache(twins=twins)
-        head_workspace.cache = TwinCache(twins=twins)
+        # the report shows no position in a data file: values alone where a file loads
+        # cleanly (source/data_file.load_yaml_values)
+        base_workspace.cache = TwinCache(twins=twins, positions=False)
+        head_workspace.cache = TwinCache(twins=twins, positions=False)
         base_snap = base_workspace.snapshot()
         head_workspace.set_fleet(fleet)
         head_snap = head_workspace.snapshot()

@@ -74,6 +74,27 @@ def load_yaml_data(path: str, text: str) -> DataFile:
     return _with_readable(_yaml_data(path, load_yaml(path, text)), text)
 
 
+def load_yaml_values(path: str, text: str) -> DataFile:
+    """The file as :func:`load_yaml_data` loads it, for a reader of values alone (``diff``):
+    without its nodes' ranges when it loads cleanly (no problem, no failure, every top-level
+    key a String, nothing Puppet validates per key), since then nothing says where a value
+    is; any other file is loaded with them, as the messages about it need."""
+    doc = load_yaml(path, text, positions=False)
+    value = doc.value
+    nodes = doc.nodes
+    if (
+        doc.fatal is None
+        and not doc.problems
+        and not doc.too_large
+        and isinstance(value, dict)
+        and isinstance(nodes, Nodes)
+        and not (nodes.suspect or nodes.symbol_keys)
+        and all(key.__class__ is str for key in value)
+    ):
+        return DataFile(path, value, None, {}, EMPTY_NODES, ())
+    return load_yaml_data(path, text)
+
+
 def reload_yaml_data(previous: DataFile, previous_text: str, text: str) -> DataFile:
     """The edited file (``previous`` was loaded from ``previous_text``), re-parsing only the
     top-level entries the edit touched when the file allows it; same answer as a full load."""
