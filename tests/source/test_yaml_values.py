@@ -41,7 +41,8 @@ def test_every_recorded_text_reads_as_the_full_load(part: int) -> None:
 
 
 _SCALARS = ["1", "0o17", "1_000", "2001-12-14", "yes", "~", "'q'", '"d\\n"', "!!str 3",
-            "!ruby/regexp /a/", ":sym", "1.5e3", ".inf", "x: y", "%{facts.role}", "!!binary aGk="]  # fmt: skip
+            "!ruby/regexp /a/", ":sym", "1.5e3", ".inf", "x: y", "%{facts.role}",
+            "!!binary aGk="]  # fmt: skip
 
 
 def _node(rng: random.Random, depth: int, anchors: list[str]) -> str:
