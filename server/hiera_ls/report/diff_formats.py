@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable, Sequence
 
 from hiera_ls.display_text import json_text, md_cell, md_code, md_escape, visible
-from hiera_ls.report.diff import Answer, DiffResult, KeyChange
+from hiera_ls.report.diff_result import Answer, DiffResult, KeyChange
 from hiera_ls.report.indented_json import dumps_indented
 
 SHORT = 60  # characters of a value shown in text and Markdown

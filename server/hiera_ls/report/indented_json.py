@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from json.encoder import encode_basestring  # type: ignore[attr-defined]
+from json.encoder import encode_basestring
+from typing import Any
 
 INDENT = "  "
 _INF = float("inf")
@@ -31,20 +32,20 @@ class _Unusual(Exception):
     """A value this writer leaves to :func:`json.dumps` (a class of its own, a cycle...)."""
 
 
-def _value(value: object, newline: str) -> str:
+def _value(value: Any, newline: str) -> str:
     """``value`` written at the indentation that ``newline`` (a line break and the
     indentation of the line the value starts on) gives."""
     cls = value.__class__
     if cls is str:
-        return encode_basestring(value)  # type: ignore[no-any-return]
+        return encode_basestring(value)
     if cls is dict:
-        return _dict(value, newline)  # type: ignore[arg-type]
+        return _dict(value, newline)
     if cls is list or cls is tuple:
-        return _list(value, newline)  # type: ignore[arg-type]
+        return _list(value, newline)
     return _scalar(value)
 
 
-def _scalar(value: object) -> str:
+def _scalar(value: Any) -> str:
     if value is None:
         return "null"
     if value is True:
@@ -53,9 +54,9 @@ def _scalar(value: object) -> str:
         return "false"
     cls = value.__class__
     if cls is int:
-        return int.__repr__(value)  # type: ignore[arg-type]
+        return int.__repr__(value)
     if cls is float:
-        return _float(value)  # type: ignore[arg-type]
+        return _float(value)
     raise _Unusual
 
 
@@ -69,7 +70,7 @@ def _float(value: float) -> str:
     return float.__repr__(value)
 
 
-def _list(items: list[object] | tuple[object, ...], newline: str) -> str:
+def _list(items: list[Any] | tuple[Any, ...], newline: str) -> str:
     if not items:
         return "[]"
     inner = newline + INDENT
@@ -80,7 +81,7 @@ def _list(items: list[object] | tuple[object, ...], newline: str) -> str:
     return "[" + inner + ("," + inner).join(parts) + newline + "]"
 
 
-def _dict(entries: dict[object, object], newline: str) -> str:
+def _dict(entries: dict[Any, Any], newline: str) -> str:
     if not entries:
         return "{}"
     inner = newline + INDENT
@@ -91,23 +92,23 @@ def _dict(entries: dict[object, object], newline: str) -> str:
     return "{" + inner + ("," + inner).join(parts) + newline + "}"
 
 
-def _inner(value: object, newline: str) -> str:
+def _inner(value: Any, newline: str) -> str:
     """:func:`_value`, the commonest classes first (a report's values are mostly strings)."""
     cls = value.__class__
     if cls is str:
-        return encode_basestring(value)  # type: ignore[no-any-return]
+        return encode_basestring(value)
     if cls is int:
-        return int.__repr__(value)  # type: ignore[arg-type]
+        return int.__repr__(value)
     if cls is dict:
-        return _dict(value, newline)  # type: ignore[arg-type]
+        return _dict(value, newline)
     if cls is list:
-        return _list(value, newline)  # type: ignore[arg-type]
+        return _list(value, newline)
     return _value(value, newline)
 
 
-def _key(key: object) -> str:
+def _key(key: Any) -> str:
     if key.__class__ is str:
-        return encode_basestring(key)  # type: ignore[no-any-return]
+        return encode_basestring(key)
     if key.__class__ in _SCALARS or key.__class__ is float:
-        return encode_basestring(_scalar(key))  # type: ignore[no-any-return]
+        return encode_basestring(_scalar(key))
     raise _Unusual
