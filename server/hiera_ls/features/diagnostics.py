@@ -171,6 +171,8 @@ class Diagnostics:
             built = self._built.get(view.env.root)
             if built is None or built.changes < changes or built.index.env is not view.env:
                 built = self._build(snapshot, view, changes, pause)
+                if pause is not None:
+                    pause()
             # what key-unused and the class checks read (the code index, the names the code
             # writes out): costly the first time (seconds on a big repository), so here rather
             # than on a keystroke
@@ -319,10 +321,13 @@ class Diagnostics:
                 if keys is not None:
                     indexed.append(keys)
         index = build_index(view.env, indexed, snapshot.files)
+        if pause is not None:
+            pause()  # (each of these two steps takes tens of milliseconds on a big file)
+        workspace_found = check_workspace(index)
         self._builds += 1
         built = _Built(
             index,
-            check_workspace(index),
+            workspace_found,
             self.changes if changes is None else changes,
             self._builds,
         )
@@ -620,6 +625,8 @@ class Diagnostics:
                     LegacyFacts.of(snapshot.target, snapshot.profiles),
                     pause,
                 )
+                if pause is not None:
+                    pause()  # (the lookups' findings, then the index's and the hints)
                 large = len(source.text) > LARGE_FILE_CHARS
                 if built is not None:
                     # the index's findings; after an edit, until the index is rebuilt, those
