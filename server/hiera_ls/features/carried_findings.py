@@ -44,6 +44,13 @@ class CarriedFindings:
         for key in [k for k in self._held if k[1] == path]:
             del self._held[key]
 
+    def copy(self) -> CarriedFindings:
+        return CarriedFindings(dict(self._held))
+
+    def adopt(self, other: CarriedFindings, path: str) -> None:
+        """``other``'s findings of ``path`` become those carried here."""
+        self._held.update((key, held) for key, held in other._held.items() if key[1] == path)
+
 
 def move_with_lines(old: str, new: str, problems: Sequence[Problem]) -> list[Problem]:
     """Problems of ``old`` moved to ``new``: lines before and after the edited lines keep

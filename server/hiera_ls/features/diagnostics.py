@@ -121,6 +121,42 @@ class _EveryProfile:
 
 
 @dataclass(slots=True)
+class FileMemos:
+    """What an edit's publish of a file starts from: the file's last full result and what an
+    edit moves of it, the last unused-key hints' pass, the cross-file findings carried.
+
+    The server's background run works on a copy (``staged``) and hands each file's over
+    once all of it is made (``adopt``): the first edit after a pause in typing met a run
+    stopped half-way (a new full result, the last publish's pass), and compared thousands of
+    equal findings value by value, sorted them and converted them again (15-25 ms)."""
+
+    full: dict[str, _Full] = field(default_factory=dict)
+    movable: dict[str, _Movable] = field(default_factory=dict)  # per file, its last _Full's
+    said: SaidOnce = field(default_factory=SaidOnce)  # the server's last publish of each file
+    carried: CarriedFindings = field(default_factory=CarriedFindings)  # (open files)
+
+    def staged(self) -> FileMemos:
+        return FileMemos(dict(self.full), dict(self.movable), self.said.copy(), self.carried.copy())
+
+    def adopt(self, staged: FileMemos, path: str) -> None:
+        """``staged``'s entries for ``path`` become these (what the next edit starts from)."""
+        full = staged.full.get(path)
+        if full is not None:
+            self.full[path] = full
+        movable = staged.movable.get(path)
+        if movable is not None:
+            self.movable[path] = movable
+        self.said.adopt(staged.said, path)
+        self.carried.adopt(staged.carried, path)
+
+    def forget(self, path: str) -> None:
+        self.said.forget(path)
+        self.full.pop(path, None)
+        self.movable.pop(path, None)
+        self.carried.forget(path)
+
+
+@dataclass(slots=True)
 class Diagnostics:
     """Per-server cache of the checks' indexes (one per environment), not global state.
 
@@ -131,7 +167,6 @@ class Diagnostics:
 
     _built: dict[str, _Built] = field(default_factory=dict)
     changes: int = 0  # data changes seen (the server's thread counts; a worker reads)
-    _full: dict[str, _Full] = field(default_factory=dict)
     _builds: int = 0
     inline_coverage: bool = True
     _coverage: dict[str, _EveryProfile] = field(default_factory=dict)
@@ -146,9 +181,7 @@ class Diagnostics:
     # the classes the code declares resource-like, for the code index they were read from
     _declared: tuple[CodeIndex, frozenset[str]] | None = None
     # the server's open files: cross-file findings shown until the checks after an edit run
-    _carried: CarriedFindings = field(default_factory=CarriedFindings)
-    _movable: dict[str, _Movable] = field(default_factory=dict)  # per file, its last _Full's
-    _said: SaidOnce = field(default_factory=SaidOnce)  # the server's last publish of each file
+    _memos: FileMemos = field(default_factory=FileMemos)
 
     def data_changed(self) -> None:
         """Some data file changed: the indexes are out of date (kept until rebuilt)."""
@@ -281,6 +314,7 @@ class Diagnostics:
         text: str | None,
         found: Sequence[Problem],
         holds: bool,
+        memos: FileMemos,
     ) -> list[Problem] | None:
         """Cross-file findings of kind ``what`` to show for ``path``: ``found`` when they hold
         for its text (kept, for a file open in the server); else the last ones kept, moved
@@ -288,9 +322,9 @@ class Diagnostics:
         kept = not self.inline_coverage and text is not None and path in snapshot.files.overlay
         if holds:
             if kept and text is not None:
-                self._carried.keep(what, path, text, found)
+                memos.carried.keep(what, path, text, found)
             return list(found)
-        return self._carried.moved(what, path, text) if kept and text is not None else None
+        return memos.carried.moved(what, path, text) if kept and text is not None else None
 
     def source(self, snapshot: Snapshot, path: str) -> DataSource | None:
         """The file's text and parse; the text is read on each call, not kept (an open file's
@@ -372,7 +406,8 @@ class Diagnostics:
 
     def quick_problems(self, snapshot: Snapshot, path: str) -> list[Problem]:
         """What to show right after an edit: full checks if cheap, else loader + moved problems."""
-        last = self._full.get(path)
+        memos = self._memos
+        last = memos.full.get(path)
         if (
             last is None
             or last.cost_s < FAST_BUDGET_S
@@ -385,7 +420,7 @@ class Diagnostics:
         if source.text == last.text:
             found = self.with_coverage(snapshot, path, source.text, list(last.problems))
             return self.policy(snapshot, path, source.text, found, last.checked, self._said_memo)
-        movable = self._movable_of(path, last)
+        movable = _movable_of(memos, path, last)
         moved = movable.kept.moved(last.text, source.text)  # in file order, each once
         # loader notes the checks judged (a yaml11-boolean a class parameter's type silenced
         # or made a warning) stay judged until the full checks run again
@@ -395,19 +430,20 @@ class Diagnostics:
         found = self.with_coverage(snapshot, path, source.text, found)
         return self.policy(snapshot, path, source.text, found, PARTIAL, self._said_memo)
 
-    def prepare_edits(self, path: str) -> None:
-        """Work out now what the next edit of ``path`` moves of its last full result (the
-        server's background run, after its checks): left to that edit, it cost the first
-        keystroke after each pause a sort of every finding (2,371 on a 10,000-line file)."""
-        last = self._full.get(path)
-        if last is not None and last.cost_s >= FAST_BUDGET_S:
-            self._movable_of(path, last)
+    def staged(self) -> FileMemos:
+        """A copy of what each file's publish starts from, for a background run (see
+        :class:`FileMemos`); ``hand_over`` gives back each file's once it is done."""
+        return self._memos.staged()
 
-    def _movable_of(self, path: str, last: _Full) -> _Movable:
-        movable = self._movable.get(path)
-        if movable is None or movable.full is not last:
-            movable = self._movable[path] = _Movable.of(last)
-        return movable
+    def hand_over(self, staged: FileMemos, path: str) -> None:
+        """``path``'s checks and publish in ``staged`` become what the next edit starts from,
+        with what that edit moves of its full result worked out now (left to that edit, it
+        cost the first keystroke after each pause a sort of every finding: 2,371 on a
+        10,000-line file)."""
+        last = staged.full.get(path)
+        if last is not None and last.cost_s >= FAST_BUDGET_S:
+            _movable_of(staged, path, last)
+        self._memos.adopt(staged, path)
 
     def loader_problems(self, snapshot: Snapshot, path: str) -> list[Problem]:
         """What the file's loader found (its YAML as Puppet reads it), under the repository's
@@ -420,19 +456,30 @@ class Diagnostics:
         return self.policy(snapshot, path, source.text, found, PARTIAL)
 
     def file_problems(
-        self, snapshot: Snapshot, path: str, pause: Pause | None = None
+        self,
+        snapshot: Snapshot,
+        path: str,
+        pause: Pause | None = None,
+        staged: FileMemos | None = None,
     ) -> list[Problem]:
         """Problems located in ``path``, in file order, without duplicates (every check).
 
         ``pause`` is called before each lookup the profile check makes: a background caller
-        uses it to let the server's thread go first, or to give up (by raising).
+        uses it to let the server's thread go first, or to give up (by raising); ``staged``:
+        where that caller keeps what it found (see :class:`FileMemos`).
         """
-        found, checked, text = self.checked(snapshot, path, pause)
-        found = self.with_coverage(snapshot, path, text, found)
-        return self.policy(snapshot, path, text, found, checked, self._said_memo)
+        found, checked, text = self.checked(snapshot, path, pause, staged)
+        found = self.with_coverage(snapshot, path, text, found, staged)
+        said = staged.said if staged is not None else self._said_memo
+        return self.policy(snapshot, path, text, found, checked, said)
 
     def with_coverage(
-        self, snapshot: Snapshot, path: str, text: str | None, found: list[Problem]
+        self,
+        snapshot: Snapshot,
+        path: str,
+        text: str | None,
+        found: list[Problem],
+        staged: FileMemos | None = None,
     ) -> list[Problem]:
         """The file's problems plus its every-profile findings, each cause with the lookups it
         makes fail (kept apart from the file's own result: a new run of those does not make
@@ -445,7 +492,8 @@ class Diagnostics:
         last, holds = self._coverage_for(snapshot, view, path)
         if kind is FileKind.DATA:
             current = last.by_file.get(path, []) if last is not None else []
-            extra = self._carry(snapshot, "profiles", path, text, current, holds) or []
+            memos = staged if staged is not None else self._memos
+            extra = self._carry(snapshot, "profiles", path, text, current, holds, memos) or []
             if extra:
                 found = located_in(sorted([*found, *extra], key=file_order), path)
         if last is None:
@@ -456,13 +504,14 @@ class Diagnostics:
         return fold(found, last.consequences, len(snapshot.profiles))
 
     def checked(
-        self, snapshot: Snapshot, path: str, pause: Pause | None
+        self, snapshot: Snapshot, path: str, pause: Pause | None, staged: FileMemos | None = None
     ) -> tuple[list[Problem], Coverage, str | None]:
         """Every check but the every-profile findings, before the repository's policy; reused
         while nothing it read changed. With what the checks covered, and the text checked."""
         context = self._context(snapshot, path)
         every = self._every(snapshot, path, pause)
-        last = self._full.get(path)
+        memos = staged if staged is not None else self._memos
+        last = memos.full.get(path)
         if (
             context
             and last is not None
@@ -473,12 +522,12 @@ class Diagnostics:
             return list(last.problems), last.checked, last.text
         started = time.perf_counter()
         changes = self.changes
-        found, source, checked = self._file_problems(snapshot, path, pause, every)
+        found, source, checked = self._file_problems(snapshot, path, pause, every, memos)
         if source is not None:
             cost = time.perf_counter() - started
             if not context and self.changes == changes:  # the checks built the index just now
                 context = self._context(snapshot, path)
-            self._full[path] = _Full(
+            memos.full[path] = _Full(
                 source.text,
                 frozenset(source.data.problems),
                 tuple(found),
@@ -564,16 +613,13 @@ class Diagnostics:
     @property
     def _said_memo(self) -> SaidOnce | None:
         """What the policy keeps of each publish: the server's, whose files are edited."""
-        return None if self.inline_coverage else self._said
+        return None if self.inline_coverage else self._memos.said
 
     def forget(self, path: str) -> None:
-        self._said.forget(path)
-        self._full.pop(path, None)
-        self._movable.pop(path, None)
-        self._carried.forget(path)
+        self._memos.forget(path)
 
     def _file_problems(
-        self, snapshot: Snapshot, path: str, pause: Pause | None, every: bool
+        self, snapshot: Snapshot, path: str, pause: Pause | None, every: bool, memos: FileMemos
     ) -> tuple[list[Problem], DataSource | None, Coverage]:
         """The problems, for a data file the text and parse they were found in, and which
         codes the checks looked for (so a suppression is called unused only when it is)."""
@@ -633,7 +679,9 @@ class Diagnostics:
                     # last shown, moved with the edit
                     index_found = built.by_file.get(path, [])
                     holds = built.changes == self.changes
-                    carried = self._carry(snapshot, "index", path, source.text, index_found, holds)
+                    carried = self._carry(
+                        snapshot, "index", path, source.text, index_found, holds, memos
+                    )
                     found.extend(index_found if carried is None else carried)
                     if code is not None and not large:
                         # a hint per key: past the large-file size skipped, as the other
@@ -661,6 +709,13 @@ class Diagnostics:
         else:
             checked = PARTIAL  # a file no check reads: its suppressions are not judged
         return located_in(found, path), source, checked
+
+
+def _movable_of(memos: FileMemos, path: str, last: _Full) -> _Movable:
+    movable = memos.movable.get(path)
+    if movable is None or movable.full is not last:
+        movable = memos.movable[path] = _Movable.of(last)
+    return movable
 
 
 @dataclass(frozen=True, slots=True)

@@ -137,6 +137,15 @@ class SaidOnce:
     def forget(self, path: str) -> None:
         self._last.pop(path, None)
 
+    def copy(self) -> SaidOnce:
+        return SaidOnce(dict(self._last))
+
+    def adopt(self, other: SaidOnce, path: str) -> None:
+        """``other``'s last pass of ``path`` becomes this one's."""
+        said = other._last.get(path)
+        if said is not None:
+            self._last[path] = said
+
 
 @dataclass(frozen=True, slots=True)
 class _Said:
