@@ -523,6 +523,8 @@ class Diagnostics:
         started = time.perf_counter()
         changes = self.changes
         found, source, checked = self._file_problems(snapshot, path, pause, every, memos)
+        if staged is not None:
+            found = staged.said.reuse(path, found, pause)
         if source is not None:
             cost = time.perf_counter() - started
             if not context and self.changes == changes:  # the checks built the index just now

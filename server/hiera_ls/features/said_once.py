@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from hiera_ls.checks.problems import on_lines
@@ -137,6 +137,25 @@ class SaidOnce:
     def forget(self, path: str) -> None:
         self._last.pop(path, None)
 
+    def reuse(
+        self, path: str, found: list[Problem], pause: Callable[[], None] | None = None
+    ) -> list[Problem]:
+        """``found`` (a new run of the checks), each finding equal to one of the last pass's
+        replaced by that one, a slice at a time with a ``pause`` between: this pass, the
+        conversion and the next edit's publish then compare them by identity. Compared value
+        by value, 4,744 findings of a 10,000-line file cost the background run 25 ms in the
+        pass and 25 ms in the conversion, stretches the first edit after a pause met."""
+        last = self._last.get(path)
+        if last is None:
+            return found
+        known = {p: p for p in last.found}
+        out: list[Problem] = []
+        for start in range(0, len(found), REUSE_SLICE):
+            if start and pause is not None:
+                pause()
+            out.extend([known.get(p, p) for p in found[start : start + REUSE_SLICE]])
+        return out
+
     def copy(self) -> SaidOnce:
         return SaidOnce(dict(self._last))
 
@@ -161,6 +180,7 @@ class _Said:
 
 
 MAX_CHANGED = 256  # findings changed by an edit that are looked at one by one
+REUSE_SLICE = 512  # findings compared between two pauses (see SaidOnce.reuse)
 
 
 def _after_edit(last: _Said, found: list[Problem]) -> _Said | None:
