@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lsprotocol import types
 
+from hiera_ls.checks import unused_data
 from hiera_ls.features import lsp_ranges
 from hiera_ls.features.diagnostics import Diagnostics
 from hiera_ls.project.workspace import Workspace
@@ -164,3 +166,36 @@ def test_a_files_findings_come_in_file_order_as_an_edits_do(tmp_path: Path):
     lines = [(p.where.span.start.line, p.code) for p in found]
     assert (11, "key-unused") in lines and (13, "class-parameter-of-define") in lines
     assert lines == sorted(lines)
+
+
+def test_the_hints_of_a_big_file_give_way_between_slices_of_keys(tmp_path: Path) -> None:
+    """The server's background run may stop between slices of a file's keys (an edit came
+    in: it gives up by raising from its pause), not only once every key is judged: the
+    hints of a 10,000-line file took 20-45 ms without a pause, which the first edit after a
+    pause in typing waited for."""
+    common = write_repo(tmp_path)
+    common.write_text(COMMON + "".join(f"k{n}: {n}\n" for n in range(1000)), encoding="utf-8")
+    snap = Workspace([str(tmp_path)]).snapshot()
+    full = [p for p in Diagnostics().file_problems(snap, str(common)) if p.code == "key-unused"]
+    assert len(full) > 1000
+    inside: list[bool] = []  # whether the hints are being judged
+    hints = unused_data.unused_in_file
+
+    def judging(*args: Any, **kwargs: Any) -> list[Problem]:
+        inside.append(True)
+        found = hints(*args, **kwargs)
+        inside.append(False)
+        return found
+
+    class GivenUp(Exception):
+        pass
+
+    def pause() -> None:
+        if inside and inside[-1]:
+            raise GivenUp
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(unused_data, "unused_in_file", judging)
+        with pytest.raises(GivenUp):
+            Diagnostics().file_problems(snap, str(common), pause)
+    assert inside == [True]  # given up inside the hints, not after them

@@ -693,7 +693,8 @@ class Diagnostics:
                         # said which findings are reported: see features/said_once.py)
                         if pause is not None:
                             pause()
-                        found.extend(_unused_in(context, built, path, source.file_keys()))
+                        hints = _unused_in(context, built, path, source.file_keys(), pause)
+                        found.extend(hints)
                     # in file order, as an edit's publish has them (moved, in quick_problems):
                     # in the checks' order, the first edit after each run took nothing from
                     # this run's publish (features/said_once.py, lsp_ranges.py)
@@ -764,7 +765,9 @@ def _unused_context(
     return built.unused
 
 
-def _unused_in(context: _UnusedContext, built: _Built, path: str, keys: FileKeys) -> list[Problem]:
+def _unused_in(
+    context: _UnusedContext, built: _Built, path: str, keys: FileKeys, pause: Pause | None
+) -> list[Problem]:
     """The file's hints from its current keys (a key just typed is judged at once), with the
     references of its current text."""
     from hiera_ls.checks.unused_data import unused_in_file
@@ -774,7 +777,9 @@ def _unused_in(context: _UnusedContext, built: _Built, path: str, keys: FileKeys
     module = built.index.role(path).module_name
     own = {r.target for r in keys.kept_references(module)}
     reads = context.data_reads | own if own else context.data_reads
-    return unused_in_file(path, keys, module, context.code, reads, context.written, context.coded)
+    return unused_in_file(
+        path, keys, module, context.code, reads, context.written, context.coded, pause
+    )
 
 
 def _file_count(snapshot: Snapshot, view: EnvironmentView) -> int:
