@@ -17,7 +17,7 @@ import pytest
 from lsprotocol import types
 from pygls.protocol import LanguageServerProtocol
 
-from hiera_ls.features import diagnostics
+from hiera_ls.features import diagnostics, file_memos
 from hiera_ls.lsp import diagnostics_scheduler
 from hiera_ls.lsp.serve import create_server
 from hiera_ls.lsp.transport import MessageProtocol
@@ -240,13 +240,13 @@ def test_the_first_edit_after_the_cross_file_run_moves_what_the_run_prepared(
             published.append((params.version, [str(d.code) for d in params.diagnostics]))
 
     monkeypatch.setattr(server, "text_document_publish_diagnostics", publish)
-    movable = diagnostics._Movable.of
+    movable = file_memos.Movable.of
 
     def recorded(full: Any) -> Any:
         sorted_on.append(threading.current_thread().name)
         return movable(full)
 
-    monkeypatch.setattr(diagnostics._Movable, "of", recorded)
+    monkeypatch.setattr(file_memos.Movable, "of", recorded)
     scheduler = server.scheduler
     ids = iter(range(1, 100))
 

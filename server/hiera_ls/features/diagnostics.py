@@ -34,17 +34,17 @@ from hiera_ls.checks.policy import (
 )
 from hiera_ls.checks.problems import file_order
 from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
-from hiera_ls.features.carried_findings import CarriedFindings, FileOrdered, move_with_lines
+from hiera_ls.features.carried_findings import move_with_lines
 from hiera_ls.features.check_profiles import node_profiles, profile_lookups
 from hiera_ls.features.code_hints import PUPPET_CODE, code_hints
 from hiera_ls.features.code_hints import project_paths as project_paths  # report/run.py's
+from hiera_ls.features.file_memos import FileMemos, FullResult, movable_of
 from hiera_ls.features.file_order import located_in, reported_where_it_is
 from hiera_ls.features.said_once import SaidOnce, without_said
 from hiera_ls.project.code_mentions import MentionCache, mentioned
 from hiera_ls.project.key_index import LARGE_FILE_CHARS, FileKeys
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.source.files import Stamp
-from hiera_ls.source.loader_rules import YAML11_BOOLEAN
 from hiera_ls.source.spans import Problem
 
 # The checks' implementations (checks/registry.py and the families behind it), the engine's
@@ -72,42 +72,8 @@ class _Built:
 
 Pause = Callable[[], None]
 SYNC_INDEX_FILES = 300  # environments with more data files get their index in the background
-JUDGED_LOADER_CODES = frozenset({YAML11_BOOLEAN.code})  # loader notes the checks may rejudge
 FAST_BUDGET_S = 0.03  # full checks that took less than this last time run on every keystroke
 FOREGROUND_LOOKUPS = 2_000  # keys x profiles the server's thread looks up for one file
-
-
-@dataclass(frozen=True, slots=True)
-class _Full:
-    """The last full result for one file, with what it was computed from."""
-
-    text: str
-    loader: frozenset[Problem]  # the loader's own findings at that time
-    problems: tuple[Problem, ...]  # as the checks found them, before the repository's policy
-    cost_s: float
-    checked: Coverage
-    context: tuple[object, ...] = ()  # what else they read (see Diagnostics._context)
-    every: bool = True  # every profile's lookups (not the active one's alone: a big file)
-
-
-@dataclass(frozen=True, slots=True)
-class _Movable:
-    """What an edit moves of a last full result (Diagnostics.quick_problems), worked out by
-    the server's background run that made it (``prepare_edits``; a command-line run never
-    needs it), else on the first edit after it: the checks' own findings in file order, and
-    the loader notes the checks judged."""
-
-    full: _Full
-    kept: FileOrdered
-    overridden: tuple[Problem, ...]
-
-    @classmethod
-    def of(cls, full: _Full) -> _Movable:
-        loader = full.loader
-        kept = sorted((p for p in full.problems if p not in loader), key=file_order)
-        judged = frozenset(full.problems)
-        overridden = (p for p in loader if p.code in JUDGED_LOADER_CODES and p not in judged)
-        return cls(full, FileOrdered.of(kept), tuple(overridden))
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,42 +84,6 @@ class _EveryProfile:
     by_file: dict[str, list[Problem]]
     stamps: dict[str, Stamp | None]  # each file with findings or consequences, as it was then
     consequences: ByCause = field(default_factory=dict)  # the lookups each cause breaks
-
-
-@dataclass(slots=True)
-class FileMemos:
-    """What an edit's publish of a file starts from: the file's last full result and what an
-    edit moves of it, the last unused-key hints' pass, the cross-file findings carried.
-
-    The server's background run works on a copy (``staged``) and hands each file's over
-    once all of it is made (``adopt``): the first edit after a pause in typing met a run
-    stopped half-way (a new full result, the last publish's pass), and compared thousands of
-    equal findings value by value, sorted them and converted them again (15-25 ms)."""
-
-    full: dict[str, _Full] = field(default_factory=dict)
-    movable: dict[str, _Movable] = field(default_factory=dict)  # per file, its last _Full's
-    said: SaidOnce = field(default_factory=SaidOnce)  # the server's last publish of each file
-    carried: CarriedFindings = field(default_factory=CarriedFindings)  # (open files)
-
-    def staged(self) -> FileMemos:
-        return FileMemos(dict(self.full), dict(self.movable), self.said.copy(), self.carried.copy())
-
-    def adopt(self, staged: FileMemos, path: str) -> None:
-        """``staged``'s entries for ``path`` become these (what the next edit starts from)."""
-        full = staged.full.get(path)
-        if full is not None:
-            self.full[path] = full
-        movable = staged.movable.get(path)
-        if movable is not None:
-            self.movable[path] = movable
-        self.said.adopt(staged.said, path)
-        self.carried.adopt(staged.carried, path)
-
-    def forget(self, path: str) -> None:
-        self.said.forget(path)
-        self.full.pop(path, None)
-        self.movable.pop(path, None)
-        self.carried.forget(path)
 
 
 @dataclass(slots=True)
@@ -420,7 +350,7 @@ class Diagnostics:
         if source.text == last.text:
             found = self.with_coverage(snapshot, path, source.text, list(last.problems))
             return self.policy(snapshot, path, source.text, found, last.checked, self._said_memo)
-        movable = _movable_of(memos, path, last)
+        movable = movable_of(memos, path, last)
         moved = movable.kept.moved(last.text, source.text)  # in file order, each once
         # loader notes the checks judged (a yaml11-boolean a class parameter's type silenced
         # or made a warning) stay judged until the full checks run again
@@ -442,7 +372,7 @@ class Diagnostics:
         10,000-line file)."""
         last = staged.full.get(path)
         if last is not None and last.cost_s >= FAST_BUDGET_S:
-            _movable_of(staged, path, last)
+            movable_of(staged, path, last)
         self._memos.adopt(staged, path)
 
     def loader_problems(self, snapshot: Snapshot, path: str) -> list[Problem]:
@@ -529,7 +459,7 @@ class Diagnostics:
             cost = time.perf_counter() - started
             if not context and self.changes == changes:  # the checks built the index just now
                 context = self._context(snapshot, path)
-            memos.full[path] = _Full(
+            memos.full[path] = FullResult(
                 source.text,
                 frozenset(source.data.problems),
                 tuple(found),
@@ -712,13 +642,6 @@ class Diagnostics:
         else:
             checked = PARTIAL  # a file no check reads: its suppressions are not judged
         return located_in(found, path), source, checked
-
-
-def _movable_of(memos: FileMemos, path: str, last: _Full) -> _Movable:
-    movable = memos.movable.get(path)
-    if movable is None or movable.full is not last:
-        movable = memos.movable[path] = _Movable.of(last)
-    return movable
 
 
 @dataclass(frozen=True, slots=True)

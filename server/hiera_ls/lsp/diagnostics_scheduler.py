@@ -38,7 +38,7 @@ from hiera_ls.source.loader_rules import DATA_LARGE_FILE
 from hiera_ls.source.spans import Problem, Severity, Span
 
 if TYPE_CHECKING:
-    from hiera_ls.features.diagnostics import FileMemos
+    from hiera_ls.features.file_memos import FileMemos
     from hiera_ls.lsp.server import HieraLanguageServer
     from hiera_ls.project.workspace import Snapshot
 
@@ -433,7 +433,7 @@ class DiagnosticsScheduler:
 @dataclass(frozen=True, slots=True)
 class Staged:
     """What a background run keeps of each file's checks and publish until the file's are all
-    made (features/diagnostics.py: FileMemos)."""
+    made (features/file_memos.py: FileMemos)."""
 
     memos: FileMemos
     converted: lsp_ranges.ConvertedDiagnostics
