@@ -23,7 +23,7 @@ class FullResult:
     text: str
     loader: frozenset[Problem]  # the loader's own findings at that time
     problems: tuple[Problem, ...]  # as the checks found them, before the repository's policy
-    cost_s: float
+    cost_s: float  # processor time of the checks (on the thread that ran them)
     checked: Coverage
     context: tuple[object, ...] = ()  # what else they read (see Diagnostics._context)
     every: bool = True  # every profile's lookups (not the active one's alone: a big file)
