@@ -6,8 +6,9 @@ plain data file; eyaml's cryptography (met only with an eyaml key or ``ENC[`` va
 Puppet's type system (class parameters' types), ruamel.yaml (hover's values), the
 reports, the PuppetDB configuration without a PuppetDB, and the features only a request
 needs (hover, definition, references, links, inlay hints, outline, workspace symbols, explain,
-the key view, the change lens, eyaml's views and actions) load when something needs them,
-not at start. The server runs in a process of its own, fed JSON-RPC on stdin; it writes its
+the key view, the change lens, eyaml's views and actions, the quick fixes) load when
+something needs them, not at start; the Puppet code's readers with the code index, read in
+the background after the first publish. The server runs in a process of its own, fed JSON-RPC on stdin; it writes its
 ``sys.modules`` to a file at its first publish.
 """
 
@@ -34,6 +35,8 @@ NOT_AT_START = (
     "hiera_ls.puppet.types",
     "hiera_ls.puppet.type_parser",
     "hiera_ls.report",
+    "hashlib",  # (a pulling client's result ids)
+    "hiera_ls.checks.fixes",  # (quick fixes: the first code action request)
     # what only a request needs, imported by its handler when it first runs
     "hiera_ls.features.hover",
     "hiera_ls.features.definition",
@@ -74,6 +77,10 @@ NOT_BEFORE_THE_CHECKS = (
     "hiera_ls.features.targets",
     "hiera_ls.project.eyaml_keys",
     "hiera_ls.source.eyaml_crypto",
+    # the Puppet code's readers (the code index is read in the background after it)
+    "hiera_ls.source.manifest_parser",
+    "hiera_ls.source.puppet_lexer",
+    "hiera_ls.source.template_reader",
 )
 
 # the server, with its first publish recorded (pygls' publish method, which every publish
