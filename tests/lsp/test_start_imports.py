@@ -8,8 +8,8 @@ reports, the PuppetDB configuration without a PuppetDB, and the features only a 
 needs (hover, definition, references, links, inlay hints, outline, workspace symbols, explain,
 the key view, the change lens, eyaml's views and actions, the quick fixes) load when
 something needs them, not at start; the Puppet code's readers with the code index, read in
-the background after the first publish. The server runs in a process of its own, fed JSON-RPC on stdin; it writes its
-``sys.modules`` to a file at its first publish.
+the background after the first publish. The server runs in a process of its own, fed
+JSON-RPC on stdin; it writes its ``sys.modules`` to a file at its first publish.
 """
 
 from __future__ import annotations
