@@ -14,7 +14,8 @@ each run reports the wall time from process start to the first publish for the o
 and the server's CPU time (all its threads) at that publish. The load average is printed
 before and after. ``--floor`` adds, each run, what no server can go below: a Python process
 that imports pygls' server (lsprotocol's types: most of it) as the server does (the cycle
-collector paused) and exits, its wall and CPU time.
+collector paused) and exits, its wall and CPU time; and a bare pygls server, which answers
+initialize and publishes no diagnostics for the opened file, timed as the servers are.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ import argparse
 import asyncio
 import logging
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -46,13 +46,17 @@ from bench_lsp import (
 SERVER_DIR = Path(__file__).resolve().parent.parent / "server"
 
 
+def hiera_ls(server_dir: Path) -> list[str]:
+    """``hiera-ls serve`` with its package imported from ``server_dir``."""
+    return ["env", f"PYTHONPATH={server_dir}", sys.executable, "-m", "hiera_ls", "serve"]
+
+
 async def first_publish(
-    server_dir: Path, repo: Repo, text: str, stderr_log: Path
+    command: list[str], repo: Repo, text: str, stderr_log: Path
 ) -> tuple[float, float]:
     """(wall s, server CPU s) from process start to the first publish for the opened file."""
     settings = {"hiera": {"factsProfile": repo.node}}
     session = make_session(settings)
-    command = ["env", f"PYTHONPATH={server_dir}", sys.executable, "-m", "hiera_ls", "serve"]
     start = time.perf_counter()
     proc = await start_server(session.client, command, stderr_log)
     try:
@@ -66,18 +70,39 @@ async def first_publish(
         await session.client.stop()  # type: ignore[no-untyped-call]
 
 
-FLOOR = "import gc; gc.disable(); import pygls.lsp.server"
+# the process's own CPU time, printed once the import is done (its exit, which frees every
+# module, is no part of a server's start)
+FLOOR = (
+    "import gc, time; gc.disable(); import pygls.lsp.server; print(time.process_time(), flush=True)"
+)
 FLOOR_NAME = "floor"
+# the least a pygls server does for this client: answer initialize, publish nothing found for
+# the file opened (its messages built and read by pygls and lsprotocol as hiera-ls' are)
+BARE = """
+import gc
+gc.disable()
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+server = LanguageServer("bare", "1", text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def opened(ls, params):
+    item = params.text_document
+    found = types.PublishDiagnosticsParams(uri=item.uri, version=item.version, diagnostics=[])
+    ls.text_document_publish_diagnostics(found)
+server.start_io()
+"""
+BARE_NAME = "bare pygls server"
 
 
 def floor() -> tuple[float, float]:
-    """(wall s, CPU s) of a Python process importing pygls' server, and nothing else."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    """(wall s, CPU s) of a Python process importing pygls' server, and nothing else, until
+    the import is done."""
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", FLOOR], check=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    with subprocess.Popen([sys.executable, "-c", FLOOR], stdout=subprocess.PIPE) as proc:
+        assert proc.stdout is not None
+        cpu = float(proc.stdout.readline())
+        wall = time.perf_counter() - start
+    return wall, cpu
 
 
 def load() -> str:
@@ -95,15 +120,21 @@ async def main_async(args: argparse.Namespace) -> None:
         times: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in servers}
         if args.floor:
             times[FLOOR_NAME] = []
+            times[BARE_NAME] = []
         for run in range(args.runs):
             for name, server_dir in servers if run % 2 == 0 else servers[::-1]:  # (either first)
-                wall, cpu = await first_publish(Path(server_dir), repo, text, work / "stderr")
+                command = hiera_ls(Path(server_dir))
+                wall, cpu = await first_publish(command, repo, text, work / "stderr")
                 times[name].append((wall, cpu))
                 print(f"run {run + 1} {name}: {wall * 1000:.0f} ms wall, {cpu * 1000:.0f} ms CPU")
             if args.floor:
                 wall, cpu = floor()
                 times[FLOOR_NAME].append((wall, cpu))
                 print(f"run {run + 1} floor: {wall * 1000:.0f} ms wall, {cpu * 1000:.0f} ms CPU")
+                bare = [sys.executable, "-c", BARE]
+                wall, cpu = await first_publish(bare, repo, text, work / "stderr")
+                times[BARE_NAME].append((wall, cpu))
+                print(f"run {run + 1} bare: {wall * 1000:.0f} ms wall, {cpu * 1000:.0f} ms CPU")
         print(f"load after: {load()}")
         for name, got in times.items():
             walls = [w * 1000 for w, _ in got]
