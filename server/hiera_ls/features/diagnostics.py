@@ -383,6 +383,12 @@ class Diagnostics:
         if source is None:
             return []
         found = located_in(sorted(source.data.problems, key=file_order), path)
+        # not the notes the checks may judge by a class parameter's type: they would go away
+        found = [
+            p
+            for p in found
+            if p.code not in JUDGED_LOADER_CODES or not source.data.on_parameter_value(p.where.span)
+        ]
         return self.policy(snapshot, path, source.text, found, PARTIAL)
 
     def file_problems(

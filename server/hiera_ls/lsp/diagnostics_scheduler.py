@@ -23,7 +23,6 @@ import asyncio
 import concurrent.futures
 import contextlib
 import functools
-import hashlib
 import threading
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -468,6 +467,8 @@ def _diag_key(d: types.Diagnostic) -> tuple[Any, ...]:
 
 def result_id(items: Sequence[types.Diagnostic]) -> str:
     """A pull client's ``previousResultId``: equal when the diagnostics are."""
+    import hashlib  # (pull clients only: not with the server's start)
+
     digest = hashlib.sha1()
     for d in items:
         digest.update(repr(_diag_key(d)).encode("utf-8", "surrogatepass"))
