@@ -38,7 +38,7 @@ from hiera_ls.features.carried_findings import move_with_lines
 from hiera_ls.features.check_profiles import node_profiles, profile_lookups
 from hiera_ls.features.code_hints import PUPPET_CODE, code_hints
 from hiera_ls.features.code_hints import project_paths as project_paths  # report/run.py's
-from hiera_ls.features.file_memos import FileMemos, FullResult, movable_of
+from hiera_ls.features.file_memos import JUDGED_LOADER_CODES, FileMemos, FullResult, movable_of
 from hiera_ls.features.file_order import located_in, reported_where_it_is
 from hiera_ls.features.said_once import SaidOnce, without_said
 from hiera_ls.project.code_mentions import MentionCache, mentioned
