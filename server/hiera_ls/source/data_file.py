@@ -17,6 +17,7 @@ from hiera_ls.puppet.ruby_text import symkeys_to_string
 from hiera_ls.puppet.values import CompositeKey, RubySymbol
 from hiera_ls.source import loader_rules as rules
 from hiera_ls.source.files import ReadProblem
+from hiera_ls.source.keys import PARAMETER_KEY
 from hiera_ls.source.node_table import EMPTY_NODES, Nodes, NodeSpans, NodeTable, Path
 from hiera_ls.source.psych_scalars import RubyObject
 from hiera_ls.source.rules import Rule
@@ -48,6 +49,17 @@ class DataFile:
     def error(self) -> str | None:
         """Puppet's error for any lookup reading the file, as plain text."""
         return self.failure.plain if self.failure is not None else None
+
+    def on_parameter_value(self, span: Span) -> bool:
+        """Whether ``span`` starts on a line of a root entry whose key is shaped like a class
+        parameter's (``ntp::enable: yes``): a value the class's Puppet code may judge."""
+        nodes = self.nodes
+        if not isinstance(nodes, Nodes):
+            return False
+        return any(
+            path and isinstance(path[0], str) and PARAMETER_KEY.fullmatch(path[0])
+            for path, _ in nodes.covering(span.start.line)
+        )
 
 
 def unreadable_data(path: str, problem: ReadProblem) -> DataFile:
