@@ -129,6 +129,10 @@ def test_an_edit_publishes_its_own_checks_before_the_cross_file_run(
         await until(lambda: events.count(("cross-file run", None, [])) == 2)
         await until(lambda: not scheduler._checking)  # the run is over
         await asyncio.sleep(0.05)  # (its results equal: not published again)
+        edit(4, 2, 8, 8, " ")  # typed after the value, on the finding's line: port's stays
+        await until(lambda: events.count(("cross-file run", None, [])) == 3)
+        await until(lambda: not scheduler._checking)
+        await asyncio.sleep(0.05)
 
     asyncio.run(session())
     scheduler._worker.shutdown(wait=True)
@@ -144,6 +148,11 @@ def test_an_edit_publishes_its_own_checks_before_the_cross_file_run(
     # ... carrying the finding only the cross-file run makes, moved with the edit
     assert events[first_v2][2] == [redundant], events
     assert events[first_v3][2] == [moved], events
+    first_v4 = next(i for i, e in enumerate(events) if e[1] == 4)
+    assert runs[1] < first_v4 < runs[2], events
+    # typing on the finding's line after its key (the key's text unchanged) keeps it: it was
+    # dropped until the run put it back
+    assert events[first_v4][2] == [moved], events
     # and no publish of any version lacks it
     assert all(e[2] for e in events if e[0] == "publish"), events
 
