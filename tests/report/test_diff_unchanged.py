@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from hiera_ls.report import diff
+from hiera_ls.report import collector, diff
 from hiera_ls.report.diff import DiffResult, run_diff
 from hiera_ls.report.run import CheckError
 from hiera_ls.source.data_cache import DataCache
@@ -295,7 +295,7 @@ def test_the_garbage_collector_is_as_it_was_after_a_diff(tmp_path: Path) -> None
     with pytest.MonkeyPatch.context() as m:
         m.setattr(diff, "_compare", compare)
         diff_of()
-    assert seen == [(before[0], before[1], diff.FULL_PASS_AFTER)]
+    assert seen == [(before[0], before[1], collector.FULL_PASS_AFTER)]
     assert gc.get_threshold() == before
     with pytest.raises(CheckError):
         run_diff(str(root / "nowhere"))
