@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from hiera_ls.report import diff
+from hiera_ls.report import collector, diff
 from hiera_ls.report.diff import run_diff
 from hiera_ls.report.diff_result import DiffResult
 from hiera_ls.report.run import CheckError
@@ -299,7 +299,7 @@ def test_the_garbage_collector_is_as_it_was_after_a_diff(tmp_path: Path) -> None
     with pytest.MonkeyPatch.context() as m:
         m.setattr(diff, "_compare", compare)
         diff_of()
-    assert seen == [(before[0], before[1], diff.FULL_PASS_AFTER)]
+    assert seen == [(before[0], before[1], collector.FULL_PASS_AFTER)]
     assert gc.get_threshold() == before
     with pytest.raises(CheckError):
         run_diff(str(root / "nowhere"))

@@ -23,11 +23,9 @@ A facts profile whose file cannot be read is left out (``hiera-ls check`` report
 from __future__ import annotations
 
 import fnmatch
-import gc
 import os
 import tempfile
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from hiera_ls.engine.key_classes import KeyClasses
@@ -47,6 +45,7 @@ from hiera_ls.project.workspace import (
 )
 from hiera_ls.puppet.message import Text
 from hiera_ls.puppet.values import canonical, strings_in
+from hiera_ls.report.collector import full_passes_put_off
 from hiera_ls.report.diff_mask import Masker
 from hiera_ls.report.diff_result import Answer, ChangeGroup, DiffResult, KeyChange
 from hiera_ls.report.git_tree import Repository, commit_of, repository_at, write_tree
@@ -64,9 +63,6 @@ NO_PROFILE = "(no facts profile)"
 # a lookup per key and class of nodes, measured on bench_fleet_diff's 10,000 nodes (with the
 # per-key split of the classes): what makes starting workers worth it
 LOOKUP_S = 0.5e-3
-# passes of the garbage collector's young generations before a full pass, while a diff runs
-# (Python's default: 10)
-FULL_PASS_AFTER = 1_000_000
 
 Progress = Callable[[int, int], None]  # (lookups done, lookups in all)
 
@@ -78,22 +74,6 @@ class _Profile:
     name: str
     facts: Mapping[str, object]
     certname: str
-
-
-@contextmanager
-def full_passes_put_off() -> Iterator[None]:
-    """The garbage collector's full passes put off until the diff is done: each walks every
-    object alive, and what a diff makes lives to its end (the parsed data files, the
-    sessions, every answer), so over thousands of node files those passes were a fifth of
-    the run and found almost nothing (a few thousand objects in a run of 2,000 nodes: the
-    young generations' passes, kept, find the rest); and its report, made of every change,
-    is written before they resume."""
-    thresholds = gc.get_threshold()
-    gc.set_threshold(thresholds[0], thresholds[1], FULL_PASS_AFTER)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
 
 
 @full_passes_put_off()
