@@ -15,13 +15,11 @@ from typing import Any
 
 import pytest
 from lsprotocol import types
-from pygls.protocol import LanguageServerProtocol
 
 from hiera_ls.features import diagnostics, file_memos
 from hiera_ls.lsp import diagnostics_scheduler
-from hiera_ls.lsp.serve import create_server
-from hiera_ls.lsp.transport import MessageProtocol
 from hiera_ls.project.workspace import Snapshot
+from tests.lsp.fed_server import FedServer
 
 HIERA_YAML = """\
 version: 5
@@ -32,14 +30,6 @@ hierarchy:
     path: common.yaml
 """
 NODE = "x: 0\nport: 80\n"  # port: as common.yaml says, for the one node reading it
-
-
-class _Sink:
-    def write(self, data: bytes) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 def _repo(root: Path) -> Path:
@@ -61,10 +51,8 @@ def test_an_edit_publishes_its_own_checks_before_the_cross_file_run(
     (0.6-0.8 s on an 8,254-line file); the publish for the new version came after it."""
     monkeypatch.setattr(diagnostics_scheduler, "REBUILD_DELAY_S", 0.05)
     node = _repo(tmp_path)
-    server = create_server()
-    protocol = server.protocol
-    assert isinstance(protocol, MessageProtocol)
-    protocol.set_writer(_Sink())
+    fed = FedServer()
+    server, send = fed.server, fed.send
     events: list[tuple[str, int | None, list[tuple[str, int]]]] = []
 
     def published(params: types.PublishDiagnosticsParams) -> None:
@@ -81,13 +69,6 @@ def test_an_edit_publishes_its_own_checks_before_the_cross_file_run(
         return original(snapshot, changes, paths)
 
     monkeypatch.setattr(scheduler, "full_checks", full_checks)
-    ids = iter(range(1, 100))
-
-    def send(method: str, params: dict[str, Any], request: bool = False) -> None:
-        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
-        if request:
-            message["id"] = next(ids)
-        protocol.receive(json.dumps(message).encode())
 
     def edit(version: int, line: int, start: int, end: int, text: str) -> None:
         span = {
@@ -135,11 +116,7 @@ def test_an_edit_publishes_its_own_checks_before_the_cross_file_run(
         await asyncio.sleep(0.05)
 
     asyncio.run(session())
-    scheduler._worker.shutdown(wait=True)
-    # pygls caches message types per protocol object: that cache would keep this server and
-    # its snapshots alive, which tests counting the snapshots alive would count
-    LanguageServerProtocol.get_message_type.cache_clear()
-    LanguageServerProtocol.get_result_type.cache_clear()
+    fed.stop()
     runs = [i for i, e in enumerate(events) if e[0] == "cross-file run"]
     first_v2 = next(i for i, e in enumerate(events) if e[1] == 2)
     first_v3 = next(i for i, e in enumerate(events) if e[1] == 3)
@@ -167,10 +144,8 @@ def test_an_edit_before_the_start_up_run_leaves_the_index_to_it(
     monkeypatch.setattr(diagnostics_scheduler, "REBUILD_DELAY_S", 0.05)
     node = _repo(tmp_path)
     (tmp_path / "data" / "nodes" / "n1.example.com.yaml").write_text(NODE + "flag: on\n")
-    server = create_server()
-    protocol = server.protocol
-    assert isinstance(protocol, MessageProtocol)
-    protocol.set_writer(_Sink())
+    fed = FedServer()
+    server, send = fed.server, fed.send
     events: list[tuple[str, int | None, list[str]]] = []
     built_on: list[str] = []
 
@@ -187,14 +162,6 @@ def test_an_edit_before_the_start_up_run_leaves_the_index_to_it(
 
     monkeypatch.setattr(diagnostics.Diagnostics, "_build", recorded)
     scheduler = server.scheduler
-    ids = iter(range(1, 100))
-
-    def send(method: str, params: dict[str, Any], request: bool = False) -> None:
-        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
-        if request:
-            message["id"] = next(ids)
-        protocol.receive(json.dumps(message).encode())
-
     text = NODE + "flag: on\n"
 
     async def session() -> None:
@@ -219,9 +186,7 @@ def test_an_edit_before_the_start_up_run_leaves_the_index_to_it(
             await asyncio.sleep(0.01)
 
     asyncio.run(session())
-    scheduler._worker.shutdown(wait=True)
-    LanguageServerProtocol.get_message_type.cache_clear()
-    LanguageServerProtocol.get_result_type.cache_clear()
+    fed.stop()
     assert events[0] == ("publish", 2, ["yaml11-boolean"]), events  # at once, the loader's
     assert sorted(events[-1][2]) == ["profile-redundant-override", "yaml11-boolean"], events
     assert built_on and all(name.startswith("hiera-ls-checks") for name in built_on), built_on
@@ -237,10 +202,8 @@ def test_the_first_edit_after_the_cross_file_run_moves_what_the_run_prepared(
     monkeypatch.setattr(diagnostics_scheduler, "REBUILD_DELAY_S", 0.05)
     monkeypatch.setattr(diagnostics, "FAST_BUDGET_S", 0.0)  # every file counts as expensive
     node = _repo(tmp_path)
-    server = create_server()
-    protocol = server.protocol
-    assert isinstance(protocol, MessageProtocol)
-    protocol.set_writer(_Sink())
+    fed = FedServer()
+    server, send = fed.server, fed.send
     published: list[tuple[int | None, list[str]]] = []
     sorted_on: list[str] = []
 
@@ -257,13 +220,6 @@ def test_the_first_edit_after_the_cross_file_run_moves_what_the_run_prepared(
 
     monkeypatch.setattr(file_memos.Movable, "of", recorded)
     scheduler = server.scheduler
-    ids = iter(range(1, 100))
-
-    def send(method: str, params: dict[str, Any], request: bool = False) -> None:
-        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
-        if request:
-            message["id"] = next(ids)
-        protocol.receive(json.dumps(message).encode())
 
     async def session() -> None:
         init = {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}
@@ -290,9 +246,7 @@ def test_the_first_edit_after_the_cross_file_run_moves_what_the_run_prepared(
             await asyncio.sleep(0.01)
 
     asyncio.run(session())
-    scheduler._worker.shutdown(wait=True)
-    LanguageServerProtocol.get_message_type.cache_clear()
-    LanguageServerProtocol.get_result_type.cache_clear()
+    fed.stop()
     edited = [codes for version, codes in published if version == 2]
     assert edited == [["profile-redundant-override"]], published  # carried, as before
     assert sorted_on == [], sorted_on  # nothing of the last run worked out on the edit
@@ -311,10 +265,8 @@ def test_a_cross_file_run_cut_short_in_a_file_leaves_the_next_edit_the_last_publ
     monkeypatch.setattr(diagnostics, "FAST_BUDGET_S", 0.0)  # every file counts as expensive
     node = _repo(tmp_path)
     text = NODE + "bad: \"%{lookup('nope')}\"\n"  # a finding of the checks, on line 2
-    server = create_server()
-    protocol = server.protocol
-    assert isinstance(protocol, MessageProtocol)
-    protocol.set_writer(_Sink())
+    fed = FedServer()
+    server, send = fed.server, fed.send
     published: list[int | None] = []
     monkeypatch.setattr(
         server, "text_document_publish_diagnostics", lambda p: published.append(p.version)
@@ -329,13 +281,6 @@ def test_a_cross_file_run_cut_short_in_a_file_leaves_the_next_edit_the_last_publ
 
     monkeypatch.setattr(diagnostics.Diagnostics, "quick_problems", recorded)
     scheduler = server.scheduler
-    ids = iter(range(1, 100))
-
-    def send(method: str, params: dict[str, Any], request: bool = False) -> None:
-        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
-        if request:
-            message["id"] = next(ids)
-        protocol.receive(json.dumps(message).encode())
 
     def edit(version: int, value: str) -> None:
         span = {"start": {"line": 0, "character": 3}, "end": {"line": 0, "character": 4}}
@@ -385,9 +330,7 @@ def test_a_cross_file_run_cut_short_in_a_file_leaves_the_next_edit_the_last_publ
         await published_version(3)
 
     asyncio.run(session())
-    scheduler._worker.shutdown(wait=True)
-    LanguageServerProtocol.get_message_type.cache_clear()
-    LanguageServerProtocol.get_result_type.cache_clear()
+    fed.stop()
     before, after = quick[-2], quick[-1]
     assert "reference-undefined-key" in [p.code for p in after], after
     # the findings away from the edited line are those of the last publish, moved as they were

@@ -17,13 +17,11 @@ from typing import Any
 
 import pytest
 from lsprotocol import types
-from pygls.protocol import LanguageServerProtocol
 
 from hiera_ls.features import diagnostics
 from hiera_ls.lsp import diagnostics_scheduler
-from hiera_ls.lsp.serve import create_server
-from hiera_ls.lsp.transport import MessageProtocol
 from hiera_ls.project.workspace import Snapshot
+from tests.lsp.fed_server import FedServer
 
 HIERA_YAML = """\
 version: 5
@@ -38,14 +36,6 @@ hierarchy:
 NODE = "port: 80\nflag: on\n"
 REDUNDANT = "profile-redundant-override"
 BOOLEAN = "yaml11-boolean"
-
-
-class _Sink:
-    def write(self, data: bytes) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 def _repo(root: Path, text: str) -> Path:
@@ -68,10 +58,8 @@ def _open_and_record(
     over."""
     monkeypatch.setattr(diagnostics_scheduler, "REBUILD_DELAY_S", 0.05)
     node = _repo(root, text)
-    server = create_server()
-    protocol = server.protocol
-    assert isinstance(protocol, MessageProtocol)
-    protocol.set_writer(_Sink())
+    fed = FedServer()
+    server, send = fed.server, fed.send
     events: list[tuple[str, int | None, list[str]]] = []
 
     def published(params: types.PublishDiagnosticsParams) -> None:
@@ -88,13 +76,6 @@ def _open_and_record(
         return original(snapshot, changes, paths)
 
     monkeypatch.setattr(scheduler, "full_checks", full_checks)
-    ids = iter(range(1, 100))
-
-    def send(method: str, params: dict[str, Any], request: bool = False) -> None:
-        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
-        if request:
-            message["id"] = next(ids)
-        protocol.receive(json.dumps(message).encode())
 
     async def session() -> None:
         init = {"processId": None, "rootUri": root.as_uri(), "capabilities": {}}
@@ -111,11 +92,7 @@ def _open_and_record(
         await asyncio.sleep(0.05)  # nothing more comes
 
     asyncio.run(session())
-    scheduler._worker.shutdown(wait=True)
-    # pygls caches message types per protocol object: that cache would keep this server and
-    # its snapshots alive, which tests counting the snapshots alive would count
-    LanguageServerProtocol.get_message_type.cache_clear()
-    LanguageServerProtocol.get_result_type.cache_clear()
+    fed.stop()
     return events
 
 
