@@ -87,3 +87,21 @@ def test_line_starts_are_those_of_a_walk(text: str) -> None:
             walked.append(i + 1)
         i += 1
     assert lines._starts == walked
+
+
+def test_a_finding_before_the_change_on_its_line_is_kept() -> None:
+    """Typing a value keeps its key's finding (the key's text is unchanged); the value's goes,
+    and so does the key's once the key itself is typed in."""
+    old = "a: 1\nport: 80\nb: 2\n"
+    key, value, after = (
+        _problem(1, 0, 0, 4, "k"),
+        _problem(1, 6, 0, 8, "v"),
+        _problem(2, 0, 0, 1, "b"),
+    )
+    found = [key, value, after]
+    assert move_with_lines(old, old.replace("80", "81"), found) == [key, after]
+    assert move_with_lines(old, old.replace("80", "80\nc: 3"), found)[0] == key
+    assert move_with_lines(old, old.replace("port", "pork"), found) == [after]
+    assert move_with_lines(old, old.replace("port: ", "port:  "), found) == [key, after]
+    crlf = old.replace("\n", "\r\n")
+    assert move_with_lines(crlf, crlf.replace("80", "81"), found) == [key, after]

@@ -76,3 +76,24 @@ def _agrees(found: list[Problem], policy: list[str]) -> None:
             elif what == "keep":
                 reported.append(p)
     assert said_once.without_said(found, list(reported)) == _by_every_pair(found, reported)
+
+
+def test_a_new_run_of_the_checks_is_given_the_last_passes_findings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The background run's findings equal to those of the file's last publish are those
+    objects (so the pass after it, the conversion and the next edit compare identities), in
+    slices with a pause between; the others are kept as found, and the order as it was."""
+    monkeypatch.setattr(said_once, "REUSE_SLICE", 2)
+    said = said_once.SaidOnce()
+    last = [_problem(KEY_UNUSED.code, Severity.HINT, n, 0, 0, 3) for n in range(5)]
+    said.without_said("f.yaml", last)
+    again = [dataclasses.replace(p) for p in last[1:]]
+    new = _problem("class-not-found", Severity.WARNING, 9, 0, 0, 1)
+    found = [again[0], new, *again[1:]]
+    pauses: list[int] = []
+    got = said.reuse("f.yaml", found, lambda: pauses.append(len(pauses)))
+    assert got == found
+    assert [id(p) for p in got] == [id(last[1]), id(new), *(id(p) for p in last[2:])]
+    assert len(pauses) == 2  # between the three slices
+    assert said_once.SaidOnce().reuse("f.yaml", found) is found  # no last pass: as found

@@ -17,13 +17,11 @@ from typing import Any
 
 import pytest
 from lsprotocol import types
-from pygls.protocol import LanguageServerProtocol
 
 from hiera_ls.features import diagnostics
 from hiera_ls.lsp import diagnostics_scheduler
-from hiera_ls.lsp.serve import create_server
-from hiera_ls.lsp.transport import MessageProtocol
 from hiera_ls.project.workspace import Snapshot
+from tests.lsp.fed_server import FedServer
 
 HIERA_YAML = """\
 version: 5
@@ -40,20 +38,12 @@ REDUNDANT = "profile-redundant-override"
 BOOLEAN = "yaml11-boolean"
 
 
-class _Sink:
-    def write(self, data: bytes) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def _repo(root: Path) -> Path:
+def _repo(root: Path, text: str) -> Path:
     (root / "hiera.yaml").write_text(HIERA_YAML)
     (root / "data" / "nodes").mkdir(parents=True)
     (root / "data" / "common.yaml").write_text("port: 80\n")
     node = root / "data" / "nodes" / "n1.example.com.yaml"
-    node.write_text(NODE)
+    node.write_text(text)
     facts = root / ".hiera-ls" / "facts"
     facts.mkdir(parents=True)
     (facts / "n1.example.com.json").write_text(json.dumps({"os": {"family": "Debian"}}))
@@ -61,21 +51,21 @@ def _repo(root: Path) -> Path:
 
 
 def _open_and_record(
-    root: Path, monkeypatch: pytest.MonkeyPatch
+    root: Path, monkeypatch: pytest.MonkeyPatch, text: str = NODE
 ) -> list[tuple[str, int | None, list[str]]]:
-    """Opens the node file at start-up; every publish for it and the background run, in
-    order, until that run is over."""
+    """Opens the node file (``text``) at start-up; every publish for it (each diagnostic's
+    code, and its line after an ``@``) and the background run, in order, until that run is
+    over."""
     monkeypatch.setattr(diagnostics_scheduler, "REBUILD_DELAY_S", 0.05)
-    node = _repo(root)
-    server = create_server()
-    protocol = server.protocol
-    assert isinstance(protocol, MessageProtocol)
-    protocol.set_writer(_Sink())
+    node = _repo(root, text)
+    fed = FedServer()
+    server, send = fed.server, fed.send
     events: list[tuple[str, int | None, list[str]]] = []
 
     def published(params: types.PublishDiagnosticsParams) -> None:
         if params.uri == node.as_uri():
-            events.append(("publish", params.version, [str(d.code) for d in params.diagnostics]))
+            found = [f"{d.code}@{d.range.start.line}" for d in params.diagnostics]
+            events.append(("publish", params.version, found))
 
     monkeypatch.setattr(server, "text_document_publish_diagnostics", published)
     scheduler = server.scheduler
@@ -86,22 +76,15 @@ def _open_and_record(
         return original(snapshot, changes, paths)
 
     monkeypatch.setattr(scheduler, "full_checks", full_checks)
-    ids = iter(range(1, 100))
-
-    def send(method: str, params: dict[str, Any], request: bool = False) -> None:
-        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
-        if request:
-            message["id"] = next(ids)
-        protocol.receive(json.dumps(message).encode())
 
     async def session() -> None:
         init = {"processId": None, "rootUri": root.as_uri(), "capabilities": {}}
         send("initialize", init, request=True)
         send("initialized", {})
-        item = {"uri": node.as_uri(), "languageId": "yaml", "version": 1, "text": NODE}
+        item = {"uri": node.as_uri(), "languageId": "yaml", "version": 1, "text": text}
         send("textDocument/didOpen", {"textDocument": item})
         for _ in range(500):
-            if any(REDUNDANT in e[2] for e in events) and not scheduler._checking:
+            if any(f"{REDUNDANT}@0" in e[2] for e in events) and not scheduler._checking:
                 break
             await asyncio.sleep(0.01)
         else:
@@ -109,11 +92,7 @@ def _open_and_record(
         await asyncio.sleep(0.05)  # nothing more comes
 
     asyncio.run(session())
-    scheduler._worker.shutdown(wait=True)
-    # pygls caches message types per protocol object: that cache would keep this server and
-    # its snapshots alive, which tests counting the snapshots alive would count
-    LanguageServerProtocol.get_message_type.cache_clear()
-    LanguageServerProtocol.get_result_type.cache_clear()
+    fed.stop()
     return events
 
 
@@ -127,9 +106,9 @@ def test_a_big_environment_publishes_an_opened_files_loader_findings_before_the_
     publishes = [i for i, e in enumerate(events) if e[0] == "publish"]
     run = events.index(("cross-file run", None, []))
     assert publishes[0] < run, events  # the loader's findings, before the run starts
-    assert events[publishes[0]][2] == [BOOLEAN], events
+    assert events[publishes[0]][2] == [f"{BOOLEAN}@1"], events
     assert publishes[-1] > run, events  # then complete: the cross-file finding added
-    assert sorted(events[publishes[-1]][2]) == sorted([REDUNDANT, BOOLEAN]), events
+    assert events[publishes[-1]][2] == [f"{REDUNDANT}@0", f"{BOOLEAN}@1"], events
     assert all(e[1] == 1 for e in events if e[0] == "publish"), events
 
 
@@ -141,4 +120,40 @@ def test_a_small_environment_publishes_an_opened_file_once_its_checks_ran(
     events = _open_and_record(tmp_path, monkeypatch)
     publishes = [i for i, e in enumerate(events) if e[0] == "publish"]
     assert events.index(("cross-file run", None, [])) < publishes[0], events
-    assert sorted(events[publishes[-1]][2]) == sorted([REDUNDANT, BOOLEAN]), events
+    assert events[publishes[-1]][2] == [f"{REDUNDANT}@0", f"{BOOLEAN}@1"], events
+
+
+# a class parameter's YAML 1.1 boolean: the Puppet code's type decides whether it is worth a
+# note (checks/yaml11_parameters.py), which only the checks after the index know
+CLASS = "class ntp (Boolean $enable = true, String $mode = 'x') {}\n"
+WITH_PARAMETERS = "port: 80\nflag: on\nntp::enable: yes\nntp::mode: off\n"
+
+
+def test_nothing_the_loaders_publish_shows_is_withdrawn_by_the_complete_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first publish of a big environment's file shows only what the complete one
+    keeps: a class parameter's yaml11-boolean, which the parameter's type may silence
+    (``Boolean``) or make a warning (``String``), waits for the checks that judge it; the
+    others show at once. Before: the note on ``ntp::enable`` showed, then went away."""
+    monkeypatch.setattr(diagnostics, "SYNC_INDEX_FILES", 1)
+    manifests = tmp_path / "modules" / "ntp" / "manifests"
+    manifests.mkdir(parents=True)
+    (manifests / "init.pp").write_text(CLASS)
+    events = _open_and_record(tmp_path, monkeypatch, WITH_PARAMETERS)
+    publishes = [e[2] for e in events if e[0] == "publish"]
+    run = events.index(("cross-file run", None, []))
+    assert events.index(("publish", 1, publishes[0])) < run, events
+    assert publishes[0] == [f"{BOOLEAN}@1"], events  # flag's: no class parameter judges it
+    # every later publish keeps what the first showed; the class parameters' notes judged
+    # (ntp::enable's dropped; ntp::mode's a warning, beside the type mismatch it makes), the
+    # cross-file findings added
+    assert all(set(publishes[0]) <= set(later) for later in publishes[1:]), events
+    assert publishes[-1] == [
+        "key-unused@0",
+        f"{REDUNDANT}@0",
+        "key-unused@1",
+        f"{BOOLEAN}@1",
+        "class-parameter-type-mismatch@3",
+        f"{BOOLEAN}@3",
+    ], events

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import hiera_ls.project.code_index as code_index
 from hiera_ls.project.workspace import Workspace
+from hiera_ls.source import manifest_parser
 from hiera_ls.source.manifest_model import DefinitionKind
 
 
@@ -85,13 +86,13 @@ def test_a_pp_change_rereads_that_file_only(tmp_path: Path, monkeypatch) -> None
     memo = snap.data_memo
     before = snap.code_index()
     read: list[str] = []
-    real = code_index.read_manifest
+    real = manifest_parser.read_manifest
 
     def counting(path: str, text: str):  # type: ignore[no-untyped-def]
         read.append(path)
         return real(path, text)
 
-    monkeypatch.setattr(code_index, "read_manifest", counting)
+    monkeypatch.setattr(manifest_parser, "read_manifest", counting)
     web = str(tmp_path / "site-modules/profile/manifests/web.pp")
     ws.update_buffer(web, "class profile::web (String $port = 'x', $bind = '::') { }\n")
     snap = ws.snapshot()

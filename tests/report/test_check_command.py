@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from hiera_ls.cli import main
 from hiera_ls.features.diagnostics import Diagnostics, project_paths
 from hiera_ls.project.workspace import Workspace
+from hiera_ls.report import collector, formats, run
 from hiera_ls.report.progress import ProgressBar
 from tests.report.conftest import SECRETS
 
@@ -301,3 +304,32 @@ def test_fix_applies_the_safe_quick_fixes_and_reports_what_is_left(
     assert code == 1  # errors remain (profile lookups)
     assert check(capsys, "--fix")[2] == ""  # nothing left to fix: nothing written
     assert common.read_text() == after
+
+
+def test_a_check_puts_off_the_collectors_full_passes_while_it_runs(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a check makes lives to its end: full passes walk it all for almost nothing, so
+    they wait for the report; a library caller's process gets its own settings back,
+    whether the check succeeds or fails."""
+    before = gc.get_threshold()
+    seen: list[tuple[int, int, int]] = []
+    real_classes, real_format = run.profile_classes, formats.text
+
+    def classes(*args: Any) -> list[tuple[str, ...]]:
+        seen.append(gc.get_threshold())
+        return real_classes(*args)
+
+    def text(*args: Any) -> str:
+        seen.append(gc.get_threshold())
+        return real_format(*args)
+
+    monkeypatch.setattr(run, "profile_classes", classes)
+    monkeypatch.setattr(formats, "text", text)
+    assert check(capsys, "--format", "text")[0] == 1
+    put_off = (before[0], before[1], collector.FULL_PASS_AFTER)
+    assert seen == [put_off, put_off]
+    assert gc.get_threshold() == before
+    with pytest.raises(run.CheckError):
+        run.run_check([str(repo / "nowhere")])
+    assert gc.get_threshold() == before

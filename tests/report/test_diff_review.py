@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from hiera_ls.cli import main
-from hiera_ls.report.diff import Answer, ChangeGroup, DiffResult, KeyChange, run_diff
+from hiera_ls.report.diff import run_diff
 from hiera_ls.report.diff_formats import markdown
+from hiera_ls.report.diff_result import Answer, ChangeGroup, DiffResult, KeyChange
 from tests.report.diff_fixture import git, write
 
 HIERA = """\

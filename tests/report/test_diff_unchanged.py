@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from hiera_ls.report import diff
-from hiera_ls.report.diff import DiffResult, run_diff
+from hiera_ls.report import collector, diff
+from hiera_ls.report.diff import run_diff
+from hiera_ls.report.diff_result import DiffResult
 from hiera_ls.report.run import CheckError
 from hiera_ls.source.data_cache import DataCache
 from tests.report.diff_fixture import git
@@ -157,10 +158,13 @@ def _change(root: Path, rng: random.Random) -> None:
 
 
 def _no_sharing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every key looked up at both revisions, every file parsed at each, and every class
-    of profiles for itself (no answer given to another class by its key signature)."""
+    """Every key looked up at both revisions and for every profile (none left out for
+    stopping at the same definition at both), every file parsed at each, with its ranges,
+    and every class of profiles for itself (no answer given to another class by its key
+    signature)."""
     monkeypatch.setattr(diff, "unchanged_keys", lambda base, head, keys: frozenset())
-    monkeypatch.setattr(diff, "TwinCache", lambda twins: DataCache())
+    monkeypatch.setattr(diff, "stopped_alike", lambda base, head, nodes, keys: {})
+    monkeypatch.setattr(diff, "TwinCache", lambda twins, positions: DataCache())
     monkeypatch.setattr(diff.ProfileSignatures, "keys", lambda *_, **__: None)
 
 
@@ -295,7 +299,7 @@ def test_the_garbage_collector_is_as_it_was_after_a_diff(tmp_path: Path) -> None
     with pytest.MonkeyPatch.context() as m:
         m.setattr(diff, "_compare", compare)
         diff_of()
-    assert seen == [(before[0], before[1], diff.FULL_PASS_AFTER)]
+    assert seen == [(before[0], before[1], collector.FULL_PASS_AFTER)]
     assert gc.get_threshold() == before
     with pytest.raises(CheckError):
         run_diff(str(root / "nowhere"))

@@ -67,3 +67,19 @@ def test_a_plain_merge_passed_from_ruby() -> None:
         for c in read_ruby_lookups("/m/f.rb", src).lookups
     ]
     assert got == [("k1", "deep"), ("k2", "hash"), ("k3", None), ("k4", "unique")]
+
+
+def test_each_form_is_found_in_a_file_holding_only_it() -> None:
+    """A file without any word a form writes is not searched: each form alone is still
+    found, and a file with none of them has no lookups."""
+    forms = [
+        ("x = call_function('lookup', 'k1')", "k1"),
+        ("x = scope.call_function('lookup', ['k2'])", "k2"),
+        ("x = scope.function_lookup(['k3'])", "k3"),
+        ("x = scope.function_hiera_hash(['k4'])", "k4"),
+        ("x = hiera_array('k5')", "k5"),
+        ("x = call_function(\"hiera_include\", 'k6')", "k6"),
+    ]
+    for line, key in forms:
+        assert [c.key for c in read_ruby_lookups("/m/f.rb", line + "\n").lookups] == [key]
+    assert read_ruby_lookups("/t.erb", "<%= @value %>\nlookup('not ruby')\n").lookups == ()

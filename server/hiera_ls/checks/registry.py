@@ -175,7 +175,7 @@ def check_data_file(
     context = _code_context(index, code, role)
     if context is not None:
         step()
-        out.extend(check_class_keys(path, data, context, module_name=module_name))
+        out.extend(check_class_keys(path, data, context, module_name=module_name, pause=step))
         out = judge_yaml11_booleans(out, data, source.text, context, module_name)
     step()
     out.extend(check_data_file_lookups(index, source, profile, env, code, declared, folded))

@@ -19,7 +19,7 @@ and keys whose name the code writes out anywhere (a bare word argument, a templa
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from hiera_ls.checks.cross_file import CrossFileIndex
 from hiera_ls.project.code_index import CodeIndex
@@ -37,6 +37,7 @@ KEY_UNUSED = Rule(
     unnecessary=True,
 )
 RULES = (KEY_UNUSED,)
+PAUSE_KEYS = 256  # keys judged between two pauses (unused_in_file)
 CONVENTIONAL = ("classes",)  # keys read by convention (site.pp, an ENC), often outside code
 
 
@@ -110,17 +111,21 @@ def unused_in_file(
     data_reads: Collection[str],
     written: Collection[str] = frozenset(),
     coded: Collection[str] | None = None,
+    pause: Callable[[], None] | None = None,
 ) -> list[Problem]:
     """``key-unused`` hints of one data file (``module``: the module whose data it is).
 
     ``data_reads``: the keys the data looks up (:func:`read_by_data`); ``written``: names the
     code writes out somewhere (:mod:`hiera_ls.project.code_mentions`): possibly read, never
-    reported.
+    reported. ``pause``: called every :data:`PAUSE_KEYS` keys (the server's background run
+    gives way there, or gives up: 2,371 hints of a 10,000-line file took 20-45 ms).
     """
     if coded is None:
         coded = modules_with_code(code)
     out: list[Problem] = []
-    for key in keys.kept_keys(module):
+    for n, key in enumerate(keys.kept_keys(module)):
+        if pause is not None and n and not n % PAUSE_KEYS:
+            pause()
         if not judged(key, code, coded) or is_used(key, code, data_reads) or key in written:
             continue
         span = keys.keys[key].key_span

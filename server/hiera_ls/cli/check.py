@@ -19,6 +19,7 @@ from hiera_ls.cli.reports import (
 from hiera_ls.fleet.config import FleetConfigError
 from hiera_ls.fleet.errors import PuppetDBError
 from hiera_ls.fleet.options import add_puppetdb_arguments, fleet_for_run
+from hiera_ls.report.collector import full_passes_put_off
 from hiera_ls.report.formats import FORMATS, Report, formatter
 from hiera_ls.report.progress import ProgressBar
 from hiera_ls.report.run import CheckError, check_roots, run_check
@@ -130,7 +131,8 @@ def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO)
     for note in result.notes:
         stderr.write(f"hiera-ls check: note: {note}\n")
     report = Report(result, args.fail_on, os.getcwd())
-    text = formatter(chosen_format(args.format))(report)
+    with full_passes_put_off():  # the report holds every finding
+        text = formatter(chosen_format(args.format))(report)
     if not write_report("check", text, args.output, stdout, stderr):
         return USAGE_ERROR
     if fixed is not None:

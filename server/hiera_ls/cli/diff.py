@@ -23,7 +23,8 @@ from hiera_ls.cli.reports import (
 from hiera_ls.fleet.config import FleetConfigError
 from hiera_ls.fleet.errors import PuppetDBError
 from hiera_ls.fleet.options import add_puppetdb_arguments, fleet_for_run
-from hiera_ls.report.diff import full_passes_put_off, run_diff
+from hiera_ls.report.collector import full_passes_put_off
+from hiera_ls.report.diff import run_diff
 from hiera_ls.report.diff_formats import DIFF_FORMATS
 from hiera_ls.report.git_tree import GitError
 from hiera_ls.report.progress import ProgressBar

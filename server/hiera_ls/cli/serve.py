@@ -17,12 +17,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     # lsprotocol's thousand classes and the server's modules live as long as the process:
-    # collecting cycles among them while they load only delays the first diagnostics
-    collecting = gc.isenabled()
+    # collecting cycles among them while they load only delays the first diagnostics, and
+    # so does collecting their garbage before those are out (lsp/serve.py turns the
+    # collector on after them: collect_after_start)
     gc.disable()
-    try:
-        from hiera_ls.lsp.serve import serve
-    finally:
-        if collecting:
-            gc.enable()
+    from hiera_ls.lsp.serve import serve
+
     return serve(args.target)  # the editor's hiera.target wins over it

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from hiera_ls.source.spans import FileSpan, Problem, Span
-from hiera_ls.source.yaml_reparse import changed_lines
+from hiera_ls.source.yaml_reparse import changed_region
 
 
 @dataclass(slots=True)
@@ -44,12 +44,21 @@ class CarriedFindings:
         for key in [k for k in self._held if k[1] == path]:
             del self._held[key]
 
+    def copy(self) -> CarriedFindings:
+        return CarriedFindings(dict(self._held))
+
+    def adopt(self, other: CarriedFindings, path: str) -> None:
+        """``other``'s findings of ``path`` become those carried here."""
+        self._held.update((key, held) for key, held in other._held.items() if key[1] == path)
+
 
 def move_with_lines(old: str, new: str, problems: Sequence[Problem]) -> list[Problem]:
     """Problems of ``old`` moved to ``new``: lines before and after the edited lines keep
-    their problems (shifted); problems touching the edited lines are dropped."""
-    prefix, tail_start, new_tail_start = changed_lines(old, new)
-    return _moved(prefix, tail_start, new_tail_start - tail_start, problems)
+    their problems (shifted), and so does the first edited line for those that end before
+    the change on it (a key's finding while its value is typed: it stays, it does not go and
+    come back at the next run); other problems touching the edited lines are dropped."""
+    edit = changed_region(old, new)
+    return _moved(edit, problems)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,24 +82,30 @@ class FileOrdered:
 
     def moved(self, old: str, new: str) -> list[Problem]:
         """The findings of ``old`` moved to ``new``, in file order."""
-        prefix, tail_start, new_tail_start = changed_lines(old, new)
-        delta = new_tail_start - tail_start
+        edit = changed_region(old, new)
+        prefix, _, tail_start, new_tail_start = edit
         found = self.found
         before = bisect.bisect_left(self.reach, prefix)  # these end before the edited lines
         after = bisect.bisect_left(self.starts, tail_start, lo=before)  # these start after
         out = list(found[:before])
-        out.extend(_moved(prefix, tail_start, delta, found[before:after]))
-        out.extend(
-            found[after:] if delta == 0 else _moved(prefix, tail_start, delta, found[after:])
-        )
+        out.extend(_moved(edit, found[before:after]))
+        out.extend(found[after:] if new_tail_start == tail_start else _moved(edit, found[after:]))
         return out
 
 
-def _moved(prefix: int, tail_start: int, delta: int, problems: Sequence[Problem]) -> list[Problem]:
+def _moved(edit: tuple[int, int, int, int], problems: Sequence[Problem]) -> list[Problem]:
+    """``edit``: :func:`changed_region`'s answer."""
+    prefix, column, tail_start, new_tail_start = edit
+    delta = new_tail_start - tail_start
     out: list[Problem] = []
     for p in problems:
         span = p.where.span
-        if span.end.line < prefix or (delta == 0 and span.start.line >= tail_start):
+        end = span.end
+        if (
+            end.line < prefix
+            or (end.line == prefix and end.column < column)
+            or (delta == 0 and span.start.line >= tail_start)
+        ):
             out.append(p)  # before the edit, or after it with no line added or removed
         elif span.start.line >= tail_start:
             moved = Span.of(

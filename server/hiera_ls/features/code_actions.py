@@ -8,13 +8,18 @@ a fix is computed from (``checks.fixes``), so the edit offered is the one ``hier
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from hiera_ls.checks.fixes import Fix, FixSource, fixes_for, safe_fixes
 from hiera_ls.checks.rules import RULES
 from hiera_ls.features.lsp_ranges import SOURCE, Converter
 from hiera_ls.source.spans import Details, Problem, Span
+
+# the fixes (checks/fixes.py and every family's fix builders) load with the first code action
+# request, not with the server (tests/lsp/test_start_imports.py)
+if TYPE_CHECKING:
+    from hiera_ls.checks.fixes import Fix, FixSource
 
 QUICK_FIX = types.CodeActionKind.QuickFix
 FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.hiera-ls"
@@ -37,6 +42,8 @@ class FixSources:
             return kept
         if kept is None and len(self._by_path) >= MAX_SOURCES:
             self._by_path.clear()
+        from hiera_ls.checks.fixes import FixSource
+
         lines = conv.lines if conv is not None else None
         made = self._by_path[path] = FixSource(text, path.endswith(".json"), kept, lines)
         return made
@@ -71,6 +78,8 @@ def code_actions(
 ) -> list[types.CodeAction]:
     """Each diagnostic's fixes in the order ``fixes_for`` gives them (best first); ``source``:
     ``text``'s, when the caller keeps one (see :class:`FixSources`)."""
+    from hiera_ls.checks.fixes import fixes_for
+
     actions: list[types.CodeAction] = []
     for diagnostic in diagnostics:
         found = problem_of(diagnostic, path, conv)
@@ -102,6 +111,8 @@ def fix_all(
     conv: Converter,
 ) -> types.CodeAction | None:
     """One action with every safe fix of the file's diagnostics: what ``check --fix`` does."""
+    from hiera_ls.checks.fixes import safe_fixes
+
     problems = [p for d in diagnostics if (p := problem_of(d, path, conv)) is not None]
     chosen = safe_fixes(text, problems)
     if not chosen:

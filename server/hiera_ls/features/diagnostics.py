@@ -34,17 +34,17 @@ from hiera_ls.checks.policy import (
 )
 from hiera_ls.checks.problems import file_order
 from hiera_ls.checks.suppressions import MARK, may_hold_suppressions
-from hiera_ls.features.carried_findings import CarriedFindings, FileOrdered, move_with_lines
+from hiera_ls.features.carried_findings import move_with_lines
 from hiera_ls.features.check_profiles import node_profiles, profile_lookups
 from hiera_ls.features.code_hints import PUPPET_CODE, code_hints
 from hiera_ls.features.code_hints import project_paths as project_paths  # report/run.py's
+from hiera_ls.features.file_memos import JUDGED_LOADER_CODES, FileMemos, FullResult, movable_of
 from hiera_ls.features.file_order import located_in, reported_where_it_is
 from hiera_ls.features.said_once import SaidOnce, without_said
 from hiera_ls.project.code_mentions import MentionCache, mentioned
 from hiera_ls.project.key_index import LARGE_FILE_CHARS, FileKeys
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.source.files import Stamp
-from hiera_ls.source.loader_rules import YAML11_BOOLEAN
 from hiera_ls.source.spans import Problem
 
 # The checks' implementations (checks/registry.py and the families behind it), the engine's
@@ -72,42 +72,8 @@ class _Built:
 
 Pause = Callable[[], None]
 SYNC_INDEX_FILES = 300  # environments with more data files get their index in the background
-JUDGED_LOADER_CODES = frozenset({YAML11_BOOLEAN.code})  # loader notes the checks may rejudge
 FAST_BUDGET_S = 0.03  # full checks that took less than this last time run on every keystroke
 FOREGROUND_LOOKUPS = 2_000  # keys x profiles the server's thread looks up for one file
-
-
-@dataclass(frozen=True, slots=True)
-class _Full:
-    """The last full result for one file, with what it was computed from."""
-
-    text: str
-    loader: frozenset[Problem]  # the loader's own findings at that time
-    problems: tuple[Problem, ...]  # as the checks found them, before the repository's policy
-    cost_s: float
-    checked: Coverage
-    context: tuple[object, ...] = ()  # what else they read (see Diagnostics._context)
-    every: bool = True  # every profile's lookups (not the active one's alone: a big file)
-
-
-@dataclass(frozen=True, slots=True)
-class _Movable:
-    """What an edit moves of a last full result (Diagnostics.quick_problems), worked out by
-    the server's background run that made it (``prepare_edits``; a command-line run never
-    needs it), else on the first edit after it: the checks' own findings in file order, and
-    the loader notes the checks judged."""
-
-    full: _Full
-    kept: FileOrdered
-    overridden: tuple[Problem, ...]
-
-    @classmethod
-    def of(cls, full: _Full) -> _Movable:
-        loader = full.loader
-        kept = sorted((p for p in full.problems if p not in loader), key=file_order)
-        judged = frozenset(full.problems)
-        overridden = (p for p in loader if p.code in JUDGED_LOADER_CODES and p not in judged)
-        return cls(full, FileOrdered.of(kept), tuple(overridden))
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +97,6 @@ class Diagnostics:
 
     _built: dict[str, _Built] = field(default_factory=dict)
     changes: int = 0  # data changes seen (the server's thread counts; a worker reads)
-    _full: dict[str, _Full] = field(default_factory=dict)
     _builds: int = 0
     inline_coverage: bool = True
     _coverage: dict[str, _EveryProfile] = field(default_factory=dict)
@@ -146,9 +111,7 @@ class Diagnostics:
     # the classes the code declares resource-like, for the code index they were read from
     _declared: tuple[CodeIndex, frozenset[str]] | None = None
     # the server's open files: cross-file findings shown until the checks after an edit run
-    _carried: CarriedFindings = field(default_factory=CarriedFindings)
-    _movable: dict[str, _Movable] = field(default_factory=dict)  # per file, its last _Full's
-    _said: SaidOnce = field(default_factory=SaidOnce)  # the server's last publish of each file
+    _memos: FileMemos = field(default_factory=FileMemos)
 
     def data_changed(self) -> None:
         """Some data file changed: the indexes are out of date (kept until rebuilt)."""
@@ -171,6 +134,8 @@ class Diagnostics:
             built = self._built.get(view.env.root)
             if built is None or built.changes < changes or built.index.env is not view.env:
                 built = self._build(snapshot, view, changes, pause)
+                if pause is not None:
+                    pause()
             # what key-unused and the class checks read (the code index, the names the code
             # writes out): costly the first time (seconds on a big repository), so here rather
             # than on a keystroke
@@ -279,6 +244,7 @@ class Diagnostics:
         text: str | None,
         found: Sequence[Problem],
         holds: bool,
+        memos: FileMemos,
     ) -> list[Problem] | None:
         """Cross-file findings of kind ``what`` to show for ``path``: ``found`` when they hold
         for its text (kept, for a file open in the server); else the last ones kept, moved
@@ -286,9 +252,9 @@ class Diagnostics:
         kept = not self.inline_coverage and text is not None and path in snapshot.files.overlay
         if holds:
             if kept and text is not None:
-                self._carried.keep(what, path, text, found)
+                memos.carried.keep(what, path, text, found)
             return list(found)
-        return self._carried.moved(what, path, text) if kept and text is not None else None
+        return memos.carried.moved(what, path, text) if kept and text is not None else None
 
     def source(self, snapshot: Snapshot, path: str) -> DataSource | None:
         """The file's text and parse; the text is read on each call, not kept (an open file's
@@ -319,10 +285,13 @@ class Diagnostics:
                 if keys is not None:
                     indexed.append(keys)
         index = build_index(view.env, indexed, snapshot.files)
+        if pause is not None:
+            pause()  # (each of these two steps takes tens of milliseconds on a big file)
+        workspace_found = check_workspace(index)
         self._builds += 1
         built = _Built(
             index,
-            check_workspace(index),
+            workspace_found,
             self.changes if changes is None else changes,
             self._builds,
         )
@@ -367,7 +336,8 @@ class Diagnostics:
 
     def quick_problems(self, snapshot: Snapshot, path: str) -> list[Problem]:
         """What to show right after an edit: full checks if cheap, else loader + moved problems."""
-        last = self._full.get(path)
+        memos = self._memos
+        last = memos.full.get(path)
         if (
             last is None
             or last.cost_s < FAST_BUDGET_S
@@ -380,7 +350,7 @@ class Diagnostics:
         if source.text == last.text:
             found = self.with_coverage(snapshot, path, source.text, list(last.problems))
             return self.policy(snapshot, path, source.text, found, last.checked, self._said_memo)
-        movable = self._movable_of(path, last)
+        movable = movable_of(memos, path, last)
         moved = movable.kept.moved(last.text, source.text)  # in file order, each once
         # loader notes the checks judged (a yaml11-boolean a class parameter's type silenced
         # or made a warning) stay judged until the full checks run again
@@ -390,19 +360,20 @@ class Diagnostics:
         found = self.with_coverage(snapshot, path, source.text, found)
         return self.policy(snapshot, path, source.text, found, PARTIAL, self._said_memo)
 
-    def prepare_edits(self, path: str) -> None:
-        """Work out now what the next edit of ``path`` moves of its last full result (the
-        server's background run, after its checks): left to that edit, it cost the first
-        keystroke after each pause a sort of every finding (2,371 on a 10,000-line file)."""
-        last = self._full.get(path)
-        if last is not None and last.cost_s >= FAST_BUDGET_S:
-            self._movable_of(path, last)
+    def staged(self) -> FileMemos:
+        """A copy of what each file's publish starts from, for a background run (see
+        :class:`FileMemos`); ``hand_over`` gives back each file's once it is done."""
+        return self._memos.staged()
 
-    def _movable_of(self, path: str, last: _Full) -> _Movable:
-        movable = self._movable.get(path)
-        if movable is None or movable.full is not last:
-            movable = self._movable[path] = _Movable.of(last)
-        return movable
+    def hand_over(self, staged: FileMemos, path: str) -> None:
+        """``path``'s checks and publish in ``staged`` become what the next edit starts from,
+        with what that edit moves of its full result worked out now (left to that edit, it
+        cost the first keystroke after each pause a sort of every finding: 2,371 on a
+        10,000-line file)."""
+        last = staged.full.get(path)
+        if last is not None and last.cost_s >= FAST_BUDGET_S:
+            movable_of(staged, path, last)
+        self._memos.adopt(staged, path)
 
     def loader_problems(self, snapshot: Snapshot, path: str) -> list[Problem]:
         """What the file's loader found (its YAML as Puppet reads it), under the repository's
@@ -412,22 +383,39 @@ class Diagnostics:
         if source is None:
             return []
         found = located_in(sorted(source.data.problems, key=file_order), path)
+        # not the notes the checks may judge by a class parameter's type: they would go away
+        found = [
+            p
+            for p in found
+            if p.code not in JUDGED_LOADER_CODES or not source.data.on_parameter_value(p.where.span)
+        ]
         return self.policy(snapshot, path, source.text, found, PARTIAL)
 
     def file_problems(
-        self, snapshot: Snapshot, path: str, pause: Pause | None = None
+        self,
+        snapshot: Snapshot,
+        path: str,
+        pause: Pause | None = None,
+        staged: FileMemos | None = None,
     ) -> list[Problem]:
         """Problems located in ``path``, in file order, without duplicates (every check).
 
         ``pause`` is called before each lookup the profile check makes: a background caller
-        uses it to let the server's thread go first, or to give up (by raising).
+        uses it to let the server's thread go first, or to give up (by raising); ``staged``:
+        where that caller keeps what it found (see :class:`FileMemos`).
         """
-        found, checked, text = self.checked(snapshot, path, pause)
-        found = self.with_coverage(snapshot, path, text, found)
-        return self.policy(snapshot, path, text, found, checked, self._said_memo)
+        found, checked, text = self.checked(snapshot, path, pause, staged)
+        found = self.with_coverage(snapshot, path, text, found, staged)
+        said = staged.said if staged is not None else self._said_memo
+        return self.policy(snapshot, path, text, found, checked, said)
 
     def with_coverage(
-        self, snapshot: Snapshot, path: str, text: str | None, found: list[Problem]
+        self,
+        snapshot: Snapshot,
+        path: str,
+        text: str | None,
+        found: list[Problem],
+        staged: FileMemos | None = None,
     ) -> list[Problem]:
         """The file's problems plus its every-profile findings, each cause with the lookups it
         makes fail (kept apart from the file's own result: a new run of those does not make
@@ -440,7 +428,8 @@ class Diagnostics:
         last, holds = self._coverage_for(snapshot, view, path)
         if kind is FileKind.DATA:
             current = last.by_file.get(path, []) if last is not None else []
-            extra = self._carry(snapshot, "profiles", path, text, current, holds) or []
+            memos = staged if staged is not None else self._memos
+            extra = self._carry(snapshot, "profiles", path, text, current, holds, memos) or []
             if extra:
                 found = located_in(sorted([*found, *extra], key=file_order), path)
         if last is None:
@@ -451,13 +440,14 @@ class Diagnostics:
         return fold(found, last.consequences, len(snapshot.profiles))
 
     def checked(
-        self, snapshot: Snapshot, path: str, pause: Pause | None
+        self, snapshot: Snapshot, path: str, pause: Pause | None, staged: FileMemos | None = None
     ) -> tuple[list[Problem], Coverage, str | None]:
         """Every check but the every-profile findings, before the repository's policy; reused
         while nothing it read changed. With what the checks covered, and the text checked."""
         context = self._context(snapshot, path)
         every = self._every(snapshot, path, pause)
-        last = self._full.get(path)
+        memos = staged if staged is not None else self._memos
+        last = memos.full.get(path)
         if (
             context
             and last is not None
@@ -466,14 +456,20 @@ class Diagnostics:
             and snapshot.files.read_text(path) == last.text
         ):
             return list(last.problems), last.checked, last.text
-        started = time.perf_counter()
+        # the processor time of the checks, not their wall time: the background run's
+        # included its waits at each pause while edits were published, and on a loaded
+        # machine a cheap file's measured 30-45 ms, so its edits took the moved findings
+        # one time and ran the checks the next, by the load of the moment
+        started = time.thread_time()
         changes = self.changes
-        found, source, checked = self._file_problems(snapshot, path, pause, every)
+        found, source, checked = self._file_problems(snapshot, path, pause, every, memos)
+        cost = time.thread_time() - started
+        if staged is not None:
+            found = staged.said.reuse(path, found, pause)
         if source is not None:
-            cost = time.perf_counter() - started
             if not context and self.changes == changes:  # the checks built the index just now
                 context = self._context(snapshot, path)
-            self._full[path] = _Full(
+            memos.full[path] = FullResult(
                 source.text,
                 frozenset(source.data.problems),
                 tuple(found),
@@ -559,16 +555,13 @@ class Diagnostics:
     @property
     def _said_memo(self) -> SaidOnce | None:
         """What the policy keeps of each publish: the server's, whose files are edited."""
-        return None if self.inline_coverage else self._said
+        return None if self.inline_coverage else self._memos.said
 
     def forget(self, path: str) -> None:
-        self._said.forget(path)
-        self._full.pop(path, None)
-        self._movable.pop(path, None)
-        self._carried.forget(path)
+        self._memos.forget(path)
 
     def _file_problems(
-        self, snapshot: Snapshot, path: str, pause: Pause | None, every: bool
+        self, snapshot: Snapshot, path: str, pause: Pause | None, every: bool, memos: FileMemos
     ) -> tuple[list[Problem], DataSource | None, Coverage]:
         """The problems, for a data file the text and parse they were found in, and which
         codes the checks looked for (so a suppression is called unused only when it is)."""
@@ -620,13 +613,17 @@ class Diagnostics:
                     LegacyFacts.of(snapshot.target, snapshot.profiles),
                     pause,
                 )
+                if pause is not None:
+                    pause()  # (the lookups' findings, then the index's and the hints)
                 large = len(source.text) > LARGE_FILE_CHARS
                 if built is not None:
                     # the index's findings; after an edit, until the index is rebuilt, those
                     # last shown, moved with the edit
                     index_found = built.by_file.get(path, [])
                     holds = built.changes == self.changes
-                    carried = self._carry(snapshot, "index", path, source.text, index_found, holds)
+                    carried = self._carry(
+                        snapshot, "index", path, source.text, index_found, holds, memos
+                    )
                     found.extend(index_found if carried is None else carried)
                     if code is not None and not large:
                         # a hint per key: past the large-file size skipped, as the other
@@ -636,7 +633,8 @@ class Diagnostics:
                         # said which findings are reported: see features/said_once.py)
                         if pause is not None:
                             pause()
-                        found.extend(_unused_in(context, built, path, source.file_keys()))
+                        hints = _unused_in(context, built, path, source.file_keys(), pause)
+                        found.extend(hints)
                     # in file order, as an edit's publish has them (moved, in quick_problems):
                     # in the checks' order, the first edit after each run took nothing from
                     # this run's publish (features/said_once.py, lsp_ranges.py)
@@ -700,7 +698,9 @@ def _unused_context(
     return built.unused
 
 
-def _unused_in(context: _UnusedContext, built: _Built, path: str, keys: FileKeys) -> list[Problem]:
+def _unused_in(
+    context: _UnusedContext, built: _Built, path: str, keys: FileKeys, pause: Pause | None
+) -> list[Problem]:
     """The file's hints from its current keys (a key just typed is judged at once), with the
     references of its current text."""
     from hiera_ls.checks.unused_data import unused_in_file
@@ -710,7 +710,9 @@ def _unused_in(context: _UnusedContext, built: _Built, path: str, keys: FileKeys
     module = built.index.role(path).module_name
     own = {r.target for r in keys.kept_references(module)}
     reads = context.data_reads | own if own else context.data_reads
-    return unused_in_file(path, keys, module, context.code, reads, context.written, context.coded)
+    return unused_in_file(
+        path, keys, module, context.code, reads, context.written, context.coded, pause
+    )
 
 
 def _file_count(snapshot: Snapshot, view: EnvironmentView) -> int:

@@ -166,6 +166,17 @@ class ConvertedDiagnostics:
     def forget(self, path: str) -> None:
         self._kept.pop(path, None)
 
+    def copy(self) -> ConvertedDiagnostics:
+        """For a background run: its conversions are adopted file by file (``adopt``)."""
+        copied = ConvertedDiagnostics()
+        copied._kept = dict(self._kept)
+        return copied
+
+    def adopt(self, other: ConvertedDiagnostics, path: str) -> None:
+        kept = other._kept.get(path)
+        if kept is not None:
+            self._kept[path] = kept
+
 
 _Made = tuple[str, str, types.Diagnostic] | None  # None: a cause's, made anew each time
 

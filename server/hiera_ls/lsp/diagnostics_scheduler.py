@@ -23,10 +23,10 @@ import asyncio
 import concurrent.futures
 import contextlib
 import functools
-import hashlib
 import threading
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -37,6 +37,7 @@ from hiera_ls.source.loader_rules import DATA_LARGE_FILE
 from hiera_ls.source.spans import Problem, Severity, Span
 
 if TYPE_CHECKING:
+    from hiera_ls.features.file_memos import FileMemos
     from hiera_ls.lsp.server import HieraLanguageServer
     from hiera_ls.project.workspace import Snapshot
 
@@ -122,7 +123,9 @@ class DiagnosticsScheduler:
         quick: bool = False,
         pause: Callable[[], None] | None = None,
         loader: bool = False,
+        staged: Staged | None = None,
     ) -> list[types.Diagnostic]:
+        """``staged``: a background run's (see :class:`Staged`)."""
         ls = self.ls
         conv = ls.converter(path, snapshot.text(path) or "")  # the snapshot's text, not the latest
         d = ls.diagnostics
@@ -131,13 +134,14 @@ class DiagnosticsScheduler:
             if loader
             else d.quick_problems(snapshot, path)
             if quick
-            else d.file_problems(snapshot, path, pause)
+            else d.file_problems(snapshot, path, pause, staged.memos if staged else None)
         )
         if pause is not None:
             pause()  # (converting thousands of findings is a stretch of its own)
         hidden = ls.hidden_codes if path.endswith((".yaml", ".yml")) else frozenset()
         shown = capped([p for p in problems if p.code not in hidden] if hidden else problems)
-        return self._converted.diagnostics(path, shown, conv, ls.converter)
+        converted = staged.converted if staged is not None else self._converted
+        return converted.diagnostics(path, shown, conv, ls.converter)
 
     def wait_idle(self) -> None:
         """In a worker: wait while the server's thread answers the client (see foreground)."""
@@ -264,25 +268,28 @@ class DiagnosticsScheduler:
                 if path not in snapshot.files.overlay:
                     snapshot.file_keys(path)
                 pause()
-            out = self._diagnose(snapshot, paths, pause)
+            staged = Staged(diagnostics.staged(), self._converted.copy())
+            out = self._diagnose(snapshot, paths, pause, staged)
             # every profile's lookups take longest: what is known so far is shown first
             if self._loop is not None and snapshot.profiles:
                 self._loop.call_soon_threadsafe(self._publish_partial, snapshot, out)
             diagnostics.update_coverage(snapshot, changes, pause)
-            return self._diagnose(snapshot, paths, pause)  # each file's own checks are kept
+            # (each file's own checks are kept)
+            return self._diagnose(snapshot, paths, pause, staged)
         except _Superseded:
             return {}
 
     def _diagnose(
-        self, snapshot: Snapshot, paths: list[str], pause: Callable[[], None]
+        self, snapshot: Snapshot, paths: list[str], pause: Callable[[], None], staged: Staged
     ) -> dict[str, list[types.Diagnostic]]:
         out: dict[str, list[types.Diagnostic]] = {}
         for path in paths:
             try:
-                out[path] = self.diagnostics_for(snapshot, path, pause=pause)
-                # what the next edit moves of this result, worked out here rather than on
-                # the first keystroke after the pause (the run may end before it, or not)
-                self.ls.diagnostics.prepare_edits(path)
+                out[path] = self.diagnostics_for(snapshot, path, pause=pause, staged=staged)
+                # what the next edit starts from, once all of it is made (the run may be
+                # given up at any pause: an edit then starts from the last publish's)
+                self.ls.diagnostics.hand_over(staged.memos, path)
+                self._converted.adopt(staged.converted, path)
             except _Superseded:
                 raise
             except Exception:
@@ -422,6 +429,15 @@ class DiagnosticsScheduler:
             ls.workspace_diagnostic_refresh(None)
 
 
+@dataclass(frozen=True, slots=True)
+class Staged:
+    """What a background run keeps of each file's checks and publish until the file's are all
+    made (features/file_memos.py: FileMemos)."""
+
+    memos: FileMemos
+    converted: lsp_ranges.ConvertedDiagnostics
+
+
 class _Superseded(Exception):
     """Raised in the worker: an edit made its snapshot stale, so its results would be dropped."""
 
@@ -451,6 +467,8 @@ def _diag_key(d: types.Diagnostic) -> tuple[Any, ...]:
 
 def result_id(items: Sequence[types.Diagnostic]) -> str:
     """A pull client's ``previousResultId``: equal when the diagnostics are."""
+    import hashlib  # (pull clients only: not with the server's start)
+
     digest = hashlib.sha1()
     for d in items:
         digest.update(repr(_diag_key(d)).encode("utf-8", "surrogatepass"))

@@ -3,6 +3,9 @@ the file watching the server asks for."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
+
 from lsprotocol import types
 
 from hiera_ls import __version__
@@ -10,6 +13,7 @@ from hiera_ls.features import lsp_ranges
 from hiera_ls.lsp.configuration import hidden_codes, reload_settings
 from hiera_ls.lsp.protocol import from_namedtuples
 from hiera_ls.lsp.server import HieraLanguageServer, handler, none
+from hiera_ls.lsp.transport import ANSWER_HOLD
 from hiera_ls.project.settings import parse_settings
 from hiera_ls.project.workspace import Workspace
 
@@ -21,6 +25,8 @@ WATCH_GLOBS = (
     "**/.hiera-ls.yaml",
     "**/*.{pp,epp,erb,rb}",
 )
+
+log = logging.getLogger(__name__)
 
 
 @handler(types.INITIALIZE, none)
@@ -47,6 +53,27 @@ async def initialize(ls: HieraLanguageServer, params: types.InitializeParams) ->
         ls.log(message, types.MessageType.Warning)
     ls.init_settings = parsed.settings
     ls.project = Workspace(_roots(params), parsed.settings)
+    _read_once_answered(ls.project)
+
+
+def _read_once_answered(project: Workspace) -> None:
+    """The workspace read (its environments, data files and facts profiles: 40 ms of CPU on
+    bench_lsp's 2,042 files) as soon as the answer to ``initialize`` is written, while the
+    client takes it in, rather than after its ``initialized``, which finds it read (unless
+    the settings the client then gives change what was read)."""
+    hold = ANSWER_HOLD.get()
+    if hold is None:  # (a handler called without the transport: tests)
+        return
+
+    def read() -> None:
+        try:
+            project.snapshot()
+        except Exception:  # read again by ``initialized``, whose guard tells the user
+            log.debug("hiera-ls: reading the workspace failed", exc_info=True)
+
+    once_answered = contextlib.ExitStack()
+    once_answered.callback(read)
+    hold.keep(once_answered)
 
 
 @handler(types.INITIALIZED, none, foreground=False)

@@ -30,9 +30,7 @@ from hiera_ls.source.manifest_model import (
     ManifestProblem,
     Parameter,
 )
-from hiera_ls.source.manifest_parser import read_manifest
 from hiera_ls.source.spans import Span
-from hiera_ls.source.template_reader import read_epp_lookups, read_ruby_lookups
 
 _FUNCTIONS = "function names"  # CodeIndex.memo's key for function_names()
 _RUBY_FUNCTION = re.compile(
@@ -266,7 +264,11 @@ class ManifestCache:
 
 
 def read_code(path: str, text: str) -> ManifestFacts:
-    """What one code file holds, read as its suffix says."""
+    """What one code file holds, read as its suffix says (the readers load with the first
+    code file read: the server's start reads none before its first publish)."""
+    from hiera_ls.source.manifest_parser import read_manifest
+    from hiera_ls.source.template_reader import read_epp_lookups, read_ruby_lookups
+
     if path.endswith(".epp"):
         return read_epp_lookups(path, text)
     if path.endswith((".erb", ".rb")):

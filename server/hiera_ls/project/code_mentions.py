@@ -25,7 +25,7 @@ MODULE_DIRS = ("manifests", "functions", "templates", "lib")
 PUPPET_SUFFIXES = (".pp", ".epp")
 OTHER_SUFFIXES = (".erb", ".rb")
 # a qualified name not read as a variable ($a::b) nor an ERB instance variable (@a)
-_QUALIFIED = re.compile(r"(?<![\w$@:])(?:::)?([A-Za-z_][\w-]*(?:::[\w-]+)+)")
+_QUALIFIED = re.compile(r"(?=[A-Za-z_:])(?<![\w$@:])(?:::)?([A-Za-z_][\w-]*(?:::[\w-]+)+)")
 _QUOTED = re.compile(r"""['"](?:::)?([A-Za-z_][\w-]*(?:::[\w-]+)*)['"]""")
 
 

@@ -100,8 +100,15 @@ class Text:
         return Text(tuple(parts))
 
     def replace(self, old: str, new: str) -> Text:
-        """Each part with ``old`` replaced (a path prefix made relative, say)."""
-        return Text(tuple(replace(p, text=p.text.replace(old, new)) for p in self.parts))
+        """Each part with ``old`` replaced (a path prefix made relative, say); a part
+        without ``old`` is kept as it is (most: a report makes every finding's paths
+        relative)."""
+        return Text(
+            tuple(
+                replace(p, text=p.text.replace(old, new)) if old in p.text else p
+                for p in self.parts
+            )
+        )
 
 
 def as_key(text: str) -> Part:

@@ -23,11 +23,9 @@ A facts profile whose file cannot be read is left out (``hiera-ls check`` report
 from __future__ import annotations
 
 import fnmatch
-import gc
 import os
 import tempfile
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from hiera_ls.engine.key_classes import KeyClasses
@@ -47,11 +45,14 @@ from hiera_ls.project.workspace import (
 )
 from hiera_ls.puppet.message import Text
 from hiera_ls.puppet.values import canonical, strings_in
+from hiera_ls.report.collector import full_passes_put_off
 from hiera_ls.report.diff_mask import Masker
+from hiera_ls.report.diff_result import Answer, ChangeGroup, DiffResult, KeyChange
 from hiera_ls.report.git_tree import Repository, commit_of, repository_at, write_tree
 from hiera_ls.report.node_traits import Splitter, hierarchy_variables, traits
 from hiera_ls.report.redact import shown
 from hiera_ls.report.run import CheckError, _profile_names
+from hiera_ls.report.stopped_lookups import Nodes, stopped_alike
 from hiera_ls.report.twin_cache import TwinCache, Twins
 from hiera_ls.report.unchanged_keys import Revision, unchanged_keys
 from hiera_ls.report.workers import Step, blocks, jobs_for, spread
@@ -62,63 +63,8 @@ NO_PROFILE = "(no facts profile)"
 # a lookup per key and class of nodes, measured on bench_fleet_diff's 10,000 nodes (with the
 # per-key split of the classes): what makes starting workers worth it
 LOOKUP_S = 0.5e-3
-# passes of the garbage collector's young generations before a full pass, while a diff runs
-# (Python's default: 10)
-FULL_PASS_AFTER = 1_000_000
 
 Progress = Callable[[int, int], None]  # (lookups done, lookups in all)
-
-
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """One lookup's outcome at one side, as the report shows it."""
-
-    state: str  # "value", "missing" or "error"
-    shown: object = None  # the value (in a report: plain data, eyaml masked), or the error
-    same_as: object = None  # what equality is decided on (Puppet's ==, unmasked)
-
-    def as_data(self) -> dict[str, object]:
-        if self.state == "value":
-            return {"found": True, "value": self.shown}
-        if self.state == "error":
-            return {"error": self.shown}
-        return {"found": False}
-
-
-@dataclass(frozen=True, slots=True)
-class ChangeGroup:
-    """Profiles for which one key goes from the same ``before`` to the same ``after``."""
-
-    profiles: tuple[str, ...]
-    before: Answer
-    after: Answer
-    # (variable, value) every one of the profiles has, of those the hierarchy reads
-    shared: tuple[tuple[str, str], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class KeyChange:
-    """One key whose value changes, grouped by the profiles that see the same change."""
-
-    environment: str  # the environment's directory, relative to the repository ("." for it)
-    key: str
-    groups: tuple[ChangeGroup, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class DiffResult:
-    """What ``hiera-ls diff`` found between two revisions, for its report."""
-
-    base: str  # as the user named it
-    head: str
-    profiles: tuple[str, ...]  # compared ((NO_PROFILE,) when the repository has none)
-    keys: int  # keys compared (over every environment)
-    environments: tuple[str, ...]  # compared: a directory, or "base -> head" environments
-    changes: tuple[KeyChange, ...]
-    # levels that read data from outside the repository, each said once; values from there
-    # are masked as eyaml's are (a pull request may name ~/.docker/config.json)
-    outside: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()  # about the run itself (the target, facts left out ...)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,22 +74,6 @@ class _Profile:
     name: str
     facts: Mapping[str, object]
     certname: str
-
-
-@contextmanager
-def full_passes_put_off() -> Iterator[None]:
-    """The garbage collector's full passes put off until the diff is done: each walks every
-    object alive, and what a diff makes lives to its end (the parsed data files, the
-    sessions, every answer), so over thousands of node files those passes were a fifth of
-    the run and found almost nothing (a few thousand objects in a run of 2,000 nodes: the
-    young generations' passes, kept, find the rest); and its report, made of every change,
-    is written before they resume."""
-    thresholds = gc.get_threshold()
-    gc.set_threshold(thresholds[0], thresholds[1], FULL_PASS_AFTER)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
 
 
 @full_passes_put_off()
@@ -187,8 +117,10 @@ def run_diff(
         base_workspace = Workspace([base_root], settings)
         head_workspace = Workspace([head_root], settings)
         twins: Twins = {}  # the files both revisions hold, parsed once
-        base_workspace.cache = TwinCache(twins=twins)
-        head_workspace.cache = TwinCache(twins=twins)
+        # the report shows no position in a data file: values alone where a file loads
+        # cleanly (source/data_file.load_yaml_values)
+        base_workspace.cache = TwinCache(twins=twins, positions=False)
+        head_workspace.cache = TwinCache(twins=twins, positions=False)
         base_snap = base_workspace.snapshot()
         head_workspace.set_fleet(fleet)
         head_snap = head_workspace.snapshot()
@@ -288,7 +220,9 @@ def _compare(
         label: [k for k in chosen_keys if k not in unchanged[label]]
         for label, chosen_keys in wanted.items()
     }
-    answers = _every_answer(pairs, looked_up, counter, jobs)
+    # nodes whose lookup of a key stops at the same definition at both: no lookup either
+    alike = {pair.label: _stopped(pair, looked_up[pair.label]) for pair in pairs}
+    answers = _every_answer(pairs, looked_up, alike, counter, jobs)
     changes: list[KeyChange] = []
     for pair, (before, after) in zip(pairs, answers, strict=True):
         both = (pair.base, pair.head)
@@ -330,7 +264,11 @@ Found = dict[str, tuple[list[int | None], list[Answer]]]
 
 
 def _every_answer(
-    pairs: Sequence[_Pair], wanted: Mapping[str, Sequence[str]], counter: _Counter, jobs: int
+    pairs: Sequence[_Pair],
+    wanted: Mapping[str, Sequence[str]],
+    alike: Mapping[str, Mapping[str, frozenset[int]]],
+    counter: _Counter,
+    jobs: int,
 ) -> list[tuple[Found, Found]]:
     """Each pair's answers at its base and its head, over up to ``jobs`` processes (a block of
     keys of one side a unit, so a worker's sessions serve the keys of a module together)."""
@@ -350,7 +288,8 @@ def _every_answer(
         i, block = unit
         n, side, env = sides[i]
         keys = wanted[pairs[n].label]
-        return side.answers(env, [keys[k] for k in block], step, jobs > 1)
+        label = pairs[n].label
+        return side.answers(env, [keys[k] for k in block], step, jobs > 1, alike[label])
 
     out: list[Found] = [{} for _ in sides]
     for (i, _), got in zip(units, spread(units, answer, jobs, counter.step), strict=True):
@@ -360,16 +299,28 @@ def _every_answer(
     return [(out[2 * n], out[2 * n + 1]) for n in range(len(pairs))]
 
 
-def _unchanged(pair: _Pair, keys: Sequence[str]) -> frozenset[str]:
+def _revisions(pair: _Pair) -> tuple[Revision, Revision] | None:
     (base, base_env), (head, head_env) = pair.base, pair.head
     views = base.views.get(base_env), head.views.get(head_env)
     if views[0] is None or views[1] is None:
-        return frozenset()
-    return unchanged_keys(
+        return None
+    return (
         Revision(base.snapshot, base.root, views[0], [p for p, _ in base._data_files(base_env)]),
         Revision(head.snapshot, head.root, views[1], [p for p, _ in head._data_files(head_env)]),
-        keys,
     )
+
+
+def _unchanged(pair: _Pair, keys: Sequence[str]) -> frozenset[str]:
+    revisions = _revisions(pair)
+    return unchanged_keys(*revisions, keys) if revisions is not None else frozenset()
+
+
+def _stopped(pair: _Pair, keys: Sequence[str]) -> dict[str, frozenset[int]]:
+    revisions = _revisions(pair)
+    if revisions is None:
+        return {}
+    nodes = tuple(side.nodes(env) for side, env in (pair.base, pair.head))
+    return stopped_alike(*revisions, (nodes[0], nodes[1]), keys)
 
 
 def _couples(
@@ -553,11 +504,27 @@ class _Side:
         classes = self.classes.get(env)
         return len(classes.members) if classes is not None else 0
 
-    def answers(self, env: str, keys: Sequence[str], step: Step, apart: bool = False) -> Answers:
+    def nodes(self, env: str) -> Nodes:
+        """The profiles as looked up in ``env`` (report/stopped_lookups.py)."""
+        classes = self.classes[env]
+        return Nodes(
+            self.classes_of(env), classes.sessions, self.keyed[env].split, self._scopes[env]
+        )
+
+    def answers(
+        self,
+        env: str,
+        keys: Sequence[str],
+        step: Step,
+        apart: bool = False,
+        alike: Mapping[str, frozenset[int]] | None = None,
+    ) -> Answers:
         """Per key, each profile's class for it and each class's answer: one lookup per
         class of profiles that must get the same answer to that key (lookup_options,
         hierarchies and nested lookups resolved once per session).  A key that splits no
-        class has :meth:`classes_of`'s list, or (``apart``: for another process) None."""
+        class has :meth:`classes_of`'s list, or (``apart``: for another process) None.
+        ``alike``: per key, the profiles known to get the same answer at both revisions
+        (whole groups), answered SAME_AT_BOTH without a lookup."""
         base = self.classes_of(env)
         classes = self.classes.get(env)
         if classes is None:
@@ -579,8 +546,12 @@ class _Side:
                             of[i] = number
             known: dict[Hashable, Answer] = {}  # answers by the key's signature
             found: list[Answer] = []
+            same = alike.get(key) if alike is not None else None
             for c, p in enumerate(parts):
                 for g in p:
+                    if same is not None and all(i in same for i in g):
+                        found.append(SAME_AT_BOTH)
+                        continue
                     signatures = self._key_signatures(env, c, g[0])
                     token = signatures.of(key) if signatures is not None else None
                     answer = known.get(token) if token is not None else None
@@ -638,6 +609,9 @@ def _error(message: Text, root: str) -> Answer:
 
 
 NOT_THERE = Answer("missing")  # the environment is not at this revision
+# the answer of profiles whose lookup stops at the same definition at both revisions
+# (report/stopped_lookups.py): never shown, as it is every such profile's at both
+SAME_AT_BOTH = Answer("same at both revisions")
 _UNKNOWN = object()  # not worked out yet
 
 

@@ -8,7 +8,8 @@ import json
 from collections.abc import Callable, Sequence
 
 from hiera_ls.display_text import json_text, md_cell, md_code, md_escape, visible
-from hiera_ls.report.diff import Answer, DiffResult, KeyChange
+from hiera_ls.report.diff_result import Answer, DiffResult, KeyChange
+from hiera_ls.report.indented_json import dumps_indented
 
 SHORT = 60  # characters of a value shown in text and Markdown
 TEXT_NAMES = 3  # profiles named in text before "and N more"
@@ -111,7 +112,7 @@ def as_json(result: DiffResult) -> str:
             for change in result.changes
         ],
     }
-    return json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
+    return json_text(dumps_indented(data)) + "\n"
 
 
 MARKDOWN_BUDGET = 60_000  # characters: GitHub refuses a comment over 65,536

@@ -28,6 +28,7 @@ from hiera_ls.project.fleet_profiles import FleetProfiles
 from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Snapshot, Workspace
 from hiera_ls.puppet.message import Text
+from hiera_ls.report.collector import full_passes_put_off
 from hiera_ls.report.redact import shown
 from hiera_ls.report.selection import Selection
 from hiera_ls.report.workers import Step, blocks, jobs_for, spread
@@ -81,6 +82,7 @@ class _Seen:
     count: int = 0  # the profiles that give it
 
 
+@full_passes_put_off()
 def run_check(
     paths: Sequence[str],
     *,

@@ -56,7 +56,7 @@ class Revision:
 
 def unchanged_keys(base: Revision, head: Revision, keys: Collection[str]) -> frozenset[str]:
     """Those of ``keys`` whose every node gets the same answer at ``base`` and ``head``."""
-    if not _same_hierarchies(base, head):
+    if not same_hierarchies(base, head):
         return frozenset()
     changes = _Changes()
     base_files, head_files = _data_files(base), _data_files(head)
@@ -81,15 +81,18 @@ def unchanged_keys(base: Revision, head: Revision, keys: Collection[str]) -> fro
     return frozenset(k for k in keys if not changes.touches(k, graph))
 
 
-def _rel(path: str, root: str) -> str:
+def relative_name(path: str, root: str) -> str:
     """``path`` as both revisions name it: relative inside the compared directory."""
     inside = path == root or path.startswith(root.rstrip(os.sep) + os.sep)
     return os.path.relpath(path, root) if inside else path
 
 
-def _same_hierarchies(base: Revision, head: Revision) -> bool:
+def same_hierarchies(base: Revision, head: Revision) -> bool:
     env_b, env_h = base.view.env, head.view.env
-    if (env_b.name, _rel(env_b.root, base.root)) != (env_h.name, _rel(env_h.root, head.root)):
+    if (env_b.name, relative_name(env_b.root, base.root)) != (
+        env_h.name,
+        relative_name(env_h.root, head.root),
+    ):
         return False
     if base.snapshot.target != head.snapshot.target or env_b.off_modulepath != env_h.off_modulepath:
         return False
@@ -100,11 +103,11 @@ def _same_hierarchies(base: Revision, head: Revision) -> bool:
 
 
 def _same_layer(a: Layer, root_a: str, b: Layer, root_h: str) -> bool:
-    if (a.kind, a.module_name, a.data_provider, _rel(a.root, root_a)) != (
+    if (a.kind, a.module_name, a.data_provider, relative_name(a.root, root_a)) != (
         b.kind,
         b.module_name,
         b.data_provider,
-        _rel(b.root, root_h),
+        relative_name(b.root, root_h),
     ):
         return False
     return _same_config(a.config, root_a, b.config, root_h)
@@ -124,7 +127,9 @@ def _same_config(a: HieraConfig | None, root_a: str, b: HieraConfig | None, root
         return False
     if a.path is None or b.path is None:  # Puppet's built-in default
         return a == b
-    return _rel(a.path, root_a) == _rel(b.path, root_b) and _bytes(a.path) == _bytes(b.path)
+    return relative_name(a.path, root_a) == relative_name(b.path, root_b) and _bytes(
+        a.path
+    ) == _bytes(b.path)
 
 
 def _bytes(path: str) -> bytes | None:
@@ -142,7 +147,7 @@ def _data_files(side: Revision) -> dict[str, str] | None:
     for path in side.files:
         if side.snapshot.data_files[path].function not in _FILE_READERS:
             return None
-        out[_rel(path, side.root)] = path
+        out[relative_name(path, side.root)] = path
     return out
 
 

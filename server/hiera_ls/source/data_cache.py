@@ -12,6 +12,7 @@ from hiera_ls.source.data_file import (
     load_hocon_data,
     load_json_data,
     load_yaml_data,
+    load_yaml_values,
     reload_yaml_data,
     unreadable_data,
 )
@@ -40,6 +41,9 @@ class DataCache:
     _included: dict[str, tuple[tuple[str, Stamp | None], ...]] = field(default_factory=dict)
     # (path, root key) -> (its value when asked, whether it holds a token): see holds_token
     _tokens: dict[tuple[str, object], tuple[object, bool]] = field(default_factory=dict)
+    # False: YAML files that load cleanly are read for their values alone, without their
+    # nodes' ranges (``diff``, whose report shows no position in a data file)
+    positions: bool = True
 
     def holds_token(self, path: str, root: object, value: object) -> bool:
         """Whether ``value``, ``root``'s in the file at ``path``, holds an interpolation
@@ -83,6 +87,8 @@ class DataCache:
             )  # an edit: re-parse what it touched
         elif function == "hocon_data":  # its includes are read through the same guards
             data = self._load_hocon(files, path, text)
+        elif function == "yaml_data" and not self.positions:
+            data = load_yaml_values(path, text)
         else:
             data = LOADERS[function](path, text)
         self._entries[(path, function)] = (stamp, data)

@@ -17,6 +17,7 @@ from hiera_ls.puppet.ruby_text import symkeys_to_string
 from hiera_ls.puppet.values import CompositeKey, RubySymbol
 from hiera_ls.source import loader_rules as rules
 from hiera_ls.source.files import ReadProblem
+from hiera_ls.source.keys import PARAMETER_KEY
 from hiera_ls.source.node_table import EMPTY_NODES, Nodes, NodeSpans, NodeTable, Path
 from hiera_ls.source.psych_scalars import RubyObject
 from hiera_ls.source.rules import Rule
@@ -49,6 +50,17 @@ class DataFile:
         """Puppet's error for any lookup reading the file, as plain text."""
         return self.failure.plain if self.failure is not None else None
 
+    def on_parameter_value(self, span: Span) -> bool:
+        """Whether ``span`` starts on a line of a root entry whose key is shaped like a class
+        parameter's (``ntp::enable: yes``): a value the class's Puppet code may judge."""
+        nodes = self.nodes
+        if not isinstance(nodes, Nodes):
+            return False
+        return any(
+            path and isinstance(path[0], str) and PARAMETER_KEY.fullmatch(path[0])
+            for path, _ in nodes.covering(span.start.line)
+        )
+
 
 def unreadable_data(path: str, problem: ReadProblem) -> DataFile:
     """A file no lookup can read (not UTF-8, a device, too large, a symlink loop): every
@@ -72,6 +84,27 @@ def unreadable_data(path: str, problem: ReadProblem) -> DataFile:
 
 def load_yaml_data(path: str, text: str) -> DataFile:
     return _with_readable(_yaml_data(path, load_yaml(path, text)), text)
+
+
+def load_yaml_values(path: str, text: str) -> DataFile:
+    """The file as :func:`load_yaml_data` loads it, for a reader of values alone (``diff``):
+    without its nodes' ranges when it loads cleanly (no problem, no failure, every top-level
+    key a String, nothing Puppet validates per key), since then nothing says where a value
+    is; any other file is loaded with them, as the messages about it need."""
+    doc = load_yaml(path, text, positions=False)
+    value = doc.value
+    nodes = doc.nodes
+    if (
+        doc.fatal is None
+        and not doc.problems
+        and not doc.too_large
+        and isinstance(value, dict)
+        and isinstance(nodes, Nodes)
+        and not (nodes.suspect or nodes.symbol_keys)
+        and all(key.__class__ is str for key in value)
+    ):
+        return DataFile(path, value, None, {}, EMPTY_NODES, ())
+    return load_yaml_data(path, text)
 
 
 def reload_yaml_data(previous: DataFile, previous_text: str, text: str) -> DataFile:

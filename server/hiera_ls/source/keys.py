@@ -22,6 +22,8 @@ Segment = str | int
 
 # The reserved key: never looked up as data, it holds the merge and convert_to options of others.
 LOOKUP_OPTIONS = "lookup_options"
+# A key automatic parameter lookup could read: lower-case name segments, the last a parameter.
+PARAMETER_KEY = re.compile(r"[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*::[a-z_][a-z0-9_]*")
 
 
 class RubyNoMethodError(RegexpError):

@@ -32,6 +32,8 @@ _RUBY_LOOKUP = re.compile(
     (?:\s*,\s*[\w:]+\s*,\s*(?P<mq>['"])(?P<merge>first|unique|hash|deep)(?P=mq))?""",
     re.VERBOSE,
 )
+# a word each of those forms writes: a file without any (most templates) has none of them
+_RUBY_LOOKUP_WORDS = ("hiera", "call_function", "function_lookup")
 _RUBY_INTERPOLATION = re.compile(r"#\{[^}]*\}")
 _EPP_TAG = re.compile(r"<%(%|#)?")
 _CODE_STOP = re.compile(r"%>|['\"]")
@@ -43,6 +45,8 @@ _MAX_STRING_DEPTH = 20
 
 def read_ruby_lookups(path: str, text: str) -> ManifestFacts:
     """The lookups of an ERB template or a Ruby function file."""
+    if not any(word in text for word in _RUBY_LOOKUP_WORDS):
+        return ManifestFacts(path)  # spares a search of the pattern at every character
     lines = LineTable(text)
     calls: list[LookupCall] = []
     for m in _RUBY_LOOKUP.finditer(text):

@@ -93,6 +93,7 @@ class Builder:
         "oversized",
         "path",
         "pending",
+        "positions",
         "problems",
         "refusal",
         "root_plain",
@@ -104,8 +105,18 @@ class Builder:
         "text",
     )
 
-    def __init__(self, path: str, backend: Backend, text: str, lenient: bool = False) -> None:
+    def __init__(
+        self,
+        path: str,
+        backend: Backend,
+        text: str,
+        lenient: bool = False,
+        positions: bool = True,
+    ) -> None:
         self.path = path
+        # False: the values alone, no node's range recorded (the root collection gets no
+        # path, as one beyond MAX_DEPTH gets none: nothing inside it is recorded)
+        self.positions = positions
         self.backend = backend
         self.text = text
         self.lenient = lenient
@@ -178,7 +189,8 @@ class Builder:
         nodes = NodeTable(raw, self.symbol_keys, self.suspect)
         outline = None
         if (
-            isinstance(value, dict)
+            self.positions
+            and isinstance(value, dict)
             and self.root_plain
             and not (self.starved or self.tangled or self.symbol_keys or self.suspect)
         ):
@@ -200,6 +212,7 @@ class Builder:
         anchors = self.anchors
         problems = self.problems
         intern = sys.intern
+        positions = self.positions
         while True:
             ev = get()
             kind = kinds[ev.__class__]
@@ -240,7 +253,7 @@ class Builder:
                 if (
                     top is not None
                     and top.is_map
-                    and top.path is not None
+                    and (top.path is not None or not positions)
                     and value.__class__ is not RubySymbol
                 ):
                     # the common cases, inline: a key, or a value under a new key
@@ -260,22 +273,23 @@ class Builder:
                         top.obj[key] = value
                         top.size += 1
                         k = top.key_raw
-                        entries.append(
-                            (
-                                (*top.path, key),
+                        if top.path is not None:
+                            entries.append(
                                 (
-                                    k[0],
-                                    k[1],
-                                    k[2],
-                                    k[3],
-                                    raw_marks[0],
-                                    raw_marks[1],
-                                    raw_marks[2],
-                                    raw_marks[3],
-                                    style,
-                                ),
+                                    (*top.path, key),
+                                    (
+                                        k[0],
+                                        k[1],
+                                        k[2],
+                                        k[3],
+                                        raw_marks[0],
+                                        raw_marks[1],
+                                        raw_marks[2],
+                                        raw_marks[3],
+                                        style,
+                                    ),
+                                )
                             )
-                        )
                         top.end_line = raw_marks[2]
                         top.end_col = raw_marks[3]
                         continue
@@ -301,7 +315,7 @@ class Builder:
                 ):
                     raise Departure  # 0.2.5 refuses ``[ ? ]``; 0.2.6 reads an empty pair
                 obj: Any = {} if is_map else []
-                child_path = self._child_path(stack, root)
+                child_path = self._child_path(stack, root) if positions else None
                 if len(stack) >= MAX_DEPTH:
                     child_path = None  # no positions below: the file is refused anyway
                     if self.refusal is None:

@@ -29,9 +29,12 @@ from hiera_ls.source.yaml_document import YamlDocument, fatal_doc
 __all__ = ["LENIENT_CODES", "load_yaml", "load_yaml_leniently"]
 
 
-def load_yaml(path: str, text: str) -> YamlDocument:
-    """The file as Puppet's yaml_data loads it; never raises on any text."""
-    return _load(path, text, DEFAULT_BACKEND)
+def load_yaml(path: str, text: str, positions: bool = True) -> YamlDocument:
+    """The file as Puppet's yaml_data loads it; never raises on any text.  ``positions``
+    False: the same value and problems, but no node's range (its ``nodes`` hold the root's
+    at most) and no outline, for a reader that never shows where a value is (a quarter of
+    the parse is recording them)."""
+    return _load(path, text, DEFAULT_BACKEND, positions=positions)
 
 
 def load_yaml_leniently(path: str, text: str) -> YamlDocument:
@@ -41,16 +44,18 @@ def load_yaml_leniently(path: str, text: str) -> YamlDocument:
     return _load(path, text, DEFAULT_BACKEND, lenient=True)
 
 
-def _load(path: str, text: str, backend: Backend, lenient: bool = False) -> YamlDocument:
+def _load(
+    path: str, text: str, backend: Backend, lenient: bool = False, positions: bool = True
+) -> YamlDocument:
     bom = text.startswith(BOM)
     if bom:
         # Psych hands libyaml a string, not bytes: libyaml skips the mark as a column of the
         # first line, so the first entry is indented and a block mapping ends after it (and
         # Psych, reading the first document lazily, never meets what follows)
         text = " " + text[1:]
-    doc = _run(path, text, backend, lenient)
+    doc = _run(path, text, backend, lenient, positions)
     if bom and doc.fatal is None:
-        whole = _run(path, text[1:], backend, lenient)
+        whole = _run(path, text[1:], backend, lenient, positions)
         lost = _entries(whole.value) - _entries(doc.value)
         if whole.fatal is None and lost > 0:
             problem = BY_CODE["yaml-byte-order-mark"].at(
@@ -71,7 +76,7 @@ def _entries(value: object) -> int:
     return len(value) if isinstance(value, (dict, list)) else 0
 
 
-def _run(path: str, text: str, backend: Backend, lenient: bool) -> YamlDocument:
+def _run(path: str, text: str, backend: Backend, lenient: bool, positions: bool) -> YamlDocument:
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates: give libyaml the bytes they stand for
@@ -81,10 +86,10 @@ def _run(path: str, text: str, backend: Backend, lenient: bool) -> YamlDocument:
             data = text.encode("utf-8", "surrogatepass")
     try:
         try:
-            return Builder(path, backend, text, lenient).run(data)
+            return Builder(path, backend, text, lenient, positions).run(data)
         except Departure:
             assert backend.fallback is not None
-            return Builder(path, backend.fallback(), text, lenient).run(data)
+            return Builder(path, backend.fallback(), text, lenient, positions).run(data)
     except RecursionError:
         return fatal_doc(
             path, "yaml-syntax", f"({path}): stack level too deep", Span.of(0, 0, 0, 0)

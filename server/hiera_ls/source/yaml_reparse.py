@@ -34,7 +34,7 @@ from hiera_ls.source.yaml_document import Outline, YamlDocument
 from hiera_ls.source.yaml_loader import load_yaml
 from hiera_ls.source.yaml_nodes import COPY_BUDGET
 
-__all__ = ["changed_lines", "reload_yaml"]
+__all__ = ["changed_lines", "changed_region", "reload_yaml"]
 
 # Lines the slice must not hold: a document marker or a directive changes what follows.
 _MARKERS = re.compile(r"^(?:---|\.\.\.)(?:[ \t\r\n]|$)|^%", re.M)
@@ -84,11 +84,20 @@ def changed_lines(old: str, new: str) -> tuple[int, int, int]:
     Lines before the first and from the returned ends on are equal in both texts (lines
     counted by "\\n"); equal texts give three times the number of lines.
     """
+    first, _, old_end, new_end = changed_region(old, new)
+    return first, old_end, new_end
+
+
+def changed_region(old: str, new: str) -> tuple[int, int, int, int]:
+    """:func:`changed_lines` with the column the change starts at on its first line, second:
+    what stands before it on that line is the same in both texts (columns counted from the
+    "\\n" before, as lines are)."""
     edit = _edit(old, new)
     if edit is None:
         n = old.count("\n") + 1
-        return n, n, n
-    return edit.first_line, edit.old_end_line, edit.new_end_line
+        return n, 0, n, n
+    column = edit.start - (old.rfind("\n", 0, edit.start) + 1)
+    return edit.first_line, column, edit.old_end_line, edit.new_end_line
 
 
 def _line_start(text: str, line_of_offset: int, offset: int, line: int) -> int:
