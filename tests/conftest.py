@@ -85,6 +85,29 @@ def _quick_loop(config: pytest.Config) -> bool:
     return bool(config.getoption("markexpr", "") == "not slow")
 
 
+# The quick loop's processes, where pytest-xdist is installed (``-n 0`` runs it in one).
+QUICK_PROCESSES = 2
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads ``-n``
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """The whole quick loop (no paths named) runs its tests on two processes, a 2-core
+    machine's, each collecting for itself: about 20% more CPU, done sooner unless the
+    machine is busy already. A run of chosen tests, and the whole suite, stay on one process
+    (its Puppet oracles and PuppetDB are started once per session, and its editor and VS
+    Code tests were never run beside each other)."""
+    if (
+        _quick_loop(config)
+        and config.args_source is pytest.Config.ArgsSource.TESTPATHS
+        and config.pluginmanager.hasplugin("xdist")
+        and not hasattr(config, "workerinput")  # an xdist worker itself
+        and config.getoption("numprocesses", None) is None
+        and not config.getoption("collectonly")
+        and not config.getoption("usepdb")
+    ):
+        config.option.numprocesses = QUICK_PROCESSES
+
+
 # The garbage collector's young generation is collected after this many new objects (Python's
 # default: 700), and the full collection comes after this many of the middle one's (10).
 YOUNG_OBJECTS = 10_000
