@@ -105,3 +105,16 @@ def test_a_finding_before_the_change_on_its_line_is_kept() -> None:
     assert move_with_lines(old, old.replace("port: ", "port:  "), found) == [key, after]
     crlf = old.replace("\n", "\r\n")
     assert move_with_lines(crlf, crlf.replace("80", "81"), found) == [key, after]
+
+
+def test_a_diagnostic_before_the_change_on_its_line_is_the_same_object() -> None:
+    """A key's diagnostic while its value is typed is not made again: the publish after the
+    edit holds the same object, so its JSON is the last publish's (lsp/transport.py)."""
+    old = "a: 1\nport: 80\n"
+    key = _problem(1, 0, 0, 4, "k")
+    converted = ConvertedDiagnostics()
+    before = converted.diagnostics("f.yaml", [key], Converter(old, "utf-16"))
+    after = converted.diagnostics("f.yaml", [key], Converter(old.replace("80", "81"), "utf-16"))
+    assert after[0] is before[0]
+    renamed = converted.diagnostics("f.yaml", [key], Converter(old.replace("po", "pö"), "utf-16"))
+    assert renamed[0] is not before[0]

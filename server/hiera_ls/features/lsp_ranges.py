@@ -183,8 +183,9 @@ _Made = tuple[str, str, types.Diagnostic] | None  # None: a cause's, made anew e
 
 @dataclass(frozen=True, slots=True)
 class _Published:
-    """One publish of a file: its problems, each one's diagnostic with the texts of the lines
-    it was made from, and the lines each starts and ends on."""
+    """One publish of a file: its problems, each one's diagnostic with the texts before its
+    start and its end on their lines (what it was made from), and the lines each starts and
+    ends on."""
 
     conv: Converter
     problems: list[Problem]
@@ -207,10 +208,15 @@ def _one(
         return None
     if made is not None and same:
         return made
+    # its range is made from the text before its start and before its end on their lines: an
+    # edit after its end on its line (a value typed after a key's finding) leaves it as it is
     span = p.where.span
     lines = conv.lines
-    start = lines.line_text(span.start.line)
-    end = start if span.end.line == span.start.line else lines.line_text(span.end.line)
+    text = lines.line_text(span.start.line)
+    start = text[: span.start.column]
+    if span.end.line != span.start.line:
+        text = lines.line_text(span.end.line)
+    end = text[: span.end.column]
     if made is None or made[0] != start or made[1] != end:
         made = (start, end, diagnostic(p, conv, converter_of))
     return made
