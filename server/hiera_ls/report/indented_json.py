@@ -34,10 +34,13 @@ class _Unusual(Exception):
 
 def _value(value: Any, newline: str) -> str:
     """``value`` written at the indentation that ``newline`` (a line break and the
-    indentation of the line the value starts on) gives."""
+    indentation of the line the value starts on) gives; the commonest classes first (a
+    report's values are mostly strings)."""
     cls = value.__class__
     if cls is str:
         return encode_basestring(value)
+    if cls is int:
+        return int.__repr__(value)
     if cls is dict:
         return _dict(value, newline)
     if cls is list or cls is tuple:
@@ -77,7 +80,7 @@ def _list(items: list[Any] | tuple[Any, ...], newline: str) -> str:
     if all(item.__class__ is str for item in items):  # a list of names: one pass in C
         parts: Iterable[str] = map(encode_basestring, items)
     else:
-        parts = [_inner(item, inner) for item in items]
+        parts = [_value(item, inner) for item in items]
     return "[" + inner + ("," + inner).join(parts) + newline + "]"
 
 
@@ -86,24 +89,10 @@ def _dict(entries: dict[Any, Any], newline: str) -> str:
         return "{}"
     inner = newline + INDENT
     parts = [
-        (encode_basestring(key) if key.__class__ is str else _key(key)) + ": " + _inner(item, inner)
+        (encode_basestring(key) if key.__class__ is str else _key(key)) + ": " + _value(item, inner)
         for key, item in entries.items()
     ]
     return "{" + inner + ("," + inner).join(parts) + newline + "}"
-
-
-def _inner(value: Any, newline: str) -> str:
-    """:func:`_value`, the commonest classes first (a report's values are mostly strings)."""
-    cls = value.__class__
-    if cls is str:
-        return encode_basestring(value)
-    if cls is int:
-        return int.__repr__(value)
-    if cls is dict:
-        return _dict(value, newline)
-    if cls is list:
-        return _list(value, newline)
-    return _value(value, newline)
 
 
 def _key(key: Any) -> str:

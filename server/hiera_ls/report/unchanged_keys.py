@@ -127,9 +127,8 @@ def _same_config(a: HieraConfig | None, root_a: str, b: HieraConfig | None, root
         return False
     if a.path is None or b.path is None:  # Puppet's built-in default
         return a == b
-    return relative_name(a.path, root_a) == relative_name(b.path, root_b) and _bytes(
-        a.path
-    ) == _bytes(b.path)
+    same_name = relative_name(a.path, root_a) == relative_name(b.path, root_b)
+    return same_name and _bytes(a.path) == _bytes(b.path)
 
 
 def _bytes(path: str) -> bytes | None:
