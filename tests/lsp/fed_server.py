@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from pathlib import Path
 from typing import Any
 
 from pygls.protocol import LanguageServerProtocol
@@ -38,6 +39,15 @@ class FedServer:
         if request:
             message["id"] = next(self._ids)
         self.protocol.receive(json.dumps(message).encode())
+
+    def open(self, root: Path, path: Path, text: str) -> None:
+        """``initialize`` with ``root`` as the workspace, ``initialized``, then ``path``
+        opened with ``text`` (version 1)."""
+        init = {"processId": None, "rootUri": root.as_uri(), "capabilities": {}}
+        self.send("initialize", init, request=True)
+        self.send("initialized", {})
+        item = {"uri": path.as_uri(), "languageId": "yaml", "version": 1, "text": text}
+        self.send("textDocument/didOpen", {"textDocument": item})
 
     def stop(self) -> None:
         """Joins the background worker. pygls caches message types per protocol object: that

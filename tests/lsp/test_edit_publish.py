@@ -94,12 +94,7 @@ def test_an_edit_publishes_its_own_checks_before_the_cross_file_run(
     moved = ("profile-redundant-override", 2)
 
     async def session() -> None:
-        capabilities: dict[str, Any] = {}
-        init = {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": capabilities}
-        send("initialize", init, request=True)
-        send("initialized", {})
-        item = {"uri": node.as_uri(), "languageId": "yaml", "version": 1, "text": NODE}
-        send("textDocument/didOpen", {"textDocument": item})
+        fed.open(tmp_path, node, NODE)
         await until(lambda: any(redundant in e[2] for e in events))
         await asyncio.sleep(0.2)  # the background run is over
         del events[:]
@@ -165,11 +160,7 @@ def test_an_edit_before_the_start_up_run_leaves_the_index_to_it(
     text = NODE + "flag: on\n"
 
     async def session() -> None:
-        init = {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}
-        send("initialize", init, request=True)
-        send("initialized", {})
-        item = {"uri": node.as_uri(), "languageId": "yaml", "version": 1, "text": text}
-        send("textDocument/didOpen", {"textDocument": item})
+        fed.open(tmp_path, node, text)
         span = {"start": {"line": 0, "character": 3}, "end": {"line": 0, "character": 4}}
         change = {"range": span, "text": "5"}
         send(
@@ -222,11 +213,7 @@ def test_the_first_edit_after_the_cross_file_run_moves_what_the_run_prepared(
     scheduler = server.scheduler
 
     async def session() -> None:
-        init = {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}
-        send("initialize", init, request=True)
-        send("initialized", {})
-        item = {"uri": node.as_uri(), "languageId": "yaml", "version": 1, "text": NODE}
-        send("textDocument/didOpen", {"textDocument": item})
+        fed.open(tmp_path, node, NODE)
         for _ in range(500):
             if any("profile-redundant-override" in codes for _, codes in published):
                 break
@@ -308,11 +295,7 @@ def test_a_cross_file_run_cut_short_in_a_file_leaves_the_next_edit_the_last_publ
         return found
 
     async def session() -> None:
-        init = {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}
-        send("initialize", init, request=True)
-        send("initialized", {})
-        item = {"uri": node.as_uri(), "languageId": "yaml", "version": 1, "text": text}
-        send("textDocument/didOpen", {"textDocument": item})
+        fed.open(tmp_path, node, text)
         await published_version(1)
         await asyncio.sleep(0.1)
         while scheduler._checking or scheduler._full_pending:

@@ -59,7 +59,7 @@ def _open_and_record(
     monkeypatch.setattr(diagnostics_scheduler, "REBUILD_DELAY_S", 0.05)
     node = _repo(root, text)
     fed = FedServer()
-    server, send = fed.server, fed.send
+    server = fed.server
     events: list[tuple[str, int | None, list[str]]] = []
 
     def published(params: types.PublishDiagnosticsParams) -> None:
@@ -78,11 +78,7 @@ def _open_and_record(
     monkeypatch.setattr(scheduler, "full_checks", full_checks)
 
     async def session() -> None:
-        init = {"processId": None, "rootUri": root.as_uri(), "capabilities": {}}
-        send("initialize", init, request=True)
-        send("initialized", {})
-        item = {"uri": node.as_uri(), "languageId": "yaml", "version": 1, "text": text}
-        send("textDocument/didOpen", {"textDocument": item})
+        fed.open(root, node, text)
         for _ in range(500):
             if any(f"{REDUNDANT}@0" in e[2] for e in events) and not scheduler._checking:
                 break
