@@ -124,3 +124,85 @@ def test_a_level_reading_a_file_per_key_leaves_every_key_looked_up_three_ways(
     quick, slow, fewer, more = _coverage_both_ways(tmp_path, monkeypatch)
     assert quick == slow
     assert fewer == more
+
+
+NESTED_HIERA = (
+    "version: 5\nhierarchy:\n"
+    "  - name: nodes\n    path: nodes/%{trusted.certname}.yaml\n"
+    "  - name: common\n    path: common.yaml\n"
+)
+
+
+def _nested_repository(tmp_path: Path, common: str, nodes: dict[str, str]) -> None:
+    """A class ``app`` with a typed parameter, data in ``common.yaml`` and node files,
+    and a profile per node (the nodes a-d, each its ``scheme`` fact)."""
+    (tmp_path / "data/nodes").mkdir(parents=True)
+    (tmp_path / "hiera.yaml").write_text(NESTED_HIERA)
+    (tmp_path / "data/common.yaml").write_text(common)
+    for name, text in nodes.items():
+        (tmp_path / f"data/nodes/{name}.yaml").write_text(text)
+    (tmp_path / "modules/app/manifests").mkdir(parents=True)
+    (tmp_path / "modules/app/manifests/init.pp").write_text(
+        "class app (Enum['http', 'https'] $scheme = 'http') {}\n"
+    )
+    facts = tmp_path / ".hiera-ls/facts"
+    facts.mkdir(parents=True)
+    for name, scheme in (("a", "http"), ("b", "ftp"), ("c", "https"), ("d", "gopher")):
+        (facts / f"{name}.json").write_text(f'{{"clientcert": "{name}", "scheme": "{scheme}"}}')
+
+
+def _per_profile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    monkeypatch.chdir(tmp_path)
+    return [f.message for f in run_check(["."], show_values=True).findings if f.profiles]
+
+
+MISMATCH = (
+    "[{}] Class[App]: parameter 'scheme' expects a match for Enum['http', 'https'], got "
+    "'{}' (the value this node gets from this file)"
+)
+
+
+@pytest.mark.parametrize("call", ["lookup", "alias", "hiera"])
+def test_a_key_looking_up_a_key_each_node_defines_gets_each_nodes_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, call: str
+) -> None:
+    """``app::scheme`` is defined once, for every node alike, but looks up ``scheme``,
+    which each node's file defines: the nodes share its definition, not its answer."""
+    nodes = {name: f"scheme: {scheme}\n" for name, scheme in zip("abcd", ["http", "ftp"] * 2)}
+    nodes["d"] = "scheme: gopher\n"
+    _nested_repository(tmp_path, f"app::scheme: \"%{{{call}('scheme')}}\"\n", nodes)
+    assert _per_profile(tmp_path, monkeypatch) == [
+        MISMATCH.format("b", "ftp"),
+        MISMATCH.format("d", "gopher"),
+    ]
+
+
+def test_a_key_looking_up_a_literal_token_gets_each_nodes_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``literal('%')`` writes a token into ``template``'s answer, the same for every node;
+    a ``lookup`` of it interpolates that token again, with each node's own fact (Puppet 7.23
+    gives ``ftp`` for b).  Each node reads a file of its own, so each is a class of its own,
+    and only a key's signature could share the answer."""
+    common = (
+        "template: \"%{literal('%')}{facts.scheme}\"\n"
+        "app::scheme: \"%{lookup('template')}\"\n"
+    )
+    _nested_repository(tmp_path, common, {name: "other: 1\n" for name in "abcd"})
+    assert _per_profile(tmp_path, monkeypatch) == [
+        MISMATCH.format("b", "ftp"),
+        MISMATCH.format("d", "gopher"),
+    ]
+
+
+def test_keys_looking_each_other_up_fail_for_every_profile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A loop of lookups has no answer to share: each profile's lookup fails, as Puppet's."""
+    common = "one: \"%{lookup('two')}\"\ntwo: \"%{lookup('one')}\"\napp::scheme: http\n"
+    _nested_repository(tmp_path, common, {"b": "two: \"%{lookup('one')}\"\n"})
+    monkeypatch.chdir(tmp_path)
+    result = run_check(["."], show_values=True)
+    failing = {(f.code, os.path.basename(f.path), f.span.start.line) for f in result.findings}
+    assert ("lookup-fails-for-profile", "common.yaml", 0) in failing
+    assert ("lookup-fails-for-profile", "common.yaml", 1) in failing

@@ -56,9 +56,11 @@ class ProfileSignatures:
         self._files_of: dict[str, dict[str, list[str]]] = {}  # see _module_files
         self._files: dict[tuple[str, str], tuple[DataFile | None, object]] = {}  # see _file
         self._parts: dict[tuple[int, str], _Part | None] = {}  # see level_part
+        # (level number, root) -> the keys its definitions there look up (see level_part)
+        self._refers: dict[tuple[int, str], frozenset[str]] = {}
         self._plain: dict[int, tuple[_Part, frozenset[object]] | None] = {}  # see plain_part
         self._groups: dict[tuple[str, tuple[str, ...]], _Group | None] = {}  # see group
-        self._group_parts: dict[tuple[int, int], tuple[int, frozenset[str]] | None] = {}
+        self._group_parts: dict[tuple[int, int], _GroupPart | None] = {}
         self._ids: dict[Hashable, int] = {}  # see number_of
         self._roots: dict[str, tuple[str, str | None] | None] = {}  # see root_of
         # (environment, root key, which levels read it) -> its parts and variables
@@ -130,7 +132,8 @@ class ProfileSignatures:
     def reads_for(self, path: str, reader: str, root: str) -> object:
         """Whether a lookup of ``root`` depends on ``path`` (it defines the key or
         lookup_options, or fails to load): None when not, else the variables its
-        definitions interpolate, or _NESTED when they look other keys up."""
+        definitions interpolate, a :class:`_Refers` when they also look keys up by name
+        (``%{lookup('k')}``), or _NESTED when they interpolate some other way."""
         slot = (path, reader, root)
         if slot not in self._reads:
             df, options = self._file(path, reader)
@@ -141,7 +144,12 @@ class ProfileSignatures:
                 found = frozenset()
             elif root in df.data or LOOKUP_OPTIONS in df.data:
                 own = _variables(df.data.get(root), None)
-                found = _NESTED if _NESTED in (own, options) else own | options  # type: ignore[operator]
+                if not isinstance(options, frozenset):  # lookup_options that look keys up
+                    found = _NESTED
+                elif isinstance(own, _Refers):
+                    found = _Refers(own.variables | options, own.keys)
+                else:
+                    found = _NESTED if own is _NESTED else own | options  # type: ignore[operator]
             self._reads[slot] = found
         return self._reads[slot]
 
@@ -199,12 +207,16 @@ class ProfileSignatures:
                 )
             kept: list[str] = []
             variables: set[str] = set()
+            refers: set[str] = set()
             nested = False
             for path in candidates:
                 reads = self.reads_for(path, kind.reader, root)
                 if reads is _NESTED:
                     nested = True
                     break
+                if isinstance(reads, _Refers):
+                    refers.update(reads.keys)
+                    reads = reads.variables
                 if reads is not None:
                     kept.append(path)
                     variables.update(reads)  # type: ignore[arg-type]
@@ -212,6 +224,8 @@ class ProfileSignatures:
                 options = level.options if kind.options_matter else None
                 part = (level.layer, level.name, tuple(kept), level.uris, options)
                 found = (part, frozenset(variables))
+                if refers:
+                    self._refers[slot] = frozenset(refers)
         self._parts[slot] = found
         return found
 
@@ -302,16 +316,17 @@ class ProfileSignatures:
         number: int,
         plain: tuple[_Part, frozenset[object]] | None,
         group: _Group,
-    ) -> tuple[int, frozenset[str]] | None:
-        """:meth:`level_part` of each of the group's roots, as one number, and the variables
-        they interpolate; None when one is not judged.  Kept per level and group: every
-        node whose level is the same asks it."""
+    ) -> _GroupPart | None:
+        """:meth:`level_part` of each of the group's roots, as one number, the variables
+        they interpolate and the keys they look up; None when one is not judged.  Kept per
+        level and group: every node whose level is the same asks it."""
         slot = (number, group.number)
         if slot in self._group_parts:
             return self._group_parts[slot]
         parts: list[Hashable] = []
         variables: set[str] = set()
-        found: tuple[int, frozenset[str]] | None = None
+        refers: set[str] = set()
+        found: _GroupPart | None = None
         for root in group.roots:
             if plain is not None and root not in plain[1]:
                 parts.append(plain[0][0])
@@ -321,8 +336,9 @@ class ProfileSignatures:
                 break
             parts.append(part[0])
             variables.update(part[1])
+            refers.update(self._refers.get((number, root), ()))
         else:
-            found = (self.number_of(tuple(parts)), frozenset(variables))
+            found = (self.number_of(tuple(parts)), frozenset(variables), frozenset(refers))
         self._group_parts[slot] = found
         return found
 
@@ -334,7 +350,7 @@ class ProfileSignatures:
             nested = False
             for path in self._module_files(view).get(module, ()):
                 df = snapshot.data_file(path)
-                if df is not None and _variables(df.data.get(root), None) is _NESTED:
+                if df is not None and not isinstance(_variables(df.data.get(root), None), frozenset):
                     nested = True
             self._nested[slot] = nested
         return self._nested[slot]
@@ -405,14 +421,21 @@ def _options_matter(facts: _ViewFacts, level: LevelReads) -> bool:
 
 
 def _variables(value: object, options: object) -> object:
-    """What a definition (and the file's lookup_options) interpolates, or _NESTED."""
+    """What a definition (and the file's lookup_options) interpolates; a :class:`_Refers`
+    when it also looks keys up by name (``lookup``, ``hiera``, ``alias``), or _NESTED when
+    it calls anything else (``literal('%')`` makes a token the answer interpolates again)."""
     texts = [*strings_in(value, keys=True), *strings_in(options, keys=True)]
+    refers: set[str] = set()
     for text in texts:
         for match in _TOKEN.finditer(text):
             inner = match.group(1).strip()
             if "(" in inner and not inner.startswith("scope("):
-                return _NESTED
-    return frozenset(interpolated_variables(texts))
+                call = _LOOKUP_CALL.match(inner)
+                if call is None:
+                    return _NESTED
+                refers.add(call.group(1) or call.group(2))
+    variables = frozenset(interpolated_variables(texts))
+    return _Refers(variables, frozenset(refers)) if refers else variables
 
 
 def _presence(scope: NodeScope, name: str) -> str:
@@ -425,10 +448,25 @@ _Part = tuple[Hashable, frozenset[str]]  # a level's part of a key signature, it
 # of a directory per key
 _FILE_READERS = frozenset({"yaml_data", "json_data", "hocon_data", EYAML})
 _TOKEN = re.compile(r"%\{([^}]*)\}")
-_NESTED = object()  # a definition that looks other keys up: its answer is the node's own
+_NESTED = object()  # a definition that interpolates a call: its answer is the node's own
+# a key looked up by name, as source/interpolation.py's METHOD_RE reads the call; a key
+# holding ``%`` or a quote is left to the node's own answer
+_LOOKUP_CALL = re.compile(r"""^(?:lookup|hiera|alias)\((?:"([^"'%]+)"|'([^"'%]+)')\)$""")
 
 
-_Shaped = tuple[tuple[Hashable, ...], tuple[str, ...]]  # a key's parts, its variables
+@dataclass(frozen=True, slots=True)
+class _Refers:
+    """What a definition interpolates, and the keys it looks up by name: its answer is made
+    of theirs, so two nodes' signatures of it are equal when those keys' are too."""
+
+    variables: frozenset[str]
+    keys: frozenset[str]
+
+
+# a level's part of a group of keys (a number), their variables, the keys they look up
+_GroupPart = tuple[int, frozenset[str], frozenset[str]]
+# a key's parts, its variables, the keys its definitions look up
+_Shaped = tuple[tuple[Hashable, ...], tuple[str, ...], tuple[str, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -493,6 +531,7 @@ class KeySignatures:
         if group is None:
             return None
         variables = set(group.variables)
+        refers: set[str] = set()
         parts: list[int] = []
         for level, number, plain in zip(self._reads, self._levels, self._plain, strict=True):
             if plain is not None and plain[1].isdisjoint(group.roots):
@@ -504,11 +543,20 @@ class KeySignatures:
                 return None
             parts.append(found[0])
             variables.update(found[1])
+            refers.update(found[2])
         names = tuple(sorted(variables))
         values = self._values.get(names)
         if values is None:
             values = self._values[names] = values_of(self._scope, names)
-        return (group.number, tuple(parts), values, self._presence)
+        if not refers:
+            return (group.number, tuple(parts), values, self._presence)
+        nested: list[Hashable] = []  # what the keys looked up by the keys' definitions get
+        for key in sorted(refers):
+            signature = self.of(key)
+            if signature is None:
+                return None
+            nested.append(signature)
+        return (group.number, tuple(parts), values, self._presence, tuple(nested))
 
     def of(self, key: str) -> Hashable | None:
         """The signature of the lookup of ``key`` (its root key's)."""
@@ -539,15 +587,32 @@ class KeySignatures:
             shaped = owner._shaped[slot] = self._shaped(root, module)
         if shaped is None:
             return None
-        parts, names = shaped
+        parts, names, refers = shaped
         values = self._values.get(names)
         if values is None:
             values = self._values[names] = values_of(self._scope, names)
-        return (root, parts, values, self._presence)
+        if not refers:
+            return (root, parts, values, self._presence)
+        nested = self._referred(root, refers)
+        return None if nested is None else (root, parts, values, self._presence, nested)
+
+    def _referred(self, root: str, refers: tuple[str, ...]) -> tuple[Hashable, ...] | None:
+        """The signatures of the keys ``root``'s definitions look up: its answer is made of
+        their answers (looked up for the same node).  None when one has none, or when they
+        come back to ``root`` (a loop: Puppet's error, the node's own)."""
+        self._known[root] = None  # while its keys are signed: a way back here has none
+        found: list[Hashable] = []
+        for key in refers:
+            signature = self.of(key)
+            if signature is None:
+                return None
+            found.append(signature)
+        return tuple(found)
 
     def _shaped(self, root: str, module: str | None) -> _Shaped | None:
         owner = self._owner
         variables: set[str] = set(owner.module_variables(self._view, module))
+        refers: set[str] = set()
         parts: list[Hashable] = []
         for level, number, plain in zip(self._reads, self._levels, self._plain, strict=True):
             if plain is not None and root not in plain[1]:
@@ -558,6 +623,7 @@ class KeySignatures:
                 return None
             parts.append(found[0])
             variables.update(found[1])
+            refers.update(owner._refers.get((number, root), ()))
         if module is not None and owner.module_nested(self._view, module, root):
             return None
-        return tuple(parts), tuple(sorted(variables))
+        return tuple(parts), tuple(sorted(variables)), tuple(sorted(refers))
