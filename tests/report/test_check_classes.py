@@ -371,7 +371,8 @@ def test_key_signatures_that_skip_levels_not_defining_the_key_are_the_full_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A level whose files do not define a key is not asked about it: the signatures are
-    those asking every level (on a random fleet, every key of every file)."""
+    those asking every level (on a random fleet, every key of every file): the same pairs
+    of a profile and a key share one (a signature is a number, given in the order met)."""
     _fleet(tmp_path, 3, 16)
     snapshot = Workspace([str(tmp_path)]).snapshot()
     view = snapshot.environments[0]
@@ -391,7 +392,10 @@ def test_key_signatures_that_skip_levels_not_defining_the_key_are_the_full_ones(
             scope = node_scope(entry.profile.facts, entry.profile.name, view.env.name)
             found = owner.keys(view, scope)
             out.append(None if found is None else [found.of(key) for key in sorted(keys)])
-        return out
+        order: dict[object, int] = {}  # each signature by when it was first met
+        return [
+            None if row is None else [order.setdefault(x, len(order)) for x in row] for row in out
+        ]
 
     quick = signatures()
     monkeypatch.setattr(ProfileSignatures, "plain_part", lambda *_: None)

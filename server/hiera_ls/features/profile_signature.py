@@ -305,7 +305,7 @@ class ProfileSignatures:
             roots[root] = None
             variables.update(self.module_variables(view, module))
         else:
-            found = _Group(len(self._groups), tuple(roots), frozenset(variables))
+            found = _Group(len(self._groups), tuple(roots), frozenset(variables), frozenset(roots))
         self._groups[slot] = found
         return found
 
@@ -476,6 +476,7 @@ class _Group:
     number: int
     roots: tuple[str, ...]
     variables: frozenset[str]  # what the keys' modules interpolate
+    root_set: frozenset[str]  # the roots again, for telling a level defines none of them
 
 
 @dataclass(frozen=True, slots=True)
@@ -534,7 +535,7 @@ class KeySignatures:
         refers: set[str] = set()
         parts: list[int] = []
         for level, number, plain in zip(self._reads, self._levels, self._plain, strict=True):
-            if plain is not None and plain[1].isdisjoint(group.roots):
+            if plain is not None and plain[1].isdisjoint(group.root_set):
                 # no root is read there: the level's part of each is its plain part
                 parts.append(self._marks[len(parts)])
                 continue
@@ -549,17 +550,18 @@ class KeySignatures:
         if values is None:
             values = self._values[names] = values_of(self._scope, names)
         if not refers:
-            return (group.number, tuple(parts), values, self._presence)
+            return owner.number_of((group.number, tuple(parts), values, self._presence))
         nested: list[Hashable] = []  # what the keys looked up by the keys' definitions get
         for key in sorted(refers):
             signature = self.of(key)
             if signature is None:
                 return None
             nested.append(signature)
-        return (group.number, tuple(parts), values, self._presence, tuple(nested))
+        return owner.number_of((group.number, tuple(parts), values, self._presence, *nested))
 
     def of(self, key: str) -> Hashable | None:
-        """The signature of the lookup of ``key`` (its root key's)."""
+        """The signature of the lookup of ``key`` (its root key's), as a number (equal
+        signatures, equal numbers: a tree of tuples hashed once, not at every use)."""
         if key in self._keys:
             return self._keys[key]
         parsed = self._owner.root_of(key)
@@ -568,7 +570,8 @@ class KeySignatures:
             return None
         root, module = parsed
         if root not in self._known:
-            self._known[root] = self._signature(root, module)
+            signature = self._signature(root, module)
+            self._known[root] = None if signature is None else self._owner.number_of(signature)
         found = self._keys[key] = self._known[root]
         return found
 
