@@ -168,8 +168,8 @@ def test_a_key_looking_up_a_key_each_node_defines_gets_each_nodes_answer(
 ) -> None:
     """``app::scheme`` is defined once, for every node alike, but looks up ``scheme``,
     which each node's file defines: the nodes share its definition, not its answer."""
-    nodes = {name: f"scheme: {scheme}\n" for name, scheme in zip("abcd", ["http", "ftp"] * 2)}
-    nodes["d"] = "scheme: gopher\n"
+    schemes = {"a": "http", "b": "ftp", "c": "https", "d": "gopher"}
+    nodes = {name: f"scheme: {scheme}\n" for name, scheme in schemes.items()}
     _nested_repository(tmp_path, f"app::scheme: \"%{{{call}('scheme')}}\"\n", nodes)
     assert _per_profile(tmp_path, monkeypatch) == [
         MISMATCH.format("b", "ftp"),
@@ -184,10 +184,7 @@ def test_a_key_looking_up_a_literal_token_gets_each_nodes_answer(
     a ``lookup`` of it interpolates that token again, with each node's own fact (Puppet 7.23
     gives ``ftp`` for b).  Each node reads a file of its own, so each is a class of its own,
     and only a key's signature could share the answer."""
-    common = (
-        "template: \"%{literal('%')}{facts.scheme}\"\n"
-        "app::scheme: \"%{lookup('template')}\"\n"
-    )
+    common = "template: \"%{literal('%')}{facts.scheme}\"\napp::scheme: \"%{lookup('template')}\"\n"
     _nested_repository(tmp_path, common, {name: "other: 1\n" for name in "abcd"})
     assert _per_profile(tmp_path, monkeypatch) == [
         MISMATCH.format("b", "ftp"),

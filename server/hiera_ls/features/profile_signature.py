@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Hashable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
 from hiera_ls.engine.lookup import LookupSession
@@ -66,6 +67,7 @@ class ProfileSignatures:
         # (environment, root key, which levels read it) -> its parts and variables
         self._shaped: dict[tuple[str, str, tuple[int, ...]], _Shaped | None] = {}
         self._numbers: dict[tuple[str, LevelReads], int] = {}  # see level_number
+        self._defining: dict[object, set[int]] = {}  # a root -> the levels defining it (plain)
 
     def of(self, view: EnvironmentView, scope: NodeScope) -> Hashable | None:
         """The node's key in ``view``'s environment: nodes with equal keys get the same
@@ -258,8 +260,14 @@ class ProfileSignatures:
                 options = level.options if kind.options_matter else None
                 part = (level.layer, level.name, (), level.uris, options)
                 found = ((part, frozenset()), frozenset(defined))
+                for root in defined:
+                    self._defining.setdefault(root, set()).add(number)
         self._plain[number] = found
         return found
+
+    def levels_defining(self, root: str) -> AbstractSet[int]:
+        """The levels (by number) with a plain part whose files define ``root``."""
+        return self._defining.get(root, _NONE)
 
     def root_of(self, key: str) -> tuple[str, str | None] | None:
         """The key's root and module (None: it does not parse), parsed once per run: every
@@ -350,7 +358,9 @@ class ProfileSignatures:
             nested = False
             for path in self._module_files(view).get(module, ()):
                 df = snapshot.data_file(path)
-                if df is not None and not isinstance(_variables(df.data.get(root), None), frozenset):
+                if df is not None and not isinstance(
+                    _variables(df.data.get(root), None), frozenset
+                ):
                     nested = True
             self._nested[slot] = nested
         return self._nested[slot]
@@ -449,6 +459,7 @@ _Part = tuple[Hashable, frozenset[str]]  # a level's part of a key signature, it
 _FILE_READERS = frozenset({"yaml_data", "json_data", "hocon_data", EYAML})
 _TOKEN = re.compile(r"%\{([^}]*)\}")
 _NESTED = object()  # a definition that interpolates a call: its answer is the node's own
+_NONE: frozenset[int] = frozenset()
 # a key looked up by name, as source/interpolation.py's METHOD_RE reads the call; a key
 # holding ``%`` or a quote is left to the node's own answer
 _LOOKUP_CALL = re.compile(r"""^(?:lookup|hiera|alias)\((?:"([^"'%]+)"|'([^"'%]+)')\)$""")
@@ -521,6 +532,16 @@ class KeySignatures:
         self._marks = tuple(
             -1 - owner.number_of(plain[0][0]) if plain is not None else 0 for plain in self._plain
         )
+        # a key no level with a plain part defines: each level's mark, or its number where
+        # every root is asked; and where each level sits (its number -> its places)
+        self._base = tuple(
+            number if plain is None else mark
+            for number, plain, mark in zip(self._levels, self._plain, self._marks, strict=True)
+        )
+        self._places: dict[int, list[int]] = {}
+        for place, (number, plain) in enumerate(zip(self._levels, self._plain, strict=True)):
+            if plain is not None:
+                self._places.setdefault(number, []).append(place)
 
     def of_keys(self, keys: tuple[str, ...]) -> Hashable | None:
         """One signature of the lookups of all of ``keys``: two nodes' are equal exactly
@@ -579,10 +600,19 @@ class KeySignatures:
         """The key's parts level by level, worked out once per run for each way the levels
         read it: a level that does not define it counts by its plain part alone."""
         owner = self._owner
-        shape = tuple(
-            number if plain is None or root in plain[1] else mark
-            for number, plain, mark in zip(self._levels, self._plain, self._marks, strict=True)
-        )
+        shape = self._base  # a level whose files define the key: its number, else its mark
+        defining = owner.levels_defining(root)
+        if defining:
+            places = self._places
+            hits = [n for n in defining if n in places] if len(defining) < len(places) else None
+            if hits is None:
+                hits = [n for n in places if n in defining]
+            if hits:
+                marked = list(shape)
+                for number in hits:
+                    for place in places[number]:
+                        marked[place] = number
+                shape = tuple(marked)
         slot = (self._view.env.root, root, shape)
         if slot in owner._shaped:
             shaped = owner._shaped[slot]
