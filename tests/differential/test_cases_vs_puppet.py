@@ -297,6 +297,79 @@ CASES: list[Case] = [
         exact_messages=True,
     ),
     Case(
+        # Boolean.new, String.new and Array.new (alone and with its wrap argument) of the
+        # values data holds
+        "convert-to-boolean-string-array",
+        {
+            f"{ENV}/hiera.yaml": HIERA,
+            f"{ENV}/data/common.yaml": (
+                "lookup_options:\n"
+                "  '^b\\d+$': {convert_to: Boolean}\n"
+                "  '^s\\d+$': {convert_to: String}\n"
+                "  '^a\\d+$': {convert_to: Array}\n"
+                "  '^w\\d+$': {convert_to: [Array, true]}\n"
+                "b1: true\n"
+                "b2: 'TRUE'\n"
+                "b3: 'Yes'\n"
+                "b4: 'y'\n"
+                "b5: 'N'\n"
+                "b6: 'off'\n"
+                "b7: 'on'\n"
+                "b8: '1'\n"
+                "b9: '0'\n"
+                "b10: ''\n"
+                "b11: ' true'\n"
+                "b12: 'true '\n"
+                "b13: 0\n"
+                "b14: 1\n"
+                "b15: 2.5\n"
+                "b16: -1\n"
+                "b17: 0.0\n"
+                "b18: [true]\n"
+                "b19: {a: 1}\n"
+                "b20: ~\n"
+                "b21: 'yEs'\n"
+                "b22: 'nO'\n"
+                "b23: 't'\n"
+                "b24: 'f'\n"
+                "b25: -0.0\n"
+                "s1: 1\n"
+                "s2: 1.0\n"
+                "s3: -0.0\n"
+                "s4: 1.5e20\n"
+                "s5: 1e-7\n"
+                "s6: true\n"
+                "s7: [1, 'a']\n"
+                "s8: {a: 1}\n"
+                "s9: ~\n"
+                "s10: ''\n"
+                's11: "\\u00e9"\n'
+                "s12: []\n"
+                "s13: {}\n"
+                "s14: [[1, {b: x}]]\n"
+                "s15: 100000000000000000000\n"
+                "s16: 0.1\n"
+                "s17: 2.0e-5\n"
+                "s18: 123456789012345.6\n"
+                "s19: 1e16\n"
+                "a1: 'abc'\nw1: 'abc'\n"
+                "a2: 3\nw2: 3\n"
+                "a3: 0\nw3: 0\n"
+                "a4: -1\nw4: -1\n"
+                "a5: {a: 1, b: [2]}\nw5: {a: 1, b: [2]}\n"
+                "a6: ~\nw6: ~\n"
+                "a7: true\nw7: true\n"
+                "a8: 1.5\nw8: 1.5\n"
+                "a9: ''\nw9: ''\n"
+                "a10: [1]\nw10: [1]\n"
+            ),
+        },
+        [f"b{n}" for n in range(1, 26)]
+        + [f"s{n}" for n in range(1, 20)]
+        + [f"{c}{n}" for n in range(1, 11) for c in "aw"],
+        exact_messages=True,
+    ),
+    Case(
         # the strings Integer, Float and Numeric.new convert, and the errors of those they
         # do not (Puppet's Convertible patterns, then Ruby's Integer() and Float())
         "convert-to-a-number-from-a-string",
