@@ -47,6 +47,9 @@ if TYPE_CHECKING:  # Puppet's type system is imported where a parameter's type i
     from hiera_ls.puppet.types import PType
 
 NEAREST = 3  # parameter names offered as "did you mean"
+# how near a misspelt segment of a namespace naming no class must be to a class's to offer it
+# (``sqlsever``: 0.94; ``mysqld_exporter`` for ``memcached_exporter``: 0.67, not offered)
+MEANT_SEGMENT_CUTOFF = 0.85
 PAUSE_KEYS = 256  # keys checked between two pauses (check_class_keys)
 CLASSES_KEY = re.compile(r"(?:.*::)?classes")
 
@@ -76,12 +79,24 @@ PARAMETER_UNKNOWN = Rule(
     needs=_CODE_AND_DATA,
     fix=_write_parameter,
 )
+
+
+def _write_meant_key(problem: Problem, src: FixSource) -> list[Fix]:
+    """The key of the class the finding suggests, in place of the one written."""
+    span, word, quote = word_in_span(problem, src)
+    if word != problem.details.key or not problem.details.suggestions:
+        return []
+    meant = problem.details.suggestions[0]
+    return [Fix(f"Write {meant}", edit(span, f"{quote}{meant}{quote}"), preferred=True)]
+
+
 CLASS_NOT_FOUND = Rule(
     "class-not-found",
     Severity.WARNING,
     "A key whose namespace names no class or defined type of a module in the workspace, and "
     "that no code looks up",
     needs=_CODE_AND_DATA,
+    fix=_write_meant_key,
 )
 PARAMETER_OF_DEFINE = Rule(
     "class-parameter-of-define",
@@ -182,16 +197,56 @@ def check_class_keys(
             and not code.autoload_file_known(namespace)
         ):
             module = namespace.split("::", 1)[0]
+            meant = _meant_class(code, namespace, name)
+            hint = f". Did you mean '{meant}::{name}'?" if meant else ""
             out.append(
                 CLASS_NOT_FOUND.at(
                     f"No class or defined type '{namespace}' in module '{module}', and no code "
-                    f"looks '{key}' up: Puppet never reads this key",
+                    f"looks '{key}' up: Puppet never reads this key{hint}",
                     path,
                     where,
-                    Details(key=key, module=module),
+                    Details(
+                        key=key, module=module, suggestions=(f"{meant}::{name}",) if meant else ()
+                    ),
                 )
             )
     return out
+
+
+def _meant_class(code: CodeIndex, namespace: str, name: str) -> str | None:
+    """The class of the same module, taking a parameter ``name``, that a namespace naming no
+    class most likely means: one segment too many or too few
+    (``profile::manifests::app::sql`` for ``profile::app::sql``, ``profile::keystone`` for
+    ``profile::keystone::apache``), or one segment misspelt (``sqlsever``). A sibling that
+    merely takes a parameter of that name (``memcached_exporter`` for ``mysqld_exporter``) is
+    not offered; nor is any where two are equally near."""
+    written = namespace.split("::")
+    near = [
+        c
+        for c in code.classes_taking(written[0], name)
+        if _one_segment_apart(written, c.split("::"))
+    ]
+    if not near:
+        return None
+    ranked = sorted(near, key=lambda c: -_ratio(namespace, c))
+    if len(ranked) > 1 and _ratio(namespace, ranked[0]) == _ratio(namespace, ranked[1]):
+        return None
+    return ranked[0]
+
+
+def _ratio(a: str, b: str) -> float:
+    return difflib.SequenceMatcher(None, a, b).ratio()
+
+
+def _one_segment_apart(written: list[str], other: list[str]) -> bool:
+    """One segment added or removed, or one segment misspelt (the rest the same, in order)."""
+    if len(written) == len(other):
+        apart = [(a, b) for a, b in zip(written, other, strict=True) if a != b]
+        return len(apart) == 1 and _ratio(*apart[0]) >= MEANT_SEGMENT_CUTOFF
+    longer, shorter = (written, other) if len(written) > len(other) else (other, written)
+    return len(longer) == len(shorter) + 1 and any(
+        longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer))
+    )
 
 
 def _unknown_parameter(

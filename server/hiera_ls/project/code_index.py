@@ -48,6 +48,7 @@ class ParameterRef:
 
 _MANIFESTS = "/manifests/"
 _KEPT_KEYS = 64  # environments whose keys CodeIndexes keeps
+_CLASSES_TAKING = "classes-taking"  # CodeIndex.memo's slot: (module, parameter) -> classes
 _AUTOLOAD_TAILS = "autoload-tails"  # CodeIndex.memo's slot
 
 
@@ -169,6 +170,22 @@ class CodeIndex:
                     at = path.find(_MANIFESTS, at + 1)
             found = self.memo[_AUTOLOAD_TAILS] = frozenset(tails)
         return found
+
+    def classes_taking(self, module: str, name: str) -> tuple[str, ...]:
+        """The classes of ``module`` that take a parameter ``name``, by name (worked out once
+        per index: a data file may hold hundreds of keys naming no class)."""
+        found = self.memo.get(_CLASSES_TAKING)
+        if not isinstance(found, Mapping):
+            taking: dict[tuple[str, str], list[str]] = {}
+            for d in self._by_name.values():
+                if d.kind is DefinitionKind.CLASS:
+                    owner = d.name.split("::", 1)[0]
+                    for p in d.params:
+                        taking.setdefault((owner, p.name), []).append(d.name)
+            found = {k: tuple(sorted(v)) for k, v in taking.items()}
+            self.memo[_CLASSES_TAKING] = found
+        names = found.get((module, name), ())
+        return names if isinstance(names, tuple) else ()
 
     def lookups_of(self, key: str) -> tuple[LookupCall, ...]:
         """Explicit literal lookups of ``key`` in code."""
