@@ -48,6 +48,7 @@ class ParameterRef:
 
 _MANIFESTS = "/manifests/"
 _KEPT_KEYS = 64  # environments whose keys CodeIndexes keeps
+_NODE_VARIABLES = "node-variables"  # CodeIndex.memo's slot
 _CLASSES_TAKING = "classes-taking"  # CodeIndex.memo's slot: (module, parameter) -> classes
 _AUTOLOAD_TAILS = "autoload-tails"  # CodeIndex.memo's slot
 
@@ -186,6 +187,14 @@ class CodeIndex:
             self.memo[_CLASSES_TAKING] = found
         names = found.get((module, name), ())
         return names if isinstance(names, tuple) else ()
+
+    def node_variables(self) -> frozenset[str]:
+        """The variables node definitions set (node scope), in any file."""
+        found = self.memo.get(_NODE_VARIABLES)
+        if not isinstance(found, frozenset):
+            found = frozenset().union(*(f.node_variables for f in self.files.values()))
+            self.memo[_NODE_VARIABLES] = found
+        return found
 
     def lookups_of(self, key: str) -> tuple[LookupCall, ...]:
         """Explicit literal lookups of ``key`` in code."""
