@@ -169,7 +169,7 @@ def test_a_namespace_naming_no_class_offers_the_near_class_taking_that_parameter
 ) -> None:
     # (Puppet's own seteam control repository wrote its manifests directory into a key;
     # Wikimedia's data names classes whose parameters moved into a subclass)
-    sql = define("profile::app::sqlserver::sql", param("sa_pass"))
+    sql = define("profile::app::sqlserver::sql", param("sa_pass"), param("db_instance"))
     db = define("profile::app::webapp::db", param("dbpass"))
     keystone = define("profile::keystone::apache", param("admin_bind_port"))
     memcached = define("profile::memcached_exporter", param("arguments"))
@@ -178,7 +178,7 @@ def test_a_namespace_naming_no_class_offers_the_near_class_taking_that_parameter
         {
             "data/common.yaml": """\
             profile::manifests::app::sqlserver::sql::sa_pass: x
-            profile::app::sqlsever::sql::sa_pass: x
+            profile::app::sqlsever::sql::db_instance: x
             profile::keystone::admin_bind_port: 1
             profile::app::sqlserver::dbpass: x
             profile::manifests::app::sqlserver::sql::nope: x
@@ -191,7 +191,7 @@ def test_a_namespace_naming_no_class_offers_the_near_class_taking_that_parameter
     assert [p.code for p in found] == ["class-not-found"] * 7
     meant = [
         "profile::app::sqlserver::sql::sa_pass",  # a segment too many
-        "profile::app::sqlserver::sql::sa_pass",  # a misspelt segment
+        "profile::app::sqlserver::sql::db_instance",  # a misspelt segment
         "profile::keystone::apache::admin_bind_port",  # a segment too few
     ]
     text = ws.source("data/common.yaml").text
@@ -496,3 +496,27 @@ def test_a_value_is_judged_as_convert_to_makes_it(tmp_path: Path) -> None:
         "Sensitive[Integer] value, got Sensitive[String] (the value this node gets from this "
         "file)"
     ]
+
+
+def test_no_key_is_offered_that_would_make_a_duplicate(tmp_path: Path) -> None:
+    # example42's psick: the OS classes folded into psick::pre, each OS's key left behind
+    pre = define("profile::pre", param("manage"), param("proxy"))
+    ws = make_workspace(
+        tmp_path,
+        {
+            "data/common.yaml": """\
+            profile::pre::darwin::manage: true
+            profile::pre::linux::manage: true
+            profile::pre::proxy: x
+            profile::pre::linux::proxy: y
+            """
+        },
+    )
+    found = problems(ws, "data/common.yaml", index(pre))
+    assert [(p.code, p.where.span.start.line) for p in found] == [
+        ("class-not-found", 0),
+        ("class-not-found", 1),
+        ("class-not-found", 3),
+    ]
+    assert all(p.message.endswith("Puppet never reads this key") for p in found)
+    assert all(p.details.suggestions == () for p in found)

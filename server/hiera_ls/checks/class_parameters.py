@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
@@ -162,7 +163,7 @@ def check_class_keys(
     """Keys no class parameter takes and no code reads, and the file's own values that do
     not match their parameter's type. ``pause``: called every :data:`PAUSE_KEYS` keys (the
     server's background run gives way there: a 10,000-line file's took 20-30 ms)."""
-    out: list[Problem] = []
+    out: list[Problem | _NotFound] = []
     code = context.code
     for n, key in enumerate(parameter_keys(data_file, module_name)):
         if pause is not None and n and not n % PAUSE_KEYS:
@@ -196,20 +197,49 @@ def check_class_keys(
             and not _read_explicitly(context, key)
             and not code.autoload_file_known(namespace)
         ):
-            module = namespace.split("::", 1)[0]
             meant = _meant_class(code, namespace, name)
-            hint = f". Did you mean '{meant}::{name}'?" if meant else ""
-            out.append(
-                CLASS_NOT_FOUND.at(
-                    f"No class or defined type '{namespace}' in module '{module}', and no code "
-                    f"looks '{key}' up: Puppet never reads this key{hint}",
-                    path,
-                    where,
-                    Details(
-                        key=key, module=module, suggestions=(f"{meant}::{name}",) if meant else ()
-                    ),
-                )
+            out.append(_NotFound(key, where, f"{meant}::{name}" if meant else None))
+    return _with_meant_keys(path, data_file, out)
+
+
+@dataclass(frozen=True, slots=True)
+class _NotFound:
+    """A key naming no class, and the key it most likely means (settled once every key of
+    the file is known: see :func:`_with_meant_keys`)."""
+
+    key: str
+    where: Span
+    meant: str | None
+
+
+def _with_meant_keys(
+    path: str, data_file: DataFile, found: list[Problem | _NotFound]
+) -> list[Problem]:
+    """The ``class-not-found`` findings, each offering the key it most likely means unless
+    the file already holds that key or offers it for another key too (writing it would make
+    a duplicate: example42's psick::pre::darwin::manage and ::linux::manage, when the OS
+    classes were folded into psick::pre)."""
+    offered = Counter(f.meant for f in found if isinstance(f, _NotFound) and f.meant)
+    out: list[Problem] = []
+    for f in found:
+        if not isinstance(f, _NotFound):
+            out.append(f)
+            continue
+        namespace = f.key.rpartition("::")[0]
+        module = namespace.split("::", 1)[0]
+        meant = f.meant if f.meant and offered[f.meant] == 1 else None
+        if meant is not None and meant in data_file.data:
+            meant = None
+        hint = f". Did you mean '{meant}'?" if meant else ""
+        out.append(
+            CLASS_NOT_FOUND.at(
+                f"No class or defined type '{namespace}' in module '{module}', and no code "
+                f"looks '{f.key}' up: Puppet never reads this key{hint}",
+                path,
+                f.where,
+                Details(key=f.key, module=module, suggestions=(meant,) if meant else ()),
             )
+        )
     return out
 
 
