@@ -504,8 +504,11 @@ class KeySignatures:
     (each its own node file, say): the files their levels read that define the key, hold
     lookup_options or fail to load, level by level, and the values of the variables those
     definitions and the key's own module (its hiera.yaml and data; no other module is ever
-    consulted) interpolate.  None for a key whose definitions look other keys up
-    (``%{lookup()}``, ``%{alias()}``): its answer is the node's own."""
+    consulted) interpolate, and the signatures of the keys those definitions look up by
+    name (``%{lookup('k')}``, ``%{alias('k')}``: their answers, the node's, make its
+    answer).  None for a key whose definitions interpolate any other call (``literal()``
+    writes a token such a lookup interpolates again), or look keys up in a loop: its answer
+    is the node's own."""
 
     def __init__(
         self,
