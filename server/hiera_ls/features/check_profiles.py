@@ -26,14 +26,17 @@ def node_profiles(snapshot: Snapshot, view: EnvironmentView) -> list[NodeProfile
 
     target = snapshot.target
     out: list[NodeProfile] = []
-    signatures = ProfileSignatures(snapshot)  # profiles that share every answer
+    # profiles that share every answer, or each key's; a profile alone shares with none
+    many = len(snapshot.profiles) > 1
+    signatures = ProfileSignatures(snapshot) if many else None
     for entry in snapshot.profiles:
         profile = entry.profile
         if profile.error is not None:
             continue
         scope = node_scope(profile.facts, profile.name, view.env.name, target)
         if scope.error is None:
-            out.append(NodeProfile(entry.name, scope, *signatures.shares(view, scope)))
+            shares = signatures.shares(view, scope) if signatures is not None else (None, None)
+            out.append(NodeProfile(entry.name, scope, *shares))
     return out
 
 

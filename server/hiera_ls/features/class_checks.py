@@ -43,6 +43,8 @@ def profile_classes(snapshot: Snapshot, names: Sequence[str]) -> list[tuple[str,
     environment, in the order of their first member; each class's names in ``names``'
     order.  A profile that cannot be read, or whose scope or hierarchy is in error, is a
     class of its own.  One profile's facts are read at a time (a fleet of thousands)."""
+    if len(names) < 2:
+        return [(name,) for name in names]  # nothing to tell apart
     signatures = ProfileSignatures(snapshot)
     index: dict[Hashable, int] = {}
     out: list[list[str]] = []
