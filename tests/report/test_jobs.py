@@ -171,6 +171,23 @@ def test_the_default_is_the_usable_cores() -> None:
     assert args.jobs == workers.usable_cores() >= 1
 
 
+@pytest.mark.skipif(not workers.can_fork(), reason="workers are forks")
+def test_work_beside_this_process_takes_one_worker_for_one_job(worker_pids: list[int]) -> None:
+    """With work of its own (``meanwhile``), one job is one worker beside this process (the
+    process's core is the meanwhile work's): every unit there, in the units' order."""
+    here: list[int] = []
+    done = workers.spread(
+        [range(0, 2), range(2, 5), range(5, 6)],
+        lambda unit, _: (os.getpid(), list(unit)),
+        1,
+        meanwhile=lambda: here.append(os.getpid()),
+    )
+    assert here == [os.getpid()]
+    assert len(worker_pids) == 1
+    assert done == [(worker_pids[0], [0, 1]), (worker_pids[0], [2, 3, 4]), (worker_pids[0], [5])]
+    assert workers.spread([range(1), range(1)], lambda unit, _: os.getpid(), 1) == [os.getpid()] * 2
+
+
 def _checked_in_a_worker(monkeypatch: pytest.MonkeyPatch, fail: Callable[[], None]) -> None:
     """Make the lookups of the check's first class call ``fail`` in the worker only."""
     from hiera_ls.features import class_checks

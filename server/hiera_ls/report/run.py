@@ -100,8 +100,8 @@ def run_check(
     too; a pass reads one node's facts at a time); ``show_values``: messages quote the
     data's values (for a person at a terminal), not ``…``; ``jobs``: processes the work
     may be spread over (report/workers.py): each data file's own checks a block of files a
-    worker, meanwhile every profile's coverage here; then the first class here, and the
-    others a block of classes a worker.
+    worker (one worker fewer than ``jobs``), meanwhile every profile's coverage here; then
+    the first class here, and the others a block of classes a worker.
     """
     roots, only = check_roots(paths)
     workspace = Workspace(roots, settings)
@@ -146,7 +146,7 @@ def run_check(
         own = spread(
             blocks(sizes, jobs),
             lambda files, _: [checks.own_checks(data[i]) for i in files],
-            jobs,
+            jobs - 1,  # this process's core is every_profile's
             meanwhile=every_profile,
         )
         checks.own.update(zip(data, (found for block in own for found in block), strict=True))

@@ -106,9 +106,11 @@ def spread(
     """``work(unit, step)`` for every unit, in the units' order, over up to ``jobs`` forked
     processes (in-process for one); the steps a unit reports reach ``progress`` (from a
     worker, when the unit is done).  ``meanwhile``: work of this process's own, done while
-    the workers work (first, in-process)."""
+    the workers work (first, in-process); with it, ``jobs`` counts the workers beside this
+    process (one is a worker)."""
     step = progress if progress is not None else _no_step
-    if jobs > 1 and len(units) > 1 and can_fork():
+    workers = jobs > 1 or (jobs == 1 and meanwhile is not None)
+    if workers and len(units) > 1 and can_fork():
         return _in_workers(units, work, jobs, step, meanwhile)
     if meanwhile is not None:
         meanwhile()
