@@ -44,11 +44,11 @@ from hiera_ls.project.workspace import (
     Workspace,
 )
 from hiera_ls.puppet.message import Text
-from hiera_ls.puppet.values import canonical, strings_in
+from hiera_ls.puppet.values import strings_in
 from hiera_ls.report import twin_cache
 from hiera_ls.report.collector import full_passes_put_off
 from hiera_ls.report.diff_mask import Masker
-from hiera_ls.report.diff_result import Answer, ChangeGroup, DiffResult, KeyChange
+from hiera_ls.report.diff_result import Answer, ChangeGroup, DiffResult, KeyChange, same_as
 from hiera_ls.report.git_tree import Repository, commit_of, repository_at, write_tree
 from hiera_ls.report.node_traits import Splitter, hierarchy_variables, traits
 from hiera_ls.report.redact import shown
@@ -629,7 +629,7 @@ class _Side:
             return _error(outcome.failure.text, self.root)
         if not outcome.found:
             return Answer("missing")
-        return Answer("value", outcome.value, canonical(outcome.value))
+        return Answer("value", outcome.value, same_as(outcome.value))
 
 
 def _data(snapshot: Snapshot, path: str) -> object:
