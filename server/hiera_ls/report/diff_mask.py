@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
 from hiera_ls.engine.explain import plain_data
 from hiera_ls.puppet.values import Encrypted, strings_in
@@ -36,6 +37,8 @@ class Masker:
         came from outside the repository by OUTSIDE (a whole value: its hash keys too)."""
         if self.whole_outside and value is not None:
             return OUTSIDE
+        if not (self.whole or self.strings or self.outside_strings) and _plain(value):
+            return value  # what plain_data() would copy, and nothing in it to mask
         if not (self.whole or self.strings or self.outside_strings) and not any(
             isinstance(text, Encrypted) or "ENC[" in text for text in strings_in(value)
         ):
@@ -72,6 +75,31 @@ class Masker:
         ):
             return MASKED
         return shown
+
+
+_PLAIN_SCALARS = frozenset({int, float, bool, type(None)})
+
+
+def _plain(value: object) -> bool:
+    """Whether ``value`` is plain data already (:func:`plain_data` would give an equal copy)
+    without an eyaml string: strings (none holding ``ENC[``), numbers, booleans, undef,
+    arrays, and hashes with String keys, each exactly of its class."""
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        kind = item.__class__
+        if kind is str:
+            if "ENC[" in item:
+                return False
+        elif kind is dict:
+            if any(key.__class__ is not str for key in item):
+                return False
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif kind not in _PLAIN_SCALARS:
+            return False
+    return True
 
 
 def _inside(strings: frozenset[str]) -> re.Pattern[str] | None:
