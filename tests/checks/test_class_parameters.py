@@ -164,6 +164,51 @@ def test_namespace_naming_no_class_of_a_module_in_the_workspace(tmp_path: Path) 
     assert found[1].message.startswith("'profile::vhost' is a defined type, not a class")
 
 
+def test_a_namespace_naming_no_class_offers_the_near_class_taking_that_parameter(
+    tmp_path: Path,
+) -> None:
+    # (Puppet's own seteam control repository wrote its manifests directory into a key;
+    # Wikimedia's data names classes whose parameters moved into a subclass)
+    sql = define("profile::app::sqlserver::sql", param("sa_pass"), param("db_instance"))
+    db = define("profile::app::webapp::db", param("dbpass"))
+    keystone = define("profile::keystone::apache", param("admin_bind_port"))
+    memcached = define("profile::memcached_exporter", param("arguments"))
+    ws = make_workspace(
+        tmp_path,
+        {
+            "data/common.yaml": """\
+            profile::manifests::app::sqlserver::sql::sa_pass: x
+            profile::app::sqlsever::sql::db_instance: x
+            profile::keystone::admin_bind_port: 1
+            profile::app::sqlserver::dbpass: x
+            profile::manifests::app::sqlserver::sql::nope: x
+            profile::mysqld_exporter::arguments: x
+            profile::webserver::port: 1
+            """
+        },
+    )
+    found = problems(ws, "data/common.yaml", index(sql, db, keystone, memcached, WEB))
+    assert [p.code for p in found] == ["class-not-found"] * 7
+    meant = [
+        "profile::app::sqlserver::sql::sa_pass",  # a segment too many
+        "profile::app::sqlserver::sql::db_instance",  # a misspelt segment
+        "profile::keystone::apache::admin_bind_port",  # a segment too few
+    ]
+    text = ws.source("data/common.yaml").text
+    for problem, key in zip(found, meant, strict=False):
+        assert problem.message.endswith(f"Puppet never reads this key. Did you mean '{key}'?")
+        fix = fixes_for(problem, text)[0]
+        assert fix.title == f"Write {key}"
+        assert fix.edits[0].new_text == key
+    assert fixes_for(found[0], text)[0].edits[0].span == Span.of(0, 0, 0, 48)
+    # not offered: a class that only shares the parameter's name (a sibling, a class two
+    # segments away, or one whose name is not a misspelling of the one written)
+    assert [p.message.endswith("never reads this key") for p in found[3:]] == [True] * 4
+    assert [[f.title for f in fixes_for(p, text)] for p in found[3:]] == [
+        ["Disable class-not-found on this line"]
+    ] * 4
+
+
 def test_a_module_of_type_aliases_only_is_not_judged(tmp_path: Path) -> None:
     """Its classes may live where hiera-ls cannot see (a module half checked out): no key of
     it is called a key of no class, while a module with a class is judged."""
@@ -451,3 +496,27 @@ def test_a_value_is_judged_as_convert_to_makes_it(tmp_path: Path) -> None:
         "Sensitive[Integer] value, got Sensitive[String] (the value this node gets from this "
         "file)"
     ]
+
+
+def test_no_key_is_offered_that_would_make_a_duplicate(tmp_path: Path) -> None:
+    # example42's psick: the OS classes folded into psick::pre, each OS's key left behind
+    pre = define("profile::pre", param("manage"), param("proxy"))
+    ws = make_workspace(
+        tmp_path,
+        {
+            "data/common.yaml": """\
+            profile::pre::darwin::manage: true
+            profile::pre::linux::manage: true
+            profile::pre::proxy: x
+            profile::pre::linux::proxy: y
+            """
+        },
+    )
+    found = problems(ws, "data/common.yaml", index(pre))
+    assert [(p.code, p.where.span.start.line) for p in found] == [
+        ("class-not-found", 0),
+        ("class-not-found", 1),
+        ("class-not-found", 3),
+    ]
+    assert all(p.message.endswith("Puppet never reads this key") for p in found)
+    assert all(p.details.suggestions == () for p in found)

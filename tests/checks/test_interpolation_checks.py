@@ -229,3 +229,14 @@ def test_qualified_class_variables_are_not_top_scope_variables() -> None:
     local variable can hide them, and ``%{facts.passwords::...}`` would be wrong advice."""
     assert check("%{passwords::cassandra::super_password}") == []
     assert check("%{scope('passwords::cassandra::super_password')}") == []
+
+
+def test_a_variable_a_node_definition_sets_is_read_from_node_scope() -> None:
+    # node default { $role = ... } (tvories/control-repo's site.pp): %{role} reads it there;
+    # %{::role} (top scope) and %{facts.role} would not, so neither is offered
+    assert check("role/%{role}.yaml", config=True, node_scope=frozenset({"role"})) == []
+    assert check("%{role}", node_scope=frozenset({"role"})) == []
+    assert check("%{osfamily}", node_scope=frozenset({"osfamily"})) == []
+    assert [c for c, _ in check("dc/%{dc}.yaml", config=True, node_scope=frozenset({"role"}))] == [
+        "interpolation-top-scope-variable"
+    ]

@@ -29,9 +29,12 @@ _LOCATION_ERROR = re.compile(r"^Undefined variable '[^']*' \(file: .*hiera\.yaml
 # - String#inspect of U+0085 (NEL): the character itself (3.1); `\u0085` (3.3)
 # - Psych's undefined alias: `Unknown alias: x` (Psych 4); `An alias referenced an unknown
 #   anchor: x` (Psych 5, Ruby 3.2 and later)
+# - error_highlight's snippet of the failing line (`\n\n    abs ? result.abs ...\n    ^^^^`):
+#   in a NoMethodError's message under Ruby 3.1, only in its detailed message from 3.2 on
 _RECEIVER = re.compile(
     r"(?<= for )(an instance of [\w:]+|#<[^>]*>|\S+:[A-Z][\w:]*|(?:nil|true|false)\b)"
 )
+_HIGHLIGHT = re.compile(r"\n\n[^\n]*\n *\^+$")
 _JSON_LINE = re.compile(r"(Unable to parse \([^)]*\): )\d+: ")
 _JSON_AT = re.compile(r"(unexpected token at ')\s+")
 RUBY_3_3 = frozenset({"puppet8"})  # the engines whose Ruby words differ from Ruby 3.1's
@@ -39,7 +42,7 @@ RUBY_3_3 = frozenset({"puppet8"})  # the engines whose Ruby words differ from Ru
 
 def ruby_words(text: str) -> str:
     """``text`` with the words that depend on the Ruby running Puppet made the same."""
-    text = _RECEIVER.sub("<receiver>", text)
+    text = _RECEIVER.sub("<receiver>", _HIGHLIGHT.sub("", text))
     text = _JSON_AT.sub(r"\1", _JSON_LINE.sub(r"\1", text))
     text = text.replace("An alias referenced an unknown anchor: ", "Unknown alias: ")
     return text.replace("\\u0085", "\x85")

@@ -259,6 +259,196 @@ CASES: list[Case] = [
         ["a", "b", "c", "d", "f", "i", "fl", "n", "bo", "nope"],
         exact_messages=True,
     ),
+    Case(
+        # Integer, Float and Numeric.new take a hash of named arguments (from, radix, abs):
+        # converted when it is one; otherwise each type's own error (Integer's names the
+        # hash's keys, or the whole NamedArgs type where the hash has a key that is no
+        # String; Float's and Numeric's say the hash cannot be converted)
+        "convert-to-a-number-given-a-hash",
+        {
+            f"{ENV}/hiera.yaml": HIERA,
+            f"{ENV}/data/common.yaml": (
+                "lookup_options:\n"
+                "  '^i\\d+$': {convert_to: Integer}\n"
+                "  '^f\\d+$': {convert_to: Float}\n"
+                "  '^n\\d+$': {convert_to: Numeric}\n"
+                "i1: {a: 1}\ni2: {a: {}, 8080: true, 'é': true}\ni3: {from: '12'}\n"
+                "i4: {from: '-12', abs: true}\ni5: {from: 'ff', radix: 16}\ni6: {from: [1]}\n"
+                "i7: {from: x}\ni8: {from: '12', radix: 3}\ni9: {from: '12', b: 1}\ni10: {}\n"
+                "i11: {from: '12', radix: x}\ni12: {from: '0x1f'}\ni13: {'': 1}\n"
+                "i14: {from: 1.9, abs: false}\ni15: {from: '12', abs: 'yes'}\n"
+                "i16: {from: '012'}\ni17: {from: '- 3'}\ni18: {from: true, radix: 2}\n"
+                "i19: {from: '12', radix: 2}\ni20: {from: '0b1', radix: 16}\n"
+                "i21: {from: '012', radix: 10}\ni22: {from: '19', radix: 8}\n"
+                "i23: {from: 2.7, radix: 16, abs: true}\ni24: {from: '-0x10', radix: 16}\n"
+                "i25: {from: '12', radix: 2.0}\ni26: {from: '0x1f', radix: 10}\n"
+                "i27: {from: '- 101', radix: 2}\ni28: {from: '0b101', radix: 2}\n"
+                "i29: {from: '017', radix: 8}\ni30: {from: [1], radix: 3}\n"
+                "i31: {from: '12', radix: 16, b: 1}\ni32: {from: x, abs: 1}\n"
+                "i33: {a: {}, 8080: true}\ni34: {8080: 1, 443: 2}\n"
+                "f1: {a: 1}\nf2: {from: '1.5'}\nf3: {1: 1}\nf4: {from: '-2.5', abs: true}\n"
+                "f5: {from: x}\nf6: {}\nn1: {a: 1}\nn2: {from: '-1.5', abs: true}\n"
+                "n3: {from: '0x10'}\nn4: {from: [1], abs: true}\n"
+                "n5: {from: '0e1', abs: true}\nn6: {from: '0e1'}\nn7: {from: '-1.5', abs: false}\n"
+            ),
+        },
+        [*(f"i{n}" for n in range(1, 35)), *(f"f{n}" for n in range(1, 7))]
+        + [f"n{n}" for n in range(1, 8)],
+        exact_messages=True,
+    ),
+    Case(
+        # a deep merge's options beside merge are ignored; inside it they apply
+        # (lookup-options-unknown-option and its quick fix)
+        "deep-merge-options-beside-and-inside-merge",
+        {
+            f"{ENV}/hiera.yaml": HIERA,
+            f"{ENV}/data/roles/web.yaml": (
+                "beside: {users: [--bob, carol], groups: [x]}\n"
+                "inside: {users: [--bob, carol], groups: [x]}\n"
+            ),
+            f"{ENV}/data/common.yaml": (
+                "lookup_options:\n"
+                "  beside:\n    merge: deep\n    knockout_prefix: --\n"
+                "    merge_hash_arrays: true\n"
+                "  inside:\n"
+                "    merge: {strategy: deep, knockout_prefix: --, merge_hash_arrays: true}\n"
+                "beside: {users: [alice, bob], groups: [y]}\n"
+                "inside: {users: [alice, bob], groups: [y]}\n"
+            ),
+        },
+        ["beside", "inside"],
+        exact_messages=True,
+    ),
+    Case(
+        # Boolean.new, String.new and Array.new (alone and with its wrap argument) of the
+        # values data holds
+        "convert-to-boolean-string-array",
+        {
+            f"{ENV}/hiera.yaml": HIERA,
+            f"{ENV}/data/common.yaml": (
+                "lookup_options:\n"
+                "  '^b\\d+$': {convert_to: Boolean}\n"
+                "  '^s\\d+$': {convert_to: String}\n"
+                "  '^a\\d+$': {convert_to: Array}\n"
+                "  '^w\\d+$': {convert_to: [Array, true]}\n"
+                "b1: true\n"
+                "b2: 'TRUE'\n"
+                "b3: 'Yes'\n"
+                "b4: 'y'\n"
+                "b5: 'N'\n"
+                "b6: 'off'\n"
+                "b7: 'on'\n"
+                "b8: '1'\n"
+                "b9: '0'\n"
+                "b10: ''\n"
+                "b11: ' true'\n"
+                "b12: 'true '\n"
+                "b13: 0\n"
+                "b14: 1\n"
+                "b15: 2.5\n"
+                "b16: -1\n"
+                "b17: 0.0\n"
+                "b18: [true]\n"
+                "b19: {a: 1}\n"
+                "b20: ~\n"
+                "b21: 'yEs'\n"
+                "b22: 'nO'\n"
+                "b23: 't'\n"
+                "b24: 'f'\n"
+                "b25: -0.0\n"
+                "s1: 1\n"
+                "s2: 1.0\n"
+                "s3: -0.0\n"
+                "s4: 1.5e20\n"
+                "s5: 1e-7\n"
+                "s6: true\n"
+                "s7: [1, 'a']\n"
+                "s8: {a: 1}\n"
+                "s9: ~\n"
+                "s10: ''\n"
+                's11: "\\u00e9"\n'
+                "s12: []\n"
+                "s13: {}\n"
+                "s14: [[1, {b: x}]]\n"
+                "s15: 100000000000000000000\n"
+                "s16: 0.1\n"
+                "s17: 2.0e-5\n"
+                "s18: 123456789012345.6\n"
+                "s19: 1e16\n"
+                "a1: 'abc'\nw1: 'abc'\n"
+                "a2: 3\nw2: 3\n"
+                "a3: 0\nw3: 0\n"
+                "a4: -1\nw4: -1\n"
+                "a5: {a: 1, b: [2]}\nw5: {a: 1, b: [2]}\n"
+                "a6: ~\nw6: ~\n"
+                "a7: true\nw7: true\n"
+                "a8: 1.5\nw8: 1.5\n"
+                "a9: ''\nw9: ''\n"
+                "a10: [1]\nw10: [1]\n"
+            ),
+        },
+        [f"b{n}" for n in range(1, 26)]
+        + [f"s{n}" for n in range(1, 20)]
+        + [f"{c}{n}" for n in range(1, 11) for c in "aw"],
+        exact_messages=True,
+    ),
+    Case(
+        # the strings Integer, Float and Numeric.new convert, and the errors of those they
+        # do not (Puppet's Convertible patterns, then Ruby's Integer() and Float())
+        "convert-to-a-number-from-a-string",
+        {
+            f"{ENV}/hiera.yaml": HIERA,
+            f"{ENV}/data/common.yaml": (
+                "lookup_options:\n"
+                "  '^p\\d+$': {convert_to: Integer}\n"
+                "  '^q\\d+$': {convert_to: Float}\n"
+                "  '^r\\d+$': {convert_to: Numeric}\n"
+                "p1: '019'\nq1: '019'\nr1: '019'\n"
+                "p2: ' 12'\nq2: ' 12'\nr2: ' 12'\n"
+                "p3: '12 '\nq3: '12 '\nr3: '12 '\n"
+                "p4: '- 3'\nq4: '- 3'\nr4: '- 3'\n"
+                "p5: '+ 0x1f'\nq5: '+ 0x1f'\nr5: '+ 0x1f'\n"
+                "p6: '1_000'\nq6: '1_000'\nr6: '1_000'\n"
+                "p7: '0o17'\nq7: '0o17'\nr7: '0o17'\n"
+                "p8: '0d12'\nq8: '0d12'\nr8: '0d12'\n"
+                "p9: '017'\nq9: '017'\nr9: '017'\n"
+                "p10: '0x'\nq10: '0x'\nr10: '0x'\n"
+                "p11: '-0b11'\nq11: '-0b11'\nr11: '-0b11'\n"
+                "p12: '00'\nq12: '00'\nr12: '00'\n"
+                "p13: '1.5'\nq13: '1.5'\nr13: '1.5'\n"
+                "p14: '1e5'\nq14: '1e5'\nr14: '1e5'\n"
+                "p15: '1e+5'\nq15: '1e+5'\nr15: '1e+5'\n"
+                "p16: '007.5'\nq16: '007.5'\nr16: '007.5'\n"
+                "p17: '.5'\nq17: '.5'\nr17: '.5'\n"
+                "p18: '1.'\nq18: '1.'\nr18: '1.'\n"
+                "p19: '0x1F'\nq19: '0x1F'\nr19: '0x1F'\n"
+                "p20: '- 1.5'\nq20: '- 1.5'\nr20: '- 1.5'\n"
+                "p21: '0B11'\nq21: '0B11'\nr21: '0B11'\n"
+                "p22: '1E-2'\nq22: '1E-2'\nr22: '1E-2'\n"
+                "p23: '-0'\nq23: '-0'\nr23: '-0'\n"
+                "p24: '0.0'\nq24: '0.0'\nr24: '0.0'\n"
+                "p25: '+7'\nq25: '+7'\nr25: '+7'\n"
+                "p26: '\t5'\nq26: '\t5'\nr26: '\t5'\n"
+                "p27: '08'\nq27: '08'\nr27: '08'\n"
+                "p28: '0e1'\nq28: '0e1'\nr28: '0e1'\n"
+                "p29: '0'\nq29: '0'\nr29: '0'\n"
+                "p30: '-0x10'\nq30: '-0x10'\nr30: '-0x10'\n"
+                "p31: '+0x10'\nq31: '+0x10'\nr31: '+0x10'\n"
+                "p32: '0X1F'\nq32: '0X1F'\nr32: '0X1F'\n"
+                'p33: "- \\n3"\nq33: "- \\n3"\nr33: "- \\n3"\n'
+                "p34: '-\t2'\nq34: '-\t2'\nr34: '-\t2'\n"
+                "p35: '0b'\nq35: '0b'\nr35: '0b'\n"
+                "p36: '1e400'\nq36: '1e400'\nr36: '1e400'\n"
+                "p37: '0.0e5'\nq37: '0.0e5'\nr37: '0.0e5'\n"
+                "p38: '-1e400'\nq38: '-1e400'\nr38: '-1e400'\n"
+                "p39: '0x0'\nq39: '0x0'\nr39: '0x0'\n"
+                "p40: '99999999999999999999'\nq40: '99999999999999999999'\n"
+                "r40: '99999999999999999999'\n"
+            ),
+        },
+        [f"{c}{n}" for n in range(1, 41) for c in "pqr"],
+        exact_messages=True,
+    ),
 ]
 
 

@@ -333,3 +333,27 @@ def test_a_check_puts_off_the_collectors_full_passes_while_it_runs(
     with pytest.raises(run.CheckError):
         run.run_check([str(repo / "nowhere")])
     assert gc.get_threshold() == before
+
+
+def test_a_variable_a_node_definition_sets_is_not_sent_to_top_scope(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """%{role} reads the node definition's $role (checked on Puppet 7.23 and 8.10 by
+    tests/differential/test_node_scope_vs_puppet_apply.py): no finding tells the user to
+    write %{::role}, which would read nothing; %{datacenter}, which no node sets, is told."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "manifests").mkdir()
+    (tmp_path / "hiera.yaml").write_text(
+        "version: 5\nhierarchy:\n  - name: role\n    path: 'role/%{role}.yaml'\n"
+        "  - name: dc\n    path: 'dc/%{datacenter}.yaml'\n  - name: common\n"
+        "    path: common.yaml\n"
+    )
+    (tmp_path / "data" / "common.yaml").write_text("motd: 'a %{role} node'\n")
+    (tmp_path / "manifests" / "site.pp").write_text(
+        "node default {\n  $role = $facts['role']\n  notice(lookup('motd'))\n}\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    _, out, _ = check(capsys, "--select", "interpolation-*")
+    assert [line.split(" ")[:2] for line in out.splitlines() if ": interpolation" in line] == [
+        ["hiera.yaml:6:15:", "interpolation-top-scope-variable"]
+    ]

@@ -291,3 +291,28 @@ def test_hiera_calls_as_written_for_their_hint() -> None:
     ]
     assert facts.hiera_calls[2].span.end.column == len("  $c = 'k'.hiera_hash")
     assert not any(c.span.start.line == 0 for c in facts.lookups)  # the class's name
+
+
+def test_the_variables_node_definitions_set() -> None:
+    facts = read_manifest(
+        "/env/manifests/site.pp",
+        textwrap.dedent(
+            """\
+            $top = 1
+            node default {
+              if $trusted['extensions']['pp_role'] {
+                $role = $trusted['extensions']['pp_role']
+              } elsif $facts['role'] { $role = $facts['role'] } else { $role = 'agent_only' }
+              if $role == '' { notify { 'blank': } }
+              [1].each |$i| { $inner = $i }
+              file { '/x': ensure => present }
+              include "role::${role}"
+            }
+            node 'a.example.com', /^web/ { $dc = 'x' }
+            class foo { $local = 1 }
+            $h = { node => 1 }
+            """
+        ),
+    )
+    # node scope: not the top scope's, a class's, or a lambda's own variables
+    assert facts.node_variables == frozenset({"role", "dc"})

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
@@ -47,6 +48,9 @@ if TYPE_CHECKING:  # Puppet's type system is imported where a parameter's type i
     from hiera_ls.puppet.types import PType
 
 NEAREST = 3  # parameter names offered as "did you mean"
+# how near a misspelt segment of a namespace naming no class must be to a class's to offer it
+# (``sqlsever``: 0.94; ``mysqld_exporter`` for ``memcached_exporter``: 0.67, not offered)
+MEANT_SEGMENT_CUTOFF = 0.85
 PAUSE_KEYS = 256  # keys checked between two pauses (check_class_keys)
 CLASSES_KEY = re.compile(r"(?:.*::)?classes")
 
@@ -76,12 +80,24 @@ PARAMETER_UNKNOWN = Rule(
     needs=_CODE_AND_DATA,
     fix=_write_parameter,
 )
+
+
+def _write_meant_key(problem: Problem, src: FixSource) -> list[Fix]:
+    """The key of the class the finding suggests, in place of the one written."""
+    span, word, quote = word_in_span(problem, src)
+    if word != problem.details.key or not problem.details.suggestions:
+        return []
+    meant = problem.details.suggestions[0]
+    return [Fix(f"Write {meant}", edit(span, f"{quote}{meant}{quote}"), preferred=True)]
+
+
 CLASS_NOT_FOUND = Rule(
     "class-not-found",
     Severity.WARNING,
     "A key whose namespace names no class or defined type of a module in the workspace, and "
     "that no code looks up",
     needs=_CODE_AND_DATA,
+    fix=_write_meant_key,
 )
 PARAMETER_OF_DEFINE = Rule(
     "class-parameter-of-define",
@@ -147,7 +163,7 @@ def check_class_keys(
     """Keys no class parameter takes and no code reads, and the file's own values that do
     not match their parameter's type. ``pause``: called every :data:`PAUSE_KEYS` keys (the
     server's background run gives way there: a 10,000-line file's took 20-30 ms)."""
-    out: list[Problem] = []
+    out: list[Problem | _NotFound] = []
     code = context.code
     for n, key in enumerate(parameter_keys(data_file, module_name)):
         if pause is not None and n and not n % PAUSE_KEYS:
@@ -181,17 +197,86 @@ def check_class_keys(
             and not _read_explicitly(context, key)
             and not code.autoload_file_known(namespace)
         ):
-            module = namespace.split("::", 1)[0]
-            out.append(
-                CLASS_NOT_FOUND.at(
-                    f"No class or defined type '{namespace}' in module '{module}', and no code "
-                    f"looks '{key}' up: Puppet never reads this key",
-                    path,
-                    where,
-                    Details(key=key, module=module),
-                )
+            meant = _meant_class(code, namespace, name)
+            out.append(_NotFound(key, where, f"{meant}::{name}" if meant else None))
+    return _with_meant_keys(path, data_file, out)
+
+
+@dataclass(frozen=True, slots=True)
+class _NotFound:
+    """A key naming no class, and the key it most likely means (settled once every key of
+    the file is known: see :func:`_with_meant_keys`)."""
+
+    key: str
+    where: Span
+    meant: str | None
+
+
+def _with_meant_keys(
+    path: str, data_file: DataFile, found: list[Problem | _NotFound]
+) -> list[Problem]:
+    """The ``class-not-found`` findings, each offering the key it most likely means unless
+    the file already holds that key or offers it for another key too (writing it would make
+    a duplicate: example42's psick::pre::darwin::manage and ::linux::manage, when the OS
+    classes were folded into psick::pre)."""
+    offered = Counter(f.meant for f in found if isinstance(f, _NotFound) and f.meant)
+    out: list[Problem] = []
+    for f in found:
+        if not isinstance(f, _NotFound):
+            out.append(f)
+            continue
+        namespace = f.key.rpartition("::")[0]
+        module = namespace.split("::", 1)[0]
+        meant = f.meant if f.meant and offered[f.meant] == 1 else None
+        if meant is not None and meant in data_file.data:
+            meant = None
+        hint = f". Did you mean '{meant}'?" if meant else ""
+        out.append(
+            CLASS_NOT_FOUND.at(
+                f"No class or defined type '{namespace}' in module '{module}', and no code "
+                f"looks '{f.key}' up: Puppet never reads this key{hint}",
+                path,
+                f.where,
+                Details(key=f.key, module=module, suggestions=(meant,) if meant else ()),
             )
+        )
     return out
+
+
+def _meant_class(code: CodeIndex, namespace: str, name: str) -> str | None:
+    """The class of the same module, taking a parameter ``name``, that a namespace naming no
+    class most likely means: one segment too many or too few
+    (``profile::manifests::app::sql`` for ``profile::app::sql``, ``profile::keystone`` for
+    ``profile::keystone::apache``), or one segment misspelt (``sqlsever``). A sibling that
+    merely takes a parameter of that name (``memcached_exporter`` for ``mysqld_exporter``) is
+    not offered; nor is any where two are equally near."""
+    written = namespace.split("::")
+    near = [
+        c
+        for c in code.classes_taking(written[0], name)
+        if _one_segment_apart(written, c.split("::"))
+    ]
+    if not near:
+        return None
+    ranked = sorted(near, key=lambda c: -_ratio(namespace, c))
+    if len(ranked) > 1 and _ratio(namespace, ranked[0]) == _ratio(namespace, ranked[1]):
+        return None
+    return ranked[0]
+
+
+def _ratio(a: str, b: str) -> float:
+    return difflib.SequenceMatcher(None, a, b).ratio()
+
+
+def _one_segment_apart(written: list[str], other: list[str]) -> bool:
+    """One segment added or removed, or one segment misspelt (the rest the same, in order)."""
+    if len(written) == len(other):
+        apart = [(a, b) for a, b in zip(written, other, strict=True) if a != b]
+        return len(apart) == 1 and _ratio(*apart[0]) >= MEANT_SEGMENT_CUTOFF
+    longer, shorter = (written, other) if len(written) > len(other) else (other, written)
+    return len(longer) == len(shorter) + 1 and any(
+        longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer))
+    )
 
 
 def _unknown_parameter(

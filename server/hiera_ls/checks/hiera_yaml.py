@@ -80,9 +80,13 @@ RULES = (DATADIR_MISSING, PATH_MATCHES_NOTHING, DATA_FILE_UNUSED, READS_OUTSIDE,
 
 
 def check_config_tokens(
-    layer: Layer, text: str, legacy: LegacyFacts | None = None
+    layer: Layer,
+    text: str,
+    legacy: LegacyFacts | None = None,
+    node_scope: frozenset[str] = frozenset(),
 ) -> list[Problem]:
-    """Variable problems in each level's datadir and location templates."""
+    """Variable problems in each level's datadir and location templates (``node_scope``: the
+    variables the code's node definitions set)."""
     config = layer.config
     if config is None or config.path is None:
         return []
@@ -95,7 +99,13 @@ def check_config_tokens(
 
         out.extend(
             token_problems(
-                site.value, span_of, config.path, config=True, local_variable=local, legacy=legacy
+                site.value,
+                span_of,
+                config.path,
+                config=True,
+                local_variable=local,
+                legacy=legacy,
+                node_scope=node_scope,
             )
         )
     return out

@@ -154,6 +154,7 @@ def token_problems(
     local_variable: str | None = None,
     key: str | None = None,
     legacy: LegacyFacts | None = None,
+    node_scope: frozenset[str] = frozenset(),
 ) -> list[Problem]:
     """Problems of one string's tokens; ``span_of(start, end)`` maps value offsets to source.
 
@@ -161,9 +162,10 @@ def token_problems(
     ``local_variable`` is the name a mapped_paths entry binds for its own template; ``key``:
     the data's root key whose value holds the string (lookups of it fail on a bad token);
     ``legacy``: the target sends no legacy facts (checks/legacy_facts.py), None: it does.
+    ``node_scope``: the variables the code's node definitions set (CodeIndex.node_variables).
     """
     out: list[Problem] = []
-    context = _Context(path, span_of, config, local_variable, key, legacy)
+    context = _Context(path, span_of, config, local_variable, key, legacy, node_scope)
     for token in scan(value):
         found = _token_problem(value, token, context)
         if found is not None:
@@ -191,6 +193,7 @@ class _Context:
     local_variable: str | None
     key: str | None
     legacy: LegacyFacts | None
+    node_scope: frozenset[str]
 
 
 Report = Callable[..., Problem]
@@ -287,6 +290,10 @@ def _variable_problem(
             f"variable '{root}', otherwise it gives ''. Text meant for another tool (Logstash, "
             f"Fluentd) keeps its %{{ with %{{literal('%')}}{{{expression.strip()}}}",
         )
+    if root in context.node_scope:
+        # a node definition sets it (node default { $role = ... }): Puppet reads it from node
+        # scope, where %{::role} (top scope) and %{facts.role} would not
+        return None
     if context.legacy is not None:
         found = context.legacy.finding(segments, context.local_variable, config=context.config)
         if found is not None:
@@ -356,9 +363,14 @@ def _syntax_hint(expression: str) -> str:
 
 
 def check_data_tokens(
-    path: str, data_file: DataFile, locator: Locator, legacy: LegacyFacts | None = None
+    path: str,
+    data_file: DataFile,
+    locator: Locator,
+    legacy: LegacyFacts | None = None,
+    node_scope: frozenset[str] = frozenset(),
 ) -> list[Problem]:
-    """Token problems of every string (values and keys) of one data file."""
+    """Token problems of every string (values and keys) of one data file; ``node_scope`` as
+    :func:`token_problems`'."""
     out: list[Problem] = []
     if not locator.may_have_tokens:
         return out
@@ -370,7 +382,9 @@ def check_data_tokens(
         root = site.root_key
         key = root if isinstance(root, str) and not site.in_key else None
         span_of = _span_of(locator, site)
-        out.extend(token_problems(site.value, span_of, path, key=key, legacy=legacy))
+        out.extend(
+            token_problems(site.value, span_of, path, key=key, legacy=legacy, node_scope=node_scope)
+        )
     return out
 
 

@@ -136,7 +136,8 @@ def check_data_file(
         )
     locator = Locator.of(source.text, source.is_json)
     if not large:
-        out.extend(check_data_tokens(path, data, locator, legacy))
+        node_scope = code.node_variables() if code is not None else frozenset()
+        out.extend(check_data_tokens(path, data, locator, legacy, node_scope))
         step()
         out.extend(check_data_fact_paths(path, data, locator, facts))
         step()
@@ -293,7 +294,8 @@ def check_hiera_config(
     if config is None or config.path is None:
         return []
     out: list[Problem] = list(config.problems)
-    out.extend(check_config_tokens(layer, text, legacy))
+    node_scope = code.node_variables() if code is not None else frozenset()
+    out.extend(check_config_tokens(layer, text, legacy, node_scope))
     out.extend(check_config_fact_paths(layer, text, facts))
     if files is not None:
         out.extend(check_datadirs(layer, files))

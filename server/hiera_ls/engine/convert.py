@@ -13,13 +13,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from hiera_ls.engine.number_new import Refused, cannot, number_new
 from hiera_ls.puppet.errors import LookupFailure
-from hiera_ls.puppet.message import Text, as_type, as_value
-from hiera_ls.puppet.ruby_text import inspect, puppet_string, to_s
-from hiera_ls.puppet.type_format import format_type
-from hiera_ls.puppet.type_infer import infer
+from hiera_ls.puppet.message import Text, as_value
+from hiera_ls.puppet.ruby_text import inspect, puppet_string
 from hiera_ls.puppet.type_parser import TypeExpressionError, parse_type
-from hiera_ls.puppet.types import TypeReferenceType, generalize
+from hiera_ls.puppet.types import TypeReferenceType
 from hiera_ls.puppet.values import Sensitive
 
 
@@ -40,8 +39,6 @@ class Converted:
 
 
 _TYPE_NAME = re.compile(r"^[A-Z]\w*(::[A-Z]\w*)*(\[.*\])?$")
-_INT = re.compile(r"^\s*[+-]?(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)\s*$")
-_FLOAT = re.compile(r"^\s*[+-]?([0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?)\s*$")
 
 
 def convert_to(
@@ -78,7 +75,7 @@ def convert_to(
             ),
         )
     except ValueError as e:
-        said = e.text if isinstance(e, _Refused) else Text.of(as_value(str(e)))
+        said = e.text if isinstance(e, Refused) else Text.of(as_value(str(e)))
         raise LookupFailure(
             Text.of(f"The convert_to lookup_option for key '{key}' raised error: ", said)
         ) from e
@@ -100,24 +97,6 @@ def _unresolved_reference(type_name: str, alias_may_exist: Callable[[str], bool]
     return not alias_may_exist(type_name.split("[", 1)[0].strip())
 
 
-def type_of(value: object) -> str:
-    """Puppet's generalized inferred type, as ``new`` error messages print it."""
-    return format_type(generalize(infer(value)))
-
-
-class _Refused(ValueError):
-    """What ``new`` raises for a value it cannot convert, in Puppet's words (as parts)."""
-
-    def __init__(self, text: Text) -> None:
-        super().__init__(text.plain)
-        self.text = text
-
-
-def _cannot(fn: str, value: object, target: str) -> _Refused:
-    kind = as_type(type_of(value))
-    return _Refused(Text.of(f"'{fn}' Value of type ", kind, f" cannot be converted to {target}"))
-
-
 def _convert(type_name: str, value: object, rest: list[object]) -> object:
     if type_name == "Sensitive":
         return Sensitive(value)
@@ -134,7 +113,7 @@ def _convert(type_name: str, value: object, rest: list[object]) -> object:
         if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             return list(range(value))  # Puppet's Integer is Iterable
         if value is None or isinstance(value, (bool, float, int)):
-            raise _cannot("new_array", value, "Array")
+            raise cannot("new_array", value, "Array")
         raise _Unsupported
     if rest:
         raise _Unsupported
@@ -149,68 +128,18 @@ def _convert(type_name: str, value: object, rest: list[object]) -> object:
                 return True
             if low in ("false", "no", "n"):
                 return False
-            raise _Refused(
+            raise Refused(
                 Text.of(
                     "'new_boolean' The string '",
                     as_value(value),
                     "' cannot be converted to Boolean",
                 )
             )
-        raise _cannot("new_boolean", value, "Boolean")
+        raise cannot("new_boolean", value, "Boolean")
     if type_name in ("Integer", "Float", "Numeric"):
-        if isinstance(value, dict):
-            keys = "\n".join(
-                f"  {type_name}.new has wrong type, unrecognized key '{k}'"
-                for k in value
-                if k != "from"
-            )
-            raise _Refused(
-                Text.of(
-                    f" {type_name}.new has wrong type, expects a value for key 'from'"
-                    + ("\n" + keys if keys else "")
-                )
-            )
-        if isinstance(value, bool):
-            return (1 if value else 0) if type_name != "Float" else (1.0 if value else 0.0)
-        if isinstance(value, (int, float)):
-            if type_name == "Integer":
-                if value != value or value in (float("inf"), float("-inf")):
-                    raise _Refused(Text.of(as_value(to_s(value))))  # Ruby's FloatDomainError
-                return int(value)
-            return float(value) if type_name == "Float" else value
-        if isinstance(value, str):
-            number = _parse_number(value, integer=type_name == "Integer")
-            if number is None:
-                fn = {"Integer": "new", "Float": "new_float", "Numeric": "new_numeric"}[type_name]
-                raise _Refused(
-                    Text.of(
-                        f"'{fn}' The string '",
-                        as_value(value),
-                        f"' cannot be converted to {type_name}",
-                    )
-                )
-            return number if type_name != "Float" else float(number)
-        raise _cannot("new", value, type_name)
+        return number_new(type_name, value)
     if type_name == "String":
         if isinstance(value, str):
             return value
         return puppet_string(value)
     raise _Unsupported
-
-
-def _parse_number(text: str, integer: bool) -> int | float | None:
-    t = text.strip()
-    m = _INT.match(t)
-    if m:
-        body = t.lstrip("+-")
-        sign = -1 if t.startswith("-") else 1
-        if body[:2] in ("0x", "0X"):
-            return sign * int(body[2:], 16)
-        if body[:2] in ("0b", "0B"):
-            return sign * int(body[2:], 2)
-        if len(body) > 1 and body.startswith("0"):
-            return sign * int(body, 8)
-        return sign * int(body)
-    if not integer and _FLOAT.match(t):
-        return float(t)
-    return None

@@ -41,7 +41,8 @@ from hiera_ls.features.code_hints import project_paths as project_paths  # repor
 from hiera_ls.features.file_memos import JUDGED_LOADER_CODES, FileMemos, FullResult, movable_of
 from hiera_ls.features.file_order import located_in, reported_where_it_is
 from hiera_ls.features.said_once import SaidOnce, without_said
-from hiera_ls.project.code_mentions import MentionCache, mentioned
+from hiera_ls.features.unused_hints import UnusedContext, unused_context, unused_in
+from hiera_ls.project.code_mentions import MentionCache
 from hiera_ls.project.key_index import LARGE_FILE_CHARS, FileKeys
 from hiera_ls.project.workspace import EnvironmentView, FileKind, Snapshot
 from hiera_ls.source.files import Stamp
@@ -67,7 +68,7 @@ class _Built:
     changes: int  # the data-change count the index includes
     generation: int = 0  # which build this is (a file's full result names the one it used)
     # what this index's files' key-unused hints are judged against (with its code index)
-    unused: _UnusedContext | None = None
+    unused: UnusedContext | None = None
 
 
 Pause = Callable[[], None]
@@ -139,7 +140,7 @@ class Diagnostics:
             # what key-unused and the class checks read (the code index, the names the code
             # writes out): costly the first time (seconds on a big repository), so here rather
             # than on a keystroke
-            _unused_context(snapshot, built, snapshot.code_index(view), self._mentions)
+            self._unused_context(snapshot, built, snapshot.code_index(view))
         if coverage:
             self.update_coverage(snapshot, changes, pause)
 
@@ -557,6 +558,14 @@ class Diagnostics:
         """What the policy keeps of each publish: the server's, whose files are edited."""
         return None if self.inline_coverage else self._memos.said
 
+    def _unused_context(self, snapshot: Snapshot, built: _Built, code: CodeIndex) -> UnusedContext:
+        """Worked out once per index and code index."""
+        if built.unused is None or built.unused.code is not code:
+            built.unused = unused_context(
+                snapshot, built.index, built.by_file, code, self._mentions
+            )
+        return built.unused
+
     def forget(self, path: str) -> None:
         self._memos.forget(path)
 
@@ -628,12 +637,12 @@ class Diagnostics:
                     if code is not None and not large:
                         # a hint per key: past the large-file size skipped, as the other
                         # per-key checks are (500,000 hints on a 10 MB file took 1.86 GB)
-                        context = _unused_context(snapshot, built, code, self._mentions)
+                        context = self._unused_context(snapshot, built, code)
                         # (those on a key a stronger finding marks go once the policy has
                         # said which findings are reported: see features/said_once.py)
                         if pause is not None:
                             pause()
-                        hints = _unused_in(context, built, path, source.file_keys(), pause)
+                        hints = unused_in(context, built.index, path, source.file_keys(), pause)
                         found.extend(hints)
                     # in file order, as an edit's publish has them (moved, in quick_problems):
                     # in the checks' order, the first edit after each run took nothing from
@@ -652,67 +661,6 @@ class Diagnostics:
         else:
             checked = PARTIAL  # a file no check reads: its suppressions are not judged
         return located_in(found, path), source, checked
-
-
-@dataclass(frozen=True, slots=True)
-class _UnusedContext:
-    """What the key-unused hints of an environment's files are judged against: its code, the
-    keys its data looks up, the names its code writes out, and the files not judged."""
-
-    code: CodeIndex
-    data_reads: frozenset[str]
-    written: frozenset[str]
-    skipped: frozenset[str]
-    coded: frozenset[str]  # modules with code (checks/unused_data.py modules_with_code)
-
-
-def _unused_context(
-    snapshot: Snapshot, built: _Built, code: CodeIndex, mentions: MentionCache
-) -> _UnusedContext:
-    """Worked out once per index and code index. Not judged: the files no level reads
-    (``hiera-data-file-unused`` says so), and those only a custom function reads (its file's
-    keys may not be lookup keys: Wikimedia's ``regex.yaml`` holds sections of
-    ``wmflib::regex_data``)."""
-    from hiera_ls.checks.unused_data import modules_with_code, read_by_data
-
-    if built.unused is not None and built.unused.code is code:
-        return built.unused
-    skipped = {
-        path
-        for path, found in built.by_file.items()
-        if any(p.code == "hiera-data-file-unused" for p in found)
-    }
-    skipped.update(
-        path
-        for path, info in snapshot.data_files.items()
-        if info.custom_file or (info.levels and not any(level.reads_files for level in info.levels))
-    )
-    env = built.index.env
-    built.unused = _UnusedContext(
-        code,
-        read_by_data(built.index),
-        mentioned(env, snapshot.files, mentions),
-        frozenset(skipped),
-        modules_with_code(code),
-    )
-    return built.unused
-
-
-def _unused_in(
-    context: _UnusedContext, built: _Built, path: str, keys: FileKeys, pause: Pause | None
-) -> list[Problem]:
-    """The file's hints from its current keys (a key just typed is judged at once), with the
-    references of its current text."""
-    from hiera_ls.checks.unused_data import unused_in_file
-
-    if path in context.skipped:
-        return []
-    module = built.index.role(path).module_name
-    own = {r.target for r in keys.kept_references(module)}
-    reads = context.data_reads | own if own else context.data_reads
-    return unused_in_file(
-        path, keys, module, context.code, reads, context.written, context.coded, pause
-    )
 
 
 def _file_count(snapshot: Snapshot, view: EnvironmentView) -> int:

@@ -48,6 +48,8 @@ class ParameterRef:
 
 _MANIFESTS = "/manifests/"
 _KEPT_KEYS = 64  # environments whose keys CodeIndexes keeps
+_NODE_VARIABLES = "node-variables"  # CodeIndex.memo's slot
+_CLASSES_TAKING = "classes-taking"  # CodeIndex.memo's slot: (module, parameter) -> classes
 _AUTOLOAD_TAILS = "autoload-tails"  # CodeIndex.memo's slot
 
 
@@ -168,6 +170,30 @@ class CodeIndex:
                         tails.add(path[start:])
                     at = path.find(_MANIFESTS, at + 1)
             found = self.memo[_AUTOLOAD_TAILS] = frozenset(tails)
+        return found
+
+    def classes_taking(self, module: str, name: str) -> tuple[str, ...]:
+        """The classes of ``module`` that take a parameter ``name``, by name (worked out once
+        per index: a data file may hold hundreds of keys naming no class)."""
+        found = self.memo.get(_CLASSES_TAKING)
+        if not isinstance(found, Mapping):
+            taking: dict[tuple[str, str], list[str]] = {}
+            for d in self._by_name.values():
+                if d.kind is DefinitionKind.CLASS:
+                    owner = d.name.split("::", 1)[0]
+                    for p in d.params:
+                        taking.setdefault((owner, p.name), []).append(d.name)
+            found = {k: tuple(sorted(v)) for k, v in taking.items()}
+            self.memo[_CLASSES_TAKING] = found
+        names = found.get((module, name), ())
+        return names if isinstance(names, tuple) else ()
+
+    def node_variables(self) -> frozenset[str]:
+        """The variables node definitions set (node scope), in any file."""
+        found = self.memo.get(_NODE_VARIABLES)
+        if not isinstance(found, frozenset):
+            found = frozenset().union(*(f.node_variables for f in self.files.values()))
+            self.memo[_NODE_VARIABLES] = found
         return found
 
     def lookups_of(self, key: str) -> tuple[LookupCall, ...]:

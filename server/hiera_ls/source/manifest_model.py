@@ -180,3 +180,7 @@ class ManifestFacts:
     inclusions: tuple[Inclusion, ...] = ()
     problems: tuple[ManifestProblem, ...] = ()
     hiera_calls: tuple[HieraCall, ...] = ()  # the deprecated hiera*() calls, as written
+    # the variables a node definition sets (``node default { $role = ... }``): node scope,
+    # which a lookup's ``%{role}`` reads from a class the node declares, and ``%{::role}``
+    # (top scope) does not
+    node_variables: frozenset[str] = frozenset()

@@ -39,6 +39,7 @@ from hiera_ls.source.puppet_lexer import (
     NAME,
     NUMBER,
     PUNCT,
+    REGEX,
     SQ,
     VARIABLE,
     WORD,
@@ -54,6 +55,7 @@ _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = frozenset(_OPEN.values())
 _TAG = re.compile(r"@(\w+)\s*(.*)$")
 _MAX_TITLE_TOKENS = 64  # `class { 'x': }`: a title longer than this is not a class name
+_NODE_MATCHERS = frozenset({SQ, DQ, REGEX, NAME, WORD})  # node 'a', "b", /c/, default, d.e {
 _PARAM_TAG = re.compile(r"(?:\[[^\]]*\]\s*)?\$?(\w+)\s*(.*)$")
 
 
@@ -153,7 +155,45 @@ class _Reader:
             tuple(self.inclusions),
             tuple(self.problems),
             tuple(self.hiera_calls),
+            self.node_variables(lexed.tokens) if definitions else frozenset(),
         )
+
+    def node_variables(self, toks: list[Token]) -> frozenset[str]:
+        """The variables node definitions assign, in their bodies and the if, unless and case
+        blocks there (node scope), not in a lambda's body (its own scope)."""
+        found: set[str] = set()
+        n = len(toks)
+        i = 0
+        while i < n:
+            t = toks[i]
+            after = toks[i + 1] if i + 1 < n else None
+            if not (
+                t.kind == NAME
+                and t.text == "node"
+                and after is not None
+                and after.kind in _NODE_MATCHERS
+                and (i == 0 or not _is(toks[i - 1], "."))
+            ):
+                i += 1
+                continue
+            j = i + 1
+            while j < n and j - i <= _MAX_TITLE_TOKENS and not _is(toks[j], "{"):
+                j += 1
+            close = self.matching(toks, j) if j < n and _is(toks[j], "{") else None
+            if close is None:
+                i += 1
+                continue
+            k = j + 1
+            while k < close:
+                tok = toks[k]
+                if _is(tok, "{") and _is(toks[k - 1], "|"):  # a lambda's body
+                    k = (self.matching(toks, k) or close) + 1
+                    continue
+                if tok.kind == VARIABLE and k + 1 < close and _is(toks[k + 1], "="):
+                    found.add(tok.text)
+                k += 1
+            i = close + 1
+        return frozenset(found)
 
     # ---------------------------------------------------------------- definitions
 
