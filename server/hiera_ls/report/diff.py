@@ -64,7 +64,7 @@ NO_PROFILE = "(no facts profile)"
 # a lookup per key and class of nodes, measured on bench_fleet_diff's 10,000 nodes (with the
 # per-key split of the classes): what makes starting workers worth it
 LOOKUP_S = 0.5e-3
-PARSE_S = 1e-3  # a 6 KB data file parsed for its values (0.5 ms as JSON lines, 1.8 ms as YAML)
+PARSE_S = 2e-3  # a node file of bench_diff's (6 KB) parsed for its values
 
 Progress = Callable[[int, int], None]  # (lookups done, lookups in all)
 

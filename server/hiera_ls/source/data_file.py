@@ -17,7 +17,6 @@ from hiera_ls.puppet.ruby_text import symkeys_to_string
 from hiera_ls.puppet.values import CompositeKey, RubySymbol
 from hiera_ls.source import loader_rules as rules
 from hiera_ls.source.files import ReadProblem
-from hiera_ls.source.json_lines import json_lines_values
 from hiera_ls.source.keys import PARAMETER_KEY
 from hiera_ls.source.node_table import EMPTY_NODES, Nodes, NodeSpans, NodeTable, Path
 from hiera_ls.source.psych_scalars import RubyObject
@@ -91,11 +90,7 @@ def load_yaml_values(path: str, text: str) -> DataFile:
     """The file as :func:`load_yaml_data` loads it, for a reader of values alone (``diff``):
     without its nodes' ranges when it loads cleanly (no problem, no failure, every top-level
     key a String, nothing Puppet validates per key), since then nothing says where a value
-    is; any other file is loaded with them, as the messages about it need.  A file written
-    as JSON a key a line is read by the JSON decoder (source/json_lines.py)."""
-    values = json_lines_values(text)
-    if values is not None:
-        return DataFile(path, values, None, {}, EMPTY_NODES, ())
+    is; any other file is loaded with them, as the messages about it need."""
     doc = load_yaml(path, text, positions=False)
     value = doc.value
     nodes = doc.nodes
