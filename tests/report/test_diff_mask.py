@@ -3,7 +3,7 @@ repository defines anything: an ``ENC[...]`` string wherever it sits, and nothin
 
 from __future__ import annotations
 
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 
 from hiera_ls.engine.explain import plain_data
 from hiera_ls.puppet.values import Encrypted, strings_in
@@ -43,6 +43,12 @@ def test_encrypted_strings_are_masked_however_deep() -> None:
     assert NOTHING.shown(["plain"]) == ["plain"]
 
 
+def test_keys_that_are_written_alike_are_masked_as_one() -> None:
+    # None and '' are both written '': the later entry is shown (it crashed the report)
+    value = {None: "ENC[PKCS7,MIIB]", "": ["x", "ENC[PKCS7,MIIC]"], 1: "a", "1": "b"}
+    assert NOTHING.shown(value) == {"": ["x", MASKED], "1": "b"}
+
+
 def _typed(value: object) -> object:
     """``value`` with each part's exact class, keys in their order."""
     if isinstance(value, dict):
@@ -58,10 +64,5 @@ def test_a_value_with_nothing_to_mask_is_shown_as_plain_data_makes_it(value: obj
     """Plain data is shown as it is, not copied: the same text as plain_data()'s copy,
     whatever classes it holds (eyaml strings, non-String keys, tuples, Symbols)."""
     encrypted = any(isinstance(s, Encrypted) or "ENC[" in s for s in strings_in(value))
-    try:
-        before = (
-            NOTHING._walk(value, plain_data(value), None, None) if encrypted else plain_data(value)
-        )
-    except ValueError:  # keys plain_data() makes one ({None: .., '': ..}): not this test's
-        assume(False)
+    before = NOTHING._walk(value, plain_data(value), None, None) if encrypted else plain_data(value)
     assert _typed(NOTHING.shown(value)) == _typed(before)

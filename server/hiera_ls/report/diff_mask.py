@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from hiera_ls.engine.explain import plain_data
+from hiera_ls.puppet.ruby_text import to_s
 from hiera_ls.puppet.values import Encrypted, strings_in
 
 MASKED = "<eyaml value>"
@@ -55,10 +56,13 @@ class Masker:
         outside: re.Pattern[str] | None,
     ) -> object:
         if isinstance(value, dict) and isinstance(shown, dict):
-            return {
-                k: self._walk(v, s, inside, outside)
-                for (k, s), v in zip(shown.items(), value.values(), strict=True)
-            }
+            # each key as plain_data writes it: two keys may become one text (None and ''),
+            # the later entry kept, as there
+            out: dict[object, object] = {}
+            for k, v in value.items():
+                text = k if isinstance(k, str) else to_s(k)
+                out[text] = self._walk(v, shown[text], inside, outside)
+            return out
         if isinstance(value, list) and isinstance(shown, list):
             return [self._walk(v, s, inside, outside) for v, s in zip(value, shown, strict=True)]
         if self.whole and value is not None:
