@@ -520,3 +520,19 @@ def test_no_key_is_offered_that_would_make_a_duplicate(tmp_path: Path) -> None:
     ]
     assert all(p.message.endswith("Puppet never reads this key") for p in found)
     assert all(p.details.suggestions == () for p in found)
+
+
+def test_no_key_is_offered_whose_parameter_refuses_the_value(tmp_path: Path) -> None:
+    # atlgithub2308/control-repo-nec: a list of image names is no list of image Structs
+    docker = define("profile::docker", param("images", "Array[Struct[{image => String}]]"))
+    ws = make_workspace(
+        tmp_path,
+        {
+            "data/common.yaml": """\
+            profile::runner::docker::images: [alpine]
+            profile::other::docker::images: [{image: alpine}]
+            """
+        },
+    )
+    found = problems(ws, "data/common.yaml", index(docker))
+    assert [p.details.suggestions for p in found] == [(), ("profile::docker::images",)]

@@ -226,3 +226,46 @@ def test_no_disable_action_where_the_code_is_already_listed() -> None:
     text = "a: no  # hiera-ls: disable-line=yaml11-octal,yaml11-boolean\n"
     found = RULES["yaml11-boolean"].at("", "/x/data/common.yaml", Span.of(0, 3, 0, 5))
     assert [f.title for f in fixes_for(found, text)] == ['Quote "no" (the String, not a Boolean)']
+
+
+def test_a_deep_merges_options_written_beside_merge_move_inside_it(tmp_path: Path) -> None:
+    # (joeypiccola/control-repo: Puppet ignored merge_hash_arrays and knockout_prefix there)
+    ws = make_workspace(tmp_path, {"data/common.yaml": "{}\n"})
+    text = (
+        "lookup_options:\n"
+        "  profile::users:\n"
+        "    merge: deep  # the users' groups too\n"
+        "    merge_hash_arrays: true\n"
+        "    knockout_prefix: --\n"
+        "  profile::groups:\n"
+        "    merge: deep\n"
+        "    sort_merged_arrays: true\n"
+        "profile::users: {}\n"
+    )
+    found = problems_of(ws, "data/common.yaml", text)
+    assert codes(found) == ["lookup-options-unknown-option"] * 3
+    assert found[0].message.endswith(
+        "and a deep merge takes it inside merge: {merge: {strategy: deep, merge_hash_arrays: ...}}"
+    )
+    move = fixes_for(found[1], text)[0]
+    assert move.title == (
+        "Move them inside merge: {strategy: deep, merge_hash_arrays: true, knockout_prefix: --}"
+    )
+    assert move.preferred and not move.safe
+    fixed = apply_edits(text, move.edits)
+    assert fixed == (
+        "lookup_options:\n"
+        "  profile::users:\n"
+        "    merge: {strategy: deep, merge_hash_arrays: true, knockout_prefix: --}  # the users' "
+        "groups too\n"
+        "  profile::groups:\n"
+        "    merge: deep\n"
+        "    sort_merged_arrays: true\n"
+        "profile::users: {}\n"
+    )
+    assert codes(problems_of(ws, "data/common.yaml", fixed)) == ["lookup-options-unknown-option"]
+    # not offered where the strategy is not deep (Puppet refuses those options there)
+    hashed = text.replace("merge: deep  #", "merge: hash  #")
+    assert [f.title for f in fixes_for(problems_of(ws, "data/common.yaml", hashed)[0], hashed)] == [
+        "Disable lookup-options-unknown-option on this line"
+    ]

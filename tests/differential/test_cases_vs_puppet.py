@@ -297,6 +297,29 @@ CASES: list[Case] = [
         exact_messages=True,
     ),
     Case(
+        # a deep merge's options beside merge are ignored; inside it they apply
+        # (lookup-options-unknown-option and its quick fix)
+        "deep-merge-options-beside-and-inside-merge",
+        {
+            f"{ENV}/hiera.yaml": HIERA,
+            f"{ENV}/data/roles/web.yaml": (
+                "beside: {users: [--bob, carol], groups: [x]}\n"
+                "inside: {users: [--bob, carol], groups: [x]}\n"
+            ),
+            f"{ENV}/data/common.yaml": (
+                "lookup_options:\n"
+                "  beside:\n    merge: deep\n    knockout_prefix: --\n"
+                "    merge_hash_arrays: true\n"
+                "  inside:\n"
+                "    merge: {strategy: deep, knockout_prefix: --, merge_hash_arrays: true}\n"
+                "beside: {users: [alice, bob], groups: [y]}\n"
+                "inside: {users: [alice, bob], groups: [y]}\n"
+            ),
+        },
+        ["beside", "inside"],
+        exact_messages=True,
+    ),
+    Case(
         # Boolean.new, String.new and Array.new (alone and with its wrap argument) of the
         # values data holds
         "convert-to-boolean-string-array",

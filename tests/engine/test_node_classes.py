@@ -15,8 +15,8 @@ from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.engine.node_classes import hierarchy_reads, interpolated_variables, values_of
 from hiera_ls.project.facts import node_scope
 from hiera_ls.project.workspace import Workspace
-from hiera_ls.puppet.values import canonical
 from hiera_ls.report.diff import run_diff
+from hiera_ls.report.diff_result import same_as
 
 HIERA = """\
 ---
@@ -116,7 +116,7 @@ def _each_node_alone(
             env = views[side].env
             scope = node_scope(entry.profile.facts, name, env.name, True)
             session = LookupSession(env, scope, snap.files, snap.cache)
-            answers.append({k: canonical(session.lookup(k).value) for k in keys})
+            answers.append({k: same_as(session.lookup(k).value) for k in keys})
         for key in keys:
             if answers[0][key] != answers[1][key]:
                 expected[(key, name)] = (answers[0][key], answers[1][key])
@@ -288,7 +288,7 @@ def test_nodes_with_their_own_node_files_share_a_key_none_of_those_files_defines
     result = run_diff(str(tmp_path), environments=("base", "head"))
     changes = {change.key: change.groups for change in result.changes}
     assert [(g.profiles, g.before.same_as, g.after.same_as) for g in changes["app::plain"]] == [
-        (tuple(nodes), canonical("old"), canonical("new"))
+        (tuple(nodes), same_as("old"), same_as("new"))
     ]
     assert asked.count("app::plain") == 2  # one lookup a side
     assert asked.count("app::own") == 2 * len(nodes)  # each node file defines it

@@ -353,7 +353,18 @@ def test_a_variable_a_node_definition_sets_is_not_sent_to_top_scope(
         "node default {\n  $role = $facts['role']\n  notice(lookup('motd'))\n}\n"
     )
     monkeypatch.chdir(tmp_path)
-    _, out, _ = check(capsys, "--select", "interpolation-*")
+    _, out, err = check(capsys, "--select", "interpolation-*")
     assert [line.split(" ")[:2] for line in out.splitlines() if ": interpolation" in line] == [
         ["hiera.yaml:6:15:", "interpolation-top-scope-variable"]
     ]
+    assert "node definitions set" not in err  # no profile: nothing is previewed
+    # with a profile, the run says once where its previews read the variable from
+    (tmp_path / ".hiera-ls" / "facts").mkdir(parents=True)
+    (tmp_path / ".hiera-ls" / "facts" / "n1.json").write_text('{"role": "web"}')
+    _, _, err = check(capsys, "--select", "interpolation-*")
+    assert err.count("node definitions set") == 1
+    assert (
+        "hiera-ls check: note: the hierarchy of production reads %{role}, which node "
+        "definitions set: Puppet takes it from the node's code, these lookups from each facts "
+        "profile's fact 'role' (give a profile that fact to preview such a node)\n"
+    ) in err

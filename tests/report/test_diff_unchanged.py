@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from hiera_ls.report import collector, diff
+from hiera_ls.report import collector, diff, workers
 from hiera_ls.report.diff import run_diff
 from hiera_ls.report.diff_result import DiffResult
 from hiera_ls.report.run import CheckError
@@ -200,6 +200,9 @@ def test_keys_left_unlooked_up_change_nothing_in_the_report(
     _, diff_of = _random_diff(tmp_path, seed)
     shared = diff_of()
     every = diff_of(keys=[*KEYS, *MODULE_KEYS])  # a run of one profile compares the same keys
+    with monkeypatch.context() as m:
+        m.setattr(workers, "MIN_SPREAD_S", 0.0)  # files parsed and keys looked up by workers
+        assert diff_of(jobs=2) == shared
     with monkeypatch.context() as m:
         _no_sharing(m)
         assert diff_of() == shared

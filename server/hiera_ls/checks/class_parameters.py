@@ -198,6 +198,8 @@ def check_class_keys(
             and not code.autoload_file_known(namespace)
         ):
             meant = _meant_class(code, namespace, name)
+            if meant is not None and not _fits(context, meant, name, key, data_file):
+                meant = None
             out.append(_NotFound(key, where, f"{meant}::{name}" if meant else None))
     return _with_meant_keys(path, data_file, out)
 
@@ -241,6 +243,18 @@ def _with_meant_keys(
             )
         )
     return out
+
+
+def _fits(context: CodeContext, meant: str, name: str, key: str, data_file: DataFile) -> bool:
+    """The file's value is one the meant class's parameter takes (as far as can be told): a
+    key whose value the parameter refuses was not written for it (an Array of Strings where
+    profile::docker::images takes image Structs)."""
+    definition = context.code.definition(meant)
+    parameter = definition.param(name) if definition is not None else None
+    if definition is None or parameter is None or context.optioned(key):
+        return True
+    value = data_file.data[key]
+    return not mismatches(context.code, ParameterRef(definition, parameter), value)
 
 
 def _meant_class(code: CodeIndex, namespace: str, name: str) -> str | None:

@@ -294,10 +294,16 @@ def _check_entry(
             continue
         option_spans = nodes.get((LOOKUP_OPTIONS, key, option))
         span = (option_spans.key or option_spans.value) if option_spans is not None else spans.value
+        inside = (
+            f", and a deep merge takes it inside merge: {{merge: {{strategy: deep, {option}: "
+            "...}}"
+            if option in fixes.DEEP_MERGE_OPTIONS
+            else ""
+        )
         out.append(
             UNKNOWN_OPTION.at(
                 f"Puppet ignores the option '{option}': lookup_options entries know only merge and "
-                "convert_to",
+                f"convert_to{inside}",
                 path,
                 span,
                 Details(key=key, option=str(option), place=(LOOKUP_OPTIONS, key, str(option))),

@@ -44,10 +44,11 @@ from hiera_ls.project.workspace import (
     Workspace,
 )
 from hiera_ls.puppet.message import Text
-from hiera_ls.puppet.values import canonical, strings_in
+from hiera_ls.puppet.values import strings_in
+from hiera_ls.report import twin_cache
 from hiera_ls.report.collector import full_passes_put_off
 from hiera_ls.report.diff_mask import Masker
-from hiera_ls.report.diff_result import Answer, ChangeGroup, DiffResult, KeyChange
+from hiera_ls.report.diff_result import Answer, ChangeGroup, DiffResult, KeyChange, same_as
 from hiera_ls.report.git_tree import Repository, commit_of, repository_at, write_tree
 from hiera_ls.report.node_traits import Splitter, hierarchy_variables, traits
 from hiera_ls.report.redact import shown
@@ -63,6 +64,7 @@ NO_PROFILE = "(no facts profile)"
 # a lookup per key and class of nodes, measured on bench_fleet_diff's 10,000 nodes (with the
 # per-key split of the classes): what makes starting workers worth it
 LOOKUP_S = 0.5e-3
+PARSE_S = 2e-3  # a node file of bench_diff's (6 KB) parsed for its values
 
 Progress = Callable[[int, int], None]  # (lookups done, lookups in all)
 
@@ -108,29 +110,38 @@ def run_diff(
     base_commit = commit_of(repo, base)
     head_commit = commit_of(repo, head) if head is not None else None
     with tempfile.TemporaryDirectory(prefix="hiera-ls-diff-") as tmp:
-        base_root = _tree(repo, base_commit, os.path.join(tmp, "base"), rel, profiles=False)
+        twins: Twins = {}  # the files both revisions hold, parsed once
+
+        def workspace(root: str) -> Workspace:
+            made = Workspace([root], settings)
+            # the report shows no position in a data file: values alone where a file loads
+            # cleanly (source/data_file.load_yaml_values)
+            made.cache = TwinCache(twins=twins, positions=False)
+            return made
+
         head_root = (
             _tree(repo, head_commit, os.path.join(tmp, "head"), rel)
             if head_commit is not None
             else root
         )
-        base_workspace = Workspace([base_root], settings)
-        head_workspace = Workspace([head_root], settings)
-        twins: Twins = {}  # the files both revisions hold, parsed once
-        # the report shows no position in a data file: values alone where a file loads
-        # cleanly (source/data_file.load_yaml_values)
-        base_workspace.cache = TwinCache(twins=twins, positions=False)
-        head_workspace.cache = TwinCache(twins=twins, positions=False)
-        base_snap = base_workspace.snapshot()
+        head_workspace = workspace(head_root)
         head_workspace.set_fleet(fleet)
         head_snap = head_workspace.snapshot()
         chosen = _profiles(head_snap, profiles)
-        base_top = os.path.join(tmp, "base", "tree")
         head_top = os.path.join(tmp, "head", "tree") if head_commit is not None else repo.top
-        sides = (
-            _Side(base_snap, base_root, chosen, base_top),
-            _Side(head_snap, head_root, chosen, head_top),
-        )
+        head_side = _Side(head_snap, head_root, chosen, head_top)
+        base_sides: list[_Side] = []
+
+        def base_side() -> None:
+            base_root = _tree(repo, base_commit, os.path.join(tmp, "base"), rel, profiles=False)
+            base_snap = workspace(base_root).snapshot()
+            base_top = os.path.join(tmp, "base", "tree")
+            base_sides.append(_Side(base_snap, base_root, chosen, base_top))
+
+        # the head's data files parsed over the workers while this process writes out the
+        # base revision and reads its hierarchies (the files both hold are parsed once)
+        _parse_ahead([(head_side, env) for env in head_side.views], jobs, base_side)
+        sides = (base_sides[0], head_side)
         names = sorted(set(sides[0].views) | set(sides[1].views))
         pairs = [_Pair(env, (sides[0], env), (sides[1], env)) for env in names]
         return _compare(
@@ -255,6 +266,41 @@ def _compare(
         outside=tuple(dict.fromkeys(note for side in sides for note in side.outside_notes())),
         notes=notes,
     )
+
+
+def _parse_ahead(
+    sides: Sequence[tuple[_Side, str]], jobs: int, meanwhile: Callable[[], None] | None = None
+) -> None:
+    """With more than one job, the data files ``sides`` read, parsed over the workers first
+    (report/twin_cache.py), while this process does ``meanwhile``: they are most of what
+    the run does before its lookups, and done here they would keep a core idle."""
+    todo: dict[str, tuple[twin_cache.TwinCache, str]] = {}  # text -> a cache and path of it
+    for side, env in sides:
+        cache = side.snapshot.cache
+        if not isinstance(cache, twin_cache.TwinCache):  # (not TwinCache: tests replace it)
+            continue
+        for path, _ in side._data_files(env):
+            info = side.snapshot.data_files[path]
+            text = cache.ahead(side.snapshot.files, path, info.function)
+            if text is not None and text not in todo:
+                todo[text] = (cache, path)
+    jobs = jobs_for(jobs, len(todo) * PARSE_S)
+    if jobs <= 1:
+        if meanwhile is not None:
+            meanwhile()
+        return
+    texts = list(todo)
+    units = blocks([len(t) for t in texts], jobs)
+
+    def parse(block: range, step: Step) -> list[Mapping[object, object] | None]:
+        return [twin_cache.clean_values(todo[texts[i]][1], texts[i]) for i in block]
+
+    parsed = spread(units, parse, jobs, meanwhile=meanwhile)
+    for block, found in zip(units, parsed, strict=True):
+        for i, values in zip(block, found, strict=True):
+            if values is not None:
+                cache, path = todo[texts[i]]
+                cache.seed(path, texts[i], values)
 
 
 # per key: each profile's class for it (None: as the classes of the environment), and each
@@ -583,7 +629,7 @@ class _Side:
             return _error(outcome.failure.text, self.root)
         if not outcome.found:
             return Answer("missing")
-        return Answer("value", outcome.value, canonical(outcome.value))
+        return Answer("value", outcome.value, same_as(outcome.value))
 
 
 def _data(snapshot: Snapshot, path: str) -> object:

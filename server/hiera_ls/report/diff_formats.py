@@ -15,8 +15,11 @@ SHORT = 60  # characters of a value shown in text and Markdown
 TEXT_NAMES = 3  # profiles named in text before "and N more"
 
 
-def _json(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+# json.dumps(value, ensure_ascii=False, separators=(", ", ": ")), its encoder made once (a
+# text report of thousands of profiles encodes hundreds of thousands of parts of values)
+_json: Callable[[object], str] = json.JSONEncoder(
+    ensure_ascii=False, separators=(", ", ": ")
+).encode
 
 
 def _short(answer: Answer, other: Answer) -> str:
@@ -31,18 +34,48 @@ def _short(answer: Answer, other: Answer) -> str:
         text = _json(answer.shown)
         mine, theirs = answer.shown, other.shown
         if len(text) > SHORT and other.state == "value":
-            text = _differing(mine, theirs)
+            text = _differing(mine, theirs, text)
     return text if len(text) <= SHORT else text[: SHORT - 1] + "…"
 
 
-def _differing(mine: object, theirs: object) -> str:
-    text = _json(mine)
+def _differing(mine: object, theirs: object, text: str | None = None, room: int = SHORT) -> str:
+    """``mine`` as JSON (``text``, when known); or, a hash of more than SHORT characters
+    against a hash, its entries that differ, the same way down.  Only its first ``room``
+    characters are shown: what follows is not made (the text is then cut somewhere past
+    ``room``, never at or before it)."""
+    text = _json(mine) if text is None else text
     if len(text) <= SHORT or not isinstance(mine, dict) or not isinstance(theirs, dict):
         return text
-    changed = [k for k in mine if k not in theirs or _json(mine[k]) != _json(theirs[k])]
-    parts = ["…"] * (len(changed) < len(mine))
-    parts += [f"{_json(k)}: {_differing(mine[k], theirs.get(k))}" for k in changed]
-    return "{" + ", ".join(parts) + "}"
+    other: dict[object, object] = theirs
+    texts: dict[object, str] = {}  # mine's entries as JSON
+    flags: dict[object, bool] = {}  # whether each entry differs from theirs
+
+    def changed(key: object) -> bool:
+        found = flags.get(key)
+        if found is None:
+            if key in other:
+                texts[key] = _json(mine[key])
+                found = texts[key] != _json(other[key])
+            else:
+                found = True
+            flags[key] = found
+        return found
+
+    some_same = not all(changed(key) for key in mine)
+    pieces = ["{…" if some_same else "{"]
+    length, first = len(pieces[0]), True
+    for key in mine:
+        if length > room:
+            return "".join(pieces)  # (cut past ``room``)
+        if not changed(key):
+            continue
+        head = ("" if first and not some_same else ", ") + _json(key) + ": "
+        inner = _differing(mine[key], other.get(key), texts.get(key), room - length - len(head))
+        pieces.append(head + inner)
+        length += len(head) + len(inner)
+        first = False
+    pieces.append("}")
+    return "".join(pieces)
 
 
 def _names(profiles: Sequence[str], total: int, shown: int) -> str:

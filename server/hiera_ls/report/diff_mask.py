@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
 from hiera_ls.engine.explain import plain_data
+from hiera_ls.puppet.ruby_text import to_s
 from hiera_ls.puppet.values import Encrypted, strings_in
 
 MASKED = "<eyaml value>"
@@ -36,6 +38,8 @@ class Masker:
         came from outside the repository by OUTSIDE (a whole value: its hash keys too)."""
         if self.whole_outside and value is not None:
             return OUTSIDE
+        if not (self.whole or self.strings or self.outside_strings) and _plain(value):
+            return value  # what plain_data() would copy, and nothing in it to mask
         if not (self.whole or self.strings or self.outside_strings) and not any(
             isinstance(text, Encrypted) or "ENC[" in text for text in strings_in(value)
         ):
@@ -52,10 +56,13 @@ class Masker:
         outside: re.Pattern[str] | None,
     ) -> object:
         if isinstance(value, dict) and isinstance(shown, dict):
-            return {
-                k: self._walk(v, s, inside, outside)
-                for (k, s), v in zip(shown.items(), value.values(), strict=True)
-            }
+            # each key as plain_data writes it: two keys may become one text (None and ''),
+            # the later entry kept, as there
+            out: dict[object, object] = {}
+            for k, v in value.items():
+                text = k if isinstance(k, str) else to_s(k)
+                out[text] = self._walk(v, shown[text], inside, outside)
+            return out
         if isinstance(value, list) and isinstance(shown, list):
             return [self._walk(v, s, inside, outside) for v, s in zip(value, shown, strict=True)]
         if self.whole and value is not None:
@@ -72,6 +79,31 @@ class Masker:
         ):
             return MASKED
         return shown
+
+
+_PLAIN_SCALARS = frozenset({int, float, bool, type(None)})
+
+
+def _plain(value: object) -> bool:
+    """Whether ``value`` is plain data already (:func:`plain_data` would give an equal copy)
+    without an eyaml string: strings (none holding ``ENC[``), numbers, booleans, undef,
+    arrays, and hashes with String keys, each exactly of its class."""
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        kind = item.__class__
+        if kind is str:
+            if "ENC[" in item:
+                return False
+        elif kind is dict:
+            if any(key.__class__ is not str for key in item):
+                return False
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif kind not in _PLAIN_SCALARS:
+            return False
+    return True
 
 
 def _inside(strings: frozenset[str]) -> re.Pattern[str] | None:

@@ -29,6 +29,7 @@ from hiera_ls.project.settings import Settings
 from hiera_ls.project.workspace import Snapshot, Workspace
 from hiera_ls.puppet.message import Text
 from hiera_ls.report.collector import full_passes_put_off
+from hiera_ls.report.node_scope_note import node_scope_notes
 from hiera_ls.report.redact import shown
 from hiera_ls.report.selection import Selection
 from hiera_ls.report.workers import Step, blocks, jobs_for, spread
@@ -186,7 +187,8 @@ def run_check(
         cut = first.files.cut_walks
         findings += [_walk_limit(root, why, first.settings.max_files) for root, why in cut.items()]
     findings.sort(key=lambda f: (f.path, f.span.start, f.span.end, f.code, f.message))
-    return CheckResult(tuple(findings), tuple(files), tuple(names), first.messages)
+    notes = (*first.messages, *node_scope_notes(first)) if names else first.messages
+    return CheckResult(tuple(findings), tuple(files), tuple(names), notes)
 
 
 # measured on gen_repo's 300 nodes (2.5 MB of data): a file's own checks and its first
