@@ -297,6 +297,22 @@ CASES: list[Case] = [
         exact_messages=True,
     ),
     Case(
+        # a token literal('%') writes is read again where another key looks the value up
+        # (what sets apart nodes reading the same files: tests/report/test_check_sharing.py)
+        "literal-token-read-again-by-lookup",
+        {
+            f"{ENV}/hiera.yaml": HIERA,
+            f"{ENV}/data/common.yaml": (
+                "template: \"%{literal('%')}{facts.role}\"\n"
+                "looked: \"%{lookup('template')}\"\n"
+                "aliased: \"%{alias('template')}\"\n"
+                "hiera: \"[%{hiera('template')}]\"\n"
+            ),
+        },
+        ["template", "looked", "aliased", "hiera"],
+        exact_messages=True,
+    ),
+    Case(
         # a deep merge's options beside merge are ignored; inside it they apply
         # (lookup-options-unknown-option and its quick fix)
         "deep-merge-options-beside-and-inside-merge",

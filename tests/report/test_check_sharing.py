@@ -192,6 +192,20 @@ def test_a_key_looking_up_a_literal_token_gets_each_nodes_answer(
     ]
 
 
+def test_a_token_a_literal_writes_splits_the_nodes_that_read_the_same_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same, with no node file of its own: the four nodes read the same files, and only
+    the token ``literal('%')`` writes (``%{facts.scheme}``, read again by the lookup) tells
+    them apart (every node was reported with a's answer)."""
+    common = "template: \"%{literal('%')}{facts.scheme}\"\napp::scheme: \"%{lookup('template')}\"\n"
+    _nested_repository(tmp_path, common, {})
+    assert _per_profile(tmp_path, monkeypatch) == [
+        MISMATCH.format("b", "ftp"),
+        MISMATCH.format("d", "gopher"),
+    ]
+
+
 def test_keys_looking_each_other_up_fail_for_every_profile(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -27,6 +27,7 @@ from hiera_ls.engine.node_classes import (
     config_variables,
     hierarchy_reads,
     interpolated_variables,
+    literal_written,
     values_of,
 )
 from hiera_ls.project.backends import expand_path_file
@@ -55,6 +56,8 @@ def reads_of(texts: Iterable[str]) -> Reads | None:
     for text in texts:
         if "%{" not in text:
             continue
+        if literal_written(text) is not None:
+            return None  # a token literal() writes is read again by a lookup of the value
         for match in INTERPOLATION.finditer(text):
             inner = match.group(1)
             if not inner.strip() or _LITERAL.match(inner):

@@ -31,6 +31,7 @@ from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.puppet.values import canonical, strings_in
 
 INTERPOLATION = re.compile(r"%\{([^}]*)\}")  # one %{...} token, its inside
+_LITERAL_CALL = re.compile(r"""^\s*literal\(\s*(['"])(.*?)\1\s*\)\s*$""")
 _SCOPE_CALL = re.compile(r"""^\s*scope\(\s*(['"])(.*?)\1\s*\)\s*$""")
 _NAME = re.compile(r"^(?:::)?([A-Za-z_][\w:]*(?:\.[^.\s]+)*)$")
 MISSING = object()  # a variable the node does not have
@@ -40,18 +41,35 @@ _ABSENT = ("absent",)  # its place among canonical values
 def interpolated_variables(texts: Iterable[str]) -> list[str]:
     """The variables ``%{...}`` in ``texts`` read, each once, in order: ``%{facts.os.family}``,
     ``%{::role}``, ``%{scope('x')}``; never a lookup (``%{lookup('k')}``, ``%{alias('k')}``),
-    which reads data, not the node."""
+    which reads data, not the node. A token ``literal()`` writes counts too
+    (``%{literal('%')}{facts.scheme}``): a ``%{lookup()}`` of the value reads it again."""
     found: dict[str, None] = {}
     for text in texts:
         if "%{" not in text:
             continue
-        for match in INTERPOLATION.finditer(text):
+        again = literal_written(text)
+        for match in INTERPOLATION.finditer(text if again is None else f"{text}\n{again}"):
             inner = match.group(1).strip()
             call = _SCOPE_CALL.match(inner)
             name = _NAME.match(call.group(2) if call else inner)
             if name is not None:
                 found.setdefault(name.group(1), None)
     return list(found)
+
+
+def literal_written(text: str) -> str | None:
+    """``text`` with each ``%{literal('x')}`` written as its ``x``, when that makes a token
+    (``%{literal('%')}{facts.scheme}`` is ``%{facts.scheme}``), which Puppet interpolates
+    again where another key looks the value up (``%{lookup()}``, ``%{hiera()}``); else None."""
+    if "literal(" not in text:
+        return None
+    written = INTERPOLATION.sub(
+        lambda m: found.group(2) if (found := _LITERAL_CALL.match(m.group(1))) else m.group(0),
+        text,
+    )
+    made = [m.group(0) for m in INTERPOLATION.finditer(written)]
+    kept = [m.group(0) for m in INTERPOLATION.finditer(text) if not _LITERAL_CALL.match(m.group(1))]
+    return written if made != kept else None
 
 
 def location_variables(entry: HierarchyEntry) -> list[str]:
