@@ -41,7 +41,7 @@ from hiera_ls.source.manifest_model import Definition, DefinitionKind, Parameter
 from hiera_ls.source.rules import Needs, Payload, Rule
 from hiera_ls.source.spans import Details, Problem, Severity, Span
 from hiera_ls.source.text_edits import Fix, edit
-from hiera_ls.source.yaml_edits import word_in_span
+from hiera_ls.source.yaml_edits import suggested_key, word_in_span
 
 if TYPE_CHECKING:  # Puppet's type system is imported where a parameter's type is judged
     from hiera_ls.puppet.type_mismatch import Mismatch
@@ -84,11 +84,7 @@ PARAMETER_UNKNOWN = Rule(
 
 def _write_meant_key(problem: Problem, src: FixSource) -> list[Fix]:
     """The key of the class the finding suggests, in place of the one written."""
-    span, word, quote = word_in_span(problem, src)
-    if word != problem.details.key or not problem.details.suggestions:
-        return []
-    meant = problem.details.suggestions[0]
-    return [Fix(f"Write {meant}", edit(span, f"{quote}{meant}{quote}"), preferred=True)]
+    return suggested_key(problem, src, "Write {}")
 
 
 CLASS_NOT_FOUND = Rule(

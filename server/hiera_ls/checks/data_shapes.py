@@ -26,18 +26,14 @@ from hiera_ls.source.scalars import StringSite, iter_strings
 from hiera_ls.source.spans import Details, Problem, Severity, Span
 from hiera_ls.source.string_positions import SourceLines
 from hiera_ls.source.text_edits import Fix, TextEdit, edit
-from hiera_ls.source.yaml_edits import one_line, word_in_span
+from hiera_ls.source.yaml_edits import one_line, suggested_key
 
 # ------------------------------------------------------------------------ key-single-colon
 
 
 def _colons(problem: Problem, src: FixSource) -> list[Fix]:
     """The key with each lone (or tripled) colon written as ``::``."""
-    span, word, quote = word_in_span(problem, src)
-    if word != problem.details.key or not problem.details.suggestions:
-        return []
-    new = problem.details.suggestions[0]
-    return [Fix(f"Write the key as {new}", edit(span, f"{quote}{new}{quote}"), preferred=True)]
+    return suggested_key(problem, src, "Write the key as {}")
 
 
 KEY_SINGLE_COLON = Rule(

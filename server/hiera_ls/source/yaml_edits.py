@@ -11,6 +11,7 @@ import yaml
 from hiera_ls.source.fix_source import FixSource
 from hiera_ls.source.psych_scalars import Refusal, tokenize
 from hiera_ls.source.spans import Position, Problem, Span
+from hiera_ls.source.text_edits import Fix, edit
 
 
 def one_line(problem: Problem) -> Span:
@@ -54,6 +55,16 @@ def word_in_span(problem: Problem, src: FixSource) -> tuple[Span, str, str]:
     if quote and not (len(written) > 1 and written.endswith(quote)):
         raise ValueError("unbalanced quotes")
     return span, written[len(quote) : len(written) - len(quote)], quote
+
+
+def suggested_key(problem: Problem, src: FixSource, title: str) -> list[Fix]:
+    """The key under the problem written as its first suggestion (``title`` with ``{}`` for
+    it), quoted as the key was; none when the text there is not the key the problem names."""
+    span, word, quote = word_in_span(problem, src)
+    if word != problem.details.key or not problem.details.suggestions:
+        return []
+    new = problem.details.suggestions[0]
+    return [Fix(title.format(new), edit(span, f"{quote}{new}{quote}"), preferred=True)]
 
 
 def nearest(word: str, choices: Sequence[str]) -> str | None:
