@@ -266,12 +266,10 @@ def _meant_class(code: CodeIndex, namespace: str, name: str) -> str | None:
         for c in code.classes_taking(written[0], name)
         if _one_segment_apart(written, c.split("::"))
     ]
-    if not near:
+    ranked = sorted(((_ratio(namespace, c), c) for c in near), reverse=True)
+    if not ranked or (len(ranked) > 1 and ranked[0][0] == ranked[1][0]):
         return None
-    ranked = sorted(near, key=lambda c: -_ratio(namespace, c))
-    if len(ranked) > 1 and _ratio(namespace, ranked[0]) == _ratio(namespace, ranked[1]):
-        return None
-    return ranked[0]
+    return ranked[0][1]
 
 
 def _ratio(a: str, b: str) -> float:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from hiera_ls.engine.lookup import LookupSession
 from hiera_ls.engine.node_classes import (
     INTERPOLATION,
+    LITERAL_CALL,
     Classifier,
     NodeClasses,
     config_variables,
@@ -37,7 +38,6 @@ from hiera_ls.puppet.values import strings_in
 from hiera_ls.source.keys import LOOKUP_OPTIONS, split_key
 
 _LOOKS_UP = re.compile(r"""^\s*(?:lookup|hiera|alias)\(\s*(['"])(.*?)\1\s*\)\s*$""")
-_LITERAL = re.compile(r"""^\s*literal\(\s*(['"]).*?\1\s*\)\s*$""")
 KEPT_SESSIONS = 2_000  # sessions of nodes a key sets apart, kept for the next keys
 
 
@@ -60,7 +60,7 @@ def reads_of(texts: Iterable[str]) -> Reads | None:
             return None  # a token literal() writes is read again by a lookup of the value
         for match in INTERPOLATION.finditer(text):
             inner = match.group(1)
-            if not inner.strip() or _LITERAL.match(inner):
+            if not inner.strip() or LITERAL_CALL.match(inner):
                 continue
             call = _LOOKS_UP.match(inner)
             if call is not None:

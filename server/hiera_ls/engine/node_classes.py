@@ -31,7 +31,7 @@ from hiera_ls.project.workspace import EnvironmentView, Snapshot
 from hiera_ls.puppet.values import canonical, strings_in
 
 INTERPOLATION = re.compile(r"%\{([^}]*)\}")  # one %{...} token, its inside
-_LITERAL_CALL = re.compile(r"""^\s*literal\(\s*(['"])(.*?)\1\s*\)\s*$""")
+LITERAL_CALL = re.compile(r"""^\s*literal\(\s*(['"])(.*?)\1\s*\)\s*$""")  # %{literal('x')}'s inside
 _SCOPE_CALL = re.compile(r"""^\s*scope\(\s*(['"])(.*?)\1\s*\)\s*$""")
 _NAME = re.compile(r"^(?:::)?([A-Za-z_][\w:]*(?:\.[^.\s]+)*)$")
 MISSING = object()  # a variable the node does not have
@@ -64,11 +64,11 @@ def literal_written(text: str) -> str | None:
     if "literal(" not in text:
         return None
     written = INTERPOLATION.sub(
-        lambda m: found.group(2) if (found := _LITERAL_CALL.match(m.group(1))) else m.group(0),
+        lambda m: found.group(2) if (found := LITERAL_CALL.match(m.group(1))) else m.group(0),
         text,
     )
     made = [m.group(0) for m in INTERPOLATION.finditer(written)]
-    kept = [m.group(0) for m in INTERPOLATION.finditer(text) if not _LITERAL_CALL.match(m.group(1))]
+    kept = [m.group(0) for m in INTERPOLATION.finditer(text) if not LITERAL_CALL.match(m.group(1))]
     return written if made != kept else None
 
 
