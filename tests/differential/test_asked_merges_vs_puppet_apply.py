@@ -39,17 +39,9 @@ KEY = re.compile(r"^([\w:.]+):(?:\s|$)")
 
 def _puppet_notices(engine: PuppetEngine, base: Path, env: Path) -> dict[str, str]:
     """``name=value`` notices of `puppet apply` for the node (role web)."""
-    for d in ("conf", "code", "var"):
-        (base / d).mkdir()
-    run = subprocess.run(
-        engine.command([
-            "puppet", "apply", "--noop", "--confdir", str(base / "conf"), "--codedir",
-            str(base / "code"), "--vardir", str(base / "var"), "--environmentpath",
-            str(base / "environments"), "--environment", "production", "--certname", NODE,
-            "--color", "false", str(env / "manifests/site.pp"),
-        ], cwd=base),
-        capture_output=True, text=True, timeout=300, cwd=base,
-        env={**os.environ, "FACTER_role": "web"},
+    run = engine.apply(
+        base, "--noop", "--environment", "production", "--certname", NODE,
+        str(env / "manifests/site.pp"), env={**os.environ, "FACTER_role": "web"},
     )  # fmt: skip
     out = run.stdout + run.stderr
     found = dict(re.findall(r"Notice: Scope\(Class\[[\w:]+\]\): (\w+)=(.*)", out))

@@ -11,7 +11,6 @@ the same. A required parameter no data gives is compared the same way.
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -92,14 +91,9 @@ def layout(base: Path) -> Path:
 
 def puppet_lines(engine: PuppetEngine, base: Path, env: Path, title: str = "Difft") -> set[str]:
     """The lines `puppet apply` prints under ``Class[<title>]:`` (each mismatch, one line)."""
-    run = subprocess.run(
-        engine.command([
-            "puppet", "apply", "--noop", "--confdir", str(base / "conf"), "--codedir",
-            str(base / "code"), "--vardir", str(base / "var"), "--environmentpath",
-            str(base / "environments"), "--environment", "production", "--hiera_config",
-            str(base / "conf" / "none.yaml"), "--color", "false", str(env / "manifests/site.pp"),
-        ], cwd=base),
-        capture_output=True, text=True, timeout=300, cwd=base,
+    run = engine.apply(
+        base, "--noop", "--environment", "production", "--hiera_config",
+        str(base / "conf" / "none.yaml"), str(env / "manifests/site.pp"),
     )  # fmt: skip
     error = run.stdout + run.stderr
     m = re.search(rf"Class\[{title}\]:\n((?:  .*\n?)+)", error)

@@ -12,9 +12,7 @@ must log no deprecation warning, so what the fixed code calls is lookup() alone,
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -132,14 +130,9 @@ def _apply_fixes(env: Path, path: Path) -> int:
 
 
 def _run(engine: PuppetEngine, base: Path, env: Path) -> tuple[dict[str, str], str]:
-    run = subprocess.run(
-        engine.command([
-            "puppet", "apply", "--noop", "--confdir", str(base / "conf"), "--codedir",
-            str(base / "code"), "--vardir", str(base / "var"), "--environmentpath",
-            str(base / "environments"), "--environment", "production", "--certname", NODE,
-            "--color", "false", str(env / "manifests" / "site.pp"),
-        ], cwd=base),
-        capture_output=True, text=True, timeout=300, cwd=base, env=dict(os.environ),
+    run = engine.apply(
+        base, "--noop", "--environment", "production", "--certname", NODE,
+        str(env / "manifests" / "site.pp"),
     )  # fmt: skip
     out = run.stdout + run.stderr
     notices = re.findall(r"Notice: Scope\(Class\[[\w:]+\]\): (\w+)=(.*)", out)

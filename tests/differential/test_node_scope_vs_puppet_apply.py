@@ -7,7 +7,6 @@ it (what the rule warns of for the others)."""
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -47,17 +46,9 @@ def test_a_node_definitions_variable_is_read_by_a_bare_token_only(
     for name, text in FILES.items():
         (env / name).parent.mkdir(parents=True, exist_ok=True)
         (env / name).write_text(text)
-    for d in ("conf", "code", "var"):
-        (tmp_path / d).mkdir()
-    run = subprocess.run(
-        puppet_engine.command([
-            "puppet", "apply", "--noop", "--confdir", str(tmp_path / "conf"), "--codedir",
-            str(tmp_path / "code"), "--vardir", str(tmp_path / "var"), "--environmentpath",
-            str(tmp_path / "environments"), "--environment", "production", "--certname", "n1",
-            "--strict", "warning", "--no-strict_variables", "--color", "false",
-            str(env / "manifests" / "site.pp"),
-        ], cwd=tmp_path),
-        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+    run = puppet_engine.apply(
+        tmp_path, "--noop", "--environment", "production", "--certname", "n1", "--strict",
+        "warning", "--no-strict_variables", str(env / "manifests" / "site.pp"),
     )  # fmt: skip
     assert run.returncode == 0, run.stderr[-2000:]
     said = dict(NOTICE.findall(run.stdout))

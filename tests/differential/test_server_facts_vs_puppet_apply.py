@@ -58,14 +58,9 @@ def layout(base: Path) -> Path:
 
 def puppet_apply(engine: PuppetEngine, base: Path) -> list[str]:
     manifest = " ".join(f'notice(lookup("{k}"))' for k in KEYS)
-    run = subprocess.run(
-        engine.command([
-            "puppet", "apply", "--confdir", str(base / "conf"), "--codedir", str(base / "code"),
-            "--vardir", str(base / "var"), "--environmentpath", str(base / "environments"),
-            "--environment", "staging", "--hiera_config", str(base / "conf" / "none.yaml"),
-            *settings_flags(DEFAULT_TARGET), "--color", "false", "-e", manifest,
-        ], cwd=base),
-        capture_output=True, text=True, timeout=300, cwd=base,
+    run = engine.apply(
+        base, "--environment", "staging", "--hiera_config", str(base / "conf" / "none.yaml"),
+        *settings_flags(DEFAULT_TARGET), "-e", manifest,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr[-2000:]
     return [m.group(1) for m in map(NOTICE.match, run.stdout.splitlines()) if m]

@@ -23,7 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,6 +58,28 @@ class PuppetEngine:
     title: str  # Puppet 7.23 (Debian 12) ...
     root: Path | None  # the Debian tree it runs in; None: this machine
     target: Target  # the hiera-ls target whose defaults this Puppet has
+
+    def apply(
+        self, base: Path, *args: str, env: Mapping[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        """`puppet apply`, offline, in ``base``: its ``conf``, ``code`` and ``var`` directories
+        (made where missing) and its ``environments`` as the environmentpath, no colours;
+        ``args``: the rest (environment, node, settings, manifest)."""
+        for d in ("conf", "code", "var"):
+            (base / d).mkdir(exist_ok=True)
+        argv = [
+            "puppet", "apply", "--confdir", str(base / "conf"), "--codedir", str(base / "code"),
+            "--vardir", str(base / "var"), "--environmentpath", str(base / "environments"),
+            "--color", "false", *args,
+        ]  # fmt: skip
+        return subprocess.run(
+            self.command(argv, cwd=base),
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=base,
+            env=env,
+        )
 
     def command(self, argv: Sequence[str], cwd: str | os.PathLike[str] | None = None) -> list[str]:
         """``argv`` as this engine runs it (``puppet``, ``ruby`` and ``eyaml`` resolve inside
