@@ -38,12 +38,11 @@ class Masker:
         came from outside the repository by OUTSIDE (a whole value: its hash keys too)."""
         if self.whole_outside and value is not None:
             return OUTSIDE
-        if not (self.whole or self.strings or self.outside_strings) and _plain(value):
-            return value  # what plain_data() would copy, and nothing in it to mask
-        if not (self.whole or self.strings or self.outside_strings) and not any(
-            isinstance(text, Encrypted) or "ENC[" in text for text in strings_in(value)
-        ):
-            return plain_data(value)  # nothing in it to mask (most values of most keys)
+        if not (self.whole or self.strings or self.outside_strings):  # only ENC[ to mask
+            if _plain(value):
+                return value  # what plain_data() would copy, and nothing in it to mask
+            if not any(isinstance(t, Encrypted) or "ENC[" in t for t in strings_in(value)):
+                return plain_data(value)  # nothing in it to mask (most values of most keys)
         return self._walk(
             value, plain_data(value), _inside(self.strings), _inside(self.outside_strings)
         )
